@@ -1,0 +1,256 @@
+//! Diagnostics: errors and warnings as values, collected during a run and rendered once.
+//!
+//! A diagnostic names the *field* it is about (`capabilities.2.description`); the source it came
+//! from turns that field path into `file:line:col` plus the offending line and a caret, so every
+//! stage after parsing can point into the author's file without carrying spans around.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    /// Dotted path of the source field, e.g. `capabilities.0.params.q`.
+    pub field: Option<String>,
+    /// An exact byte range, for errors found before a field path exists (syntax errors).
+    pub span: Option<Range<usize>>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Error,
+            message: message.into(),
+            field: None,
+            span: None,
+            help: None,
+        }
+    }
+
+    pub fn warning(message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Warning,
+            ..Self::error(message)
+        }
+    }
+
+    pub fn at(mut self, field: impl Into<String>) -> Self {
+        self.field = Some(field.into());
+        self
+    }
+
+    pub fn with_span(mut self, span: Range<usize>) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// The diagnostics of one run, in the order they were found.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+
+    pub fn error(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.push(Diagnostic::error(message).at(field));
+    }
+
+    pub fn warning(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.push(Diagnostic::warning(message).at(field));
+    }
+
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(other);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(Diagnostic::is_error)
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.items.iter().filter(|d| d.is_error()).count()
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.items.len() - self.error_count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+
+    /// Errors first, then warnings, each in the order found; identical entries dropped.
+    pub fn into_sorted(self) -> Vec<Diagnostic> {
+        let mut items = self.items;
+        items.sort_by_key(|d| std::cmp::Reverse(d.severity));
+        items.dedup();
+        items
+    }
+}
+
+/// Maps field paths to byte ranges in a source text.
+pub trait Locate {
+    fn locate(&self, field: &str) -> Option<Range<usize>>;
+}
+
+/// A source file as read, kept for rendering diagnostics.
+pub struct SourceText<'a> {
+    pub path: &'a Path,
+    pub text: &'a str,
+    pub locator: Option<&'a dyn Locate>,
+}
+
+impl SourceText<'_> {
+    /// `file:line:col: severity: message`, then the line with a caret, then `help:`.
+    pub fn render(&self, d: &Diagnostic) -> String {
+        let label = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let span = d.span.clone().or_else(|| {
+            let field = d.field.as_deref()?;
+            self.locator?.locate(field)
+        });
+        let mut out = String::new();
+        let file = display_path(self.path);
+        match span {
+            Some(span) => {
+                let (line_no, col, line) = line_of(self.text, span.start);
+                let _ = writeln!(out, "{file}:{line_no}:{col}: {label}: {}", d.message);
+                let width = span_width(line, col, &span);
+                let gutter = " ".repeat(line_no.to_string().len());
+                let _ = writeln!(out, "{gutter} |");
+                let _ = writeln!(out, "{line_no} | {line}");
+                let pad: String = line
+                    .chars()
+                    .take(col - 1)
+                    .map(|c| if c == '\t' { '\t' } else { ' ' })
+                    .collect();
+                let _ = writeln!(out, "{gutter} | {pad}{}", "^".repeat(width));
+            }
+            None => {
+                let _ = writeln!(out, "{file}: {label}: {}", d.message);
+            }
+        }
+        if let Some(field) = &d.field {
+            let _ = writeln!(out, "  = field: {field}");
+        }
+        if let Some(help) = &d.help {
+            let _ = writeln!(out, "  = help: {help}");
+        }
+        out
+    }
+}
+
+fn display_path(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// 1-based line and column (in characters) of a byte offset, and the text of that line.
+fn line_of(text: &str, offset: usize) -> (usize, usize, &str) {
+    let offset = floor_char_boundary(text, offset.min(text.len()));
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let line = text[start..end].trim_end_matches('\r');
+    let line_no = text[..start].matches('\n').count() + 1;
+    let col = text[start..offset].chars().count() + 1;
+    (line_no, col, line)
+}
+
+fn span_width(line: &str, col: usize, span: &Range<usize>) -> usize {
+    let rest = line.chars().count().saturating_sub(col - 1);
+    let len = span.end.saturating_sub(span.start).max(1);
+    len.min(rest).max(1)
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Closest candidate to `word` by edit distance, if close enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(word, c), c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// The path a diagnostic names for a file the user gave, relative where that reads better.
+pub fn source_name(path: &Path) -> PathBuf {
+    path.to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based_and_count_characters() {
+        let text = "a = 1\nné = \"x\"\n";
+        let at = text.find('=').unwrap();
+        assert_eq!(line_of(text, at), (1, 3, "a = 1"));
+        let at = text.rfind('"').unwrap();
+        assert_eq!(line_of(text, at), (2, 8, "né = \"x\""));
+    }
+
+    #[test]
+    fn render_points_a_caret_at_the_span() {
+        let text = "[service]\nname = \"\"\n";
+        let src = SourceText {
+            path: Path::new("service.toml"),
+            text,
+            locator: None,
+        };
+        let start = text.find("\"\"").unwrap();
+        let d = Diagnostic::error("name is empty")
+            .with_span(start..start + 2)
+            .help("give it a name");
+        assert_eq!(
+            src.render(&d),
+            "service.toml:2:8: error: name is empty\n  |\n2 | name = \"\"\n  |        ^^\n  = help: give it a name\n"
+        );
+    }
+
+    #[test]
+    fn suggestions_only_for_near_misses() {
+        let keys = ["name", "description", "base_url"];
+        assert_eq!(did_you_mean("nmae", keys), Some("name"));
+        assert_eq!(did_you_mean("descripton", keys), Some("description"));
+        assert_eq!(did_you_mean("zzz", keys), None);
+    }
+}

@@ -1,0 +1,253 @@
+//! `/.well-known/ai` and its `/ai` alias: draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0).
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::{Artifact, JSON, Serving, to_json_bytes};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{Auth, Capability, Service};
+
+pub const PATHS: [&str; 2] = ["/.well-known/ai", "/ai"];
+/// §4.2 recommends a day.
+pub const SERVING: Serving = Serving {
+    content_type: JSON,
+    cache_control: "public, max-age=86400",
+    cors: true,
+};
+/// §4.5: SHOULD NOT exceed 64 KB; agents MAY refuse over 256 KB.
+const SIZE_GUIDANCE: usize = 64 * 1024;
+const SIZE_REFUSAL: usize = 256 * 1024;
+/// §6.5: agents are advised to process no more than 100 capabilities.
+const CAPABILITY_GUIDANCE: usize = 100;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    aiendpoint: &'static str,
+    service: ServiceView<'a>,
+    capabilities: Vec<CapabilityView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auth: Option<AuthView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token_hints: Option<TokenHintsView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rate_limits: Option<RateLimitsView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    meta: Option<MetaView<'a>>,
+}
+
+#[derive(Serialize)]
+struct ServiceView<'a> {
+    name: &'a str,
+    description: &'a str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    category: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    language: Option<&'a [String]>,
+}
+
+#[derive(Serialize)]
+struct CapabilityView<'a> {
+    id: &'a str,
+    description: &'a str,
+    endpoint: String,
+    method: &'static str,
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    params: IndexMap<&'a str, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    returns: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct AuthView<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    header: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    docs: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct TokenHintsView {
+    compact_mode: bool,
+    field_filtering: bool,
+    delta_support: bool,
+}
+
+#[derive(Serialize)]
+struct RateLimitsView {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    requests_per_minute: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent_tier_available: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct MetaView<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_updated: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changelog: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<&'a str>,
+}
+
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    check(service, diags);
+    let doc = Document {
+        aiendpoint: "1.0",
+        service: ServiceView {
+            name: &service.name,
+            description: &service.description,
+            category: &service.categories,
+            language: service.languages.as_deref(),
+        },
+        capabilities: service
+            .capabilities
+            .iter()
+            .map(|c| capability(service, c))
+            .collect(),
+        auth: service.auth.as_ref().map(|a| auth(a, diags)),
+        token_hints: service.token_hints.map(|t| TokenHintsView {
+            compact_mode: t.compact_mode,
+            field_filtering: t.field_filtering,
+            delta_support: t.delta_support,
+        }),
+        rate_limits: service.rate_limits.map(|r| RateLimitsView {
+            requests_per_minute: r.requests_per_minute,
+            agent_tier_available: r.agent_tier_available,
+        }),
+        meta: {
+            let m = &service.meta;
+            (m.last_updated.is_some() || m.changelog.is_some() || m.status.is_some()).then(|| {
+                MetaView {
+                    last_updated: m.last_updated.as_deref(),
+                    changelog: m.changelog.as_deref(),
+                    status: m.status.as_deref(),
+                }
+            })
+        },
+    };
+    let body = to_json_bytes(&doc);
+    check_size(body.len(), diags);
+    PATHS
+        .iter()
+        .map(|p| Artifact::document(*p, body.clone(), SERVING))
+        .collect()
+}
+
+/// The endpoint as agents resolve it: relative to the document's origin when the API lives
+/// there, absolute otherwise. The draft leaves parameter syntax open, so the author's spelling
+/// (`{id}` or `:id`) is kept.
+fn endpoint(service: &Service, c: &Capability) -> String {
+    let path = c.path.as_written();
+    match &c.host {
+        Some(host) => host.join(&path),
+        None if service.base_url.origin() == service.site_url => {
+            format!("{}{}", service.base_url.path_prefix(), path)
+        }
+        None => service.base_url.join(&path),
+    }
+}
+
+fn capability<'a>(service: &Service, c: &'a Capability) -> CapabilityView<'a> {
+    CapabilityView {
+        id: &c.id,
+        description: &c.description,
+        endpoint: endpoint(service, c),
+        method: c.method.as_str(),
+        params: c
+            .params
+            .iter()
+            .map(|p| (p.name.as_str(), p.compact()))
+            .collect(),
+        returns: c.returns.as_deref(),
+    }
+}
+
+fn auth<'a>(a: &'a Auth, diags: &mut Diagnostics) -> AuthView<'a> {
+    let (kind, header) = match a {
+        Auth::None { .. } => ("none", None),
+        Auth::ApiKey { header, .. } => ("apikey", Some(header.clone())),
+        Auth::Bearer { .. } => ("bearer", None),
+        Auth::OAuth2 { .. } => ("oauth2", None),
+        Auth::SignedKey { header_prefix, .. } => {
+            diags.push(
+                Diagnostic::warning(
+                    "/.well-known/ai has no signed-key scheme: published as `apikey` in the key header; \
+                     the signature headers are described only in ia.json",
+                )
+                .at("auth.type")
+                .help("set `auth.docs_url` so agents can find how to sign requests"),
+            );
+            ("apikey", Some(format!("{header_prefix}Key")))
+        }
+    };
+    AuthView {
+        kind,
+        header,
+        docs: a.docs(),
+    }
+}
+
+/// The draft's rules that the model does not already enforce.
+fn check(service: &Service, diags: &mut Diagnostics) {
+    let len = service.description.chars().count();
+    if len > 200 {
+        diags.push(
+            Diagnostic::warning(format!(
+                "is {len} characters; aiendpoint asks for under 200 to save agents' tokens (§3.2)"
+            ))
+            .at("service.description"),
+        );
+    }
+    match &service.auth {
+        None => diags.push(
+            Diagnostic::warning(
+                "no [auth] table: agents will assume authentication may be required (§3.4)",
+            )
+            .help("add `[auth]` with `type = \"none\"` if the API is open"),
+        ),
+        Some(a) if a.is_none() => {
+            for c in service.capabilities.iter().filter(|c| c.method.writes()) {
+                diags.push(
+                    Diagnostic::error(format!(
+                        "`{}` is a {} capability but auth is `none`: aiendpoint §6.2 forbids `none` for \
+                         write operations",
+                        c.id,
+                        c.method.as_str()
+                    ))
+                    .at(c.field("method"))
+                    .help("declare the authentication the endpoint really needs in [auth]"),
+                );
+            }
+        }
+        Some(_) => {}
+    }
+    if service.capabilities.len() > CAPABILITY_GUIDANCE {
+        diags.push(
+            Diagnostic::warning(format!(
+                "{} capabilities: aiendpoint advises agents to process no more than {CAPABILITY_GUIDANCE} (§6.5)",
+                service.capabilities.len()
+            ))
+            .help("consider splitting the service into sub-services (§4.5)"),
+        );
+    }
+}
+
+fn check_size(len: usize, diags: &mut Diagnostics) {
+    if len > SIZE_GUIDANCE {
+        let extra = if len > SIZE_REFUSAL {
+            "; agents MAY refuse it over 256 KB"
+        } else {
+            ""
+        };
+        diags.push(
+            Diagnostic::warning(format!(
+                "/.well-known/ai is {} KB; aiendpoint says it SHOULD NOT exceed 64 KB (§4.5){extra}",
+                len.div_ceil(1024)
+            ))
+            .help("split the service into logical sub-services, or trim descriptions"),
+        );
+    }
+}

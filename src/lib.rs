@@ -1,0 +1,12 @@
+//! wellgen: one service description in, every AI-agent discovery document out.
+//!
+//! The pipeline reads like a small compiler: `source` (service.toml) → `model` (validated, one
+//! typed model) → `emit` (one back end per target, pure) → `write` (the output folder).
+
+pub mod cli;
+pub mod diag;
+pub mod emit;
+pub mod model;
+pub mod source;
+mod templates;
+pub mod write;

@@ -1,0 +1,1211 @@
+//! Lowering: the raw service.toml mirror becomes the model. Every rule is checked and every
+//! problem collected before giving up; defaults are applied last, once the values they depend
+//! on are known.
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use super::param::{Param, ParamIn, ParamType, parse_compact};
+use super::path::PathTemplate;
+use super::url::{HttpsUrl, check_https};
+use super::*;
+use crate::diag::{Diagnostic, Diagnostics, did_you_mean};
+use crate::source::service_toml as raw;
+
+/// ia.json capability flags, plus `x_` custom flags.
+pub const FEATURES: [&str; 9] = [
+    "read",
+    "write",
+    "delete",
+    "search",
+    "checkout",
+    "user_management",
+    "webhooks",
+    "bulk_operations",
+    "real_time",
+];
+
+/// Lowers a parsed service.toml; `None` when any error was found (all of them are in `diags`).
+pub fn lower(doc: raw::ServiceToml, diags: &mut Diagnostics) -> Option<Service> {
+    let before = diags.error_count();
+    let mut cx = Cx { diags };
+    let service = cx.service(doc);
+    (cx.diags.error_count() == before)
+        .then_some(service)
+        .flatten()
+}
+
+struct Cx<'a> {
+    diags: &'a mut Diagnostics,
+}
+
+impl Cx<'_> {
+    fn error(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.diags.error(field, message);
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn required<T>(&mut self, value: Option<T>, field: &str) -> Option<T> {
+        if value.is_none() {
+            let (table, key) = field.rsplit_once('.').unwrap_or(("", field));
+            let d = Diagnostic::error(format!("missing required key `{key}`"))
+                .at(table)
+                .help(format!("add `{key} = …` to this table"));
+            self.push(d);
+        }
+        value
+    }
+
+    /// A string of `min..=max` characters.
+    fn text(
+        &mut self,
+        value: Option<String>,
+        field: &str,
+        min: usize,
+        max: usize,
+    ) -> Option<String> {
+        let value = value?;
+        let len = value.chars().count();
+        if len < min {
+            self.error(field, "must not be empty");
+        } else if len > max {
+            self.push(
+                Diagnostic::error(format!("is {len} characters long; the limit is {max}"))
+                    .at(field)
+                    .help("shorten it: agents read this, and every spec caps it"),
+            );
+        }
+        Some(value)
+    }
+
+    fn https(&mut self, value: Option<String>, field: &str) -> Option<String> {
+        let value = value?;
+        if let Err(e) = check_https(&value) {
+            self.error(field, e);
+        }
+        Some(value)
+    }
+
+    fn one_of<T>(
+        &mut self,
+        value: &str,
+        field: &str,
+        names: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Option<T> {
+        let parsed = parse(value);
+        if parsed.is_none() {
+            let mut d = Diagnostic::error(format!("`{value}` is not one of: {}", names.join(", ")))
+                .at(field);
+            if let Some(s) = did_you_mean(&value.to_ascii_lowercase(), names.iter().copied()) {
+                d = d.help(format!("did you mean `{s}`?"));
+            }
+            self.push(d);
+        }
+        parsed
+    }
+
+    fn positive(&mut self, value: Option<i64>, field: &str) -> Option<u64> {
+        let v = value?;
+        if v < 1 {
+            self.error(field, format!("must be a positive whole number, not {v}"));
+            return None;
+        }
+        Some(v as u64)
+    }
+
+    fn service(&mut self, doc: raw::ServiceToml) -> Option<Service> {
+        let s = doc.service;
+        let name = self.required(s.name, "service.name");
+        let name = self.text(name, "service.name", 1, 100);
+        let description = self.required(s.description, "service.description");
+        let description = self.text(description, "service.description", 1, 300);
+        let base_url = self.required(s.base_url, "service.base_url").and_then(|u| {
+            HttpsUrl::parse_base(&u)
+                .map_err(|e| self.error("service.base_url", e))
+                .ok()
+        });
+        let site_url = s.site_url.and_then(|u| match HttpsUrl::parse_base(&u) {
+            Ok(url) if url.path_prefix().is_empty() => Some(url),
+            Ok(_) => {
+                self.push(
+                    Diagnostic::error("must be an origin (`https://host`), without a path")
+                        .at("service.site_url")
+                        .help("the documents are published at well-known paths of this origin"),
+                );
+                None
+            }
+            Err(e) => {
+                self.error("service.site_url", e);
+                None
+            }
+        });
+        let site_type = s
+            .site_type
+            .and_then(|t| self.one_of(&t, "service.type", &SiteType::NAMES, SiteType::parse));
+        let categories = s.categories.map(|c| self.categories(c)).unwrap_or_default();
+        let languages = s.languages.map(|l| self.languages(l));
+        let version = s.version.map(|v| {
+            if v.trim().is_empty() {
+                self.error("service.version", "must not be empty");
+            }
+            v
+        });
+        let links = Links {
+            logo: self.https(s.logo_url, "service.logo_url"),
+            docs: self.https(s.docs_url, "service.docs_url"),
+            terms: self.https(s.terms_url, "service.terms_url"),
+            privacy: self.https(s.privacy_url, "service.privacy_url"),
+            support: self.https(s.support_url, "service.support_url"),
+        };
+        let contact = s.contact.map(|c| self.contact(c)).unwrap_or_default();
+        if let Some(c) = &s.currency
+            && !(c.len() == 3 && c.chars().all(|c| c.is_ascii_uppercase()))
+        {
+            self.error(
+                "service.currency",
+                format!("`{c}` is not an ISO 4217 code (three capital letters)"),
+            );
+        }
+        let auth = doc.auth.and_then(|a| self.auth(a));
+        let rate_limits = doc.rate_limits.map(|r| RateLimits {
+            requests_per_minute: self
+                .positive(r.requests_per_minute, "rate_limits.requests_per_minute"),
+            agent_tier_available: r.agent_tier_available,
+        });
+        let token_hints = doc.token_hints.map(|t| TokenHints {
+            compact_mode: t.compact_mode.unwrap_or(false),
+            field_filtering: t.field_filtering.unwrap_or(false),
+            delta_support: t.delta_support.unwrap_or(false),
+        });
+        let meta = doc.meta.map(|m| self.meta(m)).unwrap_or_default();
+        let security = doc.security.map(|s| self.security(s));
+        let features = doc.features.map(|f| self.features(f)).unwrap_or_default();
+        let webhooks = self.webhooks(doc.webhooks);
+        if doc.capabilities.is_empty() {
+            self.push(
+                Diagnostic::error("a service needs at least one capability")
+                    .help("add a `[[capabilities]]` table with id, description, method and path"),
+            );
+        }
+        let capabilities = self.capabilities(doc.capabilities, auth.as_ref());
+
+        let base_url = base_url?;
+        Some(Service {
+            name: name?,
+            description: description?,
+            site_url: site_url.unwrap_or_else(|| base_url.origin()),
+            base_url,
+            site_type: site_type.unwrap_or(SiteType::Api),
+            categories,
+            languages,
+            version: version.unwrap_or_else(|| "1.0.0".into()),
+            links,
+            contact,
+            currency: s.currency,
+            timezone: s.timezone,
+            tags: s.tags.unwrap_or_default(),
+            auth,
+            rate_limits,
+            token_hints,
+            meta,
+            security,
+            features,
+            webhooks,
+            capabilities,
+        })
+    }
+
+    fn categories(&mut self, list: Vec<String>) -> Vec<String> {
+        if list.is_empty() {
+            self.error(
+                "service.categories",
+                "must list at least one category when present",
+            );
+        }
+        for (i, c) in list.iter().enumerate() {
+            let field = format!("service.categories.{i}");
+            if !CATEGORIES.contains(&c.as_str()) {
+                let mut d =
+                    Diagnostic::error(format!("`{c}` is not an aiendpoint category")).at(&field);
+                d = d.help(match did_you_mean(c, CATEGORIES) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("choose from: {}", CATEGORIES.join(", ")),
+                });
+                self.push(d);
+            } else if list[..i].contains(c) {
+                self.error(field, format!("`{c}` is listed twice"));
+            }
+        }
+        list
+    }
+
+    fn languages(&mut self, list: Vec<String>) -> Vec<String> {
+        if list.is_empty() {
+            self.error(
+                "service.languages",
+                "must list at least one language when present",
+            );
+        }
+        for (i, tag) in list.iter().enumerate() {
+            let field = format!("service.languages.{i}");
+            if !is_language_tag(tag) {
+                self.push(
+                    Diagnostic::error(format!("`{tag}` is not a language tag of the form `en` or `pt-BR`"))
+                        .at(&field)
+                        .help("aiendpoint and ia.json accept a two-letter language, optionally with a region"),
+                );
+            } else if list[..i].contains(tag) {
+                self.error(field, format!("`{tag}` is listed twice"));
+            }
+        }
+        list
+    }
+
+    fn contact(&mut self, c: raw::ContactTable) -> Contact {
+        if let Some(e) = &c.email
+            && !is_email(e)
+        {
+            self.error(
+                "service.contact.email",
+                format!("`{e}` is not an email address"),
+            );
+        }
+        Contact {
+            name: c.name,
+            email: c.email,
+            url: self.https(c.url, "service.contact.url"),
+        }
+    }
+
+    fn auth(&mut self, a: raw::AuthTable) -> Option<Auth> {
+        let kind = self.required(a.kind.clone(), "auth.type")?;
+        let kind = self.one_of(&kind, "auth.type", &Auth::KINDS, |k| {
+            Auth::KINDS.iter().copied().find(|n| *n == k)
+        })?;
+        let docs = self.https(a.docs_url.clone(), "auth.docs_url");
+        // Keys that only some kinds take: name the ones that do not belong.
+        let allowed: &[&str] = match kind {
+            "none" => &[],
+            "api_key" => &["header", "key_url"],
+            "bearer" => &["token_url", "token_lifetime"],
+            "oauth2" => &[
+                "authorization_url",
+                "token_url",
+                "scopes",
+                "grant_types",
+                "pkce",
+            ],
+            _ => &["key_url", "algorithm", "header_prefix", "key_rotation_days"],
+        };
+        let given = [
+            ("header", a.header.is_some()),
+            ("key_url", a.key_url.is_some()),
+            ("token_url", a.token_url.is_some()),
+            ("token_lifetime", a.token_lifetime.is_some()),
+            ("authorization_url", a.authorization_url.is_some()),
+            ("scopes", a.scopes.is_some()),
+            ("grant_types", a.grant_types.is_some()),
+            ("pkce", a.pkce.is_some()),
+            ("algorithm", a.algorithm.is_some()),
+            ("header_prefix", a.header_prefix.is_some()),
+            ("key_rotation_days", a.key_rotation_days.is_some()),
+        ];
+        for (key, _) in given.iter().filter(|(k, set)| *set && !allowed.contains(k)) {
+            self.error(
+                format!("auth.{key}"),
+                format!("`{key}` does not apply to auth type `{kind}`"),
+            );
+        }
+        Some(match kind {
+            "none" => Auth::None { docs },
+            "api_key" => {
+                let header = self.required(a.header, "auth.header");
+                if let Some(h) = &header
+                    && !is_header_name(h)
+                {
+                    self.push(
+                        Diagnostic::error(format!("`{h}` is not an HTTP header name"))
+                            .at("auth.header")
+                            .help("give the header's name (e.g. `X-API-Key`), never a key itself"),
+                    );
+                }
+                Auth::ApiKey {
+                    header: header?,
+                    docs,
+                    key_url: self.https(a.key_url, "auth.key_url"),
+                }
+            }
+            "bearer" => Auth::Bearer {
+                docs,
+                token_url: self.https(a.token_url, "auth.token_url"),
+                token_lifetime: self.positive(a.token_lifetime, "auth.token_lifetime"),
+            },
+            "oauth2" => {
+                let authorization_url =
+                    self.required(a.authorization_url, "auth.authorization_url");
+                let authorization_url = self.https(authorization_url, "auth.authorization_url");
+                let token_url = self.required(a.token_url, "auth.token_url");
+                let token_url = self.https(token_url, "auth.token_url");
+                let scopes = self.required(a.scopes, "auth.scopes");
+                if scopes.as_ref().is_some_and(IndexMap::is_empty) {
+                    self.error("auth.scopes", "oauth2 needs at least one scope");
+                }
+                let grant_types = a
+                    .grant_types
+                    .unwrap_or_else(|| vec!["authorization_code".into()]);
+                for (i, g) in grant_types.iter().enumerate() {
+                    let names = ["authorization_code", "client_credentials"];
+                    self.one_of(g, &format!("auth.grant_types.{i}"), &names, |g| {
+                        names.contains(&g).then_some(())
+                    });
+                }
+                Auth::OAuth2 {
+                    docs,
+                    authorization_url: authorization_url?,
+                    token_url: token_url?,
+                    scopes: scopes?,
+                    grant_types,
+                    pkce: a.pkce.unwrap_or(true),
+                }
+            }
+            _ => {
+                let register_url = self.required(a.key_url, "auth.key_url");
+                let register_url = self.https(register_url, "auth.key_url");
+                let algorithm = a.algorithm.unwrap_or_else(|| "sha256".into());
+                let names = ["sha256", "sha512"];
+                self.one_of(&algorithm, "auth.algorithm", &names, |g| {
+                    names.contains(&g).then_some(())
+                });
+                Auth::SignedKey {
+                    docs,
+                    register_url: register_url?,
+                    algorithm,
+                    header_prefix: a.header_prefix.unwrap_or_else(|| "X-IA-".into()),
+                    key_rotation_days: self.positive(a.key_rotation_days, "auth.key_rotation_days"),
+                }
+            }
+        })
+    }
+
+    fn meta(&mut self, m: raw::MetaTable) -> Meta {
+        let last_updated = m.last_updated.and_then(|d| {
+            let text = match d {
+                toml::Value::Datetime(dt) => dt.to_string(),
+                toml::Value::String(t) => t,
+                other => format!("{other:?}"),
+            };
+            if is_meta_date(&text) {
+                Some(text)
+            } else {
+                self.push(
+                    Diagnostic::error(format!(
+                        "`{text}` is not a date of the form YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ"
+                    ))
+                    .at("meta.last_updated"),
+                );
+                None
+            }
+        });
+        Meta {
+            last_updated,
+            changelog: self.https(m.changelog, "meta.changelog"),
+            status: self.https(m.status, "meta.status"),
+        }
+    }
+
+    fn security(&mut self, s: raw::SecurityTable) -> Security {
+        if let Some(size) = &s.max_request_size
+            && !is_request_size(size)
+        {
+            self.push(
+                Diagnostic::error(format!("`{size}` is not a size like `512kb` or `10mb`"))
+                    .at("security.max_request_size"),
+            );
+        }
+        let auto_block = s.auto_block.and_then(|b| {
+            let f = "security.auto_block";
+            let failed = self.required(b.failed_attempts, &format!("{f}.failed_attempts"));
+            let window = self.required(b.window_minutes, &format!("{f}.window_minutes"));
+            let duration = self.required(
+                b.block_duration_minutes,
+                &format!("{f}.block_duration_minutes"),
+            );
+            Some(AutoBlock {
+                failed_attempts: self.positive(failed, &format!("{f}.failed_attempts"))?,
+                window_minutes: self.positive(window, &format!("{f}.window_minutes"))?,
+                block_duration_minutes: self
+                    .positive(duration, &format!("{f}.block_duration_minutes"))?,
+            })
+        });
+        Security {
+            https_required: s.https_required,
+            verify_signature: s.verify_signature,
+            max_request_size: s.max_request_size,
+            allowed_origins: s.allowed_origins.unwrap_or_default(),
+            ip_allowlist: s.ip_allowlist.unwrap_or_default(),
+            auto_block,
+        }
+    }
+
+    fn features(&mut self, f: IndexMap<String, bool>) -> IndexMap<String, bool> {
+        for key in f.keys() {
+            let custom = key
+                .strip_prefix("x_")
+                .is_some_and(|rest| is_snake_case(rest));
+            if !FEATURES.contains(&key.as_str()) && !custom {
+                let mut d = Diagnostic::error(format!("`{key}` is not a feature flag"))
+                    .at(format!("features.{key}"));
+                d = d.help(match did_you_mean(key, FEATURES) {
+                    Some(s) => format!("did you mean `{s}`? Custom flags start with `x_`"),
+                    None => format!("use one of {}, or a custom `x_name`", FEATURES.join(", ")),
+                });
+                self.push(d);
+            }
+        }
+        f
+    }
+
+    fn webhooks(&mut self, list: Vec<raw::WebhookTable>) -> Vec<Webhook> {
+        let mut out: Vec<Webhook> = Vec::new();
+        for (i, w) in list.into_iter().enumerate() {
+            let f = format!("webhooks.{i}");
+            let name = self.required(w.name, &format!("{f}.name"));
+            if let Some(n) = &name {
+                if !is_snake_case(n) {
+                    self.error(
+                        format!("{f}.name"),
+                        format!("`{n}` is not a snake_case event name"),
+                    );
+                } else if out.iter().any(|o| &o.name == n) {
+                    self.error(
+                        format!("{f}.name"),
+                        format!("event `{n}` is declared twice"),
+                    );
+                }
+            }
+            let description = self.required(w.description, &format!("{f}.description"));
+            let description = self.text(description, &format!("{f}.description"), 1, 500);
+            let payload = w
+                .payload
+                .into_iter()
+                .filter_map(|(k, v)| self.param(k, v, &format!("{f}.payload"), ParamIn::Body))
+                .collect();
+            if let (Some(name), Some(description)) = (name, description) {
+                out.push(Webhook {
+                    name,
+                    description,
+                    payload,
+                });
+            }
+        }
+        out
+    }
+
+    fn capabilities(
+        &mut self,
+        list: Vec<raw::CapabilityTable>,
+        auth: Option<&Auth>,
+    ) -> Vec<Capability> {
+        let mut out: Vec<Capability> = Vec::new();
+        let mut first_seen: IndexMap<String, usize> = IndexMap::new();
+        for (index, c) in list.into_iter().enumerate() {
+            let f = |key: &str| format!("capabilities.{index}.{key}");
+            let id = self.required(c.id, &f("id"));
+            if let Some(id) = &id {
+                self.capability_id(id, &f("id"));
+                if let Some(first) = first_seen.get(id) {
+                    self.push(
+                        Diagnostic::error(format!("capability id `{id}` is already used by capabilities[{first}]"))
+                            .at(f("id"))
+                            .help("ids must be unique within a service: every target keys capabilities by id"),
+                    );
+                } else {
+                    first_seen.insert(id.clone(), index);
+                }
+            }
+            let description = self.required(c.description, &f("description"));
+            let description = self.text(description, &f("description"), 1, 200);
+            let method = match c.method {
+                None => Some(Method::Get),
+                Some(m) => {
+                    let parsed = Method::parse(&m);
+                    if parsed.is_none() {
+                        let upper = m.to_ascii_uppercase();
+                        let help = if Method::parse(&upper).is_some() {
+                            format!("write it in capitals: `{upper}`")
+                        } else {
+                            format!("one of {}", Method::NAMES.join(", "))
+                        };
+                        self.push(
+                            Diagnostic::error(format!("`{m}` is not a supported HTTP method"))
+                                .at(f("method"))
+                                .help(help),
+                        );
+                    }
+                    parsed
+                }
+            };
+            let path = self.required(c.path, &f("path"));
+            let (host, template) = match path.map(|p| split_endpoint(&p)) {
+                Some(Ok(pair)) => (pair.0, Some(pair.1)),
+                Some(Err(e)) => {
+                    self.error(f("path"), e);
+                    (None, None)
+                }
+                None => (None, None),
+            };
+            let access = c
+                .access
+                .and_then(|a| self.one_of(&a, &f("access"), &Access::NAMES, Access::parse));
+            let scopes = c.scopes.unwrap_or_default();
+            self.scopes(&scopes, auth, &f("scopes"));
+            let returns = self.text(c.returns, &f("returns"), 1, 300);
+            let rate_limit = c.rate_limit.and_then(|r| match parse_rate_limit(&r) {
+                Some(rl) => Some(rl),
+                None => {
+                    self.push(
+                        Diagnostic::error(format!("`{r}` is not a rate limit like `100/minute`"))
+                            .at(f("rate_limit"))
+                            .help("write N/second, N/minute, N/hour or N/day with N ≥ 1"),
+                    );
+                    None
+                }
+            });
+            let semantic = c
+                .semantic
+                .map(|s| self.semantic(s, &f("semantic")))
+                .unwrap_or_default();
+            let errors = self.errors(c.errors, &f("errors"));
+            let example = c.example.map(|e| Example {
+                request: e.request.map(to_json),
+                response: e.response.map(to_json),
+                status: match e.status {
+                    Some(s) if (100..=599).contains(&s) => s as u16,
+                    Some(s) => {
+                        self.error(
+                            f("example.status"),
+                            format!("{s} is not an HTTP status code"),
+                        );
+                        200
+                    }
+                    None => 200,
+                },
+            });
+            let output_schema = c.output_schema.map(to_json);
+            if let Some(schema) = &output_schema
+                && !schema.is_object()
+            {
+                self.error(f("output_schema"), "must be a table holding a JSON Schema");
+            }
+
+            let (Some(id), Some(description), Some(method), Some(path)) =
+                (id, description, method, template)
+            else {
+                continue;
+            };
+            let mut params = Vec::new();
+            for (name, value) in c.params {
+                let default_in = if path.params().any(|p| p == name) {
+                    ParamIn::Path
+                } else if method.writes() && method != Method::Delete {
+                    ParamIn::Body
+                } else {
+                    ParamIn::Query
+                };
+                if let Some(p) = self.param(name, value, &f("params"), default_in) {
+                    params.push(p);
+                }
+            }
+            self.path_params(&path, &mut params, &f("params"));
+            // Defaults, last: they depend on auth, scopes, method and the semantic block.
+            let access = access.unwrap_or(if !scopes.is_empty() {
+                Access::UserRequired
+            } else if auth.is_some_and(|a| !a.is_none()) {
+                Access::Protected
+            } else {
+                Access::Public
+            });
+            let confirm = c.confirm.unwrap_or(
+                semantic.impact == Some(Impact::Irreversible) || method == Method::Delete,
+            );
+            out.push(Capability {
+                index,
+                id,
+                description,
+                method,
+                host,
+                path,
+                access,
+                scopes,
+                params,
+                returns,
+                output_schema,
+                deprecated: c.deprecated.unwrap_or(false),
+                rate_limit,
+                content_type: c.content_type,
+                confirm,
+                tags: c.tags.unwrap_or_default(),
+                example,
+                errors,
+                semantic,
+            });
+        }
+        out
+    }
+
+    fn capability_id(&mut self, id: &str, field: &str) {
+        let valid = id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !valid {
+            self.push(
+                Diagnostic::error(format!("`{id}` is not a valid capability id"))
+                    .at(field)
+                    .help(format!(
+                        "use lowercase letters, digits and `_`, starting with a letter (e.g. `{}`)",
+                        suggest_id(id)
+                    )),
+            );
+        } else if id.len() > 64 {
+            self.error(
+                field,
+                format!("is {} characters long; the limit is 64", id.len()),
+            );
+        }
+    }
+
+    fn scopes(&mut self, scopes: &[String], auth: Option<&Auth>, field: &str) {
+        if scopes.is_empty() {
+            return;
+        }
+        let Some(declared) = auth.and_then(Auth::scopes) else {
+            self.push(
+                Diagnostic::error("scopes need `auth.type = \"oauth2\"` with the scopes declared")
+                    .at(field),
+            );
+            return;
+        };
+        for (i, s) in scopes.iter().enumerate() {
+            if !declared.contains_key(s) {
+                let mut d =
+                    Diagnostic::error(format!("scope `{s}` is not declared in `auth.scopes`"))
+                        .at(format!("{field}.{i}"));
+                if let Some(m) = did_you_mean(s, declared.keys().map(String::as_str)) {
+                    d = d.help(format!("did you mean `{m}`?"));
+                }
+                self.push(d);
+            }
+        }
+    }
+
+    /// Every `{name}` in the path is a required path parameter; derive the missing ones.
+    fn path_params(&mut self, path: &PathTemplate, params: &mut Vec<Param>, field: &str) {
+        for p in params.iter().filter(|p| p.location == ParamIn::Path) {
+            if !path.params().any(|n| n == p.name) {
+                self.error(
+                    format!("{field}.{}", p.name),
+                    format!(
+                        "`{}` is a path parameter but the path has no `{{{}}}`",
+                        p.name, p.name
+                    ),
+                );
+            } else if !p.required {
+                self.error(
+                    format!("{field}.{}", p.name),
+                    "a path parameter is always required",
+                );
+            }
+        }
+        for name in path.params() {
+            if !params.iter().any(|p| p.name == name) {
+                self.push(
+                    Diagnostic::warning(format!(
+                        "path parameter `{name}` is not described; assuming a required string"
+                    ))
+                    .at(field
+                        .rsplit_once('.')
+                        .map_or(field, |(cap, _)| cap)
+                        .to_string()
+                        + ".path")
+                    .help(format!(
+                        "add `{name} = \"string, required -- …\"` under params"
+                    )),
+                );
+                params.push(Param {
+                    name: name.to_string(),
+                    kind: ParamType::String,
+                    required: true,
+                    location: ParamIn::Path,
+                    description: None,
+                    default: None,
+                    allowed: Vec::new(),
+                    min: None,
+                    max: None,
+                    pattern: None,
+                    example: None,
+                    items: None,
+                    compact: None,
+                });
+            }
+        }
+    }
+
+    fn param(
+        &mut self,
+        name: String,
+        value: raw::ParamValue,
+        table: &str,
+        default_in: ParamIn,
+    ) -> Option<Param> {
+        let field = format!("{table}.{name}");
+        if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            self.error(&field, format!("`{name}` is not a parameter name"));
+            return None;
+        }
+        match value {
+            raw::ParamValue::Compact(text) => {
+                let c = match parse_compact(&text) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        self.push(
+                            Diagnostic::error(format!("not in compact notation: {e}"))
+                                .at(&field)
+                                .help("write `<type>, required|optional[, constraints] [-- description]`"),
+                        );
+                        return None;
+                    }
+                };
+                let kind = c.kind.unwrap_or(ParamType::String);
+                let typed = |v: String| typed_value(kind, v);
+                let param = Param {
+                    name,
+                    kind,
+                    required: c.required || default_in == ParamIn::Path,
+                    location: default_in,
+                    description: c.description,
+                    default: c.default.map(typed),
+                    allowed: c.allowed.into_iter().map(typed).collect(),
+                    min: c.min,
+                    max: c.max,
+                    pattern: None,
+                    example: None,
+                    items: None,
+                    compact: Some(text),
+                };
+                if default_in == ParamIn::Path && !c.required {
+                    self.error(&field, "a path parameter is always required");
+                }
+                self.check_param(&param, &field);
+                Some(param)
+            }
+            raw::ParamValue::Table(t) => {
+                let kind = self.required(t.kind, &format!("{field}.type"))?;
+                let kind = self.one_of(
+                    &kind,
+                    &format!("{field}.type"),
+                    &ParamType::NAMES,
+                    ParamType::parse,
+                )?;
+                let location = match t.location {
+                    Some(l) => {
+                        self.one_of(&l, &format!("{field}.in"), &ParamIn::NAMES, ParamIn::parse)?
+                    }
+                    None => default_in,
+                };
+                let items = t.items.and_then(|i| {
+                    self.one_of(
+                        &i,
+                        &format!("{field}.items"),
+                        &ParamType::NAMES,
+                        ParamType::parse,
+                    )
+                });
+                if items.is_some() && kind != ParamType::Array {
+                    self.error(format!("{field}.items"), "`items` applies to arrays only");
+                }
+                let param = Param {
+                    name,
+                    kind,
+                    required: t.required.unwrap_or(location == ParamIn::Path),
+                    location,
+                    description: t.description,
+                    default: t.default.map(to_json),
+                    allowed: t
+                        .allowed
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(to_json)
+                        .collect(),
+                    min: t.min,
+                    max: t.max,
+                    pattern: t.pattern,
+                    example: t.example.map(to_json),
+                    items,
+                    compact: None,
+                };
+                self.check_param(&param, &field);
+                Some(param)
+            }
+        }
+    }
+
+    fn check_param(&mut self, p: &Param, field: &str) {
+        let numeric = matches!(p.kind, ParamType::Integer | ParamType::Number);
+        if (p.min.is_some() || p.max.is_some()) && !numeric {
+            self.error(
+                field,
+                format!("min and max apply to numbers, not to a {}", p.kind.as_str()),
+            );
+        }
+        if let (Some(lo), Some(hi)) = (p.min, p.max)
+            && lo > hi
+        {
+            self.error(field, format!("min {lo} is greater than max {hi}"));
+        }
+        if p.pattern.is_some() && p.kind != ParamType::String {
+            self.error(
+                format!("{field}.pattern"),
+                "`pattern` applies to strings only",
+            );
+        }
+        let checks = [
+            ("default", p.default.as_ref()),
+            ("example", p.example.as_ref()),
+        ];
+        for (key, value) in checks
+            .into_iter()
+            .chain(p.allowed.iter().map(|v| ("enum", Some(v))))
+        {
+            if let Some(v) = value
+                && !p.kind.admits(v)
+            {
+                self.error(
+                    format!("{field}.{key}"),
+                    format!("{v} is not a {}", p.kind.as_str()),
+                );
+            }
+        }
+        if let Some(d) = &p.default
+            && !p.allowed.is_empty()
+            && !p.allowed.contains(d)
+        {
+            self.error(
+                format!("{field}.default"),
+                format!("the default {d} is not one of the allowed values"),
+            );
+        }
+        if p.required && p.default.is_some() {
+            self.push(
+                Diagnostic::warning(
+                    "a required parameter with a default: the default never applies",
+                )
+                .at(format!("{field}.default")),
+            );
+        }
+    }
+
+    fn errors(&mut self, list: Vec<raw::ErrorTable>, field: &str) -> Vec<NamedError> {
+        let mut out: Vec<NamedError> = Vec::new();
+        for (i, e) in list.into_iter().enumerate() {
+            let f = format!("{field}.{i}");
+            let Some(name) = self.required(e.name, &format!("{f}.name")) else {
+                continue;
+            };
+            if !is_snake_case(&name) {
+                self.error(
+                    format!("{f}.name"),
+                    format!("`{name}` is not a snake_case error name"),
+                );
+            }
+            if out.iter().any(|o| o.name == name) {
+                self.error(
+                    format!("{f}.name"),
+                    format!("error `{name}` is listed twice"),
+                );
+            }
+            let status = e.status.and_then(|s| {
+                if (400..=599).contains(&s) {
+                    Some(s as u16)
+                } else {
+                    self.error(
+                        format!("{f}.status"),
+                        format!("{s} is not an HTTP error status (400–599)"),
+                    );
+                    None
+                }
+            });
+            out.push(NamedError {
+                name,
+                status,
+                description: e.description,
+            });
+        }
+        out
+    }
+
+    fn semantic(&mut self, s: raw::SemanticTable, field: &str) -> Semantic {
+        let f = |k: &str| format!("{field}.{k}");
+        if let Some(v) = &s.verb
+            && !(!v.is_empty() && v.chars().all(|c| c.is_ascii_uppercase()))
+        {
+            self.push(
+                Diagnostic::error(format!(
+                    "`{v}` is not an AGIS method: one word in capitals A–Z"
+                ))
+                .at(f("verb"))
+                .help("e.g. FIND, BOOK, RETRIEVE"),
+            );
+        }
+        let actors = ["agent", "user", "system"];
+        if let Some(a) = &s.actor {
+            self.one_of(a, &f("actor"), &actors, |a| {
+                actors.contains(&a).then_some(())
+            });
+        }
+        let classes = [
+            "discovery",
+            "transaction",
+            "modification",
+            "retrieval",
+            "analysis",
+            "notification",
+        ];
+        if let Some(c) = &s.capability {
+            self.one_of(c, &f("capability"), &classes, |c| {
+                classes.contains(&c).then_some(())
+            });
+        }
+        if let Some(c) = s.confidence
+            && !(0.0..=1.0).contains(&c)
+        {
+            self.error(f("confidence"), format!("{c} is not between 0.0 and 1.0"));
+        }
+        let impact = s
+            .impact
+            .and_then(|i| self.one_of(&i, &f("impact"), &Impact::NAMES, Impact::parse));
+        for key in ["intent", "outcome"] {
+            let value = if key == "intent" {
+                &s.intent
+            } else {
+                &s.outcome
+            };
+            if let Some(v) = value
+                && v.chars().count() > 500
+            {
+                self.error(
+                    f(key),
+                    format!(
+                        "is {} characters long; AGIS caps it at 500",
+                        v.chars().count()
+                    ),
+                );
+            }
+        }
+        Semantic {
+            verb: s.verb,
+            path: s.path,
+            intent: s.intent,
+            actor: s.actor,
+            outcome: s.outcome,
+            capability: s.capability,
+            confidence: s.confidence,
+            impact,
+            idempotent: s.idempotent,
+            parameter_hints: s.parameter_hints.unwrap_or_default(),
+            state_transition: s.state_transition.unwrap_or_default(),
+            mcp_tool_name: s.mcp_tool_name,
+        }
+    }
+}
+
+/// A capability's `path`: an absolute path, or an https URL on another host.
+fn split_endpoint(text: &str) -> Result<(Option<HttpsUrl>, PathTemplate), String> {
+    if text.starts_with('/') {
+        return Ok((None, PathTemplate::parse(text)?));
+    }
+    if !text.contains("://") {
+        return Err(format!(
+            "`{text}` must start with `/` (or be an https URL on another host)"
+        ));
+    }
+    let after = &text[text.find("://").map_or(0, |i| i + 3)..];
+    let split = after
+        .find('/')
+        .map_or(text.len(), |i| text.len() - after.len() + i);
+    let host = HttpsUrl::parse_base(&text[..split])?;
+    let path = if split == text.len() {
+        "/"
+    } else {
+        &text[split..]
+    };
+    Ok((Some(host), PathTemplate::parse(path)?))
+}
+
+fn parse_rate_limit(text: &str) -> Option<RateLimit> {
+    let (n, period) = text.split_once('/')?;
+    let count: u64 = n.parse().ok().filter(|c| *c >= 1 && !n.starts_with('0'))?;
+    Some(RateLimit {
+        count,
+        period: Period::parse(period)?,
+    })
+}
+
+fn typed_value(kind: ParamType, text: String) -> Value {
+    let parsed = match kind {
+        ParamType::Integer => text.parse::<i64>().ok().map(Value::from),
+        ParamType::Number => text
+            .parse::<f64>()
+            .ok()
+            .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number)),
+        ParamType::Boolean => text.parse::<bool>().ok().map(Value::Bool),
+        _ => None,
+    };
+    parsed.unwrap_or(Value::String(text))
+}
+
+/// TOML → JSON; dates become their RFC 3339 text.
+pub(crate) fn to_json(v: toml::Value) -> Value {
+    match v {
+        toml::Value::String(s) => Value::String(s),
+        toml::Value::Integer(i) => Value::from(i),
+        toml::Value::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
+        toml::Value::Boolean(b) => Value::Bool(b),
+        toml::Value::Datetime(d) => Value::String(d.to_string()),
+        toml::Value::Array(a) => Value::Array(a.into_iter().map(to_json).collect()),
+        toml::Value::Table(t) => {
+            Value::Object(t.into_iter().map(|(k, v)| (k, to_json(v))).collect())
+        }
+    }
+}
+
+pub(crate) fn is_snake_case(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && s.split('_').all(|part| !part.is_empty())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn suggest_id(id: &str) -> String {
+    let mut out = String::new();
+    for c in id.chars() {
+        if c.is_ascii_uppercase() && !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    let out = out.trim_matches('_').to_string();
+    match out.chars().next() {
+        Some(c) if c.is_ascii_lowercase() => out,
+        Some(_) => format!("op_{out}"),
+        None => "my_capability".into(),
+    }
+}
+
+fn is_language_tag(s: &str) -> bool {
+    let b = s.as_bytes();
+    match b.len() {
+        2 => b.iter().all(u8::is_ascii_lowercase),
+        5 => {
+            b[..2].iter().all(u8::is_ascii_lowercase)
+                && b[2] == b'-'
+                && b[3..].iter().all(u8::is_ascii_uppercase)
+        }
+        _ => false,
+    }
+}
+
+fn is_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !s
+            .chars()
+            .any(|c| c.is_whitespace() || matches!(c, '<' | '>' | ',' | ';'))
+        && !domain.contains('@')
+}
+
+fn is_header_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+}
+
+fn is_meta_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let date = b.len() >= 10
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10);
+    match b.len() {
+        10 => date,
+        20 => {
+            date && b[10] == b'T'
+                && digits(11..13)
+                && b[13] == b':'
+                && digits(14..16)
+                && b[16] == b':'
+                && digits(17..19)
+                && b[19] == b'Z'
+        }
+        _ => false,
+    }
+}
+
+fn is_request_size(s: &str) -> bool {
+    let n = s.trim_end_matches("kb").trim_end_matches("mb");
+    n.len() < s.len() && !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_suggested_in_snake_case() {
+        assert_eq!(suggest_id("SearchProducts"), "search_products");
+        assert_eq!(suggest_id("get-product"), "get_product");
+        assert_eq!(suggest_id("1st"), "op_1st");
+    }
+
+    #[test]
+    fn small_validators() {
+        assert!(is_language_tag("en") && is_language_tag("pt-BR"));
+        assert!(!is_language_tag("en-us") && !is_language_tag("eng"));
+        assert!(is_meta_date("2026-03-10") && is_meta_date("2026-03-10T09:00:00Z"));
+        assert!(!is_meta_date("2026-3-10") && !is_meta_date("2026-03-10T09:00:00+01:00"));
+        assert!(is_email("ops@example.com") && !is_email("ops@example") && !is_email("a b@x.io"));
+        assert!(is_request_size("10mb") && !is_request_size("10MB") && !is_request_size("mb"));
+        assert_eq!(
+            parse_rate_limit("100/minute").unwrap().to_string(),
+            "100/minute"
+        );
+        assert!(parse_rate_limit("0/minute").is_none() && parse_rate_limit("5/minutes").is_none());
+        assert!(is_snake_case("a_b1") && !is_snake_case("a__b") && !is_snake_case("A"));
+    }
+
+    #[test]
+    fn endpoints_on_other_hosts_keep_their_origin() {
+        let (host, path) = split_endpoint("https://api.github.com/search/repositories").unwrap();
+        assert_eq!(host.unwrap().as_str(), "https://api.github.com");
+        assert_eq!(path.braces(), "/search/repositories");
+        assert!(split_endpoint("api/x").is_err());
+        assert!(split_endpoint("http://x.com/a").is_err());
+    }
+}

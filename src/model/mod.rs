@@ -1,0 +1,433 @@
+//! The one model every target lowers from: typed, ordered, validated, with defaults applied.
+//!
+//! It has no `Deserialize` on purpose: the only way in is `lower`, which checks everything and
+//! collects every diagnostic first.
+
+mod lower;
+pub mod param;
+pub mod path;
+pub mod url;
+
+pub use lower::lower;
+pub use param::{Param, ParamIn, ParamType};
+pub use path::PathTemplate;
+pub use url::HttpsUrl;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+#[derive(Debug, Clone)]
+pub struct Service {
+    pub name: String,
+    pub description: String,
+    /// The API base: capability paths resolve against it.
+    pub base_url: HttpsUrl,
+    /// The origin the documents are published at.
+    pub site_url: HttpsUrl,
+    pub site_type: SiteType,
+    /// aiendpoint categories (closed list), in the author's order.
+    pub categories: Vec<String>,
+    /// BCP 47 tags, when the author declared them.
+    pub languages: Option<Vec<String>>,
+    pub version: String,
+    pub links: Links,
+    pub contact: Contact,
+    pub currency: Option<String>,
+    pub timezone: Option<String>,
+    pub tags: Vec<String>,
+    pub auth: Option<Auth>,
+    pub rate_limits: Option<RateLimits>,
+    pub token_hints: Option<TokenHints>,
+    pub meta: Meta,
+    pub security: Option<Security>,
+    pub features: IndexMap<String, bool>,
+    pub webhooks: Vec<Webhook>,
+    pub capabilities: Vec<Capability>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Links {
+    pub logo: Option<String>,
+    pub docs: Option<String>,
+    pub terms: Option<String>,
+    pub privacy: Option<String>,
+    pub support: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Contact {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub url: Option<String>,
+}
+
+/// ia.json's closed list of site types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SiteType {
+    Ecommerce,
+    Saas,
+    Blog,
+    Api,
+    Marketplace,
+    Social,
+    Finance,
+    Education,
+    Healthcare,
+    Government,
+    Other,
+}
+
+impl SiteType {
+    pub const NAMES: [&'static str; 11] = [
+        "ecommerce",
+        "saas",
+        "blog",
+        "api",
+        "marketplace",
+        "social",
+        "finance",
+        "education",
+        "healthcare",
+        "government",
+        "other",
+    ];
+    const ALL: [Self; 11] = [
+        Self::Ecommerce,
+        Self::Saas,
+        Self::Blog,
+        Self::Api,
+        Self::Marketplace,
+        Self::Social,
+        Self::Finance,
+        Self::Education,
+        Self::Healthcare,
+        Self::Government,
+        Self::Other,
+    ];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(|i| Self::ALL[i])
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// aiendpoint's category vocabulary (draft §3.2).
+pub const CATEGORIES: [&str; 18] = [
+    "productivity",
+    "ecommerce",
+    "finance",
+    "news",
+    "weather",
+    "maps",
+    "search",
+    "data",
+    "communication",
+    "calendar",
+    "storage",
+    "media",
+    "health",
+    "education",
+    "travel",
+    "food",
+    "government",
+    "developer",
+];
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Auth {
+    None {
+        docs: Option<String>,
+    },
+    ApiKey {
+        header: String,
+        docs: Option<String>,
+        key_url: Option<String>,
+    },
+    Bearer {
+        docs: Option<String>,
+        token_url: Option<String>,
+        token_lifetime: Option<u64>,
+    },
+    OAuth2 {
+        docs: Option<String>,
+        authorization_url: String,
+        token_url: String,
+        scopes: IndexMap<String, String>,
+        grant_types: Vec<String>,
+        pkce: bool,
+    },
+    SignedKey {
+        docs: Option<String>,
+        register_url: String,
+        algorithm: String,
+        header_prefix: String,
+        key_rotation_days: Option<u64>,
+    },
+}
+
+impl Auth {
+    pub const KINDS: [&'static str; 5] = ["none", "api_key", "bearer", "oauth2", "signed_key"];
+
+    pub fn docs(&self) -> Option<&str> {
+        match self {
+            Self::None { docs }
+            | Self::ApiKey { docs, .. }
+            | Self::Bearer { docs, .. }
+            | Self::OAuth2 { docs, .. }
+            | Self::SignedKey { docs, .. } => docs.as_deref(),
+        }
+    }
+
+    pub fn is_none(&self) -> bool {
+        matches!(self, Self::None { .. })
+    }
+
+    pub fn scopes(&self) -> Option<&IndexMap<String, String>> {
+        match self {
+            Self::OAuth2 { scopes, .. } => Some(scopes),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RateLimits {
+    pub requests_per_minute: Option<u64>,
+    pub agent_tier_available: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TokenHints {
+    pub compact_mode: bool,
+    pub field_filtering: bool,
+    pub delta_support: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    /// `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`, as written.
+    pub last_updated: Option<String>,
+    pub changelog: Option<String>,
+    pub status: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Security {
+    pub https_required: Option<bool>,
+    pub verify_signature: Option<bool>,
+    pub max_request_size: Option<String>,
+    pub allowed_origins: Vec<String>,
+    pub ip_allowlist: Vec<String>,
+    pub auto_block: Option<AutoBlock>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AutoBlock {
+    pub failed_attempts: u64,
+    pub window_minutes: u64,
+    pub block_duration_minutes: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Webhook {
+    pub name: String,
+    pub description: String,
+    pub payload: Vec<Param>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Method {
+    pub const NAMES: [&'static str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "GET" => Self::Get,
+            "POST" => Self::Post,
+            "PUT" => Self::Put,
+            "PATCH" => Self::Patch,
+            "DELETE" => Self::Delete,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// Whether the method changes state on the server.
+    pub fn writes(self) -> bool {
+        !matches!(self, Self::Get)
+    }
+}
+
+/// ia.json's access groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Public,
+    Protected,
+    UserRequired,
+}
+
+impl Access {
+    pub const NAMES: [&'static str; 3] = ["public", "protected", "user_required"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "public" => Self::Public,
+            "protected" => Self::Protected,
+            "user_required" => Self::UserRequired,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// `N/period`, as ia.json writes rate limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    pub count: u64,
+    pub period: Period,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Period {
+    Second,
+    Minute,
+    Hour,
+    Day,
+}
+
+impl Period {
+    pub const NAMES: [&'static str; 4] = ["second", "minute", "hour", "day"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "second" => Self::Second,
+            "minute" => Self::Minute,
+            "hour" => Self::Hour,
+            "day" => Self::Day,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+impl std::fmt::Display for RateLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.count, self.period.as_str())
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Capability {
+    /// Position in the source, for diagnostics (`capabilities.N.field`).
+    pub index: usize,
+    pub id: String,
+    pub description: String,
+    pub method: Method,
+    /// The origin serving this capability when it is not the base URL's.
+    pub host: Option<HttpsUrl>,
+    pub path: PathTemplate,
+    pub access: Access,
+    pub scopes: Vec<String>,
+    pub params: Vec<Param>,
+    pub returns: Option<String>,
+    pub output_schema: Option<Value>,
+    pub deprecated: bool,
+    pub rate_limit: Option<RateLimit>,
+    pub content_type: Option<String>,
+    /// An agent should ask a human before calling it.
+    pub confirm: bool,
+    pub tags: Vec<String>,
+    pub example: Option<Example>,
+    pub errors: Vec<NamedError>,
+    pub semantic: Semantic,
+}
+
+impl Capability {
+    /// The source field path of one of this capability's keys.
+    pub fn field(&self, key: &str) -> String {
+        format!("capabilities.{}.{key}", self.index)
+    }
+
+    /// The absolute URL template of this capability, `{param}` spelling.
+    pub fn url(&self, base: &HttpsUrl) -> String {
+        let base = self.host.as_ref().unwrap_or(base);
+        format!("{}{}", base.as_str(), self.path.braces())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    pub request: Option<Value>,
+    pub response: Option<Value>,
+    pub status: u16,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedError {
+    pub name: String,
+    pub status: Option<u16>,
+    pub description: Option<String>,
+}
+
+/// AGIS semantic declaration; everything optional here, derived per target where absent.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Semantic {
+    pub verb: Option<String>,
+    pub path: Option<String>,
+    pub intent: Option<String>,
+    pub actor: Option<String>,
+    pub outcome: Option<String>,
+    pub capability: Option<String>,
+    pub confidence: Option<f64>,
+    pub impact: Option<Impact>,
+    pub idempotent: Option<bool>,
+    pub parameter_hints: IndexMap<String, Vec<String>>,
+    pub state_transition: IndexMap<String, String>,
+    pub mcp_tool_name: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Impact {
+    Informational,
+    Reversible,
+    Irreversible,
+}
+
+impl Impact {
+    pub const NAMES: [&'static str; 3] = ["informational", "reversible", "irreversible"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "informational" => Self::Informational,
+            "reversible" => Self::Reversible,
+            "irreversible" => Self::Irreversible,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}

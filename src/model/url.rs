@@ -1,0 +1,115 @@
+//! An absolute `https://` URL, checked the way the specs need it: no credentials, no query or
+//! fragment on a base, no trailing slash (so `base + path` never doubles it).
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpsUrl(String);
+
+impl HttpsUrl {
+    /// Checks a base URL (`https://host[:port][/prefix]`).
+    pub fn parse_base(text: &str) -> Result<Self, String> {
+        let url = check_https(text)?;
+        if url.contains(['?', '#']) {
+            return Err("a base URL must not have a query string or fragment".into());
+        }
+        Ok(Self(url.trim_end_matches('/').to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// `https://host[:port]`, without any path.
+    pub fn origin(&self) -> HttpsUrl {
+        let after = &self.0["https://".len()..];
+        let end = after.find('/').unwrap_or(after.len());
+        Self(format!("https://{}", &after[..end]))
+    }
+
+    /// The path prefix after the origin (`/v1`), or "".
+    pub fn path_prefix(&self) -> &str {
+        let after = &self.0["https://".len()..];
+        after.find('/').map_or("", |i| &after[i..])
+    }
+
+    /// `self` joined with an absolute path.
+    pub fn join(&self, path: &str) -> String {
+        format!("{}{}", self.0, path)
+    }
+}
+
+impl std::fmt::Display for HttpsUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Checks any absolute `https://` URL (links, docs, token endpoints) and returns it unchanged.
+pub fn check_https(text: &str) -> Result<&str, String> {
+    let rest = match text.split_once("://") {
+        Some(("https", rest)) => rest,
+        Some((scheme, _)) => {
+            return Err(format!("the URL must use https, not `{scheme}`"));
+        }
+        None => return Err("expected an absolute URL starting with `https://`".into()),
+    };
+    if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("a URL must not contain white space".into());
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.contains('@') {
+        return Err("a URL must not carry credentials (`user:pass@`)".into());
+    }
+    let host = authority.rsplit_once(':').map_or(authority, |(h, port)| {
+        if port.chars().all(|c| c.is_ascii_digit()) {
+            h
+        } else {
+            authority
+        }
+    });
+    if host.is_empty() || host.starts_with('.') || host.ends_with('.') && host.len() == 1 {
+        return Err("the URL has no host".into());
+    }
+    if !host
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'))
+    {
+        return Err(format!("`{host}` is not a host name"));
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls_are_normalised_and_split() {
+        let u = HttpsUrl::parse_base("https://api.example.com/v1/").unwrap();
+        assert_eq!(u.as_str(), "https://api.example.com/v1");
+        assert_eq!(u.origin().as_str(), "https://api.example.com");
+        assert_eq!(u.path_prefix(), "/v1");
+        assert_eq!(u.join("/items"), "https://api.example.com/v1/items");
+        let u = HttpsUrl::parse_base("https://example.com:8443").unwrap();
+        assert_eq!(u.path_prefix(), "");
+    }
+
+    #[test]
+    fn unsafe_or_malformed_urls_are_refused() {
+        for (url, why) in [
+            ("http://example.com", "must use https"),
+            ("example.com", "absolute URL"),
+            ("https://user:pw@example.com", "credentials"),
+            ("https://", "no host"),
+            ("https://exa mple.com", "white space"),
+            ("https://ex_ample!.com/", "not a host name"),
+        ] {
+            let err = HttpsUrl::parse_base(url).unwrap_err();
+            assert!(err.contains(why), "{url}: {err}");
+        }
+        assert!(
+            HttpsUrl::parse_base("https://example.com/?a=1")
+                .unwrap_err()
+                .contains("query")
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! Front ends: reading what the author wrote, with enough kept to point back into it.
+
+pub mod service_toml;
+
+use std::ops::Range;
+use std::path::Path;
+
+use toml::de::{DeTable, DeValue};
+
+use crate::diag::{Diagnostic, Locate, did_you_mean};
+use service_toml::ServiceToml;
+
+/// Reads a source file as UTF-8 text.
+pub fn read(path: &Path) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        let d = Diagnostic::error(format!("cannot read {}: {}", path.display(), io_reason(&e)));
+        if e.kind() == std::io::ErrorKind::NotFound {
+            d.help("run `wellgen init` to write a starter service.toml, or name the file to build")
+        } else {
+            d
+        }
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Diagnostic::error(format!("{} is not UTF-8 text", path.display()))
+            .with_span(e.utf8_error().valid_up_to()..e.utf8_error().valid_up_to() + 1)
+    })
+}
+
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Parses service.toml text into its serde mirror; a syntax error or an unknown key is one
+/// diagnostic with the exact span.
+pub fn parse_service_toml(text: &str) -> Result<ServiceToml, Diagnostic> {
+    let doc = DeTable::parse(text).map_err(toml_error)?;
+    ServiceToml::deserialize(toml::de::Deserializer::from(doc)).map_err(toml_error)
+}
+
+use serde::Deserialize as _;
+
+fn toml_error(e: toml::de::Error) -> Diagnostic {
+    let message = e.message().trim_end().to_string();
+    let mut d = Diagnostic::error(first_line(&message));
+    if let Some(span) = e.span() {
+        d = d.with_span(span);
+    }
+    if let Some(help) = unknown_key_help(&message) {
+        d = d.help(help);
+    }
+    d
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or_default().to_string()
+}
+
+/// serde says "unknown field `nmae`, expected one of `name`, `description`, …";
+/// turn that into a suggestion.
+fn unknown_key_help(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (key, rest) = rest.split_once('`')?;
+    let expected: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
+    if expected.is_empty() {
+        return Some(format!("`{key}` is not a key of this table"));
+    }
+    Some(match did_you_mean(key, expected.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!("the keys of this table are: {}", expected.join(", ")),
+    })
+}
+
+/// Finds fields of a TOML document by dotted path (`capabilities.0.params.q`).
+pub struct TomlLocator<'a> {
+    root: Option<toml::Spanned<DeTable<'a>>>,
+}
+
+impl<'a> TomlLocator<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Self {
+            root: DeTable::parse(text).ok(),
+        }
+    }
+}
+
+impl Locate for TomlLocator<'_> {
+    fn locate(&self, field: &str) -> Option<Range<usize>> {
+        let root = self.root.as_ref()?;
+        if field.is_empty() {
+            return None;
+        }
+        let mut table = root.get_ref();
+        let mut span = None;
+        let mut parts = field.split('.').peekable();
+        let mut current: Option<&DeValue> = None;
+        while let Some(part) = parts.next() {
+            let value = match current {
+                None => table.get(part)?,
+                Some(DeValue::Table(t)) => {
+                    table = t;
+                    table.get(part)?
+                }
+                Some(DeValue::Array(a)) => a.get(part.parse::<usize>().ok()?)?,
+                Some(_) => return span,
+            };
+            span = Some(value.span());
+            current = Some(value.get_ref());
+            if parts.peek().is_none() {
+                break;
+            }
+        }
+        span
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locates_nested_fields_by_path() {
+        let text = "[service]\nname = \"x\"\n\n[[capabilities]]\nid = \"a\"\n[[capabilities]]\nid = \"b\"\nparams = { q = \"string, required\" }\n";
+        let loc = TomlLocator::new(text);
+        let at = |f: &str| loc.locate(f).map(|r| &text[r]);
+        assert_eq!(at("service.name"), Some("\"x\""));
+        assert_eq!(at("capabilities.1.id"), Some("\"b\""));
+        assert_eq!(at("capabilities.1.params.q"), Some("\"string, required\""));
+        assert_eq!(at("capabilities.7.id"), None);
+    }
+
+    #[test]
+    fn unknown_keys_get_a_suggestion() {
+        let err = parse_service_toml("[service]\nnmae = \"x\"\n").unwrap_err();
+        assert!(
+            err.message.starts_with("unknown field `nmae`"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.help.as_deref(), Some("did you mean `name`?"));
+        assert_eq!(err.span, Some(10..14));
+    }
+}
