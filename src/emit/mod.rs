@@ -1,8 +1,14 @@
 //! Back ends: each target lowers the model into artifacts (a URL path, bytes and how to serve
 //! them). Emitters are pure; `write` is the only code that touches the disk.
 
+pub mod adp;
+pub mod agis;
 pub mod aiendpoint;
 pub mod headers;
+pub mod iajson;
+pub mod mcp;
+pub mod openapi;
+pub mod rfc002;
 
 use crate::diag::Diagnostics;
 use crate::model::Service;
@@ -49,20 +55,58 @@ pub enum Target {
     /// /.well-known/ai and /ai (draft-aiendpoint-ai-discovery-00)
     #[value(name = "ai")]
     AiEndpoint,
+    /// /ia.json and /.well-known/ia.json (ia.json 1.0.0)
+    #[value(name = "ia-json")]
+    IaJson,
+    /// /.well-known/agents.json, /.well-known/ai-plugin.json, /api/discovery (RFC-002)
+    #[value(name = "rfc002")]
+    Rfc002,
+    /// The OpenAPI 3.1 document of the API (RFC-002 `?format=openapi`)
+    #[value(name = "openapi")]
+    OpenApi,
+    /// /.well-known/agent and one detail file per capability (Agent Discovery Protocol 1.0)
+    #[value(name = "adp")]
+    Adp,
+    /// The AGIS document and /.well-known/agis.json (draft-hood-independent-agis-01)
+    #[value(name = "agis")]
+    Agis,
+    /// A static MCP tools/list result (MCP 2026-07-28, AGIS Appendix C)
+    #[value(name = "mcp")]
+    Mcp,
 }
 
 impl Target {
-    pub const ALL: [Target; 1] = [Target::AiEndpoint];
+    pub const ALL: [Target; 7] = [
+        Target::AiEndpoint,
+        Target::IaJson,
+        Target::Rfc002,
+        Target::OpenApi,
+        Target::Adp,
+        Target::Agis,
+        Target::Mcp,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Self::AiEndpoint => "ai",
+            Self::IaJson => "ia-json",
+            Self::Rfc002 => "rfc002",
+            Self::OpenApi => "openapi",
+            Self::Adp => "adp",
+            Self::Agis => "agis",
+            Self::Mcp => "mcp",
         }
     }
 
     pub fn emit(self, service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         match self {
             Self::AiEndpoint => aiendpoint::emit(service, diags),
+            Self::IaJson => iajson::emit(service, diags),
+            Self::Rfc002 => rfc002::emit(service, diags),
+            Self::OpenApi => openapi::emit(service, diags),
+            Self::Adp => adp::emit(service, diags),
+            Self::Agis => agis::emit(service, diags),
+            Self::Mcp => mcp::emit(service, diags),
         }
     }
 }

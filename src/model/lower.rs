@@ -160,6 +160,7 @@ impl Cx<'_> {
             terms: self.https(s.terms_url, "service.terms_url"),
             privacy: self.https(s.privacy_url, "service.privacy_url"),
             support: self.https(s.support_url, "service.support_url"),
+            repository: self.https(s.repository_url, "service.repository_url"),
         };
         let contact = s.contact.map(|c| self.contact(c)).unwrap_or_default();
         if let Some(c) = &s.currency
@@ -185,6 +186,10 @@ impl Cx<'_> {
         let security = doc.security.map(|s| self.security(s));
         let features = doc.features.map(|f| self.features(f)).unwrap_or_default();
         let webhooks = self.webhooks(doc.webhooks);
+        let rfc002 = doc.rfc002.map(|r| self.rfc002(r)).unwrap_or_default();
+        let plugin = doc.plugin.map(|p| self.plugin(p)).unwrap_or_default();
+        let pricing = doc.pricing.and_then(|p| self.pricing(p));
+        let agis = doc.agis.map(|a| self.agis(a)).unwrap_or_default();
         if doc.capabilities.is_empty() {
             self.push(
                 Diagnostic::error("a service needs at least one capability")
@@ -205,6 +210,7 @@ impl Cx<'_> {
             version: version.unwrap_or_else(|| "1.0.0".into()),
             links,
             contact,
+            license: s.license,
             currency: s.currency,
             timezone: s.timezone,
             tags: s.tags.unwrap_or_default(),
@@ -215,6 +221,10 @@ impl Cx<'_> {
             security,
             features,
             webhooks,
+            rfc002,
+            plugin,
+            pricing,
+            agis,
             capabilities,
         })
     }
@@ -503,6 +513,162 @@ impl Cx<'_> {
             }
         }
         out
+    }
+
+    fn rfc002(&mut self, r: raw::Rfc002Table) -> Rfc002 {
+        let issuer = r.issuer.and_then(|i| {
+            let jurisdiction = self.required(i.jurisdiction, "rfc002.issuer.jurisdiction");
+            let kind = self.required(i.kind, "rfc002.issuer.type");
+            if let Some(c) = &i.operator_cuit
+                && !is_cuit(c)
+            {
+                self.error(
+                    "rfc002.issuer.operator_cuit",
+                    format!("`{c}` is not a CUIT of the form XX-XXXXXXXX-X"),
+                );
+            }
+            Some(Issuer {
+                jurisdiction: jurisdiction?,
+                kind: kind?,
+                operator_name: i.operator_name,
+                operator_cuit: i.operator_cuit,
+                denominacion: i.denominacion,
+                supervision_regime: i.supervision_regime,
+            })
+        });
+        let instructions = r.instructions.unwrap_or_default();
+        for (i, rule) in instructions.iter().enumerate() {
+            if rule.trim().is_empty() || rule.contains(';') {
+                self.push(
+                    Diagnostic::error("an instruction must be non-empty and hold no `;`")
+                        .at(format!("rfc002.instructions.{i}"))
+                        .help(
+                            "agentInstructions joins the rules with `; `: write one rule per entry",
+                        ),
+                );
+            }
+        }
+        Rfc002 {
+            issuer,
+            conformance: r.conformance.unwrap_or_default(),
+            instructions,
+            governance: r
+                .governance
+                .map(|g| g.into_iter().map(|(k, v)| (k, to_json(v))).collect()),
+        }
+    }
+
+    fn plugin(&mut self, p: raw::PluginTable) -> Plugin {
+        if let Some(n) = &p.name_for_model
+            && !(n.len() <= 50 && !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric()))
+        {
+            self.push(
+                Diagnostic::error(format!("`{n}` must be 1-50 letters and digits"))
+                    .at("plugin.name_for_model")
+                    .help("OpenAI's manifest allows no spaces, `_` or `-` here"),
+            );
+        }
+        Plugin {
+            name_for_model: p.name_for_model,
+            name_for_human: self.text(p.name_for_human, "plugin.name_for_human", 1, 20),
+            description_for_human: self.text(
+                p.description_for_human,
+                "plugin.description_for_human",
+                1,
+                100,
+            ),
+            description_for_model: self.text(
+                p.description_for_model,
+                "plugin.description_for_model",
+                1,
+                8000,
+            ),
+        }
+    }
+
+    fn pricing(&mut self, p: raw::PricingTable) -> Option<Pricing> {
+        let kinds = ["free", "freemium", "paid"];
+        let kind = self.required(p.kind, "pricing.type")?;
+        self.one_of(&kind, "pricing.type", &kinds, |k| {
+            kinds.contains(&k).then_some(())
+        })?;
+        let plans = p
+            .plans
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, plan)| {
+                Some(Plan {
+                    name: self.required(plan.name, &format!("pricing.plans.{i}.name"))?,
+                    price: plan.price,
+                    limits: plan.limits,
+                })
+            })
+            .collect();
+        Some(Pricing {
+            kind,
+            plans_url: self.https(p.plans_url, "pricing.plans_url"),
+            plans,
+        })
+    }
+
+    fn agis(&mut self, a: raw::AgisTable) -> Agis {
+        if let Some(addr) = &a.agtp
+            && !addr
+                .strip_prefix("agtp://")
+                .is_some_and(|h| !h.is_empty() && !h.contains(char::is_whitespace))
+        {
+            self.error(
+                "agis.agtp",
+                format!("`{addr}` is not an `agtp://host` address"),
+            );
+        }
+        let protocols = ["request", "negotiate", "confirm", "query"];
+        let interaction_protocols = a.interaction_protocols.unwrap_or_default();
+        for (i, p) in interaction_protocols.iter().enumerate() {
+            self.one_of(
+                p,
+                &format!("agis.interaction_protocols.{i}"),
+                &protocols,
+                |p| protocols.contains(&p).then_some(()),
+            );
+        }
+        let data_manifest = a.data_manifest.map(|m| DataManifest {
+            pre_auth_discovery: m.pre_auth_discovery.unwrap_or(false),
+            available_data: m
+                .available_data
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, d)| {
+                    Some(DataClass {
+                        class: self.required(
+                            d.class,
+                            &format!("agis.data_manifest.available_data.{i}.class"),
+                        )?,
+                        description: d.description,
+                        formats: d.formats.unwrap_or_default(),
+                        sensitivity: d.sensitivity,
+                        requires_authorization: d.requires_authorization,
+                    })
+                })
+                .collect(),
+        });
+        let negotiable = a.negotiable.unwrap_or(false);
+        if negotiable && data_manifest.is_none() {
+            self.push(
+                Diagnostic::error("`negotiable = true` requires a data manifest (AGIS §8.2)")
+                    .at("agis.negotiable")
+                    .help("add `[agis.data_manifest]` listing the data classes agents may negotiate for"),
+            );
+        }
+        Agis {
+            agtp: a.agtp,
+            domain: a.domain,
+            namespace: a.namespace,
+            negotiable,
+            interaction_protocols,
+            related_services: a.related_services.unwrap_or_default(),
+            data_manifest,
+        }
     }
 
     fn capabilities(
@@ -1108,6 +1274,15 @@ fn suggest_id(id: &str) -> String {
         Some(_) => format!("op_{out}"),
         None => "my_capability".into(),
     }
+}
+
+fn is_cuit(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    parts.len() == 3
+        && parts.iter().all(|p| p.chars().all(|c| c.is_ascii_digit()))
+        && parts[0].len() == 2
+        && (7..=8).contains(&parts[1].len())
+        && parts[2].len() == 1
 }
 
 fn is_language_tag(s: &str) -> bool {

@@ -32,6 +32,7 @@ pub struct Service {
     pub version: String,
     pub links: Links,
     pub contact: Contact,
+    pub license: Option<String>,
     pub currency: Option<String>,
     pub timezone: Option<String>,
     pub tags: Vec<String>,
@@ -42,7 +43,80 @@ pub struct Service {
     pub security: Option<Security>,
     pub features: IndexMap<String, bool>,
     pub webhooks: Vec<Webhook>,
+    pub rfc002: Rfc002,
+    pub plugin: Plugin,
+    pub pricing: Option<Pricing>,
+    pub agis: Agis,
     pub capabilities: Vec<Capability>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Rfc002 {
+    pub issuer: Option<Issuer>,
+    pub conformance: Vec<String>,
+    pub instructions: Vec<String>,
+    pub governance: Option<serde_json::Map<String, Value>>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Issuer {
+    pub jurisdiction: String,
+    pub kind: String,
+    pub operator_name: Option<String>,
+    pub operator_cuit: Option<String>,
+    pub denominacion: Option<String>,
+    pub supervision_regime: Option<String>,
+}
+
+/// ai-plugin.json wording; absent values are derived by that back end, with a warning.
+#[derive(Debug, Clone, Default)]
+pub struct Plugin {
+    pub name_for_model: Option<String>,
+    pub name_for_human: Option<String>,
+    pub description_for_human: Option<String>,
+    pub description_for_model: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Pricing {
+    /// `free`, `freemium` or `paid`.
+    pub kind: String,
+    pub plans_url: Option<String>,
+    pub plans: Vec<Plan>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub name: String,
+    pub price: Option<String>,
+    pub limits: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Agis {
+    /// `agtp://…`; absent for plain HTTPS services (the back end derives one and says so).
+    pub agtp: Option<String>,
+    pub domain: Option<String>,
+    pub namespace: Option<String>,
+    pub negotiable: bool,
+    pub interaction_protocols: Vec<String>,
+    pub related_services: Vec<String>,
+    pub data_manifest: Option<DataManifest>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct DataManifest {
+    pub pre_auth_discovery: bool,
+    pub available_data: Vec<DataClass>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DataClass {
+    pub class: String,
+    pub description: Option<String>,
+    pub formats: Vec<String>,
+    pub sensitivity: Option<String>,
+    pub requires_authorization: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -52,6 +126,7 @@ pub struct Links {
     pub terms: Option<String>,
     pub privacy: Option<String>,
     pub support: Option<String>,
+    pub repository: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]

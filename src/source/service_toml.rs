@@ -4,9 +4,9 @@
 //! here has defaults beyond `Option`: defaults are applied last, by `model::lower`.
 
 use indexmap::IndexMap;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceToml {
     pub service: ServiceTable,
@@ -19,11 +19,99 @@ pub struct ServiceToml {
     pub features: Option<IndexMap<String, bool>>,
     #[serde(default)]
     pub webhooks: Vec<WebhookTable>,
+    pub rfc002: Option<Rfc002Table>,
+    pub plugin: Option<PluginTable>,
+    pub pricing: Option<PricingTable>,
+    pub agis: Option<AgisTable>,
     #[serde(default)]
     pub capabilities: Vec<CapabilityTable>,
 }
 
-#[derive(Debug, Deserialize)]
+/// RFC-002 (agents.json) fields the model cannot derive.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rfc002Table {
+    pub issuer: Option<IssuerTable>,
+    pub conformance: Option<Vec<String>>,
+    /// Rules for agents, joined with "; " into `agentInstructions`.
+    pub instructions: Option<Vec<String>>,
+    /// Free-form pointers to audit log, human-in-the-loop gates, liability framework.
+    pub governance: Option<toml::Table>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct IssuerTable {
+    pub jurisdiction: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub operator_name: Option<String>,
+    pub operator_cuit: Option<String>,
+    pub denominacion: Option<String>,
+    pub supervision_regime: Option<String>,
+}
+
+/// OpenAI plugin manifest (ai-plugin.json) wording.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PluginTable {
+    pub name_for_model: Option<String>,
+    pub name_for_human: Option<String>,
+    pub description_for_human: Option<String>,
+    pub description_for_model: Option<String>,
+}
+
+/// Agent Discovery Protocol pricing.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PricingTable {
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub plans_url: Option<String>,
+    #[serde(default)]
+    pub plans: Vec<PlanTable>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanTable {
+    pub name: Option<String>,
+    pub price: Option<String>,
+    pub limits: Option<String>,
+}
+
+/// AGIS document-level fields (vocabulary block, data manifest, AGTP address).
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgisTable {
+    pub agtp: Option<String>,
+    pub domain: Option<String>,
+    pub namespace: Option<String>,
+    pub negotiable: Option<bool>,
+    pub interaction_protocols: Option<Vec<String>>,
+    pub related_services: Option<Vec<String>>,
+    pub data_manifest: Option<DataManifestTable>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataManifestTable {
+    pub pre_auth_discovery: Option<bool>,
+    #[serde(default)]
+    pub available_data: Vec<DataClassTable>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataClassTable {
+    pub class: Option<String>,
+    pub description: Option<String>,
+    pub formats: Option<Vec<String>>,
+    pub sensitivity: Option<String>,
+    pub requires_authorization: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceTable {
     pub name: Option<String>,
@@ -40,13 +128,15 @@ pub struct ServiceTable {
     pub terms_url: Option<String>,
     pub privacy_url: Option<String>,
     pub support_url: Option<String>,
+    pub repository_url: Option<String>,
+    pub license: Option<String>,
     pub currency: Option<String>,
     pub timezone: Option<String>,
     pub tags: Option<Vec<String>>,
     pub contact: Option<ContactTable>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContactTable {
     pub name: Option<String>,
@@ -54,7 +144,7 @@ pub struct ContactTable {
     pub url: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuthTable {
     #[serde(rename = "type")]
@@ -74,14 +164,14 @@ pub struct AuthTable {
     pub key_rotation_days: Option<i64>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RateLimitsTable {
     pub requests_per_minute: Option<i64>,
     pub agent_tier_available: Option<bool>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TokenHintsTable {
     pub compact_mode: Option<bool>,
@@ -89,7 +179,7 @@ pub struct TokenHintsTable {
     pub delta_support: Option<bool>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct MetaTable {
     /// A TOML date (`2026-03-10`) or a string.
@@ -98,7 +188,7 @@ pub struct MetaTable {
     pub status: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SecurityTable {
     pub https_required: Option<bool>,
@@ -109,7 +199,7 @@ pub struct SecurityTable {
     pub auto_block: Option<AutoBlockTable>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct AutoBlockTable {
     pub failed_attempts: Option<i64>,
@@ -117,7 +207,7 @@ pub struct AutoBlockTable {
     pub block_duration_minutes: Option<i64>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookTable {
     pub name: Option<String>,
@@ -126,7 +216,7 @@ pub struct WebhookTable {
     pub payload: IndexMap<String, ParamValue>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CapabilityTable {
     pub id: Option<String>,
@@ -152,7 +242,8 @@ pub struct CapabilityTable {
 }
 
 /// A parameter: the compact aiendpoint string, or a table.
-#[derive(Debug)]
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
 pub enum ParamValue {
     Compact(String),
     Table(ParamTable),
@@ -183,7 +274,7 @@ impl<'de> Deserialize<'de> for ParamValue {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ParamTable {
     #[serde(rename = "type")]
@@ -202,7 +293,7 @@ pub struct ParamTable {
     pub location: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExampleTable {
     pub request: Option<toml::Value>,
@@ -210,7 +301,7 @@ pub struct ExampleTable {
     pub status: Option<i64>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorTable {
     pub name: Option<String>,
@@ -219,7 +310,7 @@ pub struct ErrorTable {
 }
 
 /// AGIS semantic declaration of a capability (draft-hood-independent-agis-01 §6–7).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SemanticTable {
     /// The AGIS method: one imperative verb (BOOK, FIND, …); derived from the id when absent.

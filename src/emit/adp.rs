@@ -1,0 +1,10 @@
+//! Agent Discovery Protocol 1.0: /.well-known/agent and one detail file per capability.
+
+use super::Artifact;
+use crate::diag::Diagnostics;
+use crate::model::Service;
+
+// PLACEHOLDER: being written on its own branch; replaced before this lands.
+pub fn emit(_service: &Service, _diags: &mut Diagnostics) -> Vec<Artifact> {
+    Vec::new()
+}
