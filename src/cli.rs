@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::diag::{Diagnostic, Diagnostics, SourceText};
 use crate::emit::{self, Artifact, Target};
+use crate::model::Host;
 use crate::source::{self, TomlLocator};
 use crate::{model, write};
 
@@ -69,6 +70,9 @@ pub struct Input {
     /// Targets to build (default: all). Repeat or separate with commas.
     #[arg(short, long = "target", value_name = "TARGET", value_delimiter = ',')]
     pub targets: Vec<Target>,
+    /// Where the output is deployed (overrides `[deploy] host`): decides host-specific files.
+    #[arg(long, value_name = "HOST")]
+    pub host: Option<Host>,
 }
 
 impl Input {

@@ -190,6 +190,11 @@ impl Cx<'_> {
         let plugin = doc.plugin.map(|p| self.plugin(p)).unwrap_or_default();
         let pricing = doc.pricing.and_then(|p| self.pricing(p));
         let agis = doc.agis.map(|a| self.agis(a)).unwrap_or_default();
+        let host = doc
+            .deploy
+            .and_then(|d| d.host)
+            .and_then(|h| self.one_of(&h, "deploy.host", &Host::NAMES, Host::parse))
+            .unwrap_or_default();
         if doc.capabilities.is_empty() {
             self.push(
                 Diagnostic::error("a service needs at least one capability")
@@ -225,6 +230,7 @@ impl Cx<'_> {
             plugin,
             pricing,
             agis,
+            host,
             capabilities,
         })
     }

@@ -47,7 +47,31 @@ pub struct Service {
     pub plugin: Plugin,
     pub pricing: Option<Pricing>,
     pub agis: Agis,
+    /// Where dist/ is deployed: decides the host files (`_redirects`, `_worker.js`, …).
+    pub host: Host,
     pub capabilities: Vec<Capability>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Host {
+    Netlify,
+    Cloudflare,
+    /// Files and `_headers` only: nothing host-specific.
+    #[default]
+    Generic,
+}
+
+impl Host {
+    pub const NAMES: [&'static str; 3] = ["netlify", "cloudflare", "generic"];
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "netlify" => Self::Netlify,
+            "cloudflare" => Self::Cloudflare,
+            "generic" => Self::Generic,
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Default)]

@@ -23,8 +23,16 @@ pub struct ServiceToml {
     pub plugin: Option<PluginTable>,
     pub pricing: Option<PricingTable>,
     pub agis: Option<AgisTable>,
+    pub deploy: Option<DeployTable>,
     #[serde(default)]
     pub capabilities: Vec<CapabilityTable>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeployTable {
+    /// netlify, cloudflare or generic; `--host` overrides it.
+    pub host: Option<String>,
 }
 
 /// RFC-002 (agents.json) fields the model cannot derive.
