@@ -119,13 +119,13 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         }),
         meta: {
             let m = &service.meta;
-            (m.last_updated.is_some() || m.changelog.is_some() || m.status.is_some()).then(|| {
+            (m.last_updated.is_some() || m.changelog.is_some() || m.status.is_some()).then_some(
                 MetaView {
                     last_updated: m.last_updated.as_deref(),
                     changelog: m.changelog.as_deref(),
                     status: m.status.as_deref(),
-                }
-            })
+                },
+            )
         },
     };
     let body = to_json_bytes(&doc);

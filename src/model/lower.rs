@@ -148,11 +148,10 @@ impl Cx<'_> {
             .and_then(|t| self.one_of(&t, "service.type", &SiteType::NAMES, SiteType::parse));
         let categories = s.categories.map(|c| self.categories(c)).unwrap_or_default();
         let languages = s.languages.map(|l| self.languages(l));
-        let version = s.version.map(|v| {
+        let version = s.version.inspect(|v| {
             if v.trim().is_empty() {
                 self.error("service.version", "must not be empty");
             }
-            v
         });
         let links = Links {
             logo: self.https(s.logo_url, "service.logo_url"),
@@ -469,9 +468,7 @@ impl Cx<'_> {
 
     fn features(&mut self, f: IndexMap<String, bool>) -> IndexMap<String, bool> {
         for key in f.keys() {
-            let custom = key
-                .strip_prefix("x_")
-                .is_some_and(|rest| is_snake_case(rest));
+            let custom = key.strip_prefix("x_").is_some_and(is_snake_case);
             if !FEATURES.contains(&key.as_str()) && !custom {
                 let mut d = Diagnostic::error(format!("`{key}` is not a feature flag"))
                     .at(format!("features.{key}"));
@@ -774,16 +771,16 @@ impl Cx<'_> {
                 self.error(f("output_schema"), "must be a table holding a JSON Schema");
             }
 
-            let (Some(id), Some(description), Some(method), Some(path)) =
-                (id, description, method, template)
-            else {
-                continue;
-            };
+            // Parameters are checked even when the path is broken, so every error shows at once.
+            let probe = template
+                .clone()
+                .unwrap_or_else(|| PathTemplate::parse("/").expect("root path"));
+            let params_method = method.unwrap_or(Method::Get);
             let mut params = Vec::new();
             for (name, value) in c.params {
-                let default_in = if path.params().any(|p| p == name) {
+                let default_in = if probe.params().any(|p| p == name) {
                     ParamIn::Path
-                } else if method.writes() && method != Method::Delete {
+                } else if params_method.writes() && params_method != Method::Delete {
                     ParamIn::Body
                 } else {
                     ParamIn::Query
@@ -792,6 +789,11 @@ impl Cx<'_> {
                     params.push(p);
                 }
             }
+            let (Some(id), Some(description), Some(method), Some(path)) =
+                (id, description, method, template)
+            else {
+                continue;
+            };
             self.path_params(&path, &mut params, &f("params"));
             // Defaults, last: they depend on auth, scopes, method and the semantic block.
             let access = access.unwrap_or(if !scopes.is_empty() {
@@ -1031,7 +1033,10 @@ impl Cx<'_> {
         if (p.min.is_some() || p.max.is_some()) && !numeric {
             self.error(
                 field,
-                format!("min and max apply to numbers, not to a {}", p.kind.as_str()),
+                format!(
+                    "min and max apply to numbers, not to {}",
+                    p.kind.with_article()
+                ),
             );
         }
         if let (Some(lo), Some(hi)) = (p.min, p.max)
@@ -1123,7 +1128,7 @@ impl Cx<'_> {
     fn semantic(&mut self, s: raw::SemanticTable, field: &str) -> Semantic {
         let f = |k: &str| format!("{field}.{k}");
         if let Some(v) = &s.verb
-            && !(!v.is_empty() && v.chars().all(|c| c.is_ascii_uppercase()))
+            && (v.is_empty() || !v.chars().all(|c| c.is_ascii_uppercase()))
         {
             self.push(
                 Diagnostic::error(format!(

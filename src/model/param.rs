@@ -33,6 +33,15 @@ impl ParamType {
         Self::NAMES[self as usize]
     }
 
+    pub fn with_article(self) -> String {
+        let article = if matches!(self, Self::Integer | Self::Array | Self::Object) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} {}", self.as_str())
+    }
+
     /// Whether a JSON value has this type (integers are numbers too).
     pub fn admits(self, v: &Value) -> bool {
         match self {
@@ -203,8 +212,8 @@ fn apply_constraint(out: &mut Compact, part: &str) -> Result<(), String> {
             .parse::<f64>()
             .map_err(|_| format!("`{part}`: `{word}` takes a number"))
     };
-    if part.starts_with("default ") {
-        out.default = Some(part["default ".len()..].trim().to_string());
+    if let Some(value) = part.strip_prefix("default ") {
+        out.default = Some(value.trim().to_string());
     } else if part.starts_with("max ") {
         out.max = Some(number_after("max")?);
     } else if part.starts_with("min ") {

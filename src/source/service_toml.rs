@@ -254,7 +254,7 @@ pub struct CapabilityTable {
 #[serde(untagged)]
 pub enum ParamValue {
     Compact(String),
-    Table(ParamTable),
+    Table(Box<ParamTable>),
 }
 
 // By hand rather than `untagged`, so that a typo inside a parameter table is reported as
@@ -275,7 +275,7 @@ impl<'de> Deserialize<'de> for ParamValue {
                 map: A,
             ) -> Result<ParamValue, A::Error> {
                 ParamTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-                    .map(ParamValue::Table)
+                    .map(|t| ParamValue::Table(Box::new(t)))
             }
         }
         d.deserialize_any(Visitor)

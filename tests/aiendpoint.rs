@@ -1,0 +1,106 @@
+//! /.well-known/ai on every example and fixture: the draft's JSON Schema, the rules the schema
+//! cannot express, the /ai alias, and the draft's own §8 examples reproduced.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn the_validator_accepts_the_drafts_examples_and_rejects_a_broken_one() {
+    let v = schema_validator("aiendpoint/schema.json");
+    for name in [
+        "8.1-minimal.json",
+        "8.2-full-featured.json",
+        "8.3-no-auth.json",
+    ] {
+        let doc = read_json(
+            &root()
+                .join("tests/schemas/aiendpoint/draft-examples")
+                .join(name),
+        );
+        assert!(schema_errors(&v, &doc).is_empty(), "{name}");
+    }
+    let bad = serde_json::json!({
+        "aiendpoint": "1.0",
+        "service": {"name": "x", "description": "y"},
+        "capabilities": [{"id": "Bad-Id", "description": "d", "endpoint": "/x", "method": "GET"}],
+        "extra": true
+    });
+    let errors = schema_errors(&v, &bad);
+    assert!(errors.iter().any(|e| e.contains("Bad-Id")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("extra")), "{errors:?}");
+}
+
+#[test]
+fn every_document_passes_the_schema_and_the_rules_beyond_it() {
+    let v = schema_validator("aiendpoint/schema.json");
+    for source in sources() {
+        let out = build(&source, &["--target", "ai"]);
+        let well_known = std::fs::read(out.path().join(".well-known/ai")).unwrap();
+        let alias = std::fs::read(out.path().join("ai")).unwrap();
+        assert_eq!(
+            well_known,
+            alias,
+            "{}: /ai differs from /.well-known/ai",
+            source.display()
+        );
+        assert!(
+            well_known.ends_with(b"}\n"),
+            "pretty JSON with one trailing newline"
+        );
+
+        let doc: serde_json::Value = serde_json::from_slice(&well_known).unwrap();
+        let errors = schema_errors(&v, &doc);
+        assert!(errors.is_empty(), "{}: {errors:#?}", source.display());
+
+        let ids: Vec<&str> = doc["capabilities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap())
+            .collect();
+        let mut unique = ids.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(
+            ids.len(),
+            unique.len(),
+            "{}: duplicate capability ids",
+            source.display()
+        );
+
+        // §6.2: auth type "none" never fronts a write.
+        if doc["auth"]["type"] == "none" {
+            for c in doc["capabilities"].as_array().unwrap() {
+                assert_eq!(
+                    c["method"],
+                    "GET",
+                    "{}: {} is a write with auth none",
+                    source.display(),
+                    c["id"]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_examples_reproduce_the_drafts_section_8() {
+    for (example, draft) in [
+        ("simplenotes", "8.1-minimal.json"),
+        ("exampleshop", "8.2-full-featured.json"),
+        ("worldweather", "8.3-no-auth.json"),
+    ] {
+        let out = build(
+            &root().join("examples").join(example).join("service.toml"),
+            &[],
+        );
+        let ours = read_json(&out.path().join(".well-known/ai"));
+        let theirs = read_json(
+            &root()
+                .join("tests/schemas/aiendpoint/draft-examples")
+                .join(draft),
+        );
+        assert_eq!(ours, theirs, "{example} differs from the draft's {draft}");
+    }
+}

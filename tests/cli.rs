@@ -1,0 +1,292 @@
+//! The command line as a user meets it: bad input cases as data, exit codes, determinism,
+//! and what a build does to the output folder.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::*;
+
+/// `tests/cases/<name>/service.toml` is checked with `wellgen check service.toml` from inside
+/// its folder; `expected.txt` holds the exit code and the exact stderr.
+#[test]
+fn bad_input_cases() {
+    let mut failures = Vec::new();
+    let dir = root().join("tests/cases");
+    let mut cases: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 9);
+    for case in cases {
+        let (code, stdout, stderr) =
+            run(wellgen().current_dir(&case).args(["check", "service.toml"]));
+        assert!(stdout.is_empty(), "diagnostics go to stderr");
+        let actual = format!("exit: {code}\n---\n{stderr}");
+        let expected_path = case.join("expected.txt");
+        if blessing() {
+            fs::write(&expected_path, &actual).unwrap();
+            continue;
+        }
+        let expected = fs::read_to_string(&expected_path).unwrap_or_default();
+        if actual != expected {
+            failures.push(format!(
+                "{}:\n--- expected\n{expected}\n--- actual\n{actual}",
+                case.display()
+            ));
+        }
+        if code == 0 {
+            failures.push(format!("{}: a bad input passed the check", case.display()));
+        }
+        if stderr.contains("panicked") {
+            failures.push(format!("{}: panicked", case.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn example(name: &str) -> std::path::PathBuf {
+    root().join("examples").join(name).join("service.toml")
+}
+
+#[test]
+fn same_input_same_bytes() {
+    for source in sources() {
+        let a = build(&source, &[]);
+        let b = build(&source, &[]);
+        assert_eq!(files(a.path()), files(b.path()), "{}", source.display());
+    }
+}
+
+#[test]
+fn a_failed_build_leaves_the_previous_output_untouched() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    let out = work.path().join("dist");
+    fs::copy(example("exampleshop"), &source).unwrap();
+    let (code, _, _) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    assert_eq!(code, 0);
+    let before = files(&out);
+
+    let text = fs::read_to_string(&source).unwrap();
+    fs::write(
+        &source,
+        text.replace("id = \"get_product\"", "id = \"Get Product\""),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("left unchanged"), "{stderr}");
+    assert_eq!(files(&out), before);
+    assert_no_temporaries(&out);
+}
+
+#[test]
+fn check_writes_nothing_and_strict_fails_on_warnings() {
+    let work = tempfile::tempdir().unwrap();
+    fs::copy(example("simplenotes"), work.path().join("service.toml")).unwrap();
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).arg("check"));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("warning: no [auth] table"), "{stderr}");
+    let (code, _, _) = run(wellgen()
+        .current_dir(work.path())
+        .args(["check", "--strict"]));
+    assert_eq!(code, 1);
+    let (code, _, stderr) = run(wellgen()
+        .current_dir(work.path())
+        .args(["check", "--quiet"]));
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(
+        fs::read_dir(work.path()).unwrap().count(),
+        1,
+        "check wrote a file"
+    );
+}
+
+#[test]
+fn missing_source_and_usage_errors_exit_2() {
+    let work = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).arg("build"));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("cannot read service.toml: no such file"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("wellgen init"), "{stderr}");
+    let (code, _, _) = run(wellgen().args(["build", "--target", "nope"]));
+    assert_eq!(code, 2);
+    assert!(!work.path().join("dist").exists());
+}
+
+#[test]
+fn init_writes_a_starter_that_builds_and_never_overwrites() {
+    let work = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(wellgen().arg("init").arg(work.path()));
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = run(wellgen()
+        .current_dir(work.path())
+        .args(["check", "--strict"]));
+    assert_eq!(code, 0, "the starter is clean: {stderr}");
+    fs::write(work.path().join("service.toml"), "mine").unwrap();
+    let (code, _, stderr) = run(wellgen().arg("init").arg(work.path()));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("already exists"), "{stderr}");
+    assert_eq!(
+        fs::read_to_string(work.path().join("service.toml")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn an_existing_site_folder_keeps_everything_wellgen_does_not_own() {
+    let site = tempfile::tempdir().unwrap();
+    let out = site.path();
+    fs::write(out.join("index.html"), "<h1>hi</h1>").unwrap();
+    fs::create_dir(out.join(".well-known")).unwrap();
+    fs::write(out.join(".well-known/security.txt"), "Contact: x").unwrap();
+    fs::write(out.join("_headers"), "/*\n  X-Frame-Options: DENY\n").unwrap();
+
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(example("worldweather"))
+        .arg("-o")
+        .arg(out));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        fs::read_to_string(out.join("index.html")).unwrap(),
+        "<h1>hi</h1>"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join(".well-known/security.txt")).unwrap(),
+        "Contact: x"
+    );
+    let headers = fs::read_to_string(out.join("_headers")).unwrap();
+    assert!(
+        headers.starts_with("/*\n  X-Frame-Options: DENY\n\n# BEGIN wellgen\n"),
+        "{headers}"
+    );
+    assert_eq!(headers.matches("# BEGIN wellgen").count(), 1);
+
+    // A second build with fewer targets removes wellgen's stale files, and only those.
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(example("worldweather"))
+        .arg("-o")
+        .arg(out)
+        .args(["--target", "ai"]));
+    assert_eq!(code, 0, "{stderr}");
+    let again = fs::read_to_string(out.join("_headers")).unwrap();
+    assert_eq!(again.matches("# BEGIN wellgen").count(), 1, "{again}");
+    assert!(again.starts_with("/*\n  X-Frame-Options: DENY\n"));
+    assert!(out.join("index.html").exists() && out.join(".well-known/security.txt").exists());
+    assert_no_temporaries(out);
+}
+
+#[test]
+fn a_file_wellgen_did_not_write_is_never_replaced() {
+    let site = tempfile::tempdir().unwrap();
+    let out = site.path();
+    fs::write(out.join("ai"), "the site's own /ai page").unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(example("worldweather"))
+        .arg("-o")
+        .arg(out));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("was not written by wellgen"), "{stderr}");
+    assert_eq!(
+        fs::read_to_string(out.join("ai")).unwrap(),
+        "the site's own /ai page"
+    );
+    assert!(
+        !out.join(".well-known").exists(),
+        "nothing was added either"
+    );
+    assert!(!out.join("_headers").exists());
+}
+
+#[test]
+fn stale_files_of_the_previous_build_are_removed() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    let out = work.path().join("dist");
+    fs::copy(example("exampleshop"), &source).unwrap();
+    run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    let manifest = fs::read_to_string(out.join(".wellgen-manifest")).unwrap();
+    assert!(
+        manifest.lines().any(|l| l == "/.well-known/ai"),
+        "{manifest}"
+    );
+    fs::write(out.join("keep.txt"), "user file").unwrap();
+    // Pretend an earlier build wrote a file this one no longer produces.
+    fs::write(out.join("old.json"), "{}").unwrap();
+    fs::write(
+        out.join(".wellgen-manifest"),
+        format!("{manifest}/old.json\n"),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("1 stale removed"), "{stderr}");
+    assert!(!out.join("old.json").exists());
+    assert_eq!(
+        fs::read_to_string(out.join("keep.txt")).unwrap(),
+        "user file"
+    );
+}
+
+#[test]
+fn refuses_to_write_into_the_source_folder() {
+    let work = tempfile::tempdir().unwrap();
+    fs::copy(example("worldweather"), work.path().join("service.toml")).unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .current_dir(work.path())
+        .args(["build", "-o", "."]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("the folder of the source file"), "{stderr}");
+    assert_eq!(fs::read_dir(work.path()).unwrap().count(), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn never_writes_through_a_symlink_leading_outside() {
+    let work = tempfile::tempdir().unwrap();
+    let outside = work.path().join("outside");
+    let out = work.path().join("dist");
+    fs::create_dir_all(&outside).unwrap();
+    fs::create_dir_all(&out).unwrap();
+    std::os::unix::fs::symlink(&outside, out.join(".well-known")).unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(example("worldweather"))
+        .arg("-o")
+        .arg(&out));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("leads outside the output folder"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn published_files_are_world_readable() {
+    use std::os::unix::fs::PermissionsExt;
+    let out = build(&example("worldweather"), &[]);
+    let mode = fs::metadata(out.path().join(".well-known/ai"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o644);
+}
+
+fn assert_no_temporaries(dir: &Path) {
+    let leftovers: Vec<String> = files(dir)
+        .into_keys()
+        .filter(|p| p.contains(".wellgen-") && p.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
