@@ -104,3 +104,18 @@ fn the_examples_reproduce_the_drafts_section_8() {
         assert_eq!(ours, theirs, "{example} differs from the draft's {draft}");
     }
 }
+
+#[test]
+fn keys_keep_the_authors_order() {
+    let out = build(&root().join("examples/exampleshop/service.toml"), &[]);
+    let text = std::fs::read_to_string(out.path().join(".well-known/ai")).unwrap();
+    assert!(text.find("search_products") < text.find("get_product"));
+    let params = &text[text.find("\"params\"").unwrap()..];
+    let at = |key: &str| {
+        params
+            .find(&format!("\"{key}\":"))
+            .unwrap_or_else(|| panic!("{key}"))
+    };
+    assert!(at("q") < at("category") && at("category") < at("max_price"));
+    assert!(at("max_price") < at("sort") && at("sort") < at("limit"));
+}
