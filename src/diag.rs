@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -208,11 +208,6 @@ pub fn did_you_mean<'a>(
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
-}
-
-/// The path a diagnostic names for a file the user gave, relative where that reads better.
-pub fn source_name(path: &Path) -> PathBuf {
-    path.to_path_buf()
 }
 
 #[cfg(test)]

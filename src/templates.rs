@@ -24,12 +24,13 @@ fn env() -> &'static Environment<'static> {
     })
 }
 
-/// Renders an embedded template. Views are built by wellgen itself, so a failure is a bug.
-pub fn render(name: &str, ctx: minijinja::Value) -> String {
+/// Renders an embedded template. Views are built by wellgen itself, so a failure is a bug in
+/// wellgen; it is reported as an error rather than a panic.
+pub fn render(name: &str, ctx: minijinja::Value) -> Result<String, String> {
     env()
         .get_template(name)
         .and_then(|t| t.render(ctx))
-        .unwrap_or_else(|e| panic!("template {name} failed: {e:#}"))
+        .map_err(|e| format!("internal error: template {name} failed: {e:#}; please report this"))
 }
 
 #[cfg(test)]

@@ -66,10 +66,14 @@ pub fn emit(artifacts: &[Artifact], diags: &mut Diagnostics) -> Option<Artifact>
             .help("build fewer targets (--target), or fewer per-capability documents"),
         );
     }
-    let text = templates::render(
-        templates::HEADERS,
-        minijinja::context! { rules, begin => BEGIN, end => END },
-    );
+    let ctx = minijinja::context! { rules, begin => BEGIN, end => END };
+    let text = match templates::render(templates::HEADERS, ctx) {
+        Ok(text) => text,
+        Err(e) => {
+            diags.push(Diagnostic::error(e));
+            return None;
+        }
+    };
     for line in text.lines().filter(|l| l.len() > MAX_LINE) {
         diags.push(Diagnostic::error(format!(
             "a _headers line is {} characters; Cloudflare Pages accepts at most {MAX_LINE}: {}…",

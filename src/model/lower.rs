@@ -411,7 +411,10 @@ impl Cx<'_> {
             let text = match d {
                 toml::Value::Datetime(dt) => dt.to_string(),
                 toml::Value::String(t) => t,
-                other => format!("{other:?}"),
+                _ => {
+                    self.error("meta.last_updated", "must be a date such as 2026-03-10");
+                    return None;
+                }
             };
             if is_meta_date(&text) {
                 Some(text)
