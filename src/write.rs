@@ -10,7 +10,8 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 
-use crate::emit::{Artifact, headers};
+use crate::emit::Artifact;
+use crate::emit::section::{self, Placement};
 
 pub const MANIFEST: &str = ".wellgen-manifest";
 const MANIFEST_HEAD: &str =
@@ -92,8 +93,8 @@ fn stage_all(
     let mut report = Report::default();
     for a in artifacts {
         let dest = destination(&root, &a.path)?;
-        let body = if a.path == headers::PATH {
-            merged_headers(&dest, &a.body)?
+        let body = if let Some(placement) = section::placement(&a.path) {
+            merged_section(&dest, &a.body, placement)?
         } else {
             if dest.exists() && !previous.contains(&a.path) {
                 return Err(WriteError::new(format!(
@@ -151,14 +152,14 @@ fn destination(root: &Path, url_path: &str) -> Result<PathBuf, WriteError> {
     Ok(dest)
 }
 
-fn merged_headers(dest: &Path, section: &[u8]) -> Result<Vec<u8>, WriteError> {
-    let section = String::from_utf8_lossy(section);
+fn merged_section(dest: &Path, ours: &[u8], placement: Placement) -> Result<Vec<u8>, WriteError> {
+    let ours = String::from_utf8_lossy(ours);
     let existing = match fs::read_to_string(dest) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(io(format!("cannot read {}", dest.display()))(e)),
     };
-    headers::merge(&existing, &section)
+    section::merge(&existing, &ours, placement)
         .map(String::into_bytes)
         .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
 }
@@ -218,15 +219,15 @@ fn write_manifest(out: &Path, files: &BTreeSet<String>) -> Result<(), WriteError
     staged.commit()
 }
 
-/// Removes a file wellgen wrote earlier; for `_headers`, only wellgen's section.
+/// Removes a file wellgen wrote earlier; for merged host files, only wellgen's section.
 fn remove_owned(out: &Path, url_path: &str) -> Result<(), WriteError> {
     let root = out
         .canonicalize()
         .map_err(io(format!("cannot open {}", out.display())))?;
     let dest = destination(&root, url_path)?;
-    if url_path == headers::PATH {
+    if let Some(placement) = section::placement(url_path) {
         let text = fs::read_to_string(&dest).unwrap_or_default();
-        let rest = headers::merge(&text, "").unwrap_or(text);
+        let rest = section::merge(&text, "", placement).unwrap_or(text);
         if rest.trim().is_empty() {
             return remove_file(&dest, &root);
         }

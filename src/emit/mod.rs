@@ -9,6 +9,7 @@ pub mod iajson;
 pub mod mcp;
 pub mod openapi;
 pub mod rfc002;
+pub mod section;
 
 use crate::diag::Diagnostics;
 use crate::model::Service;
