@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, Diagnostics, SourceText};
 use crate::emit::{self, Artifact, Target};
 use crate::model::Host;
 use crate::source::{self, TomlLocator};
-use crate::{model, write};
+use crate::{check, model, write};
 
 /// Exit codes: documented in README.md and `--help`.
 pub const EXIT_OK: u8 = 0;
@@ -73,6 +73,12 @@ pub struct Input {
     /// Where the output is deployed (overrides `[deploy] host`): decides host-specific files.
     #[arg(long, value_name = "HOST")]
     pub host: Option<Host>,
+    /// Accept a secret-like value in this field (a reviewed false positive); repeatable.
+    #[arg(long, value_name = "FIELD")]
+    pub allow_secret_like: Vec<String>,
+    /// Accept localhost and private-network URLs (staging builds).
+    #[arg(long)]
+    pub allow_local: bool,
 }
 
 impl Input {
@@ -136,8 +142,17 @@ fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
             diags.push(d);
             None
         }
-        Ok(raw) => model::lower(raw, &mut diags)
-            .map(|service| emit::emit_all(&service, &input.targets(), &mut diags)),
+        Ok(raw) => model::lower(raw, &mut diags).map(|mut service| {
+            if let Some(host) = input.host {
+                service.host = host;
+            }
+            let policy = check::Policy {
+                allow_secret_like: input.allow_secret_like.clone(),
+                allow_local: input.allow_local,
+            };
+            check::run(&service, &policy, &mut diags);
+            emit::emit_all(&service, &input.targets(), &mut diags)
+        }),
     };
     let failed = diags.has_errors() || (strict && diags.warning_count() > 0);
     print_diagnostics(&src, &diags, quiet && !failed);
