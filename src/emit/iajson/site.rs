@@ -131,7 +131,7 @@ pub fn is_addr_spec(s: &str) -> bool {
 fn uri(field: &str, url: &str, diags: &mut Diagnostics) -> bool {
     let bad = url
         .chars()
-        .find(|c| !(c.is_ascii_graphic() && !"\"<>\\^`{|}".contains(*c)));
+        .find(|c| !c.is_ascii_graphic() || "\"<>\\^`{|}".contains(*c));
     if let Some(c) = bad {
         diags.push(
             Diagnostic::error(format!(
