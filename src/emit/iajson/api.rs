@@ -1,0 +1,159 @@
+//! The `api` section: capabilities grouped by access, paths relative to `base_url`, parameters
+//! split into `parameters` (path, query, header) and `body`.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use super::view::{Api, Endpoint, Group, Parameter};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{Access, Capability, Param, ParamIn, Service};
+
+pub fn api<'a>(service: &'a Service, diags: &mut Diagnostics) -> Api<'a> {
+    let mut api = Api {
+        base_url: service.base_url.as_str(),
+        public: Group::new(),
+        protected: Group::new(),
+        user_required: Group::new(),
+    };
+    for c in &service.capabilities {
+        let Some(path) = relative_path(service, c) else {
+            diags.push(
+                Diagnostic::warning(format!(
+                    "`{}` is served outside `{}`: ia.json paths are relative to `api.base_url`, so it \
+                     is left out of ia.json",
+                    c.id, service.base_url
+                ))
+                .at(c.field("path"))
+                .help("give it a path under service.base_url, or leave it to the other targets"),
+            );
+            continue;
+        };
+        let group = match c.access {
+            Access::Public => &mut api.public,
+            Access::Protected => &mut api.protected,
+            Access::UserRequired => &mut api.user_required,
+        };
+        group.insert(c.id.as_str(), endpoint(c, path, diags));
+    }
+    if api.public.is_empty() && api.protected.is_empty() && api.user_required.is_empty() {
+        diags.push(
+            Diagnostic::error(
+                "ia.json needs at least one endpoint under service.base_url (§4.3), and none is",
+            )
+            .at("service.base_url")
+            .help("set base_url to the origin (or prefix) the capabilities are served under"),
+        );
+    }
+    api
+}
+
+/// The capability's path relative to the base URL, `{param}` spelling. A capability on its
+/// own host is kept only when its URL still falls under the base URL.
+fn relative_path(service: &Service, c: &Capability) -> Option<String> {
+    if c.host.is_none() {
+        return Some(c.path.braces());
+    }
+    let url = c.url(&service.base_url);
+    url.strip_prefix(service.base_url.as_str())
+        .filter(|rest| rest.starts_with('/'))
+        .map(str::to_owned)
+}
+
+fn endpoint<'a>(c: &'a Capability, path: String, diags: &mut Diagnostics) -> Endpoint<'a> {
+    let mut parameters = IndexMap::new();
+    let mut body = IndexMap::new();
+    for p in &c.params {
+        if p.location == ParamIn::Body {
+            if !matches!(c.method.as_str(), "POST" | "PUT" | "PATCH") {
+                diags.push(
+                    Diagnostic::warning(format!(
+                        "`{}` is a body field of a {} request; ia.json describes `body` for POST, PUT \
+                         and PATCH only (§4.3.5)",
+                        p.name,
+                        c.method.as_str()
+                    ))
+                    .at(format!("{}.{}", c.field("params"), p.name))
+                    .help("send it in the query (`in = \"query\"`) if the API accepts that"),
+                );
+            }
+            body.insert(p.name.as_str(), parameter(p));
+        } else {
+            parameters.insert(p.name.as_str(), parameter(p));
+        }
+    }
+    Endpoint {
+        method: c.method.as_str(),
+        path,
+        description: &c.description,
+        parameters,
+        body,
+        response: response(c),
+        rate_limit: c.rate_limit.map(|r| r.to_string()),
+        scopes: &c.scopes,
+        deprecated: c.deprecated,
+    }
+}
+
+/// A parameter object. ia.json has no location field: path parameters show in the path's
+/// placeholders, and header parameters say so in their description so agents do not send them
+/// as query parameters. Array item types and formats have no place in the object and are dropped.
+pub fn parameter(p: &Param) -> Parameter<'_> {
+    let description = match (p.location, &p.description) {
+        (ParamIn::Header, Some(d)) => {
+            Some(format!("{d} (sent as the `{}` request header)", p.name))
+        }
+        (ParamIn::Header, None) => Some(format!("Sent as the `{}` request header", p.name)),
+        (_, d) => d.clone(),
+    };
+    Parameter {
+        kind: p.kind.as_str(),
+        required: p.required,
+        description,
+        default: p.default.as_ref(),
+        example: p.example.as_ref(),
+        allowed: &p.allowed,
+        min: p.min.map(number),
+        max: p.max.map(number),
+        pattern: p.pattern.as_deref(),
+    }
+}
+
+/// Whole numbers as JSON integers (`1`, not `1.0`), the way the spec's examples write bounds.
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        Value::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+    }
+}
+
+/// `response` is a free-form "response schema description" (§4.3.3): wellgen gathers what the
+/// model knows — the compact `returns`, the JSON Schema, a successful example — under plain keys.
+fn response(c: &Capability) -> Option<Map<String, Value>> {
+    let mut out = Map::new();
+    if let Some(r) = &c.returns {
+        out.insert("description".into(), Value::String(r.clone()));
+    }
+    if let Some(s) = &c.output_schema {
+        out.insert("schema".into(), s.clone());
+    }
+    if let Some(e) = &c.example
+        && let Some(r) = &e.response
+        && (200..300).contains(&e.status)
+    {
+        out.insert("example".into(), r.clone());
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_bounds_are_integers() {
+        assert_eq!(number(1.0), Value::from(1));
+        assert_eq!(number(-3.0), Value::from(-3));
+        assert_eq!(number(0.5).to_string(), "0.5");
+    }
+}

@@ -1,0 +1,58 @@
+//! `/ia.json` and `/.well-known/ia.json`: ia.json 1.0.0 (github.com/Dandte/ai.json).
+//!
+//! One document, served byte-identical at both paths (§3.1–3.2). The views in `view` borrow
+//! from the model; each section is built by its own module, and `rules` checks what the JSON
+//! Schema cannot (unique names across groups, declared scopes, auth for non-public endpoints).
+
+mod api;
+mod auth;
+mod flags;
+mod rules;
+mod site;
+mod view;
+
+use super::{Artifact, JSON, Serving, to_json_bytes};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::Service;
+
+/// `/ia.json` is the MUST (§3.1); the well-known copy is the MAY (§3.2).
+pub const PATHS: [&str; 2] = ["/ia.json", "/.well-known/ia.json"];
+/// §3.3 asks for `application/json`; §3.5 recommends an hour of caching. The spec sets no CORS
+/// rule, but the file is public by design (§8.6), so browsers' agents may read it too.
+pub const SERVING: Serving = Serving {
+    content_type: JSON,
+    cache_control: "public, max-age=3600",
+    cors: true,
+};
+/// The version of the spec this back end follows; also the document's `version`.
+pub const SPEC_VERSION: &str = "1.0.0";
+/// §3.6: the file SHOULD NOT exceed 1 MB; agents MAY refuse larger files.
+const SIZE_LIMIT: usize = 1024 * 1024;
+
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    rules::check(service, diags);
+    let doc = view::Document {
+        version: SPEC_VERSION,
+        site: site::site(service, diags),
+        api: api::api(service, diags),
+        auth: auth::auth(service, diags),
+        security: auth::security(service, diags),
+        capabilities: flags::capabilities(service, diags),
+        webhooks: flags::webhooks(service),
+        metadata: site::metadata(service, diags),
+    };
+    let body = to_json_bytes(&doc);
+    if body.len() > SIZE_LIMIT {
+        diags.push(
+            Diagnostic::warning(format!(
+                "ia.json is {} KB; the spec says it SHOULD NOT exceed 1 MB and agents MAY refuse it (§3.6)",
+                body.len().div_ceil(1024)
+            ))
+            .help("list only the endpoints meant for agents (§8.6), or shorten descriptions"),
+        );
+    }
+    PATHS
+        .iter()
+        .map(|p| Artifact::document(*p, body.clone(), SERVING))
+        .collect()
+}

@@ -1,0 +1,187 @@
+//! The `site` and `metadata` sections, with the format checks the schema asserts (`email`,
+//! `uri`, `date-time`) re-done here so a value the model let through never yields an invalid file.
+
+use super::SPEC_VERSION;
+use super::view::{Metadata, Site};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::Service;
+
+pub fn site<'a>(service: &'a Service, diags: &mut Diagnostics) -> Site<'a> {
+    let contact = service.contact.email.as_deref().filter(|e| {
+        let ok = is_addr_spec(e);
+        if !ok {
+            diags.push(
+                Diagnostic::error(format!(
+                    "`{e}` is not a plain email address (ia.json checks `format: email`)"
+                ))
+                .at("service.contact.email")
+                .help("write just `name@example.com`: no display name, no quoted parts"),
+            );
+        }
+        ok
+    });
+    uri("service.base_url", service.base_url.as_str(), diags);
+    Site {
+        name: &service.name,
+        description: Some(service.description.as_str()),
+        kind: service.site_type.as_str(),
+        url: service.site_url.as_str(),
+        logo: service.links.logo.as_deref(),
+        currency: service.currency.as_deref(),
+        // ia.json has one language: the first the author lists is the main one.
+        language: service
+            .languages
+            .as_deref()
+            .and_then(|l| l.first())
+            .map(String::as_str),
+        timezone: service.timezone.as_deref(),
+        contact,
+    }
+}
+
+pub fn metadata<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<Metadata<'a>> {
+    let updated = service
+        .meta
+        .last_updated
+        .as_deref()
+        .and_then(|d| match date_time(d) {
+            Some(t) => Some(t),
+            None => {
+                diags.push(
+                    Diagnostic::error(format!("`{d}` is not a calendar date"))
+                        .at("meta.last_updated")
+                        .help("ia.json writes it as an RFC 3339 date-time"),
+                );
+                None
+            }
+        });
+    let links = &service.links;
+    Some(Metadata {
+        updated,
+        spec_version: SPEC_VERSION,
+        generator: "wellgen",
+        docs_url: links
+            .docs
+            .as_deref()
+            .filter(|u| uri("service.docs_url", u, diags)),
+        support_url: links
+            .support
+            .as_deref()
+            .filter(|u| uri("service.support_url", u, diags)),
+    })
+}
+
+/// `meta.last_updated` as an RFC 3339 date-time: a bare date is midnight UTC. `None` when the
+/// text is not a real calendar date and time (the model only checks its shape).
+pub fn date_time(text: &str) -> Option<String> {
+    let full = if text.len() == 10 {
+        format!("{text}T00:00:00Z")
+    } else {
+        text.to_string()
+    };
+    let b = full.as_bytes();
+    if b.len() != 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[19] != b'Z' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let s = full.get(r)?;
+        s.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| s.parse().ok())?
+    };
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    (b[13] == b':'
+        && b[16] == b':'
+        && (1..=days).contains(&day)
+        && hour < 24
+        && minute < 60
+        && second < 60)
+        .then_some(full)
+}
+
+/// An RFC 5322 addr-spec in its plain dot-atom form, which every `format: email` checker accepts.
+pub fn is_addr_spec(s: &str) -> bool {
+    let Some((local, domain)) = s.rsplit_once('@') else {
+        return false;
+    };
+    let atext = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c);
+    let dot_atom = |p: &str, ok: &dyn Fn(char) -> bool| {
+        !p.is_empty() && p.split('.').all(|a| !a.is_empty() && a.chars().all(ok))
+    };
+    let label = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    dot_atom(local, &atext)
+        && dot_atom(domain, &label)
+        && domain.contains('.')
+        && domain
+            .split('.')
+            .all(|l| !l.starts_with('-') && !l.ends_with('-'))
+}
+
+/// Pushes an error unless `url` uses only characters a URI may hold (RFC 3986), so that
+/// `format: uri` holds; returns whether it does.
+fn uri(field: &str, url: &str, diags: &mut Diagnostics) -> bool {
+    let bad = url
+        .chars()
+        .find(|c| !c.is_ascii_graphic() || "\"<>\\^`{|}".contains(*c));
+    if let Some(c) = bad {
+        diags.push(
+            Diagnostic::error(format!(
+                "`{c}` may not appear in a URI (ia.json checks `format: uri`)"
+            ))
+            .at(field)
+            .help("percent-encode it"),
+        );
+    }
+    bad.is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_become_rfc3339_date_times() {
+        assert_eq!(
+            date_time("2026-03-10").as_deref(),
+            Some("2026-03-10T00:00:00Z")
+        );
+        assert_eq!(
+            date_time("2024-02-29T23:59:59Z").as_deref(),
+            Some("2024-02-29T23:59:59Z")
+        );
+        for bad in [
+            "2026-02-29",
+            "2026-13-01",
+            "2026-04-31",
+            "2026-03-10T24:00:00Z",
+            "2026-3-1",
+        ] {
+            assert_eq!(date_time(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn plain_addresses_only() {
+        assert!(is_addr_spec("api@example.com") && is_addr_spec("first.last+tag@mail.example.io"));
+        for bad in [
+            "a..b@x.io",
+            ".a@x.io",
+            "a@x",
+            "a@-x.io",
+            "A <a@x.io>",
+            "a@x..io",
+            "@x.io",
+        ] {
+            assert!(!is_addr_spec(bad), "{bad}");
+        }
+    }
+}
