@@ -10,4 +10,5 @@ pub mod emit;
 pub mod model;
 pub mod source;
 mod templates;
+pub mod tokens;
 pub mod write;
