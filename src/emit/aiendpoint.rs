@@ -113,10 +113,13 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
             field_filtering: t.field_filtering,
             delta_support: t.delta_support,
         }),
-        rate_limits: service.rate_limits.map(|r| RateLimitsView {
-            requests_per_minute: r.requests_per_minute,
-            agent_tier_available: r.agent_tier_available,
-        }),
+        rate_limits: service
+            .rate_limits
+            .filter(|r| r.requests_per_minute.is_some() || r.agent_tier_available.is_some())
+            .map(|r| RateLimitsView {
+                requests_per_minute: r.requests_per_minute,
+                agent_tier_available: r.agent_tier_available,
+            }),
         meta: {
             let m = &service.meta;
             (m.last_updated.is_some() || m.changelog.is_some() || m.status.is_some()).then_some(

@@ -69,7 +69,7 @@ impl Cx<'_> {
     ) -> Option<String> {
         let value = value?;
         let len = value.chars().count();
-        if len < min {
+        if len < min || (min > 0 && value.trim().is_empty()) {
             self.error(field, "must not be empty");
         } else if len > max {
             self.push(
@@ -898,6 +898,18 @@ impl Cx<'_> {
                 );
             }
         }
+        for p in params.iter().filter(|p| p.location != ParamIn::Path) {
+            if path.params().any(|n| n == p.name) {
+                self.error(
+                    format!("{field}.{}", p.name),
+                    format!(
+                        "`{}` is a placeholder in the path, so it must be a path parameter, not {}",
+                        p.name,
+                        p.location.as_str()
+                    ),
+                );
+            }
+        }
         for name in path.params() {
             if !params.iter().any(|p| p.name == name) {
                 self.push(
@@ -1358,8 +1370,8 @@ fn is_meta_date(s: &str) -> bool {
 }
 
 fn is_request_size(s: &str) -> bool {
-    let n = s.trim_end_matches("kb").trim_end_matches("mb");
-    n.len() < s.len() && !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())
+    let n = s.strip_suffix("kb").or_else(|| s.strip_suffix("mb"));
+    n.is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 #[cfg(test)]
@@ -1381,6 +1393,7 @@ mod tests {
         assert!(!is_meta_date("2026-3-10") && !is_meta_date("2026-03-10T09:00:00+01:00"));
         assert!(is_email("ops@example.com") && !is_email("ops@example") && !is_email("a b@x.io"));
         assert!(is_request_size("10mb") && !is_request_size("10MB") && !is_request_size("mb"));
+        assert!(!is_request_size("10kbkb") && !is_request_size("10mbkb"));
         assert_eq!(
             parse_rate_limit("100/minute").unwrap().to_string(),
             "100/minute"

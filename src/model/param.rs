@@ -184,9 +184,12 @@ pub fn parse_compact(text: &str) -> Result<Compact, String> {
     if let Some(tail) = tail {
         let pieces: Vec<&str> = tail.split(',').map(str::trim).collect();
         let mut probe = out.clone();
+        // Prose such as "default sort order" must stay a description: in the tail, a
+        // constraint's value is one word.
+        let one_word = |p: &&str| p.split_whitespace().count() <= 2;
         if pieces
             .iter()
-            .all(|p| apply_constraint(&mut probe, p).is_ok())
+            .all(|p| one_word(p) && apply_constraint(&mut probe, p).is_ok())
         {
             out = probe;
         } else if !tail.is_empty() {
@@ -263,6 +266,12 @@ mod tests {
         assert_eq!(c.allowed, ["price_asc", "price_desc", "relevance"]);
         assert_eq!(c.default.as_deref(), Some("relevance"));
         assert_eq!(c.description, None);
+
+        let c = parse_compact("string, optional -- default sort order").unwrap();
+        assert_eq!(
+            (c.default, c.description.as_deref()),
+            (None, Some("default sort order"))
+        );
 
         let c = parse_compact("string, required -- search keyword").unwrap();
         assert!(c.required);
