@@ -208,7 +208,7 @@ pub fn check_detail(doc: &Value) -> Vec<String> {
             out.unknown_keys(r, "rate_limits.", &keys);
             for key in keys {
                 if let Some(v) = r.get(key)
-                    && !v.as_u64().is_some_and(|n| n >= 1)
+                    && v.as_u64().is_none_or(|n| n < 1)
                 {
                     out.push(
                         format!("rate_limits.{key}"),

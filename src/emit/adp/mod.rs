@@ -10,7 +10,7 @@ mod example;
 mod parameter;
 mod sample;
 
-pub use check::{check_detail, check_detail_url, check_manifest};
+pub use check::{check_detail, check_detail_url, check_manifest, description_length_message};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -410,11 +410,12 @@ fn warn_parameters(c: &Capability, diags: &mut Diagnostics) {
     }
     for p in c.params.iter().filter(|p| parameter::is_nested_array(p)) {
         diags.push(
-            Diagnostic::warning(
-                "ADP has no type for an array of arrays: published as `object[]`, with the item type \
-                 in the description",
+            Diagnostic::error(
+                "ADP's parameter types (string, number, boolean, object, and arrays of those) have \
+                 no array of arrays",
             )
-            .at(format!("{}.{}", c.field("params"), p.name)),
+            .at(format!("{}.{}", c.field("params"), p.name))
+            .help("make the items objects with named fields (`items = \"object\"`), or send the value as a string"),
         );
     }
 }
@@ -487,9 +488,9 @@ fn rate_limits(
                     Diagnostic::warning(format!(
                         "ADP has no hourly rate limit: {}",
                         if per_minute > 0 {
-                            format!("published as {per_minute} requests per minute (rounded down)")
+                            format!("published as requests_per_minute = {per_minute} (rounded down)")
                         } else {
-                            "fewer than 60 an hour cannot be written per minute, so it is left out"
+                            "fewer than 60 an hour cannot be written per minute, so rate_limits leaves it out"
                                 .to_string()
                         }
                     ))

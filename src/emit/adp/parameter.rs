@@ -74,7 +74,7 @@ pub fn type_word(p: &Param, example: &Value) -> &'static str {
         Some("string") => "string[]",
         Some("number") => "number[]",
         Some("boolean") => "boolean[]",
-        // Objects, and arrays of arrays, which ADP has no word for: `object[]` is the nearest.
+        // Objects; arrays of arrays have no ADP word and are refused with an error.
         _ => "object[]",
     }
 }
@@ -119,9 +119,6 @@ pub fn description(p: &Param) -> (String, bool) {
     }
     if let Some(pattern) = &p.pattern {
         extra.push(format!("Matches the pattern `{pattern}`."));
-    }
-    if is_nested_array(p) {
-        extra.push("Each item is an array.".into());
     }
     if !extra.is_empty() {
         if !text.ends_with(['.', '!', '?']) {

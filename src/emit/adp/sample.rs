@@ -25,7 +25,11 @@ pub fn string_for(name: &str) -> String {
         "abc123"
     } else if n.ends_with("_at") || n.contains("timestamp") || ends("time") {
         TIMESTAMP
-    } else if n.contains("date") || matches!(n.as_str(), "since" | "until" | "from" | "to") {
+    } else if n.contains("date")
+        || n.ends_with("_after")
+        || n.ends_with("_before")
+        || matches!(n.as_str(), "since" | "until" | "from" | "to")
+    {
         DATE
     } else if matches!(n.as_str(), "q" | "query" | "search" | "keyword" | "term") {
         "example"
