@@ -772,3 +772,23 @@ fn checker_reports_each_broken_detail_rule_on_its_field() {
         assert!(problems[0].starts_with(field), "{field}: {problems:?}");
     }
 }
+
+#[test]
+fn odd_input_builds_without_panicking_and_stays_valid() {
+    let cap = "[[capabilities]]\nid = \"odd\"\ndescription = \"Accepts odd input of every kind.\"\nmethod = \"POST\"\npath = \"/\"\n\
+               returns = \"ünïcode {a}\"\n\
+               params = { n = { type = \"number\", min = nan, description = \"not a number\" }, \"a b\" = \"string, optional -- spaced\" }\n\
+               example = { request = [1, 2, 3], status = 202 }\n";
+    let text = with_head(HEAD, cap).replace("\"a b\"", "\"a\u{e9}\"");
+    let (service, artifacts, diags) = build(&text);
+    assert!(errors(&diags).is_empty(), "{:?}", errors(&diags));
+    assert_valid_build("odd", &service, &artifacts);
+    let d = json_of(&artifacts, "/api/capabilities/odd");
+    assert_eq!(
+        d["request_example"]["body"],
+        json!([1, 2, 3]),
+        "a non-table request is the body"
+    );
+    assert_eq!(d["request_example"]["url"], "https://api.t.example/");
+    assert_eq!(d["response_example"], json!({"status": 202, "body": {}}));
+}
