@@ -1,0 +1,508 @@
+//! Agent Discovery Protocol 1.0: the `/.well-known/agent` manifest and one capability detail
+//! document per capability, at `/api/capabilities/<id>`.
+//!
+//! Sources: the spec page (registry `docs/spec`), the repository's `spec/README.md` and
+//! examples, and the registry's validator; docs/targets/adp.md records every choice made where
+//! they are silent or disagree.
+
+mod check;
+mod example;
+mod parameter;
+mod sample;
+
+pub use check::{check_detail, check_detail_url, check_manifest, description_length_message};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Artifact, JSON, Serving, to_json_bytes};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{Auth, Capability, Period, Service};
+use example::{AuthHeader, RequestExample, ResponseExample, ResponseSource};
+use parameter::{Origin, ParameterView};
+
+pub const MANIFEST_PATH: &str = "/.well-known/agent";
+/// The spec page's own convention (`/api/capabilities/send_email`); the README uses
+/// `/capabilities/…`. Either is valid: the name is the last segment.
+pub const DETAIL_PREFIX: &str = "/api/capabilities/";
+/// Both the README and the spec page recommend an hour, and CORS for browser-based agents.
+pub const SERVING: Serving = Serving {
+    content_type: JSON,
+    cache_control: "public, max-age=3600",
+    cors: true,
+};
+
+#[derive(Serialize)]
+struct Manifest<'a> {
+    spec_version: &'static str,
+    name: &'a str,
+    description: &'a str,
+    base_url: &'a str,
+    auth: AuthView<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pricing: Option<PricingView<'a>>,
+    capabilities: Vec<CapabilitySummary<'a>>,
+}
+
+#[derive(Serialize)]
+struct AuthView<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    header: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prefix: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    setup_url: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    authorization_url: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token_url: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scopes: Option<Vec<&'a str>>,
+}
+
+#[derive(Serialize)]
+struct PricingView<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    plans: Vec<PlanView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plans_url: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct PlanView<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    price: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limits: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct CapabilitySummary<'a> {
+    name: &'a str,
+    description: &'a str,
+    detail_url: String,
+}
+
+#[derive(Serialize)]
+struct Detail<'a> {
+    name: &'a str,
+    description: &'a str,
+    endpoint: String,
+    method: &'static str,
+    parameters: Vec<ParameterView>,
+    request_example: RequestExample,
+    response_example: ResponseExample,
+    auth_scopes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rate_limits: Option<RateLimitsView>,
+}
+
+#[derive(Serialize)]
+struct RateLimitsView {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    requests_per_minute: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    daily_limit: Option<u64>,
+}
+
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    check_text(service, diags);
+    // Endpoints carry base_url's path prefix, so the manifest's base_url is its origin: relative
+    // detail_urls then resolve (by concatenation) onto the site when the site shares it.
+    let base_url = service.base_url.origin();
+    let detail_origin = detail_origin(service, &base_url, diags);
+    let header = auth_header(service.auth.as_ref());
+    let manifest = Manifest {
+        spec_version: check::SPEC_VERSION,
+        name: &service.name,
+        description: &service.description,
+        base_url: base_url.as_str(),
+        auth: auth(service.auth.as_ref(), diags),
+        pricing: service.pricing.as_ref().map(|p| PricingView {
+            kind: &p.kind,
+            plans: p
+                .plans
+                .iter()
+                .map(|plan| PlanView {
+                    name: &plan.name,
+                    price: plan.price.as_deref(),
+                    limits: plan.limits.as_deref(),
+                })
+                .collect(),
+            plans_url: p.plans_url.as_deref(),
+        }),
+        capabilities: service
+            .capabilities
+            .iter()
+            .map(|c| CapabilitySummary {
+                name: &c.id,
+                description: &c.description,
+                detail_url: format!("{detail_origin}{DETAIL_PREFIX}{}", c.id),
+            })
+            .collect(),
+    };
+    let mut artifacts = vec![Artifact::document(
+        MANIFEST_PATH,
+        to_json_bytes(&manifest),
+        SERVING,
+    )];
+    for c in &service.capabilities {
+        let detail = detail(service, c, header.as_ref(), diags);
+        artifacts.push(Artifact::document(
+            format!("{DETAIL_PREFIX}{}", c.id),
+            to_json_bytes(&detail),
+            SERVING,
+        ));
+    }
+    artifacts
+}
+
+/// The registry's length limits, on text as it counts it (HTML tags removed).
+fn check_text(service: &Service, diags: &mut Diagnostics) {
+    let len = check::visible_len(&service.description);
+    if !(check::DESCRIPTION_MIN..=check::DESCRIPTION_MAX).contains(&len) {
+        diags.push(
+            Diagnostic::error(check::description_length_message(len))
+                .at("service.description")
+                .help(if len < check::DESCRIPTION_MIN {
+                    "say what the service does and when an agent should use it, in a sentence or two"
+                } else {
+                    "shorten it to 200 characters: the spec page caps /.well-known/agent descriptions there"
+                }),
+        );
+    }
+    let mut texts = vec![
+        ("service.name".to_string(), service.name.as_str()),
+        (
+            "service.description".to_string(),
+            service.description.as_str(),
+        ),
+    ];
+    for c in &service.capabilities {
+        let len = check::visible_len(&c.description);
+        if len < check::CAPABILITY_DESCRIPTION_MIN {
+            diags.push(
+                Diagnostic::error(format!(
+                    "is {len} characters; the ADP registry needs a capability description of at \
+                     least {}",
+                    check::CAPABILITY_DESCRIPTION_MIN
+                ))
+                .at(c.field("description"))
+                .help("describe what it does and when to use it, in a sentence"),
+            );
+        }
+        texts.push((c.field("description"), c.description.as_str()));
+    }
+    for (field, text) in texts {
+        if check::strip_tags(text) != text {
+            diags.push(
+                Diagnostic::warning(
+                    "looks like it holds HTML tags: the ADP registry strips every `<…>` before using it",
+                )
+                .at(field)
+                .help("write plain text"),
+            );
+        }
+    }
+}
+
+/// Where detail documents are linked from: "" (relative to base_url) when the site is
+/// base_url's origin, else the site's origin, absolute.
+fn detail_origin(
+    service: &Service,
+    base_origin: &crate::model::HttpsUrl,
+    diags: &mut Diagnostics,
+) -> String {
+    if &service.site_url == base_origin {
+        return String::new();
+    }
+    let site = check::secure_host(service.site_url.as_str()).unwrap_or_default();
+    let base = check::secure_host(base_origin.as_str()).unwrap_or_default();
+    if site != base && !site.ends_with(&format!(".{base}")) {
+        diags.push(
+            Diagnostic::warning(format!(
+                "the ADP detail documents are published on `{site}`, which is neither base_url's host \
+                 `{base}` nor a subdomain of it: agents following detail_url will find them, but the \
+                 ADP registry refuses such a manifest"
+            ))
+            .at("service.site_url")
+            .help(format!(
+                "publish on `{base}` (remove site_url, or set it to `https://{base}`) to be listed \
+                 in the registry"
+            )),
+        );
+    }
+    service.site_url.as_str().to_string()
+}
+
+fn auth<'a>(a: Option<&'a Auth>, diags: &mut Diagnostics) -> AuthView<'a> {
+    let empty = AuthView {
+        kind: "none",
+        header: None,
+        prefix: None,
+        setup_url: None,
+        authorization_url: None,
+        token_url: None,
+        scopes: None,
+    };
+    match a {
+        None => {
+            diags.push(
+                Diagnostic::warning(
+                    "no [auth] table: ADP requires `auth`, so /.well-known/agent says `{\"type\": \"none\"}`",
+                )
+                .help("add `[auth]` with the API's real scheme, or `type = \"none\"` to confirm it is open"),
+            );
+            empty
+        }
+        Some(Auth::None { .. }) => empty,
+        // The key is the whole header value: an explicit empty prefix, since ADP's default
+        // prefix is `Bearer`.
+        Some(Auth::ApiKey {
+            header,
+            key_url,
+            docs,
+        }) => AuthView {
+            kind: "api_key",
+            header: Some(header.clone()),
+            prefix: Some(""),
+            setup_url: key_url.as_deref().or(docs.as_deref()),
+            ..empty
+        },
+        Some(Auth::Bearer {
+            token_url, docs, ..
+        }) => AuthView {
+            kind: "api_key",
+            header: Some("Authorization".into()),
+            prefix: Some("Bearer"),
+            setup_url: token_url.as_deref().or(docs.as_deref()),
+            ..empty
+        },
+        Some(Auth::OAuth2 {
+            authorization_url,
+            token_url,
+            scopes,
+            ..
+        }) => AuthView {
+            kind: "oauth2",
+            authorization_url: Some(authorization_url),
+            token_url: Some(token_url),
+            scopes: Some(scopes.keys().map(String::as_str).collect()),
+            ..empty
+        },
+        Some(Auth::SignedKey {
+            header_prefix,
+            register_url,
+            ..
+        }) => {
+            diags.push(
+                Diagnostic::warning(format!(
+                    "ADP has no signed-key scheme: /.well-known/agent says `api_key` in the \
+                     `{header_prefix}Key` header; the signature headers are described only in ia.json"
+                ))
+                .at("auth.type")
+                .help("set `auth.docs_url` so agents can find how to sign requests"),
+            );
+            AuthView {
+                kind: "api_key",
+                header: Some(format!("{header_prefix}Key")),
+                prefix: Some(""),
+                setup_url: Some(register_url),
+                ..empty
+            }
+        }
+    }
+}
+
+/// The auth header of an example request, with the placeholder the upstream examples use.
+fn auth_header(a: Option<&Auth>) -> Option<AuthHeader> {
+    let (name, value) = match a? {
+        Auth::None { .. } => return None,
+        Auth::ApiKey { header, .. } => (header.clone(), "{api_key}"),
+        Auth::Bearer { .. } => ("Authorization".into(), "Bearer {token}"),
+        Auth::OAuth2 { .. } => ("Authorization".into(), "Bearer {access_token}"),
+        Auth::SignedKey { header_prefix, .. } => (format!("{header_prefix}Key"), "{api_key}"),
+    };
+    Some(AuthHeader {
+        name,
+        value: value.into(),
+    })
+}
+
+fn detail<'a>(
+    service: &Service,
+    c: &'a Capability,
+    header: Option<&AuthHeader>,
+    diags: &mut Diagnostics,
+) -> Detail<'a> {
+    let request = c
+        .example
+        .as_ref()
+        .and_then(|e| e.request.as_ref())
+        .and_then(Value::as_object);
+    let examples: Vec<(Value, Origin)> = c
+        .params
+        .iter()
+        .map(|p| parameter::example(p, request))
+        .collect();
+    let values: Vec<Value> = examples.iter().map(|(v, _)| v.clone()).collect();
+    let parameters: Vec<ParameterView> = c
+        .params
+        .iter()
+        .zip(&values)
+        .map(|(p, v)| parameter::view(p, v.clone()))
+        .collect();
+    warn_parameters(c, diags);
+
+    let (endpoint, url_base) = match &c.host {
+        Some(host) => (host.join(&c.path.braces()), host.as_str().to_string()),
+        None => (
+            format!("{}{}", service.base_url.path_prefix(), c.path.braces()),
+            service.base_url.as_str().to_string(),
+        ),
+    };
+    let request_example = example::request(c, &url_base, header, &values);
+    let (response_example, response_source) = example::response(c);
+    let made_up: Vec<&str> = c
+        .params
+        .iter()
+        .zip(&examples)
+        .filter(|(_, (_, origin))| *origin == Origin::Type)
+        .map(|(p, _)| p.name.as_str())
+        .collect();
+    warn_examples(c, response_source, &made_up, diags);
+
+    Detail {
+        name: &c.id,
+        description: &c.description,
+        endpoint,
+        method: c.method.as_str(),
+        parameters,
+        request_example,
+        response_example,
+        auth_scopes: &c.scopes,
+        rate_limits: rate_limits(service, c, diags),
+    }
+}
+
+fn warn_parameters(c: &Capability, diags: &mut Diagnostics) {
+    let undescribed: Vec<String> = c
+        .params
+        .iter()
+        .filter(|p| parameter::description(p).1)
+        .map(|p| format!("`{}`", p.name))
+        .collect();
+    if !undescribed.is_empty() {
+        diags.push(
+            Diagnostic::warning(format!(
+                "ADP needs a description for every parameter; {} had none, so one was made from \
+                 the name and location",
+                undescribed.join(", ")
+            ))
+            .at(c.field("params"))
+            .help("describe each parameter: `\"string, required -- what it is\"` or `description = \"…\"`"),
+        );
+    }
+    for p in c.params.iter().filter(|p| parameter::is_nested_array(p)) {
+        diags.push(
+            Diagnostic::error(
+                "ADP's parameter types (string, number, boolean, object, and arrays of those) have \
+                 no array of arrays",
+            )
+            .at(format!("{}.{}", c.field("params"), p.name))
+            .help("make the items objects with named fields (`items = \"object\"`), or send the value as a string"),
+        );
+    }
+}
+
+/// One warning per capability saying what of its examples wellgen made up.
+fn warn_examples(
+    c: &Capability,
+    response: ResponseSource,
+    made_up: &[&str],
+    diags: &mut Diagnostics,
+) {
+    let example = c.example.as_ref();
+    let mut parts = Vec::new();
+    if example.and_then(|e| e.request.as_ref()).is_none() {
+        parts.push("the request_example was put together from parameter examples".to_string());
+    }
+    match response {
+        ResponseSource::Author => {}
+        ResponseSource::Returns => {
+            parts.push("the response_example body was read from `returns`".into())
+        }
+        ResponseSource::OutputSchema => {
+            parts.push("the response_example body was built from `output_schema`".into())
+        }
+        ResponseSource::Nothing => parts.push(
+            "the response_example body is `{}` (no `returns` in the compact notation, no `output_schema`)"
+                .into(),
+        ),
+    }
+    if !made_up.is_empty() {
+        let names: Vec<String> = made_up.iter().map(|n| format!("`{n}`")).collect();
+        parts.push(format!(
+            "example values for {} were made up from their types",
+            names.join(", ")
+        ));
+    }
+    if parts.is_empty() {
+        return;
+    }
+    diags.push(
+        Diagnostic::warning(format!(
+            "ADP needs complete examples: {}",
+            parts.join("; ")
+        ))
+        .at(c.field("example"))
+        .help(
+            "add `[capabilities.example]` with `request = { … }` (arguments by parameter name), \
+             `response = { … }` and `status`, and an `example` on each parameter",
+        ),
+    );
+}
+
+/// ADP has requests per minute and per day: per-second limits are scaled up, per-hour ones
+/// down (rounding down, so an agent keeping to them stays within the real limit).
+fn rate_limits(
+    service: &Service,
+    c: &Capability,
+    diags: &mut Diagnostics,
+) -> Option<RateLimitsView> {
+    let service_rpm = service.rate_limits.and_then(|r| r.requests_per_minute);
+    let (rpm, daily) = match c.rate_limit {
+        None => (service_rpm, None),
+        Some(r) => match r.period {
+            Period::Second => (Some(r.count.saturating_mul(60)), None),
+            Period::Minute => (Some(r.count), None),
+            Period::Day => (service_rpm, Some(r.count)),
+            Period::Hour => {
+                let per_minute = r.count / 60;
+                diags.push(
+                    Diagnostic::warning(format!(
+                        "ADP has no hourly rate limit: {}",
+                        if per_minute > 0 {
+                            format!("published as requests_per_minute = {per_minute} (rounded down)")
+                        } else {
+                            "fewer than 60 an hour cannot be written per minute, so rate_limits leaves it out"
+                                .to_string()
+                        }
+                    ))
+                    .at(c.field("rate_limit"))
+                    .help("give the limit per minute or per day if the API has one"),
+                );
+                ((per_minute > 0).then_some(per_minute).or(service_rpm), None)
+            }
+        },
+    };
+    (rpm.is_some() || daily.is_some()).then_some(RateLimitsView {
+        requests_per_minute: rpm,
+        daily_limit: daily,
+    })
+}

@@ -1,0 +1,237 @@
+//! Model parameters as ADP parameter objects: the six-word type vocabulary, a description that
+//! carries what ADP has no field for (location, allowed values, bounds, pattern), and an example.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::sample;
+use crate::model::{Param, ParamIn, ParamType};
+
+#[derive(Serialize)]
+pub struct ParameterView {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub description: String,
+    pub required: bool,
+    pub example: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+}
+
+/// Where a parameter's example came from: only `Type` is made up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    Author,
+    Request,
+    Default,
+    Enum,
+    Type,
+}
+
+/// The example of a parameter: its own, else the value the author's example request gives it,
+/// else its default, else its first allowed value, else one made from its type.
+pub fn example(p: &Param, request: Option<&Map<String, Value>>) -> (Value, Origin) {
+    if let Some(v) = &p.example {
+        return (v.clone(), Origin::Author);
+    }
+    if let Some(v) = request.and_then(|r| r.get(&p.name)) {
+        return (v.clone(), Origin::Request);
+    }
+    if let Some(v) = &p.default {
+        return (v.clone(), Origin::Default);
+    }
+    if let Some(v) = p.allowed.first() {
+        return (v.clone(), Origin::Enum);
+    }
+    (sample::param_value(p), Origin::Type)
+}
+
+/// ADP's type word. Integers are numbers; an array is `<item type>[]`, its item type taken
+/// from `items`, else from its example values, else `string`.
+pub fn type_word(p: &Param, example: &Value) -> &'static str {
+    let scalar = |k: ParamType| match k {
+        ParamType::String => Some("string"),
+        ParamType::Integer | ParamType::Number => Some("number"),
+        ParamType::Boolean => Some("boolean"),
+        ParamType::Object => Some("object"),
+        ParamType::Array => None,
+    };
+    if p.kind != ParamType::Array {
+        return scalar(p.kind).unwrap_or("object");
+    }
+    let item = p.items.or_else(|| {
+        let first = example.as_array().and_then(|a| a.first())?;
+        Some(match first {
+            Value::Number(_) => ParamType::Number,
+            Value::Bool(_) => ParamType::Boolean,
+            Value::Object(_) => ParamType::Object,
+            Value::Array(_) => ParamType::Array,
+            _ => ParamType::String,
+        })
+    });
+    match item.map_or(Some("string"), scalar) {
+        Some("string") => "string[]",
+        Some("number") => "number[]",
+        Some("boolean") => "boolean[]",
+        // Objects; arrays of arrays have no ADP word and are refused with an error.
+        _ => "object[]",
+    }
+}
+
+/// Whether ADP's vocabulary cannot say what the elements of this array are.
+pub fn is_nested_array(p: &Param) -> bool {
+    p.kind == ParamType::Array && p.items == Some(ParamType::Array)
+}
+
+/// The author's description (or one made from the name and location, flagged `true`), followed
+/// by sentences for the constraints ADP has no field for.
+pub fn description(p: &Param) -> (String, bool) {
+    let (mut text, derived) = match &p.description {
+        Some(d) if !d.trim().is_empty() => (d.trim().to_string(), false),
+        _ => (
+            match p.location {
+                ParamIn::Path => format!("The `{}` path parameter.", p.name),
+                ParamIn::Query => format!("The `{}` query parameter.", p.name),
+                ParamIn::Header => format!("The `{}` request header.", p.name),
+                ParamIn::Body => format!("The `{}` field of the request body.", p.name),
+            },
+            true,
+        ),
+    };
+    let mut extra = Vec::new();
+    if p.location == ParamIn::Header && !derived {
+        extra.push(format!("Sent as the `{}` HTTP header.", p.name));
+    }
+    if !p.allowed.is_empty() {
+        let values: Vec<String> = p
+            .allowed
+            .iter()
+            .map(|v| format!("`{}`", plain(v)))
+            .collect();
+        extra.push(format!("One of {}.", values.join(", ")));
+    }
+    match (p.min, p.max) {
+        (Some(lo), Some(hi)) => extra.push(format!("From {} to {}.", number(lo), number(hi))),
+        (Some(lo), None) => extra.push(format!("At least {}.", number(lo))),
+        (None, Some(hi)) => extra.push(format!("At most {}.", number(hi))),
+        (None, None) => {}
+    }
+    if let Some(pattern) = &p.pattern {
+        extra.push(format!("Matches the pattern `{pattern}`."));
+    }
+    if !extra.is_empty() {
+        if !text.ends_with(['.', '!', '?']) {
+            text.push('.');
+        }
+        for sentence in extra {
+            text.push(' ');
+            text.push_str(&sentence);
+        }
+    }
+    (text, derived)
+}
+
+pub fn view(p: &Param, example: Value) -> ParameterView {
+    let (description, _) = description(p);
+    ParameterView {
+        name: p.name.clone(),
+        kind: type_word(p, &example),
+        description,
+        required: p.required,
+        example,
+        default: p.default.clone(),
+    }
+}
+
+fn plain(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        n.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn param(kind: ParamType) -> Param {
+        Param {
+            name: "limit".into(),
+            kind,
+            required: false,
+            location: ParamIn::Query,
+            description: None,
+            default: None,
+            allowed: vec![],
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            compact: None,
+        }
+    }
+
+    #[test]
+    fn types_map_onto_the_vocabulary() {
+        assert_eq!(type_word(&param(ParamType::Integer), &json!(1)), "number");
+        let mut a = param(ParamType::Array);
+        assert_eq!(type_word(&a, &json!([])), "string[]");
+        assert_eq!(type_word(&a, &json!([{"x": 1}])), "object[]");
+        assert_eq!(type_word(&a, &json!([2])), "number[]");
+        a.items = Some(ParamType::Integer);
+        assert_eq!(type_word(&a, &json!([])), "number[]");
+        a.items = Some(ParamType::Array);
+        assert_eq!(type_word(&a, &json!([[1]])), "object[]");
+    }
+
+    #[test]
+    fn constraints_become_sentences() {
+        let mut p = param(ParamType::Integer);
+        p.min = Some(1.0);
+        p.max = Some(50.0);
+        assert_eq!(
+            description(&p),
+            ("The `limit` query parameter. From 1 to 50.".into(), true)
+        );
+        p.description = Some("page size".into());
+        p.allowed = vec![json!(10), json!(20)];
+        assert_eq!(
+            description(&p).0,
+            "page size. One of `10`, `20`. From 1 to 50."
+        );
+        p.location = ParamIn::Header;
+        p.allowed.clear();
+        p.min = None;
+        p.max = None;
+        assert_eq!(
+            description(&p).0,
+            "page size. Sent as the `limit` HTTP header."
+        );
+    }
+
+    #[test]
+    fn examples_prefer_the_authors_values() {
+        let mut p = param(ParamType::Integer);
+        p.min = Some(5.0);
+        assert_eq!(example(&p, None), (json!(5), Origin::Type));
+        p.allowed = vec![json!(7)];
+        assert_eq!(example(&p, None), (json!(7), Origin::Enum));
+        p.default = Some(json!(6));
+        assert_eq!(example(&p, None), (json!(6), Origin::Default));
+        let req = json!({"limit": 9});
+        assert_eq!(example(&p, req.as_object()), (json!(9), Origin::Request));
+        p.example = Some(json!(8));
+        assert_eq!(example(&p, req.as_object()), (json!(8), Origin::Author));
+    }
+}
