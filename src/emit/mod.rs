@@ -5,6 +5,7 @@ pub mod adp;
 pub mod agis;
 pub mod aiendpoint;
 pub mod headers;
+pub mod host_files;
 pub mod iajson;
 pub mod mcp;
 pub mod openapi;
