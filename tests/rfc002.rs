@@ -54,7 +54,10 @@ fn agents_json_passes_the_schema_for_every_example_and_fixture() {
         assert!(plain.is_empty(), "{}: {plain:#?}", path.display());
         checked.push(path);
     }
-    let examples = checked.iter().filter(|p| p.starts_with(format!("{ROOT}/examples"))).count();
+    let examples = checked
+        .iter()
+        .filter(|p| p.starts_with(format!("{ROOT}/examples")))
+        .count();
     let ours = checked
         .iter()
         .filter(|p| p.to_string_lossy().contains("/tests/fixtures/rfc002-"))
@@ -94,21 +97,40 @@ fn agents_json_links_and_endpoints_follow_the_model() {
         let b = build(&text);
         let doc = b.json(AGENTS);
         let at = path.display();
-        assert_eq!(doc["$schema"], "https://ar-agents.ar/schemas/agents.v1.json", "{at}");
+        assert_eq!(
+            doc["$schema"], "https://ar-agents.ar/schemas/agents.v1.json",
+            "{at}"
+        );
         assert_eq!(doc["name"], b.service.name.as_str());
         assert_eq!(doc["description"], b.service.description.as_str());
         let d = &doc["discovery"];
-        assert_eq!(target_of(&b, d["machineReadable"].as_str().unwrap()), DISCOVERY);
-        assert_eq!(target_of(&b, d["openapi31"].as_str().unwrap()), "/openapi.json");
+        assert_eq!(
+            target_of(&b, d["machineReadable"].as_str().unwrap()),
+            DISCOVERY
+        );
+        assert_eq!(
+            target_of(&b, d["openapi31"].as_str().unwrap()),
+            "/openapi.json"
+        );
         let openapi = d["openapi"].as_str().unwrap();
         if host_files::routes_query(b.service.host) {
-            assert!(openapi.ends_with("/api/discovery?format=openapi"), "{at}: {openapi}");
+            assert!(
+                openapi.ends_with("/api/discovery?format=openapi"),
+                "{at}: {openapi}"
+            );
         } else {
-            assert_eq!(target_of(&b, openapi), "/api/discovery.openapi.json", "{at}");
+            assert_eq!(
+                target_of(&b, openapi),
+                "/api/discovery.openapi.json",
+                "{at}"
+            );
         }
         match b.artifact(PLUGIN) {
             Some(_) => assert_eq!(target_of(&b, d["aiPlugin"].as_str().unwrap()), PLUGIN),
-            None => assert!(d.get("aiPlugin").is_none(), "{at}: links a missing ai-plugin.json"),
+            None => assert!(
+                d.get("aiPlugin").is_none(),
+                "{at}: links a missing ai-plugin.json"
+            ),
         }
         let endpoints = doc["endpoints"].as_array().unwrap();
         assert_eq!(endpoints.len(), b.service.capabilities.len(), "{at}");
@@ -119,7 +141,9 @@ fn agents_json_links_and_endpoints_follow_the_model() {
             assert_eq!(e["method"], c.method.as_str());
             assert_eq!(e["description"], c.description.as_str());
             let limited = c.rate_limit.is_some()
-                || b.service.rate_limits.is_some_and(|r| r.requests_per_minute.is_some());
+                || b.service
+                    .rate_limits
+                    .is_some_and(|r| r.requests_per_minute.is_some());
             assert_eq!(e["rateLimited"], limited, "{at}: {}", c.id);
         }
         let rules = doc["agentInstructions"].as_str().unwrap();
@@ -138,7 +162,10 @@ fn written_rfc002_keys_are_published_as_written() {
         serde_json::json!({"jurisdiction": "AR", "type": "sociedad-ia", "operatorName": "Ledger Desk S.A.",
             "operatorCuit": "30-12345678-1", "supervisionRegime": "rfc-001-v1"})
     );
-    assert_eq!(doc["rfcConformance"], serde_json::json!(["rfc-001-v1", "rfc-002-v1"]));
+    assert_eq!(
+        doc["rfcConformance"],
+        serde_json::json!(["rfc-001-v1", "rfc-002-v1"])
+    );
     assert_eq!(
         doc["agentInstructions"],
         "always list invoices before voiding one; amounts are in the customer's currency, never convert them; \
@@ -150,7 +177,10 @@ fn written_rfc002_keys_are_published_as_written() {
     assert_eq!(doc["license"], "Apache-2.0");
     assert_eq!(doc["maintainer"]["email"], "agents@ledgerdesk.example");
     let create = &doc["endpoints"][1];
-    assert_eq!(create["url"], "https://api.ledgerdesk.example/v2/customers/{customer_id}/invoices");
+    assert_eq!(
+        create["url"],
+        "https://api.ledgerdesk.example/v2/customers/{customer_id}/invoices"
+    );
     assert_eq!(create["inputContentType"], "application/json");
     assert!(doc["endpoints"][0].get("inputContentType").is_none());
     // Nothing derived, so nothing to warn about.
@@ -162,21 +192,46 @@ fn written_rfc002_keys_are_published_as_written() {
 fn missing_issuer_and_instructions_are_derived_with_warnings() {
     let b = build(&example("exampleshop"));
     let doc = b.json(AGENTS);
-    assert_eq!(doc["issuer"], serde_json::json!({"jurisdiction": "ZZ", "type": "unspecified"}));
+    assert_eq!(
+        doc["issuer"],
+        serde_json::json!({"jurisdiction": "ZZ", "type": "unspecified"})
+    );
     assert_eq!(doc["rfcConformance"], serde_json::json!(["rfc-002-v1"]));
     assert_eq!(b.warnings_mentioning("[rfc002.issuer]").len(), 1);
     assert_eq!(b.warnings_mentioning("rfc002.instructions").len(), 1);
-    let rules: Vec<&str> = doc["agentInstructions"].as_str().unwrap().split("; ").collect();
-    assert!(rules.iter().any(|r| r.contains("`X-API-Key` header")), "{rules:#?}");
-    assert!(rules.iter().any(|r| r.contains("60 requests per minute")), "{rules:#?}");
+    let rules: Vec<&str> = doc["agentInstructions"]
+        .as_str()
+        .unwrap()
+        .split("; ")
+        .collect();
+    assert!(
+        rules.iter().any(|r| r.contains("`X-API-Key` header")),
+        "{rules:#?}"
+    );
+    assert!(
+        rules.iter().any(|r| r.contains("60 requests per minute")),
+        "{rules:#?}"
+    );
 
     let b = build(&fixture("rfc002-cloudflare-bearer"));
-    let rules = b.json(AGENTS)["agentInstructions"].as_str().unwrap().to_string();
-    assert!(rules.contains("confirm before calling `book_pickup`"), "{rules}");
+    let rules = b.json(AGENTS)["agentInstructions"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        rules.contains("confirm before calling `book_pickup`"),
+        "{rules}"
+    );
     let b = build(&fixture("rfc002-signed-generic"));
-    let rules = b.json(AGENTS)["agentInstructions"].as_str().unwrap().to_string();
+    let rules = b.json(AGENTS)["agentInstructions"]
+        .as_str()
+        .unwrap()
+        .to_string();
     // An irreversible capability asks for confirmation by default.
-    assert!(rules.contains("confirm before calling `rotate_secret`"), "{rules}");
+    assert!(
+        rules.contains("confirm before calling `rotate_secret`"),
+        "{rules}"
+    );
 }
 
 fn is_name_for_model(s: &str) -> bool {
@@ -198,32 +253,51 @@ fn ai_plugin_json_keeps_openais_limits() {
         assert_eq!(
             keys,
             [
-                "schema_version", "name_for_model", "name_for_human", "description_for_model",
-                "description_for_human", "auth", "api", "logo_url", "contact_email", "legal_info_url"
+                "schema_version",
+                "name_for_model",
+                "name_for_human",
+                "description_for_model",
+                "description_for_human",
+                "auth",
+                "api",
+                "logo_url",
+                "contact_email",
+                "legal_info_url"
             ],
             "{at}"
         );
         assert_eq!(m["schema_version"], "v1");
-        assert!(is_name_for_model(m["name_for_model"].as_str().unwrap()), "{at}");
+        assert!(
+            is_name_for_model(m["name_for_model"].as_str().unwrap()),
+            "{at}"
+        );
         let chars = |k: &str| m[k].as_str().unwrap().chars().count();
         assert!((1..=20).contains(&chars("name_for_human")), "{at}");
         assert!((1..=100).contains(&chars("description_for_human")), "{at}");
         assert!((1..=8000).contains(&chars("description_for_model")), "{at}");
         assert!(
-            ["none", "user_http", "service_http", "oauth"].contains(&m["auth"]["type"].as_str().unwrap()),
+            ["none", "user_http", "service_http", "oauth"]
+                .contains(&m["auth"]["type"].as_str().unwrap()),
             "{at}"
         );
         if let Some(t) = m["auth"].get("authorization_type") {
             assert!(t == "bearer" || t == "basic");
         }
         assert_eq!(m["api"]["type"], "openapi");
-        assert_eq!(m["api"]["url"], b.json(AGENTS)["discovery"]["openapi"], "{at}");
+        assert_eq!(
+            m["api"]["url"],
+            b.json(AGENTS)["discovery"]["openapi"],
+            "{at}"
+        );
         for k in ["logo_url", "legal_info_url"] {
             assert!(m[k].as_str().unwrap().starts_with("https://"), "{at}: {k}");
         }
         assert!(m["contact_email"].as_str().unwrap().contains('@'));
     }
-    assert!(written >= 3, "only {written} ai-plugin.json files were written");
+    assert!(
+        written >= 3,
+        "only {written} ai-plugin.json files were written"
+    );
 }
 
 #[test]
@@ -246,20 +320,34 @@ fn ai_plugin_json_maps_each_auth_kind() {
 
     let b = build(&fixture("rfc002-cloudflare-bearer"));
     let m = b.json(PLUGIN);
-    assert_eq!(m["auth"], serde_json::json!({"type": "user_http", "authorization_type": "bearer"}));
+    assert_eq!(
+        m["auth"],
+        serde_json::json!({"type": "user_http", "authorization_type": "bearer"})
+    );
     assert_eq!(m["name_for_model"], "ParcelPilot");
     assert_eq!(m["legal_info_url"], "https://parcelpilot.example/privacy");
     assert_eq!(b.warnings_mentioning("name_for_model").len(), 1);
     let d = m["description_for_model"].as_str().unwrap();
-    assert!(d.starts_with("Use Parcel Pilot when the user wants to"), "{d}");
+    assert!(
+        d.starts_with("Use Parcel Pilot when the user wants to"),
+        "{d}"
+    );
     assert!(d.contains("Do not use Parcel Pilot"), "{d}");
-    assert!(d.contains("book_pickup only after the user has confirmed"), "{d}");
+    assert!(
+        d.contains("book_pickup only after the user has confirmed"),
+        "{d}"
+    );
     assert_eq!(b.warnings_mentioning("description_for_model").len(), 1);
 
     let b = build(&fixture("rfc002-signed-generic"));
     let m = b.json(PLUGIN);
     assert_eq!(m["auth"]["type"], "user_http");
-    assert!(m["auth"]["instructions"].as_str().unwrap().contains("X-IA-Key"));
+    assert!(
+        m["auth"]["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("X-IA-Key")
+    );
     assert_eq!(m["name_for_model"], "VaultOps247");
     assert_eq!(m["legal_info_url"], "https://vaultops.example");
     assert_eq!(b.warnings_mentioning("legal_info_url").len(), 1);
@@ -274,7 +362,12 @@ fn ai_plugin_json_maps_each_auth_kind() {
     let b = build(&toml);
     let m = b.json(PLUGIN);
     assert_eq!(m["auth"]["type"], "user_http");
-    assert!(m["auth"]["instructions"].as_str().unwrap().contains("X-API-Key"));
+    assert!(
+        m["auth"]["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("X-API-Key")
+    );
     assert_eq!(b.warnings_mentioning("Authorization header").len(), 1);
 }
 
@@ -285,7 +378,10 @@ fn ai_plugin_json_is_not_written_without_logo_or_contact() {
         assert!(b.artifact(PLUGIN).is_none(), "{name}");
         let w = b.warnings_mentioning("ai-plugin.json is not written");
         assert_eq!(w.len(), 1, "{name}");
-        assert!(w[0].message.contains("service.logo_url") && w[0].message.contains("service.contact.email"));
+        assert!(
+            w[0].message.contains("service.logo_url")
+                && w[0].message.contains("service.contact.email")
+        );
         assert!(b.errors().is_empty(), "{name}: {:#?}", b.errors());
     }
 }
@@ -322,10 +418,20 @@ fn over_long_plugin_texts_are_errors_never_truncated() {
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert_eq!(errors[0].field.as_deref(), Some("service.name"));
     assert!(errors[0].message.contains("name_for_human"));
-    assert!(errors[0].help.as_deref().unwrap().contains("[plugin] name_for_human"));
+    assert!(
+        errors[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("[plugin] name_for_human")
+    );
     assert!(b.artifact(PLUGIN).is_none());
 
-    let b = small(long_name, "Short.", "[plugin]\nname_for_human = \"Extremely Long\"");
+    let b = small(
+        long_name,
+        "Short.",
+        "[plugin]\nname_for_human = \"Extremely Long\"",
+    );
     assert!(b.errors().is_empty(), "{:#?}", b.errors());
     assert_eq!(b.json(PLUGIN)["name_for_human"], "Extremely Long");
     assert_eq!(b.json(PLUGIN)["name_for_model"], "TheExtremelyLongService");
@@ -339,17 +445,27 @@ fn over_long_plugin_texts_are_errors_never_truncated() {
 
     let b = small("日本語サービス", "Short.", "");
     assert!(
-        b.errors().iter().any(|e| e.message.contains("name_for_model") && e.message.contains("empty")),
+        b.errors()
+            .iter()
+            .any(|e| e.message.contains("name_for_model") && e.message.contains("empty")),
         "{:#?}",
         b.errors()
     );
-    let b = small("日本語サービス", "Short.", "[plugin]\nname_for_model = \"nihongo\"");
+    let b = small(
+        "日本語サービス",
+        "Short.",
+        "[plugin]\nname_for_model = \"nihongo\"",
+    );
     assert!(b.errors().is_empty());
 }
 
 #[test]
 fn a_written_description_for_model_outside_the_rfc_range_is_a_warning() {
-    let b = small("Small", "Short.", "[plugin]\ndescription_for_model = \"Use it to ping.\"");
+    let b = small(
+        "Small",
+        "Short.",
+        "[plugin]\ndescription_for_model = \"Use it to ping.\"",
+    );
     assert!(b.errors().is_empty());
     assert_eq!(b.json(PLUGIN)["description_for_model"], "Use it to ping.");
     let w = b.warnings_mentioning("500-1000");
@@ -373,14 +489,24 @@ fn discovery_invariants_hold() {
         let b = build(&text);
         let at = path.display();
         let d = b.json(DISCOVERY);
-        assert_eq!(d["$schema"], "https://ar-agents.ar/schemas/discovery.v1.json");
-        assert!(rfc3339(d["generatedAt"].as_str().unwrap()), "{at}: {}", d["generatedAt"]);
+        assert_eq!(
+            d["$schema"],
+            "https://ar-agents.ar/schemas/discovery.v1.json"
+        );
+        assert!(
+            rfc3339(d["generatedAt"].as_str().unwrap()),
+            "{at}: {}",
+            d["generatedAt"]
+        );
         let endpoints = d["endpoints"].as_array().unwrap();
         assert_eq!(d["totalTools"], endpoints.len(), "{at}");
         assert_eq!(endpoints.len(), b.service.capabilities.len(), "{at}");
         assert_eq!(d["packageCount"], d["packages"].as_array().unwrap().len());
         let agents = b.json(AGENTS);
-        for (e, a) in endpoints.iter().zip(agents["endpoints"].as_array().unwrap()) {
+        for (e, a) in endpoints
+            .iter()
+            .zip(agents["endpoints"].as_array().unwrap())
+        {
             let keys: Vec<&String> = e.as_object().unwrap().keys().collect();
             assert_eq!(keys, ["name", "url", "method", "description"], "{at}");
             for k in ["name", "url", "method", "description"] {
@@ -388,7 +514,13 @@ fn discovery_invariants_hold() {
             }
         }
         if let Some(day) = &b.service.meta.last_updated {
-            assert!(d["generatedAt"].as_str().unwrap().starts_with(day.get(..10).unwrap()), "{at}");
+            assert!(
+                d["generatedAt"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(day.get(..10).unwrap()),
+                "{at}"
+            );
         }
     }
 }
@@ -396,14 +528,26 @@ fn discovery_invariants_hold() {
 #[test]
 fn every_rfc002_document_is_served_with_the_rfc_cache_policy() {
     let b = build(&fixture("rfc002-netlify-oauth"));
-    for path in [AGENTS, PLUGIN, DISCOVERY, OPENAPI_FILES[0], OPENAPI_FILES[1]] {
+    for path in [
+        AGENTS,
+        PLUGIN,
+        DISCOVERY,
+        OPENAPI_FILES[0],
+        OPENAPI_FILES[1],
+    ] {
         let s = b.artifact(path).unwrap().serving.as_ref().unwrap();
-        assert_eq!(s.cache_control, "public, max-age=300, s-maxage=600, stale-while-revalidate=86400");
+        assert_eq!(
+            s.cache_control,
+            "public, max-age=300, s-maxage=600, stale-while-revalidate=86400"
+        );
         assert_eq!(s.content_type, "application/json; charset=utf-8");
         assert!(s.cors, "{path}");
         assert_eq!(b.artifact(path).unwrap().body.last(), Some(&b'\n'));
     }
-    assert_eq!(b.artifact(OPENAPI_FILES[0]).unwrap().body, b.artifact(OPENAPI_FILES[1]).unwrap().body);
+    assert_eq!(
+        b.artifact(OPENAPI_FILES[0]).unwrap().body,
+        b.artifact(OPENAPI_FILES[1]).unwrap().body
+    );
     assert_eq!(rfc002::SERVING.cache_control, rfc002::CACHE_CONTROL);
 }
 
@@ -445,10 +589,23 @@ fn cloudflare_gets_a_worker_not_a_query_redirect() {
     let start = js.find("const HEADERS = ").unwrap() + "const HEADERS = ".len();
     let end = start + js[start..].find(";\n").unwrap();
     let table: Value = serde_json::from_str(&js[start..end]).expect("header table is JSON");
-    for path in [AGENTS, PLUGIN, DISCOVERY, OPENAPI_FILES[0], OPENAPI_FILES[1]] {
-        assert_eq!(table[path]["Cache-Control"], rfc002::CACHE_CONTROL, "{path}");
+    for path in [
+        AGENTS,
+        PLUGIN,
+        DISCOVERY,
+        OPENAPI_FILES[0],
+        OPENAPI_FILES[1],
+    ] {
+        assert_eq!(
+            table[path]["Cache-Control"],
+            rfc002::CACHE_CONTROL,
+            "{path}"
+        );
         assert_eq!(table[path]["Access-Control-Allow-Origin"], "*");
-        assert_eq!(table[path]["Content-Type"], "application/json; charset=utf-8");
+        assert_eq!(
+            table[path]["Content-Type"],
+            "application/json; charset=utf-8"
+        );
     }
     assert_eq!(
         b.json(PLUGIN)["api"]["url"],
@@ -474,7 +631,10 @@ fn generic_hosts_get_no_host_file_and_a_warning_naming_both_paths() {
 fn rfc002_without_the_openapi_target_warns_about_its_links() {
     let b = build_targets(&fixture("rfc002-netlify-oauth"), &[Target::Rfc002]);
     assert!(b.artifact("/_redirects").is_none());
-    assert_eq!(b.warnings_mentioning("`openapi` target is not built").len(), 1);
+    assert_eq!(
+        b.warnings_mentioning("`openapi` target is not built").len(),
+        1
+    );
     let b = build_targets(&fixture("rfc002-netlify-oauth"), &[Target::OpenApi]);
     assert!(b.artifact("/_redirects").is_none());
     assert!(b.diags.iter().all(|d| !d.message.contains("target")));
@@ -496,7 +656,11 @@ fn builds_are_byte_identical_and_dated_by_source_date_epoch() {
             cmd.env_remove("SOURCE_DATE_EPOCH");
         }
         let out = cmd.output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let read = |i: usize, p: &str| std::fs::read(dirs[i].path().join("out").join(p)).unwrap();
     for p in [
@@ -515,4 +679,3 @@ fn builds_are_byte_identical_and_dated_by_source_date_epoch() {
     let b = build(&fixture("rfc002-netlify-oauth"));
     assert_eq!(b.json(DISCOVERY)["generatedAt"], "2026-04-02T00:00:00Z");
 }
-

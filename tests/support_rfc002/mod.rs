@@ -30,11 +30,21 @@ pub fn sources() -> Vec<PathBuf> {
 }
 
 pub fn fixture(name: &str) -> String {
-    read(&Path::new(ROOT).join("tests/fixtures").join(name).join("service.toml"))
+    read(
+        &Path::new(ROOT)
+            .join("tests/fixtures")
+            .join(name)
+            .join("service.toml"),
+    )
 }
 
 pub fn example(name: &str) -> String {
-    read(&Path::new(ROOT).join("examples").join(name).join("service.toml"))
+    read(
+        &Path::new(ROOT)
+            .join("examples")
+            .join(name)
+            .join("service.toml"),
+    )
 }
 
 pub fn read(path: &Path) -> String {

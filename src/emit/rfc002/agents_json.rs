@@ -95,7 +95,7 @@ pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Vec<
         homepage: service.site_url.as_str(),
         repository: service.links.repository.as_deref(),
         license: service.license.as_deref(),
-        maintainer: (c.name.is_some() || c.email.is_some()).then(|| Maintainer {
+        maintainer: (c.name.is_some() || c.email.is_some()).then_some(Maintainer {
             name: c.name.as_deref(),
             email: c.email.as_deref(),
         }),

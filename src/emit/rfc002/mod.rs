@@ -95,3 +95,21 @@ fn list(items: &[String]) -> String {
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clauses_and_lists_read_as_prose() {
+        assert_eq!(clause("Search products"), "search products");
+        assert_eq!(clause("ID lookups"), "ID lookups");
+        assert_eq!(clause("É"), "É");
+        assert_eq!(clause(""), "");
+        let words = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(list(&words(&[])), "");
+        assert_eq!(list(&words(&["a"])), "a");
+        assert_eq!(list(&words(&["a", "b"])), "a and b");
+        assert_eq!(list(&words(&["a", "b", "c"])), "a, b and c");
+    }
+}
