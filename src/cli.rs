@@ -87,6 +87,10 @@ impl Input {
             return Target::ALL.to_vec();
         }
         let mut t = self.targets.clone();
+        // agents.json and ai-plugin.json link to the OpenAPI document: build it with them.
+        if t.contains(&Target::Rfc002) {
+            t.push(Target::OpenApi);
+        }
         t.sort();
         t.dedup();
         t

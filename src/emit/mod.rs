@@ -5,6 +5,7 @@ pub mod adp;
 pub mod agis;
 pub mod aiendpoint;
 pub mod headers;
+pub mod host_files;
 pub mod iajson;
 pub mod mcp;
 pub mod openapi;
@@ -118,6 +119,8 @@ pub fn emit_all(service: &Service, targets: &[Target], diags: &mut Diagnostics) 
         .iter()
         .flat_map(|t| t.emit(service, diags))
         .collect();
+    let host_files = host_files::emit(service, &artifacts, diags);
+    artifacts.extend(host_files);
     if let Some(h) = headers::emit(&artifacts, diags) {
         artifacts.push(h);
     }

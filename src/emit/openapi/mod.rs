@@ -1,0 +1,537 @@
+//! The OpenAPI 3.1.0 document of the API, also served as RFC-002's `/api/discovery?format=openapi`.
+
+mod returns;
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use super::{Artifact, rfc002, to_json_bytes};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{
+    Access, Auth, Capability, Method, Param, ParamIn, ParamType, Service, path::Segment,
+};
+
+/// `/openapi.json` for people and tools that look there; the second path is the static file
+/// that hosts route `/api/discovery?format=openapi` to (see `host_files`). Same bytes.
+pub const PATHS: [&str; 2] = ["/openapi.json", DISCOVERY_PATH];
+pub const DISCOVERY_PATH: &str = "/api/discovery.openapi.json";
+pub const VERSION: &str = "3.1.0";
+/// OpenAI's plugin limits for the linked OpenAPI document (summary/description, parameter description).
+const PLUGIN_TEXT_LIMIT: usize = 200;
+
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    let body = to_json_bytes(&document(service, diags));
+    PATHS
+        .iter()
+        .map(|p| Artifact::document(*p, body.clone(), rfc002::SERVING))
+        .collect()
+}
+
+/// The whole document as JSON, keys in the order the OpenAPI specification lists them.
+pub fn document(service: &Service, diags: &mut Diagnostics) -> Value {
+    let schemes = security_schemes(service.auth.as_ref());
+    let mut doc = Map::new();
+    doc.insert("openapi".into(), json!(VERSION));
+    doc.insert("info".into(), info(service));
+    doc.insert(
+        "servers".into(),
+        json!([{ "url": service.base_url.as_str() }]),
+    );
+    doc.insert("paths".into(), paths(service, &schemes, diags));
+    if !schemes.is_empty() {
+        let components: Map<String, Value> = schemes
+            .iter()
+            .map(|(name, scheme)| (name.to_string(), scheme.clone()))
+            .collect();
+        doc.insert(
+            "components".into(),
+            json!({ "securitySchemes": components }),
+        );
+        // The default for every operation that does not say otherwise (`protected`).
+        let any: Vec<Value> = schemes.keys().map(|n| json!({ *n: [] })).collect();
+        doc.insert("security".into(), Value::Array(any));
+    }
+    let tags = tags(service);
+    if !tags.is_empty() {
+        doc.insert("tags".into(), Value::Array(tags));
+    }
+    if let Some(docs) = &service.links.docs {
+        doc.insert("externalDocs".into(), json!({ "url": docs }));
+    }
+    doc.insert(
+        "x-toolkit".into(),
+        json!({
+            "name": service.name,
+            "version": service.version,
+            "totalTools": service.capabilities.len(),
+            "packageCount": 0,
+        }),
+    );
+    Value::Object(doc)
+}
+
+fn info(service: &Service) -> Value {
+    let mut info = Map::new();
+    info.insert("title".into(), json!(service.name));
+    info.insert("version".into(), json!(service.version));
+    info.insert("description".into(), json!(service.description));
+    if let Some(terms) = &service.links.terms {
+        info.insert("termsOfService".into(), json!(terms));
+    }
+    let c = &service.contact;
+    let mut contact = Map::new();
+    for (key, value) in [("name", &c.name), ("url", &c.url), ("email", &c.email)] {
+        if let Some(v) = value {
+            contact.insert(key.into(), json!(v));
+        }
+    }
+    if !contact.is_empty() {
+        info.insert("contact".into(), Value::Object(contact));
+    }
+    if let Some(license) = &service.license {
+        info.insert("license".into(), json!({ "name": license }));
+    }
+    Value::Object(info)
+}
+
+/// Tag objects for every capability tag, in first-use order.
+fn tags(service: &Service) -> Vec<Value> {
+    let mut seen: Vec<&str> = Vec::new();
+    for t in service.capabilities.iter().flat_map(|c| &c.tags) {
+        if !seen.contains(&t.as_str()) {
+            seen.push(t);
+        }
+    }
+    seen.into_iter().map(|t| json!({ "name": t })).collect()
+}
+
+/// Security scheme name → scheme object, from the one `[auth]` of the service.
+fn security_schemes(auth: Option<&Auth>) -> IndexMap<&'static str, Value> {
+    let mut out = IndexMap::new();
+    let with_docs = |mut v: Value, docs: Option<&str>| {
+        if let Some(d) = docs {
+            v["description"] = json!(format!("See {d}"));
+        }
+        v
+    };
+    match auth {
+        None | Some(Auth::None { .. }) => {}
+        Some(Auth::ApiKey { header, docs, .. }) => {
+            out.insert(
+                "apiKey",
+                with_docs(
+                    json!({ "type": "apiKey", "in": "header", "name": header }),
+                    docs.as_deref(),
+                ),
+            );
+        }
+        Some(Auth::Bearer { docs, .. }) => {
+            out.insert(
+                "bearerAuth",
+                with_docs(
+                    json!({ "type": "http", "scheme": "bearer" }),
+                    docs.as_deref(),
+                ),
+            );
+        }
+        Some(Auth::OAuth2 {
+            docs,
+            authorization_url,
+            token_url,
+            scopes,
+            grant_types,
+            ..
+        }) => {
+            let mut flows = Map::new();
+            let wants = |g: &str| grant_types.is_empty() || grant_types.iter().any(|t| t == g);
+            if wants("authorization_code") {
+                flows.insert(
+                    "authorizationCode".into(),
+                    json!({ "authorizationUrl": authorization_url, "tokenUrl": token_url, "scopes": scopes }),
+                );
+            }
+            if grant_types.iter().any(|t| t == "client_credentials") {
+                flows.insert(
+                    "clientCredentials".into(),
+                    json!({ "tokenUrl": token_url, "scopes": scopes }),
+                );
+            }
+            if flows.is_empty() {
+                // Grant types OpenAPI has no flow for: the authorization-code endpoints are
+                // still the truth about where tokens come from.
+                flows.insert(
+                    "authorizationCode".into(),
+                    json!({ "authorizationUrl": authorization_url, "tokenUrl": token_url, "scopes": scopes }),
+                );
+            }
+            out.insert(
+                "oauth2",
+                with_docs(json!({ "type": "oauth2", "flows": flows }), docs.as_deref()),
+            );
+        }
+        Some(Auth::SignedKey {
+            docs,
+            register_url,
+            algorithm,
+            header_prefix,
+            key_rotation_days,
+        }) => {
+            // OpenAPI has no signed-request scheme: the key id travels in a header, so it is an
+            // apiKey scheme, and the signing rule is said in words.
+            let mut text = format!(
+                "Requests are signed with {algorithm}. Register a key at {register_url}; send its id in \
+                 `{header_prefix}Key` and the signature in the `{header_prefix}*` headers."
+            );
+            if let Some(days) = key_rotation_days {
+                text.push_str(&format!(" Keys rotate every {days} days."));
+            }
+            if let Some(d) = docs {
+                text.push_str(&format!(" See {d}"));
+            }
+            out.insert(
+                "signedKey",
+                json!({
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": format!("{header_prefix}Key"),
+                    "description": text,
+                }),
+            );
+        }
+    }
+    out
+}
+
+fn paths(
+    service: &Service,
+    schemes: &IndexMap<&'static str, Value>,
+    diags: &mut Diagnostics,
+) -> Value {
+    let mut paths: IndexMap<String, Map<String, Value>> = IndexMap::new();
+    // OpenAPI forbids two templates that differ only in parameter names (`/a/{id}`, `/a/{n}`).
+    let mut shapes: IndexMap<String, String> = IndexMap::new();
+    let mut owners: IndexMap<(String, Method), &str> = IndexMap::new();
+    for c in &service.capabilities {
+        let key = c.path.braces();
+        let shape = shape(c);
+        match shapes.get(&shape) {
+            Some(other) if *other != key => {
+                diags.push(
+                    Diagnostic::error(format!(
+                        "`{key}` differs from `{other}` only in parameter names; OpenAPI cannot hold both"
+                    ))
+                    .at(c.field("path"))
+                    .help("name the parameter the same way in every capability on this path"),
+                );
+                continue;
+            }
+            Some(_) => {}
+            None => {
+                shapes.insert(shape, key.clone());
+            }
+        }
+        if let Some(first) = owners.get(&(key.clone(), c.method)) {
+            diags.push(
+                Diagnostic::error(format!(
+                    "`{} {key}` is also capability `{first}`: OpenAPI has one operation per method and path",
+                    c.method.as_str()
+                ))
+                .at(c.field("path")),
+            );
+            continue;
+        }
+        owners.insert((key.clone(), c.method), &c.id);
+        let op = operation(service, c, schemes, diags);
+        paths
+            .entry(key)
+            .or_default()
+            .insert(c.method.as_str().to_ascii_lowercase(), op);
+    }
+    json!(paths)
+}
+
+/// The path with parameter names erased, plus the host, for the same-shape check.
+fn shape(c: &Capability) -> String {
+    let mut out = c
+        .host
+        .as_ref()
+        .map(|h| h.as_str().to_string())
+        .unwrap_or_default();
+    for s in c.path.segments() {
+        match s {
+            Segment::Literal(l) => out.push_str(l),
+            Segment::Param(_) => out.push_str("{}"),
+        }
+    }
+    out
+}
+
+fn operation(
+    service: &Service,
+    c: &Capability,
+    schemes: &IndexMap<&'static str, Value>,
+    diags: &mut Diagnostics,
+) -> Value {
+    let mut op = Map::new();
+    if !c.tags.is_empty() {
+        op.insert("tags".into(), json!(c.tags));
+    }
+    op.insert("summary".into(), json!(c.description));
+    if c.description.chars().count() > PLUGIN_TEXT_LIMIT {
+        diags.push(
+            Diagnostic::warning(format!(
+                "is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts operation summaries there"
+            ))
+            .at(c.field("description")),
+        );
+    }
+    op.insert("operationId".into(), json!(c.id));
+    let params: Vec<Value> = c
+        .params
+        .iter()
+        .filter(|p| p.location != ParamIn::Body)
+        .filter_map(|p| parameter(c, p, diags))
+        .collect();
+    if !params.is_empty() {
+        op.insert("parameters".into(), Value::Array(params));
+    }
+    if let Some(body) = request_body(c, diags) {
+        op.insert("requestBody".into(), body);
+    }
+    op.insert("responses".into(), responses(c));
+    if c.deprecated {
+        op.insert("deprecated".into(), json!(true));
+    }
+    if let Some(sec) = security(c, schemes) {
+        op.insert("security".into(), sec);
+    }
+    if let Some(host) = &c.host {
+        op.insert("servers".into(), json!([{ "url": host.as_str() }]));
+    }
+    op.insert("x-rate-limited".into(), json!(rate_limited(service, c)));
+    op.insert("x-requires-confirmation".into(), json!(c.confirm));
+    Value::Object(op)
+}
+
+/// A capability is rate limited when a limit is declared for it or for the whole service.
+pub fn rate_limited(service: &Service, c: &Capability) -> bool {
+    c.rate_limit.is_some()
+        || service
+            .rate_limits
+            .is_some_and(|r| r.requests_per_minute.is_some())
+}
+
+/// Header names OpenAPI says are ignored as parameters: they are described elsewhere.
+const RESERVED_HEADERS: [&str; 3] = ["accept", "content-type", "authorization"];
+
+fn parameter(c: &Capability, p: &Param, diags: &mut Diagnostics) -> Option<Value> {
+    let location = match p.location {
+        ParamIn::Path => "path",
+        ParamIn::Query => "query",
+        ParamIn::Header => "header",
+        ParamIn::Body => return None,
+    };
+    if p.location == ParamIn::Header
+        && RESERVED_HEADERS.contains(&p.name.to_ascii_lowercase().as_str())
+    {
+        diags.push(
+            Diagnostic::warning(format!(
+                "OpenAPI ignores a header parameter named `{}`; it is left out of the OpenAPI document",
+                p.name
+            ))
+            .at(format!("{}.{}", c.field("params"), p.name))
+            .help("describe Authorization through [auth], and content types through `content_type`"),
+        );
+        return None;
+    }
+    let mut v = Map::new();
+    v.insert("name".into(), json!(p.name));
+    v.insert("in".into(), json!(location));
+    if let Some(d) = &p.description {
+        v.insert("description".into(), json!(d));
+        if d.chars().count() > PLUGIN_TEXT_LIMIT {
+            diags.push(
+                Diagnostic::warning(format!(
+                    "the description is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts parameter descriptions there"
+                ))
+                .at(format!("{}.{}", c.field("params"), p.name)),
+            );
+        }
+    }
+    // OpenAPI: a path parameter MUST be required.
+    v.insert(
+        "required".into(),
+        json!(p.required || p.location == ParamIn::Path),
+    );
+    v.insert("schema".into(), param_schema(p));
+    if let Some(e) = &p.example {
+        v.insert("example".into(), e.clone());
+    }
+    Some(Value::Object(v))
+}
+
+/// The JSON Schema of one parameter's value.
+pub fn param_schema(p: &Param) -> Value {
+    let mut s = Map::new();
+    s.insert("type".into(), json!(p.kind.as_str()));
+    if let Some(items) = p.items {
+        s.insert("items".into(), json!({ "type": items.as_str() }));
+    } else if p.kind == ParamType::Array {
+        s.insert("items".into(), json!({}));
+    }
+    if !p.allowed.is_empty() {
+        s.insert("enum".into(), json!(p.allowed));
+    }
+    if let Some(d) = &p.default {
+        s.insert("default".into(), d.clone());
+    }
+    if let Some(n) = p.min {
+        s.insert("minimum".into(), number(n));
+    }
+    if let Some(n) = p.max {
+        s.insert("maximum".into(), number(n));
+    }
+    if let Some(pattern) = &p.pattern {
+        s.insert("pattern".into(), json!(pattern));
+    }
+    // Inside a request body, the description and example have nowhere else to go.
+    if p.location == ParamIn::Body {
+        if let Some(d) = &p.description {
+            s.insert("description".into(), json!(d));
+        }
+        if let Some(e) = &p.example {
+            s.insert("examples".into(), json!([e]));
+        }
+    }
+    Value::Object(s)
+}
+
+/// Whole numbers as integers (`50`, not `50.0`), so the schema reads as written.
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        json!(n as i64)
+    } else {
+        json!(n)
+    }
+}
+
+pub fn body_content_type(c: &Capability) -> &str {
+    c.content_type.as_deref().unwrap_or("application/json")
+}
+
+fn request_body(c: &Capability, diags: &mut Diagnostics) -> Option<Value> {
+    let body: Vec<&Param> = c
+        .params
+        .iter()
+        .filter(|p| p.location == ParamIn::Body)
+        .collect();
+    let example = c.example.as_ref().and_then(|e| e.request.clone());
+    if body.is_empty() && example.is_none() {
+        return None;
+    }
+    if c.method == Method::Get {
+        diags.push(
+            Diagnostic::warning(
+                "a GET capability with body parameters: OpenAPI 3.1 allows it, but many clients and \
+                 proxies drop GET bodies",
+            )
+            .at(c.field("params"))
+            .help("send them as query parameters (`in = \"query\"`), or use POST"),
+        );
+    }
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    let props: Map<String, Value> = body
+        .iter()
+        .map(|p| (p.name.clone(), param_schema(p)))
+        .collect();
+    schema.insert("properties".into(), Value::Object(props));
+    let required: Vec<&str> = body
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| p.name.as_str())
+        .collect();
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    let mut media = Map::new();
+    media.insert("schema".into(), Value::Object(schema));
+    if let Some(e) = example {
+        media.insert("example".into(), e);
+    }
+    Some(json!({
+        "required": !required.is_empty(),
+        "content": { body_content_type(c): media },
+    }))
+}
+
+fn responses(c: &Capability) -> Value {
+    let mut out = Map::new();
+    let status = c
+        .example
+        .as_ref()
+        .map(|e| e.status)
+        .filter(|s| (200..300).contains(s))
+        .unwrap_or(200);
+    let mut ok = Map::new();
+    let description = match &c.returns {
+        Some(r) => format!("Success. Returns {r}"),
+        None => "Success".to_string(),
+    };
+    ok.insert("description".into(), json!(description));
+    let schema = c
+        .output_schema
+        .clone()
+        .or_else(|| c.returns.as_deref().and_then(returns::schema));
+    let example = c
+        .example
+        .as_ref()
+        .filter(|e| e.status == status)
+        .and_then(|e| e.response.clone());
+    if schema.is_some() || example.is_some() {
+        let mut media = Map::new();
+        if let Some(s) = schema {
+            media.insert("schema".into(), s);
+        }
+        if let Some(e) = example {
+            media.insert("example".into(), e);
+        }
+        ok.insert("content".into(), json!({ "application/json": media }));
+    }
+    out.insert(status.to_string(), Value::Object(ok));
+    // Named errors, grouped by status; the ones without a status share `default`.
+    let mut by_status: IndexMap<String, Vec<String>> = IndexMap::new();
+    for e in &c.errors {
+        let key = e.status.map_or("default".to_string(), |s| s.to_string());
+        let text = match &e.description {
+            Some(d) => format!("`{}`: {d}", e.name),
+            None => format!("`{}`", e.name),
+        };
+        by_status.entry(key).or_default().push(text);
+    }
+    by_status.sort_by(|a, _, b, _| response_order(a).cmp(&response_order(b)));
+    for (status, texts) in by_status {
+        out.insert(status, json!({ "description": texts.join("; ") }));
+    }
+    Value::Object(out)
+}
+
+/// Numeric statuses in order, `default` last.
+fn response_order(key: &str) -> u16 {
+    key.parse().unwrap_or(u16::MAX)
+}
+
+/// Per-operation security: public operations opt out, user-scoped ones name their scopes,
+/// protected ones inherit the document-wide requirement.
+fn security(c: &Capability, schemes: &IndexMap<&'static str, Value>) -> Option<Value> {
+    if schemes.is_empty() {
+        return None;
+    }
+    match c.access {
+        Access::Public => Some(json!([])),
+        Access::UserRequired => Some(Value::Array(
+            schemes.keys().map(|n| json!({ *n: c.scopes })).collect(),
+        )),
+        Access::Protected => None,
+    }
+}

@@ -1,0 +1,369 @@
+//! `/.well-known/ai-plugin.json`: OpenAI's plugin manifest, with RFC-002 §3.2's overlay
+//! (a `description_for_model` that says when to use the service and when not to, `api.url`
+//! pointing at the OpenAPI 3.1 document, a human-monitored `contact_email`).
+
+use serde::Serialize;
+
+use super::{Links, clause, list};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::to_json_bytes;
+use crate::model::{Auth, Service};
+
+pub const NAME_FOR_MODEL_MAX: usize = 50;
+pub const NAME_FOR_HUMAN_MAX: usize = 20;
+pub const DESCRIPTION_FOR_HUMAN_MAX: usize = 100;
+/// RFC-002 §3.2: "~500-1000 chars".
+pub const DESCRIPTION_FOR_MODEL_TARGET: std::ops::RangeInclusive<usize> = 500..=1000;
+
+#[derive(Serialize)]
+struct Manifest<'a> {
+    schema_version: &'static str,
+    name_for_model: String,
+    name_for_human: &'a str,
+    description_for_model: String,
+    description_for_human: &'a str,
+    auth: ManifestAuth,
+    api: Api<'a>,
+    logo_url: &'a str,
+    contact_email: &'a str,
+    legal_info_url: &'a str,
+}
+
+#[derive(Serialize)]
+struct ManifestAuth {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    authorization_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scope: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    authorization_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    authorization_content_type: Option<&'static str>,
+    /// Issued by OpenAI at registration; the key is required for oauth, the entries are not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verification_tokens: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instructions: Option<String>,
+}
+
+impl ManifestAuth {
+    fn of(kind: &'static str) -> Self {
+        Self {
+            kind,
+            authorization_type: None,
+            client_url: None,
+            scope: None,
+            authorization_url: None,
+            authorization_content_type: None,
+            verification_tokens: None,
+            instructions: None,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Api<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    url: &'a str,
+}
+
+/// The manifest, or `None` (with a warning) when a field OpenAI requires has no source and
+/// cannot honestly be derived: the logo and the contact e-mail.
+pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Option<Vec<u8>> {
+    let mut missing = Vec::new();
+    if service.links.logo.is_none() {
+        missing.push("`service.logo_url`");
+    }
+    if service.contact.email.is_none() {
+        missing.push("`service.contact.email`");
+    }
+    if !missing.is_empty() {
+        let missing: Vec<String> = missing.into_iter().map(String::from).collect();
+        diags.push(
+            Diagnostic::warning(format!(
+                "/.well-known/ai-plugin.json is not written: OpenAI's manifest requires logo_url and \
+                 contact_email, and RFC-002 §3.2 a human-monitored contact_email; {} not set",
+                list(&missing)
+            ))
+            .help("set `logo_url` and `[service.contact] email` to publish all four RFC-002 documents"),
+        );
+        return None;
+    }
+    let name_for_human = limited(
+        service.plugin.name_for_human.as_deref(),
+        &service.name,
+        ("name_for_human", "service.name", NAME_FOR_HUMAN_MAX),
+        diags,
+    );
+    let description_for_human = limited(
+        service.plugin.description_for_human.as_deref(),
+        &service.description,
+        (
+            "description_for_human",
+            "service.description",
+            DESCRIPTION_FOR_HUMAN_MAX,
+        ),
+        diags,
+    );
+    let name_for_model = name_for_model(service, diags);
+    let description_for_model = description_for_model(service, links, diags);
+    let auth = auth(service, diags);
+    let legal_info_url = legal_info_url(service, diags);
+
+    let manifest = Manifest {
+        schema_version: "v1",
+        name_for_model: name_for_model?,
+        name_for_human: name_for_human?,
+        description_for_model,
+        description_for_human: description_for_human?,
+        auth,
+        api: Api {
+            kind: "openapi",
+            url: &links.openapi,
+        },
+        logo_url: service.links.logo.as_deref()?,
+        contact_email: service.contact.email.as_deref()?,
+        legal_info_url,
+    };
+    Some(to_json_bytes(&manifest))
+}
+
+/// The author's value (already checked against the limit), else the service's own text when
+/// it fits. Longer text is an error: truncating a name or a sentence would publish a wrong one.
+fn limited<'a>(
+    written: Option<&'a str>,
+    fallback: &'a str,
+    (key, fallback_field, max): (&str, &str, usize),
+    diags: &mut Diagnostics,
+) -> Option<&'a str> {
+    if let Some(w) = written {
+        return Some(w);
+    }
+    let len = fallback.chars().count();
+    if len <= max {
+        return Some(fallback);
+    }
+    diags.push(
+        Diagnostic::error(format!(
+            "is {len} characters, too long for ai-plugin.json's {key} (at most {max})"
+        ))
+        .at(fallback_field)
+        .help(format!(
+            "set `[plugin] {key}` to a text of at most {max} characters"
+        )),
+    );
+    None
+}
+
+fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> {
+    if let Some(n) = &service.plugin.name_for_model {
+        return Some(n.clone());
+    }
+    let derived: String = service
+        .name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    let help = "set `[plugin] name_for_model` (letters and digits only, at most 50)";
+    if derived.is_empty() || derived.len() > NAME_FOR_MODEL_MAX {
+        diags.push(
+            Diagnostic::error(format!(
+                "ai-plugin.json's name_for_model cannot be derived from the name: without its other \
+                 characters it is {}",
+                if derived.is_empty() {
+                    "empty".to_string()
+                } else {
+                    format!("{} characters (at most {NAME_FOR_MODEL_MAX})", derived.len())
+                }
+            ))
+            .at("service.name")
+            .help(help),
+        );
+        return None;
+    }
+    if derived != service.name {
+        diags.push(
+            Diagnostic::warning(format!(
+                "ai-plugin.json's name_for_model allows only letters and digits: writing `{derived}`"
+            ))
+            .at("service.name")
+            .help(help),
+        );
+    }
+    Some(derived)
+}
+
+/// Composes "use it when … / do not use it when …" from the capabilities, within the RFC's
+/// 1,000 characters: capabilities past the budget are counted, not listed.
+fn description_for_model(service: &Service, links: &Links, diags: &mut Diagnostics) -> String {
+    if let Some(d) = &service.plugin.description_for_model {
+        let len = d.chars().count();
+        if !DESCRIPTION_FOR_MODEL_TARGET.contains(&len) {
+            diags.push(
+                Diagnostic::warning(format!(
+                    "is {len} characters; RFC-002 §3.2 asks for about 500-1000 that say when to use \
+                     the service and when not to"
+                ))
+                .at("plugin.description_for_model"),
+            );
+        }
+        return d.clone();
+    }
+    let text = derive_description_for_model(service, links);
+    diags.push(
+        Diagnostic::warning(format!(
+            "no `plugin.description_for_model`: ai-plugin.json gets {} characters derived from the \
+             capabilities",
+            text.chars().count()
+        ))
+        .help("write one (RFC-002 asks for 500-1000 characters saying when to use the service and when not to)"),
+    );
+    text
+}
+
+pub fn derive_description_for_model(service: &Service, links: &Links) -> String {
+    const LIST_BUDGET: usize = 600;
+    let name = &service.name;
+    let mut listed = Vec::new();
+    let mut used = 0;
+    for c in &service.capabilities {
+        let item = format!(
+            "{} ({})",
+            clause(&c.description).trim_end_matches('.'),
+            c.id
+        );
+        if used + item.len() > LIST_BUDGET && !listed.is_empty() {
+            break;
+        }
+        used += item.len() + 2;
+        listed.push(item);
+    }
+    let rest = service.capabilities.len() - listed.len();
+    let mut out = format!("Use {name} when the user wants to {}", listed.join("; "));
+    if rest > 0 {
+        out.push_str(&format!("; and {rest} more operations"));
+    }
+    out.push_str(". ");
+    out.push_str(service.description.trim_end());
+    if !out.ends_with('.') {
+        out.push('.');
+    }
+    out.push_str(&format!(
+        " Do not use {name} for tasks these operations do not cover, and do not guess parameters"
+    ));
+    let confirm: Vec<String> = service
+        .capabilities
+        .iter()
+        .filter(|c| c.confirm)
+        .map(|c| c.id.clone())
+        .collect();
+    if !confirm.is_empty() {
+        out.push_str(&format!(
+            "; call {} only after the user has confirmed",
+            list(&confirm)
+        ));
+    }
+    out.push_str(&format!(". Full API description: {}", links.openapi));
+    out
+}
+
+/// OpenAI's auth types are about who holds the credential; the mapping keeps the truth and
+/// says in `instructions` (and a warning) what the manifest cannot express.
+fn auth(service: &Service, diags: &mut Diagnostics) -> ManifestAuth {
+    let instructions_with = |text: String, docs: Option<&str>| match docs {
+        Some(d) => format!("{text} See {d}"),
+        None => text,
+    };
+    match &service.auth {
+        None | Some(Auth::None { .. }) => ManifestAuth::of("none"),
+        Some(Auth::Bearer { docs, .. }) => ManifestAuth {
+            authorization_type: Some("bearer"),
+            instructions: docs.as_ref().map(|d| format!("See {d}")),
+            ..ManifestAuth::of("user_http")
+        },
+        Some(Auth::ApiKey { header, docs, .. }) => {
+            if !header.eq_ignore_ascii_case("authorization") {
+                diags.push(
+                    Diagnostic::warning(format!(
+                        "ai-plugin.json can only send keys in the Authorization header: it says \
+                         `user_http` and tells agents in `auth.instructions` to use `{header}`"
+                    ))
+                    .at("auth.header"),
+                );
+            }
+            ManifestAuth {
+                authorization_type: Some("bearer"),
+                instructions: Some(instructions_with(
+                    format!("Send the user's API key in the `{header}` header."),
+                    docs.as_deref(),
+                )),
+                ..ManifestAuth::of("user_http")
+            }
+        }
+        Some(Auth::OAuth2 {
+            authorization_url,
+            token_url,
+            scopes,
+            docs,
+            ..
+        }) => ManifestAuth {
+            client_url: Some(authorization_url.clone()),
+            scope: Some(scopes.keys().cloned().collect::<Vec<_>>().join(" ")),
+            authorization_url: Some(token_url.clone()),
+            authorization_content_type: Some("application/x-www-form-urlencoded"),
+            verification_tokens: Some(serde_json::Map::new()),
+            instructions: docs.as_ref().map(|d| format!("See {d}")),
+            ..ManifestAuth::of("oauth")
+        },
+        Some(Auth::SignedKey {
+            header_prefix,
+            register_url,
+            algorithm,
+            docs,
+            ..
+        }) => {
+            diags.push(
+                Diagnostic::warning(
+                    "ai-plugin.json has no signed-request auth: it says `user_http` and describes \
+                     the signature in `auth.instructions`",
+                )
+                .at("auth.type"),
+            );
+            ManifestAuth {
+                authorization_type: Some("bearer"),
+                instructions: Some(instructions_with(
+                    format!(
+                        "Sign each request with {algorithm} using a key registered at {register_url}; \
+                         send the key id in `{header_prefix}Key`."
+                    ),
+                    docs.as_deref(),
+                )),
+                ..ManifestAuth::of("user_http")
+            }
+        }
+    }
+}
+
+/// Terms, else the privacy policy; else the site itself, with a warning.
+fn legal_info_url<'a>(service: &'a Service, diags: &mut Diagnostics) -> &'a str {
+    if let Some(u) = service
+        .links
+        .terms
+        .as_deref()
+        .or(service.links.privacy.as_deref())
+    {
+        return u;
+    }
+    diags.push(
+        Diagnostic::warning(
+            "no terms or privacy URL: ai-plugin.json's legal_info_url points at the site's home page",
+        )
+        .help("set `terms_url` under [service]"),
+    );
+    service.site_url.as_str()
+}

@@ -1,0 +1,102 @@
+//! `generatedAt` without a clock: `meta.last_updated`, else `SOURCE_DATE_EPOCH`, else a fixed
+//! date, so two builds of the same source give the same bytes.
+
+use crate::diag::{Diagnostic, Diagnostics};
+
+/// Used when neither the source nor the environment gives a date; said in a warning.
+pub const FALLBACK: &str = "1970-01-01T00:00:00Z";
+
+/// RFC 3339 UTC. `epoch` is the value of `SOURCE_DATE_EPOCH`, passed in so this stays testable.
+pub fn generated_at(
+    last_updated: Option<&str>,
+    epoch: Option<&str>,
+    diags: &mut Diagnostics,
+) -> String {
+    if let Some(d) = last_updated {
+        // The model holds `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`.
+        return if d.len() == 10 {
+            format!("{d}T00:00:00Z")
+        } else {
+            d.to_string()
+        };
+    }
+    match epoch.map(|e| e.trim().parse::<u64>()) {
+        Some(Ok(secs)) => match rfc3339(secs) {
+            Some(t) => return t,
+            None => diags.push(Diagnostic::warning(format!(
+                "SOURCE_DATE_EPOCH={secs} is past the year 9999; ignoring it"
+            ))),
+        },
+        Some(Err(_)) => diags.push(Diagnostic::warning(format!(
+            "SOURCE_DATE_EPOCH=`{}` is not a count of seconds; ignoring it",
+            epoch.unwrap_or_default()
+        ))),
+        None => {}
+    }
+    diags.push(
+        Diagnostic::warning(format!(
+            "no date for /api/discovery's generatedAt: writing the fixed {FALLBACK} so builds stay reproducible"
+        ))
+        .help("set `[meta] last_updated = 2026-01-31`, or SOURCE_DATE_EPOCH in the build environment"),
+    );
+    FALLBACK.to_string()
+}
+
+/// Seconds since 1970 as `YYYY-MM-DDThh:mm:ssZ` (Howard Hinnant's days-to-civil algorithm).
+pub fn rfc3339(secs: u64) -> Option<String> {
+    let days = i64::try_from(secs / 86_400).ok()?;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year <= 9999).then(|| {
+        format!(
+            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+            rem / 3600,
+            rem % 3600 / 60,
+            rem % 60
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epoch_seconds_render_as_utc() {
+        assert_eq!(rfc3339(0).unwrap(), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400).unwrap(), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_767_225_599).unwrap(), "2025-12-31T23:59:59Z");
+        assert_eq!(rfc3339(1_709_210_096).unwrap(), "2024-02-29T12:34:56Z");
+        assert_eq!(rfc3339(u64::MAX), None);
+    }
+
+    #[test]
+    fn the_source_date_wins_then_the_environment_then_the_fallback() {
+        let mut d = Diagnostics::default();
+        assert_eq!(
+            generated_at(Some("2026-03-10"), Some("0"), &mut d),
+            "2026-03-10T00:00:00Z"
+        );
+        assert_eq!(
+            generated_at(Some("2026-03-10T08:00:00Z"), None, &mut d),
+            "2026-03-10T08:00:00Z"
+        );
+        assert_eq!(
+            generated_at(None, Some("1700000000"), &mut d),
+            "2023-11-14T22:13:20Z"
+        );
+        assert!(d.is_empty());
+        assert_eq!(generated_at(None, None, &mut d), FALLBACK);
+        assert_eq!(d.warning_count(), 1);
+        assert_eq!(generated_at(None, Some("yesterday"), &mut d), FALLBACK);
+        assert_eq!(d.warning_count(), 3);
+    }
+}
