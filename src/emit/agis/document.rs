@@ -240,7 +240,7 @@ fn outcome_for(class: Option<VerbClass>, http: Method, noun: &str, one: bool) ->
 
 /// Named conditions the HTTP shape of a capability implies, for capabilities that list none.
 fn derived_errors(service: &Service, c: &Capability, noun: &str) -> Vec<(String, Option<String>)> {
-    let noun = noun.replace(' ', "_");
+    let noun = singular(&noun.replace(' ', "_"));
     let mut out = Vec::new();
     if c.path.params().next().is_some() {
         out.push((
@@ -283,6 +283,17 @@ fn derived_errors(service: &Service, c: &Capability, noun: &str) -> Vec<(String,
         ));
     }
     out
+}
+
+/// `products` → `product`, `categories` → `category`: error names speak of one instance.
+fn singular(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if word.ends_with('s') && !word.ends_with("ss") && word.len() > 3 {
+        word[..word.len() - 1].to_string()
+    } else {
+        word.to_string()
+    }
 }
 
 /// The parameters as a JSON Schema object with an explicit `required` array (§7).
@@ -392,7 +403,8 @@ pub fn declared_verbs(endpoints: &[Endpoint]) -> Vec<String> {
 pub fn document(service: &Service, endpoints: &[Endpoint], tool_names: &[Option<String>]) -> Value {
     let (agtp, _) = agtp(service);
     let (domain, _) = domain(service);
-    let (namespace, _) = namespace(service);
+    // Optional in the document (§8.2(d)) and in the HTTP binding: only the author's own.
+    let namespace = service.agis.namespace.as_deref();
     let mut doc = Map::new();
     doc.insert("agis".into(), VERSION.into());
     doc.insert("service".into(), service.name.clone().into());
@@ -402,19 +414,18 @@ pub fn document(service: &Service, endpoints: &[Endpoint], tool_names: &[Option<
     let list: Vec<Value> = endpoints
         .iter()
         .zip(tool_names.iter().chain(std::iter::repeat(&None)))
-        .map(|(e, name)| endpoint_json(service, e, &namespace, name.as_deref()))
+        .map(|(e, name)| endpoint_json(service, e, namespace, name.as_deref()))
         .collect();
     doc.insert("endpoints".into(), list.into());
-    doc.insert(
-        "vocabulary".into(),
-        json!({
-            "declared_verbs": declared_verbs(endpoints),
-            "domain": domain,
-            "namespace": namespace,
-            "version": service.version,
-            "negotiable": service.agis.negotiable,
-        }),
-    );
+    let mut vocabulary = Map::new();
+    vocabulary.insert("declared_verbs".into(), declared_verbs(endpoints).into());
+    vocabulary.insert("domain".into(), domain.into());
+    if let Some(n) = namespace {
+        vocabulary.insert("namespace".into(), n.into());
+    }
+    vocabulary.insert("version".into(), service.version.clone().into());
+    vocabulary.insert("negotiable".into(), service.agis.negotiable.into());
+    doc.insert("vocabulary".into(), vocabulary.into());
     if let Some(m) = &service.agis.data_manifest {
         let available: Vec<Value> = m
             .available_data
@@ -446,7 +457,7 @@ pub fn document(service: &Service, endpoints: &[Endpoint], tool_names: &[Option<
 fn endpoint_json(
     service: &Service,
     e: &Endpoint,
-    namespace: &str,
+    namespace: Option<&str>,
     tool_name: Option<&str>,
 ) -> Value {
     let s = &e.capability.semantic;
@@ -475,13 +486,12 @@ fn endpoint_json(
             None => json!({"name": name}),
         })
         .collect();
-    let headers: IndexMap<&str, &str> = [
-        ("X-AGIS-Method", e.method.as_str()),
-        ("X-AGIS-Grammar", GRAMMAR),
-        ("X-AGIS-Namespace", namespace),
-    ]
-    .into_iter()
-    .collect();
+    let mut headers: IndexMap<&str, &str> = IndexMap::new();
+    headers.insert("X-AGIS-Method", e.method.as_str());
+    headers.insert("X-AGIS-Grammar", GRAMMAR);
+    if let Some(n) = namespace {
+        headers.insert("X-AGIS-Namespace", n);
+    }
     json!({
         "method": e.method,
         "path": e.path,
@@ -522,7 +532,7 @@ pub fn summary(service: &Service, doc: &Value, document_url: &str, mcp_url: &str
         "agis_document": document_url,
         "methods": doc["vocabulary"]["declared_verbs"],
         "domain": doc["vocabulary"]["domain"],
-        "namespace": doc["vocabulary"]["namespace"],
+        "namespace": namespace(service).0,
         "negotiable": service.agis.negotiable,
         "capability_summary": capability_summary,
         "data_classes": manifest.map(|m| m.available_data.iter().map(|d| d.class.clone()).collect::<Vec<_>>()).unwrap_or_default(),

@@ -181,9 +181,9 @@ fn document_warnings(service: &Service, diags: &mut Diagnostics) {
     if derived {
         diags.push(
             Diagnostic::warning(format!(
-                "AGIS vocabulary namespace derived as `{namespace}` from the service name"
+                "/.well-known/agis.json needs a namespace: derived `{namespace}` from the service name"
             ))
-            .help("set `[agis] namespace` (it is also sent as X-AGIS-Namespace)"),
+            .help("set `[agis] namespace`; it also goes into the vocabulary block and the X-AGIS-Namespace header"),
         );
     }
     if service.agis.interaction_protocols.is_empty() {
