@@ -97,7 +97,11 @@ pub fn description(e: &Endpoint) -> String {
         })
         .collect();
     let intent = e.intent.trim_end();
-    let sep = if intent.ends_with(['.', '!', '?']) { " " } else { ". " };
+    let sep = if intent.ends_with(['.', '!', '?']) {
+        " "
+    } else {
+        ". "
+    };
     format!("{intent}{sep}Hints: {}", parts.join("; "))
 }
 

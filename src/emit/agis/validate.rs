@@ -207,7 +207,7 @@ impl Validator {
         }
         if let Some(a) = root.get("agtp").and_then(Value::as_str)
             && !a.is_empty()
-            && !a.strip_prefix("agtp://").is_some_and(|h| !h.is_empty())
+            && a.strip_prefix("agtp://").is_none_or(str::is_empty)
         {
             self.doc(
                 p,
@@ -779,7 +779,7 @@ pub fn path_syntax(path: &str, method: &str) -> Vec<String> {
             ));
         }
         let words: Vec<String> = verbs::kebab(seg).split('-').map(str::to_string).collect();
-        if !method_word.is_empty() && words.iter().any(|w| *w == method_word) {
+        if !method_word.is_empty() && words.contains(&method_word) {
             out.push(format!("`{seg}` repeats the method `{method}` (§5(e))"));
         } else if let Some(w) = words.iter().find(|w| PATH_VERBS.contains(&w.as_str())) {
             out.push(format!(
