@@ -458,6 +458,7 @@ fn methods_and_paths_are_derived_and_never_http_methods() {
         ("SEARCH", "/products"),
         ("RETRIEVE", "/product-reviews/{id}"),
         ("FIND", "/stock"),
+        ("REMOVE", "/stale/{id}"),
     ];
     let expect: Vec<(String, String)> = expect
         .iter()
@@ -469,7 +470,7 @@ fn methods_and_paths_are_derived_and_never_http_methods() {
         .iter()
         .filter(|d| d.message.contains("derived method"))
         .count();
-    assert_eq!(derived, 8, "one warning per derived method");
+    assert_eq!(derived, 9, "one warning per derived method");
     assert!(
         diags
             .iter()

@@ -609,30 +609,37 @@ pub struct DerivedMethod {
 /// `intent` is the text the method must stay consistent with (Pass 6).
 pub fn derive_method(c: &Capability, intent: &str) -> DerivedMethod {
     let intent_class = intent_verb(intent).map(|(_, class)| class);
-    let fits = |m: &str| {
-        let class = class_of(&m.to_ascii_lowercase());
-        !matches!((class, intent_class), (Some(a), Some(b)) if conflicts(a, b))
+    // The HTTP method says something too: a GET only reads, a DELETE removes.
+    let http_class = match c.method {
+        Method::Get => Some(VerbClass::Read),
+        Method::Delete => Some(VerbClass::Remove),
+        _ => None,
     };
+    let agrees = |m: &str, other: Option<VerbClass>| {
+        let class = class_of(&m.to_ascii_lowercase());
+        !matches!((class, other), (Some(a), Some(b)) if conflicts(a, b))
+    };
+    let mut candidates: Vec<DerivedMethod> = Vec::new();
     let first_token =
         c.id.split(['_', '-', '.'])
             .next()
             .unwrap_or_default()
             .to_ascii_lowercase();
-    if let Some(m) = method_for(&first_token).filter(|m| fits(m)) {
+    if let Some(m) = method_for(&first_token) {
         let how = if m.eq_ignore_ascii_case(&first_token) {
             format!("the id `{}` starts with it", c.id)
         } else {
             format!("`{first_token}` in the id `{}` is not an AGIS method", c.id)
         };
-        return DerivedMethod { method: m, how };
+        candidates.push(DerivedMethod { method: m, how });
     }
     if let Some((word, _)) = intent_verb(intent)
-        && let Some(m) = method_for(&word).filter(|m| fits(m))
+        && let Some(m) = method_for(&word)
     {
-        return DerivedMethod {
+        candidates.push(DerivedMethod {
             method: m,
             how: format!("the intent opens with `{word}`"),
-        };
+        });
     }
     let one = names_one_instance(c);
     let (m, why) = match c.method {
@@ -642,11 +649,22 @@ pub fn derive_method(c: &Capability, intent: &str) -> DerivedMethod {
         Method::Put | Method::Patch => ("UPDATE", "a PUT or PATCH"),
         Method::Delete => ("REMOVE", "a DELETE"),
     };
-    // Always consistent: had the intent opened with a known verb, that verb was taken above.
-    DerivedMethod {
+    candidates.push(DerivedMethod {
         method: m.to_string(),
         how: format!("the capability is {why}"),
-    }
+    });
+    // Agreeing with the intent is what Pass 6 checks, so it comes first; the intent's own verb
+    // (when known) always agrees with it, so the search never comes back empty-handed.
+    let pick = candidates
+        .iter()
+        .position(|d| agrees(&d.method, intent_class) && agrees(&d.method, http_class))
+        .or_else(|| {
+            candidates
+                .iter()
+                .position(|d| agrees(&d.method, intent_class))
+        })
+        .unwrap_or(candidates.len() - 1);
+    candidates.swap_remove(pick)
 }
 
 /// Whether the HTTP path ends in a parameter (`/products/{id}`): one instance, not a collection.
