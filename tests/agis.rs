@@ -433,6 +433,14 @@ fn methods_and_paths_are_derived_and_never_http_methods() {
             "Stock level of the shop",
             "",
         ),
+        // The id says "get" but the HTTP method deletes: the HTTP method wins.
+        cap(
+            "get_stale",
+            "DELETE",
+            "/api/stale/{id}",
+            "Stale entries cleanup",
+            "",
+        ),
     ]
     .concat();
     let (artifacts, diags) = build(&text);
