@@ -1,10 +1,116 @@
-//! A static MCP tools/list result (MCP 2026-07-28), per AGIS Appendix C.
+//! A static MCP tools/list result (MCP 2026-07-28), per AGIS Appendix C: one tool per AGIS
+//! endpoint, named `method_entity`, described by the intent (plus parameter hints), with the
+//! AGIS input schema as `inputSchema`.
 
-use super::Artifact;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::agis::{self, document::Endpoint};
+use super::{Artifact, JSON, Serving, to_json_bytes};
 use crate::diag::Diagnostics;
-use crate::model::Service;
+use crate::model::{Impact, Service};
 
-// PLACEHOLDER: being written on its own branch; replaced before this lands.
-pub fn emit(_service: &Service, _diags: &mut Diagnostics) -> Vec<Artifact> {
-    Vec::new()
+pub const PATH: &str = agis::MCP_TOOLS_PATH;
+/// `ttlMs` and `Cache-Control` say the same thing: fresh for an hour.
+const TTL_MS: u64 = 3_600_000;
+pub const SERVING: Serving = Serving {
+    content_type: JSON,
+    cache_control: "public, max-age=3600",
+    cors: true,
+};
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListToolsResult {
+    result_type: &'static str,
+    tools: Vec<Tool>,
+    ttl_ms: u64,
+    /// The catalog holds nothing user-specific: any cache may share it.
+    cache_scope: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tool {
+    name: String,
+    title: String,
+    description: String,
+    input_schema: Value,
+    annotations: Annotations,
+}
+
+/// Hints from the AGIS impact tier and idempotency (MCP ToolAnnotations; untrusted hints).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Annotations {
+    read_only_hint: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    destructive_hint: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    idempotent_hint: Option<bool>,
+}
+
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    // The AGIS back end reports what it derives; repeating it here would say everything twice.
+    let endpoints = agis::document::endpoints(service, &mut Diagnostics::default());
+    let names = agis::tool_names(&endpoints, diags);
+    let tools = endpoints
+        .iter()
+        .zip(names)
+        .map(|(e, n)| tool(e, n.name))
+        .collect();
+    let result = ListToolsResult {
+        result_type: "complete",
+        tools,
+        ttl_ms: TTL_MS,
+        cache_scope: "public",
+    };
+    vec![Artifact::document(PATH, to_json_bytes(&result), SERVING)]
+}
+
+fn tool(e: &Endpoint, name: String) -> Tool {
+    let read_only = e.impact == Impact::Informational;
+    Tool {
+        name,
+        title: title(&e.capability.id),
+        description: description(e),
+        input_schema: e.input.clone(),
+        annotations: Annotations {
+            read_only_hint: read_only,
+            destructive_hint: (!read_only).then_some(e.impact == Impact::Irreversible),
+            idempotent_hint: (!read_only).then_some(e.idempotent),
+        },
+    }
+}
+
+/// Appendix C(b): the intent, then ` Hints: name = ['a', 'b']; other = ['c']`.
+pub fn description(e: &Endpoint) -> String {
+    let hints = &e.capability.semantic.parameter_hints;
+    if hints.is_empty() {
+        return e.intent.clone();
+    }
+    let parts: Vec<String> = hints
+        .iter()
+        .map(|(name, phrases)| {
+            let quoted: Vec<String> = phrases.iter().map(|p| format!("'{p}'")).collect();
+            format!("{name} = [{}]", quoted.join(", "))
+        })
+        .collect();
+    let intent = e.intent.trim_end();
+    let sep = if intent.ends_with(['.', '!', '?']) {
+        " "
+    } else {
+        ". "
+    };
+    format!("{intent}{sep}Hints: {}", parts.join("; "))
+}
+
+/// `search_products` → "Search products": a display name for MCP clients.
+fn title(id: &str) -> String {
+    let words = id.replace(['_', '-', '.'], " ");
+    let mut chars = words.trim().chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
 }
