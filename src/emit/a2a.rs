@@ -31,7 +31,8 @@ struct AgentCard<'a> {
     name: &'a str,
     description: &'a str,
     supported_interfaces: Vec<AgentInterface<'a>>,
-    provider: AgentProvider<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provider: Option<AgentProvider<'a>>,
     version: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     documentation_url: Option<&'a str>,
@@ -82,23 +83,24 @@ struct AgentSkill<'a> {
     security_requirements: Vec<SecurityRequirement<'a>>,
 }
 
-/// `SecurityScheme` is a `oneof`: exactly one member is set.
+/// `SecurityScheme` is a `oneof`: exactly one member is set, named as in the proto.
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 enum SecurityScheme<'a> {
-    ApiKeySecurityScheme {
+    #[serde(rename = "apiKeySecurityScheme")]
+    ApiKey {
         #[serde(skip_serializing_if = "Option::is_none")]
         description: Option<String>,
         location: &'static str,
         name: String,
     },
-    HttpAuthSecurityScheme {
+    #[serde(rename = "httpAuthSecurityScheme")]
+    HttpAuth {
         #[serde(skip_serializing_if = "Option::is_none")]
         description: Option<String>,
         scheme: &'static str,
     },
     #[serde(rename = "oauth2SecurityScheme")]
-    OAuth2SecurityScheme {
+    OAuth2 {
         #[serde(skip_serializing_if = "Option::is_none")]
         description: Option<String>,
         flows: OAuthFlows<'a>,
@@ -161,7 +163,7 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
             protocol_binding: PROTOCOL_BINDING,
             protocol_version: PROTOCOL_VERSION,
         }],
-        provider: provider(service, diags),
+        provider: provider(service),
         version: &service.version,
         documentation_url: service.links.docs.as_deref(),
         capabilities: AgentCapabilities {
@@ -186,31 +188,21 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
 }
 
 /// `AgentProvider` needs both fields once present. The organisation is the legal operator
-/// when RFC-002 names one, else the contact's name; failing both, the service's own name.
-fn provider<'a>(service: &'a Service, diags: &mut Diagnostics) -> AgentProvider<'a> {
-    let named = service
+/// when RFC-002 names one, else the contact's name. With neither, the card has no provider
+/// (the field is optional): the service's own name would be a guess about who runs it.
+fn provider(service: &Service) -> Option<AgentProvider<'_>> {
+    let organization = service
         .rfc002
         .issuer
         .as_ref()
         .and_then(|i| i.operator_name.as_deref())
-        .or(service.contact.name.as_deref());
-    let organization = named.unwrap_or_else(|| {
-        diags.push(
-            Diagnostic::warning(
-                "the A2A card's provider.organization is derived from the service name: \
-                 nothing names the organisation behind the service",
-            )
-            .at("service.name")
-            .help("add `[service.contact]` with `name = \"…\"` (and `url`)"),
-        );
-        &service.name
-    });
+        .or(service.contact.name.as_deref())?;
     let url = service
         .contact
         .url
         .as_deref()
         .unwrap_or(service.site_url.as_str());
-    AgentProvider { organization, url }
+    Some(AgentProvider { organization, url })
 }
 
 /// One `SecurityScheme` per way in. OAuth 2 has one scheme per grant type, because
@@ -236,7 +228,7 @@ fn security_schemes<'a>(
             };
             out.insert(
                 "api_key",
-                SecurityScheme::ApiKeySecurityScheme {
+                SecurityScheme::ApiKey {
                     description: docs(&what),
                     location: "header",
                     name: header.clone(),
@@ -250,7 +242,7 @@ fn security_schemes<'a>(
             };
             out.insert(
                 "bearer",
-                SecurityScheme::HttpAuthSecurityScheme {
+                SecurityScheme::HttpAuth {
                     description: docs(&what),
                     scheme: "Bearer",
                 },
@@ -270,7 +262,7 @@ fn security_schemes<'a>(
             if grants("authorization_code") || !grants("client_credentials") {
                 out.insert(
                     "oauth2",
-                    SecurityScheme::OAuth2SecurityScheme {
+                    SecurityScheme::OAuth2 {
                         description: docs("OAuth 2.0, authorization code flow."),
                         flows: OAuthFlows::AuthorizationCode {
                             authorization_url,
@@ -284,7 +276,7 @@ fn security_schemes<'a>(
             if grants("client_credentials") {
                 out.insert(
                     "oauth2_client_credentials",
-                    SecurityScheme::OAuth2SecurityScheme {
+                    SecurityScheme::OAuth2 {
                         description: docs("OAuth 2.0, client credentials flow."),
                         flows: OAuthFlows::ClientCredentials { token_url, scopes },
                     },
@@ -303,7 +295,7 @@ fn security_schemes<'a>(
             diags.push(d);
             out.insert(
                 "signed_key",
-                SecurityScheme::ApiKeySecurityScheme {
+                SecurityScheme::ApiKey {
                     description: docs(&format!(
                         "A registered key in the {header_prefix}Key header; every request is also \
                          signed ({header_prefix}Signature, {header_prefix}Timestamp)."
@@ -326,7 +318,7 @@ fn requirements<'a>(
         .iter()
         .map(|(name, scheme)| {
             let list = match scheme {
-                SecurityScheme::OAuth2SecurityScheme { .. } => scopes.to_vec(),
+                SecurityScheme::OAuth2 { .. } => scopes.to_vec(),
                 _ => Vec::new(),
             };
             SecurityRequirement {
