@@ -1,12 +1,15 @@
 //! Back ends: each target lowers the model into artifacts (a URL path, bytes and how to serve
 //! them). Emitters are pure; `write` is the only code that touches the disk.
 
+pub mod a2a;
 pub mod adp;
 pub mod agis;
 pub mod aiendpoint;
+pub mod api_catalog;
 pub mod headers;
 pub mod host_files;
 pub mod iajson;
+pub mod llms_txt;
 pub mod mcp;
 pub mod openapi;
 pub mod rfc002;
@@ -75,10 +78,19 @@ pub enum Target {
     /// A static MCP tools/list result (MCP 2026-07-28, AGIS Appendix C)
     #[value(name = "mcp")]
     Mcp,
+    /// /.well-known/agent-card.json (A2A 1.0.1)
+    #[value(name = "a2a")]
+    A2a,
+    /// /llms.txt (llms.txt proposal)
+    #[value(name = "llms-txt")]
+    LlmsTxt,
+    /// /.well-known/api-catalog (RFC 9727)
+    #[value(name = "api-catalog")]
+    ApiCatalog,
 }
 
 impl Target {
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 10] = [
         Target::AiEndpoint,
         Target::IaJson,
         Target::Rfc002,
@@ -86,6 +98,9 @@ impl Target {
         Target::Adp,
         Target::Agis,
         Target::Mcp,
+        Target::A2a,
+        Target::LlmsTxt,
+        Target::ApiCatalog,
     ];
 
     pub fn name(self) -> &'static str {
@@ -97,6 +112,9 @@ impl Target {
             Self::Adp => "adp",
             Self::Agis => "agis",
             Self::Mcp => "mcp",
+            Self::A2a => "a2a",
+            Self::LlmsTxt => "llms-txt",
+            Self::ApiCatalog => "api-catalog",
         }
     }
 
@@ -109,6 +127,9 @@ impl Target {
             Self::Adp => adp::emit(service, diags),
             Self::Agis => agis::emit(service, diags),
             Self::Mcp => mcp::emit(service, diags),
+            Self::A2a => a2a::emit(service, diags),
+            Self::LlmsTxt => llms_txt::emit(service, diags),
+            Self::ApiCatalog => api_catalog::emit(service, diags),
         }
     }
 }

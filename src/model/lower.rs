@@ -231,6 +231,9 @@ impl Cx<'_> {
             agis,
             host,
             capabilities,
+            a2a: A2a {
+                legacy_alias: doc.a2a.and_then(|a| a.legacy_alias).unwrap_or(false),
+            },
         })
     }
 

@@ -50,6 +50,14 @@ pub struct Service {
     /// Where dist/ is deployed: decides the host files (`_redirects`, `_worker.js`, …).
     pub host: Host,
     pub capabilities: Vec<Capability>,
+    pub a2a: A2a,
+}
+
+/// A2A agent card options.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct A2a {
+    /// Also publish the card at the pre-1.0 path `/.well-known/agent.json`.
+    pub legacy_alias: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]

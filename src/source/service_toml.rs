@@ -26,6 +26,15 @@ pub struct ServiceToml {
     pub deploy: Option<DeployTable>,
     #[serde(default)]
     pub capabilities: Vec<CapabilityTable>,
+    pub a2a: Option<A2aTable>,
+}
+
+/// A2A agent card options.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct A2aTable {
+    /// Also publish the card at the pre-1.0 path `/.well-known/agent.json`.
+    pub legacy_alias: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, Serialize)]

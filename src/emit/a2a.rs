@@ -1,0 +1,456 @@
+//! The A2A agent card: /.well-known/agent-card.json (A2A 1.0.1, `AgentCard` in a2a.proto).
+//!
+//! Field names follow the proto's ProtoJSON mapping (lowerCamelCase, spec §5.5); `oneof`
+//! members are written as the member's name wrapping its message, as ProtoJSON does.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::{Artifact, JSON, Serving, to_json_bytes};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::path::Segment;
+use crate::model::{Auth, Capability, Method, Service};
+
+pub const PATH: &str = "/.well-known/agent-card.json";
+/// The pre-1.0 well-known path (A2A 0.2/0.3), written only when `[a2a] legacy_alias = true`.
+pub const LEGACY_PATH: &str = "/.well-known/agent.json";
+/// Spec §8.6.1: a Cache-Control with max-age; the card changes when the service does.
+pub const SERVING: Serving = Serving {
+    content_type: JSON,
+    cache_control: "public, max-age=3600",
+    cors: true,
+};
+pub const PROTOCOL_VERSION: &str = "1.0";
+/// The interface is the service's own HTTP API, so the REST-style binding name is used.
+pub const PROTOCOL_BINDING: &str = "HTTP+JSON";
+const MODES: [&str; 1] = ["application/json"];
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AgentCard<'a> {
+    name: &'a str,
+    description: &'a str,
+    supported_interfaces: Vec<AgentInterface<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provider: Option<AgentProvider<'a>>,
+    version: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    documentation_url: Option<&'a str>,
+    capabilities: AgentCapabilities,
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    security_schemes: IndexMap<&'static str, SecurityScheme<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    security_requirements: Vec<SecurityRequirement<'a>>,
+    default_input_modes: [&'static str; 1],
+    default_output_modes: [&'static str; 1],
+    skills: Vec<AgentSkill<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    icon_url: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AgentInterface<'a> {
+    url: &'a str,
+    protocol_binding: &'static str,
+    protocol_version: &'static str,
+}
+
+#[derive(Serialize)]
+struct AgentProvider<'a> {
+    organization: &'a str,
+    url: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AgentCapabilities {
+    streaming: bool,
+    push_notifications: bool,
+    extended_agent_card: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AgentSkill<'a> {
+    id: &'a str,
+    name: String,
+    description: &'a str,
+    tags: Vec<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    examples: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    security_requirements: Vec<SecurityRequirement<'a>>,
+}
+
+/// `SecurityScheme` is a `oneof`: exactly one member is set, named as in the proto.
+#[derive(Serialize)]
+enum SecurityScheme<'a> {
+    #[serde(rename = "apiKeySecurityScheme")]
+    ApiKey {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        location: &'static str,
+        name: String,
+    },
+    #[serde(rename = "httpAuthSecurityScheme")]
+    HttpAuth {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        scheme: &'static str,
+    },
+    #[serde(rename = "oauth2SecurityScheme")]
+    OAuth2 {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        flows: OAuthFlows<'a>,
+    },
+}
+
+/// `OAuthFlows` is a `oneof` too: one flow per scheme.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+enum OAuthFlows<'a> {
+    #[serde(rename_all = "camelCase")]
+    AuthorizationCode {
+        authorization_url: &'a str,
+        token_url: &'a str,
+        scopes: &'a IndexMap<String, String>,
+        pkce_required: bool,
+    },
+    #[serde(rename_all = "camelCase")]
+    ClientCredentials {
+        token_url: &'a str,
+        scopes: &'a IndexMap<String, String>,
+    },
+}
+
+/// `SecurityRequirement { map<string, StringList> schemes }`: scheme name → required scopes.
+#[derive(Serialize, Clone)]
+struct SecurityRequirement<'a> {
+    schemes: IndexMap<&'static str, StringList<'a>>,
+}
+
+#[derive(Serialize, Clone)]
+struct StringList<'a> {
+    list: Vec<&'a str>,
+}
+
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    // The proto marks these REQUIRED; blank text would meet the letter of it, not the intent.
+    for (field, value) in [
+        ("service.name", &service.name),
+        ("service.description", &service.description),
+        ("service.version", &service.version),
+    ] {
+        if value.trim().is_empty() {
+            diags.push(
+                Diagnostic::error("is blank; the A2A agent card requires it (a2a.proto AgentCard)")
+                    .at(field),
+            );
+        }
+    }
+    let security_schemes = service
+        .auth
+        .as_ref()
+        .map(|a| security_schemes(a, diags))
+        .unwrap_or_default();
+    let card = AgentCard {
+        name: &service.name,
+        description: &service.description,
+        supported_interfaces: vec![AgentInterface {
+            url: service.base_url.as_str(),
+            protocol_binding: PROTOCOL_BINDING,
+            protocol_version: PROTOCOL_VERSION,
+        }],
+        provider: provider(service),
+        version: &service.version,
+        documentation_url: service.links.docs.as_deref(),
+        capabilities: AgentCapabilities {
+            streaming: false,
+            // The service calls back to subscribers: the nearest thing it has to push updates.
+            push_notifications: !service.webhooks.is_empty(),
+            extended_agent_card: false,
+        },
+        security_requirements: requirements(&security_schemes, &[]),
+        skills: skills(service, &security_schemes, diags),
+        security_schemes,
+        default_input_modes: MODES,
+        default_output_modes: MODES,
+        icon_url: service.links.logo.as_deref(),
+    };
+    let body = to_json_bytes(&card);
+    let mut out = vec![Artifact::document(PATH, body.clone(), SERVING)];
+    if service.a2a.legacy_alias {
+        out.push(Artifact::document(LEGACY_PATH, body, SERVING));
+    }
+    out
+}
+
+/// `AgentProvider` needs both fields once present. The organisation is the legal operator
+/// when RFC-002 names one, else the contact's name. With neither, the card has no provider
+/// (the field is optional): the service's own name would be a guess about who runs it.
+fn provider(service: &Service) -> Option<AgentProvider<'_>> {
+    let organization = service
+        .rfc002
+        .issuer
+        .as_ref()
+        .and_then(|i| i.operator_name.as_deref())
+        .or(service.contact.name.as_deref())?;
+    let url = service
+        .contact
+        .url
+        .as_deref()
+        .unwrap_or(service.site_url.as_str());
+    Some(AgentProvider { organization, url })
+}
+
+/// One `SecurityScheme` per way in. OAuth 2 has one scheme per grant type, because
+/// `OAuthFlows` is a `oneof` holding a single flow.
+fn security_schemes<'a>(
+    auth: &'a Auth,
+    diags: &mut Diagnostics,
+) -> IndexMap<&'static str, SecurityScheme<'a>> {
+    let docs = |what: &str| {
+        auth.docs()
+            .map(|d| format!("{what} See {d}"))
+            .or_else(|| (!what.is_empty()).then(|| what.to_string()))
+    };
+    let mut out = IndexMap::new();
+    match auth {
+        Auth::None { .. } => {}
+        Auth::ApiKey {
+            header, key_url, ..
+        } => {
+            let what = match key_url {
+                Some(k) => format!("An API key in the {header} header; get one at {k}."),
+                None => format!("An API key in the {header} header."),
+            };
+            out.insert(
+                "api_key",
+                SecurityScheme::ApiKey {
+                    description: docs(&what),
+                    location: "header",
+                    name: header.clone(),
+                },
+            );
+        }
+        Auth::Bearer { token_url, .. } => {
+            let what = match token_url {
+                Some(t) => format!("A bearer token from {t}."),
+                None => "A bearer token.".to_string(),
+            };
+            out.insert(
+                "bearer",
+                SecurityScheme::HttpAuth {
+                    description: docs(&what),
+                    scheme: "Bearer",
+                },
+            );
+        }
+        Auth::OAuth2 {
+            authorization_url,
+            token_url,
+            scopes,
+            grant_types,
+            pkce,
+            ..
+        } => {
+            let grants = |g: &str| grant_types.iter().any(|t| t == g);
+            // With no grant type named, the authorization URL the model requires still makes
+            // the authorization-code flow the one to declare.
+            if grants("authorization_code") || !grants("client_credentials") {
+                out.insert(
+                    "oauth2",
+                    SecurityScheme::OAuth2 {
+                        description: docs("OAuth 2.0, authorization code flow."),
+                        flows: OAuthFlows::AuthorizationCode {
+                            authorization_url,
+                            token_url,
+                            scopes,
+                            pkce_required: *pkce,
+                        },
+                    },
+                );
+            }
+            if grants("client_credentials") {
+                out.insert(
+                    "oauth2_client_credentials",
+                    SecurityScheme::OAuth2 {
+                        description: docs("OAuth 2.0, client credentials flow."),
+                        flows: OAuthFlows::ClientCredentials { token_url, scopes },
+                    },
+                );
+            }
+        }
+        Auth::SignedKey { header_prefix, .. } => {
+            let mut d = Diagnostic::warning(
+                "A2A has no signed-request scheme: the A2A card declares only the key header \
+                 of signed_key auth, and says in its description that requests are signed",
+            )
+            .at("auth.type");
+            if auth.docs().is_none() {
+                d = d.help("set `auth.docs_url` so agents can find how to sign requests");
+            }
+            diags.push(d);
+            out.insert(
+                "signed_key",
+                SecurityScheme::ApiKey {
+                    description: docs(&format!(
+                        "A registered key in the {header_prefix}Key header; every request is also \
+                         signed ({header_prefix}Signature, {header_prefix}Timestamp)."
+                    )),
+                    location: "header",
+                    name: format!("{header_prefix}Key"),
+                },
+            );
+        }
+    }
+    out
+}
+
+/// One requirement per scheme, each an alternative. Scopes only mean something to OAuth.
+fn requirements<'a>(
+    schemes: &IndexMap<&'static str, SecurityScheme<'a>>,
+    scopes: &[&'a str],
+) -> Vec<SecurityRequirement<'a>> {
+    schemes
+        .iter()
+        .map(|(name, scheme)| {
+            let list = match scheme {
+                SecurityScheme::OAuth2 { .. } => scopes.to_vec(),
+                _ => Vec::new(),
+            };
+            SecurityRequirement {
+                schemes: IndexMap::from([(*name, StringList { list })]),
+            }
+        })
+        .collect()
+}
+
+fn skills<'a>(
+    service: &'a Service,
+    schemes: &IndexMap<&'static str, SecurityScheme<'a>>,
+    diags: &mut Diagnostics,
+) -> Vec<AgentSkill<'a>> {
+    let mut untagged = Vec::new();
+    let skills = service
+        .capabilities
+        .iter()
+        .map(|c| {
+            let mut tags: Vec<&str> = Vec::new();
+            for t in c.tags.iter().chain(&service.tags) {
+                if !tags.contains(&t.as_str()) {
+                    tags.push(t);
+                }
+            }
+            if tags.is_empty() {
+                untagged.push(c.id.as_str());
+                tags = fallback_tags(c);
+            }
+            let scopes: Vec<&str> = c.scopes.iter().map(String::as_str).collect();
+            AgentSkill {
+                id: &c.id,
+                name: human_title(&c.id),
+                description: &c.description,
+                tags,
+                examples: examples(c),
+                security_requirements: if scopes.is_empty() {
+                    Vec::new()
+                } else {
+                    requirements(schemes, &scopes)
+                },
+            }
+        })
+        .collect();
+    if !untagged.is_empty() {
+        diags.push(
+            Diagnostic::warning(format!(
+                "A2A skills need tags; derived from the method and path for: {}",
+                untagged.join(", ")
+            ))
+            .help("add `tags = [\"…\"]` to `[service]` or to each capability"),
+        );
+    }
+    skills
+}
+
+/// The method, and the first path word that says what the capability is about (skipping
+/// an `api` prefix and version segments such as `v1`).
+fn fallback_tags(c: &Capability) -> Vec<&str> {
+    let method = match c.method {
+        Method::Get => "get",
+        Method::Post => "post",
+        Method::Put => "put",
+        Method::Patch => "patch",
+        Method::Delete => "delete",
+    };
+    let mut tags = vec![method];
+    tags.extend(first_path_word(c));
+    tags
+}
+
+fn first_path_word(c: &Capability) -> Option<&str> {
+    c.path
+        .segments()
+        .iter()
+        .filter_map(|s| match s {
+            Segment::Literal(text) => Some(text.split('/')),
+            Segment::Param(_) => None,
+        })
+        .flatten()
+        .find(|w| !w.is_empty() && !is_prefix_word(w))
+}
+
+fn is_prefix_word(w: &str) -> bool {
+    w == "api"
+        || w.strip_prefix('v')
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// `search_books` → `Search books`.
+fn human_title(id: &str) -> String {
+    let words = id.replace('_', " ");
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// What an agent might be asked to do with the skill: the author's parameter hints (phrases
+/// that introduce a value), then the example request as compact JSON.
+fn examples(c: &Capability) -> Vec<String> {
+    let mut out: Vec<String> = c
+        .semantic
+        .parameter_hints
+        .values()
+        .flatten()
+        .cloned()
+        .collect();
+    if let Some(request) = c.example.as_ref().and_then(|e| e.request.as_ref()) {
+        out.push(request.to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_read_as_words() {
+        assert_eq!(human_title("search_books"), "Search books");
+        assert_eq!(human_title("get_v2_item"), "Get v2 item");
+        assert_eq!(human_title("x"), "X");
+    }
+
+    #[test]
+    fn prefix_words_are_skipped_for_tags() {
+        assert!(is_prefix_word("api"));
+        assert!(is_prefix_word("v1"));
+        assert!(is_prefix_word("v20"));
+        assert!(!is_prefix_word("v"));
+        assert!(!is_prefix_word("videos"));
+    }
+}

@@ -1,0 +1,230 @@
+//! /llms.txt, rendered from a template (the llms.txt proposal, llmstxt.org).
+//!
+//! The format is Markdown read by fixed rules (the reference parser's regexes): an H1, a `>`
+//! summary line, free text, then H2 sections holding only `- [name](url): notes` lines. The
+//! view built here makes every value fit those rules, so the template only lays them out.
+
+use std::sync::OnceLock;
+
+use minijinja::{Environment, UndefinedBehavior};
+use serde::Serialize;
+
+use super::api_catalog::{DOCUMENTS, capability_detail_path};
+use super::{Artifact, Serving};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{Auth, Capability, Service};
+
+pub const PATH: &str = "/llms.txt";
+pub const SERVING: Serving = Serving {
+    content_type: "text/plain; charset=utf-8",
+    cache_control: "public, max-age=3600",
+    cors: true,
+};
+/// The proposal's section whose links a reader may skip when context is short.
+pub const OPTIONAL: &str = "Optional";
+
+// The lead moves this template into `src/templates.rs` with the others.
+const TEMPLATE_NAME: &str = "llms.txt.j2";
+const TEMPLATE: &str = include_str!("../../templates/llms.txt.j2");
+
+fn env() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_trim_blocks(true);
+        env.set_keep_trailing_newline(true);
+        // A parse error is reported when rendering, so nothing here can panic.
+        let _ = env.add_template(TEMPLATE_NAME, TEMPLATE);
+        env
+    })
+}
+
+#[derive(Serialize)]
+struct View {
+    title: String,
+    summary: String,
+    details: String,
+    sections: Vec<Section>,
+}
+
+#[derive(Serialize)]
+struct Section {
+    name: &'static str,
+    links: Vec<Link>,
+}
+
+#[derive(Serialize)]
+struct Link {
+    name: String,
+    url: String,
+    notes: Option<String>,
+}
+
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    let view = view(service);
+    let rendered = env()
+        .get_template(TEMPLATE_NAME)
+        .and_then(|t| t.render(&view));
+    match rendered {
+        Ok(text) => vec![Artifact::document(PATH, text.into_bytes(), SERVING)],
+        Err(e) => {
+            diags.push(Diagnostic::error(format!(
+                "internal error: template {TEMPLATE_NAME} failed: {e:#}; please report this"
+            )));
+            Vec::new()
+        }
+    }
+}
+
+fn view(service: &Service) -> View {
+    let site = &service.site_url;
+    let documents = DOCUMENTS
+        .iter()
+        .filter(|d| d.path != PATH)
+        .map(|d| Link {
+            name: d.title.to_string(),
+            url: link_url(&site.join(d.path)),
+            notes: Some(d.note.to_string()),
+        })
+        .collect();
+    let capabilities = service
+        .capabilities
+        .iter()
+        .map(|c| Link {
+            name: c.id.clone(),
+            url: link_url(&site.join(&capability_detail_path(&c.id))),
+            notes: Some(capability_notes(service, c)),
+        })
+        .collect();
+    let mut sections = vec![
+        Section {
+            name: "Capabilities",
+            links: capabilities,
+        },
+        Section {
+            name: "Discovery documents",
+            links: documents,
+        },
+    ];
+    let optional = optional_links(service);
+    if !optional.is_empty() {
+        sections.push(Section {
+            name: OPTIONAL,
+            links: optional,
+        });
+    }
+    View {
+        title: one_line(&service.name),
+        summary: one_line(&service.description),
+        details: details(service),
+        sections,
+    }
+}
+
+/// The free-text part: what the service is and how to call it. The reference parser only
+/// finds the summary when text follows it, so this is never empty.
+fn details(service: &Service) -> String {
+    let n = service.capabilities.len();
+    // Starts with a fixed word: a line of free text starting with `#` or `>` would be read as
+    // a heading or the summary.
+    let mut out = format!(
+        "This is version {} of {}, an HTTP API at {}. It has {n} {}, listed below with links \
+         to their machine-readable descriptions; the discovery documents describe the whole \
+         API in other formats.",
+        one_line(&service.version),
+        one_line(&service.name),
+        service.base_url,
+        if n == 1 { "capability" } else { "capabilities" },
+    );
+    out.push(' ');
+    out.push_str(&match &service.auth {
+        None => "Authentication is not declared.".to_string(),
+        Some(Auth::None { .. }) => "No authentication is needed.".to_string(),
+        Some(Auth::ApiKey { header, .. }) => {
+            format!("Requests carry an API key in the `{header}` header.")
+        }
+        Some(Auth::Bearer { .. }) => "Requests carry a bearer token.".to_string(),
+        Some(Auth::OAuth2 { .. }) => "Requests carry an OAuth 2.0 access token.".to_string(),
+        Some(Auth::SignedKey { header_prefix, .. }) => {
+            format!("Requests are signed with a registered key (`{header_prefix}` headers).")
+        }
+    });
+    if let Some(rpm) = service.rate_limits.and_then(|r| r.requests_per_minute) {
+        out.push_str(&format!(" The rate limit is {rpm} requests per minute."));
+    }
+    if let Some(docs) = service.auth.as_ref().and_then(Auth::docs) {
+        out.push_str(&format!(" How to authenticate: {docs}"));
+    }
+    out
+}
+
+/// `description (METHOD url)` plus what an agent must know before calling it.
+fn capability_notes(service: &Service, c: &Capability) -> String {
+    let mut out = format!(
+        "{} ({} {})",
+        one_line(&c.description),
+        c.method.as_str(),
+        c.url(&service.base_url)
+    );
+    if c.deprecated {
+        out.push_str(". Deprecated");
+    }
+    if c.confirm {
+        out.push_str(". Ask the user before calling it");
+    }
+    out
+}
+
+fn optional_links(service: &Service) -> Vec<Link> {
+    let links = &service.links;
+    [
+        ("Documentation", links.docs.as_deref()),
+        ("Terms of service", links.terms.as_deref()),
+        ("Privacy policy", links.privacy.as_deref()),
+        ("Support", links.support.as_deref()),
+        ("Source repository", links.repository.as_deref()),
+        ("Status", service.meta.status.as_deref()),
+        ("Changelog", service.meta.changelog.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(name, url)| {
+        Some(Link {
+            name: name.to_string(),
+            url: link_url(url?),
+            notes: None,
+        })
+    })
+    .collect()
+}
+
+/// Text on one line, white space runs collapsed: the parser reads titles, the summary and
+/// notes line by line.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A URL the link pattern `[^)]+` reads whole: parentheses are percent-encoded (URLs here are
+/// checked absolute https without white space, so nothing else can end the link early).
+fn link_url(url: &str) -> String {
+    url.replace('(', "%28").replace(')', "%29")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_template_loads() {
+        assert!(env().get_template(TEMPLATE_NAME).is_ok());
+    }
+
+    #[test]
+    fn values_fit_on_one_line_and_links_stay_whole() {
+        assert_eq!(one_line("a\n  b\tc "), "a b c");
+        assert_eq!(
+            link_url("https://x.example/a_(b)"),
+            "https://x.example/a_%28b%29"
+        );
+    }
+}
