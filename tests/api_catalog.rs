@@ -147,7 +147,7 @@ fn every_catalog_is_a_linkset_that_meets_rfc_9727() {
         assert_eq!(artifacts.len(), 1, "{name}");
         let a = &artifacts[0];
         assert_eq!(a.path, PATH);
-        assert!(a.is_extensionless());
+        assert!(a.needs_content_type());
         let serving = a.serving.as_ref().unwrap();
         assert_eq!(serving.content_type, CONTENT_TYPE);
         assert_eq!(serving.cache_control, "public, max-age=3600");

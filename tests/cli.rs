@@ -8,8 +8,9 @@ use std::path::Path;
 
 use common::*;
 
-/// `tests/cases/<name>/service.toml` is checked with `wellgen check service.toml` from inside
-/// its folder; `expected.txt` holds the exit code and the exact stderr.
+/// `tests/cases/<name>/service.toml` is checked with `wellgen check service.toml [args]` from
+/// inside its folder (`args` is an optional file); `expected.txt` holds the exit code and the
+/// exact stderr.
 #[test]
 fn bad_input_cases() {
     let mut failures = Vec::new();
@@ -21,8 +22,12 @@ fn bad_input_cases() {
     cases.sort();
     assert!(cases.len() >= 9);
     for case in cases {
-        let (code, stdout, stderr) =
-            run(wellgen().current_dir(&case).args(["check", "service.toml"]));
+        // An optional `args` file adds arguments, e.g. `--target ai` to keep a case to one target.
+        let extra = fs::read_to_string(case.join("args")).unwrap_or_default();
+        let (code, stdout, stderr) = run(wellgen()
+            .current_dir(&case)
+            .args(["check", "service.toml"])
+            .args(extra.split_whitespace()));
         assert!(stdout.is_empty(), "diagnostics go to stderr");
         let actual = format!("exit: {code}\n---\n{stderr}");
         let expected_path = case.join("expected.txt");

@@ -68,7 +68,12 @@ fn every_capability_parameter_and_requirement_survives_a_re_parse() {
                 .filter(|(p, m, _)| *p == c.path.braces() && m.as_str() == c.method.as_str())
                 .map(|(_, _, o)| o.operation_id.clone())
                 .collect();
-            assert_eq!(found, [op.operation_id.clone()], "{at}: {}", c.id);
+            assert_eq!(
+                found,
+                std::slice::from_ref(&op.operation_id),
+                "{at}: {}",
+                c.id
+            );
             assert_eq!(op.summary.as_deref(), Some(c.description.as_str()));
             assert_eq!(op.tags, c.tags);
             assert_eq!(

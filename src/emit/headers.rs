@@ -31,7 +31,7 @@ pub fn emit(artifacts: &[Artifact], diags: &mut Diagnostics) -> Option<Artifact>
         .filter_map(|a| {
             let s = a.serving.as_ref()?;
             let mut headers = Vec::new();
-            if a.is_extensionless() {
+            if a.needs_content_type() {
                 headers.push(Header {
                     name: "Content-Type",
                     value: s.content_type.to_string(),

@@ -45,10 +45,27 @@ impl Artifact {
         }
     }
 
-    /// Extensionless files need an explicit Content-Type: hosts send octet-stream otherwise.
-    pub fn is_extensionless(&self) -> bool {
+    /// Whether hosts need to be told the Content-Type: they send application/octet-stream for
+    /// extensionless files and guess from the extension otherwise (`.agis` they do not know).
+    pub fn needs_content_type(&self) -> bool {
+        let Some(serving) = &self.serving else {
+            return false;
+        };
         let name = self.path.rsplit('/').next().unwrap_or_default();
-        !name.contains('.')
+        let inferred = match name.rsplit_once('.').map(|(_, ext)| ext) {
+            Some("json") => "application/json",
+            Some("txt") => "text/plain",
+            Some("html") => "text/html",
+            Some("js") => "text/javascript",
+            _ => return true,
+        };
+        serving
+            .content_type
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            != inferred
     }
 }
 

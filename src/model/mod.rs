@@ -6,6 +6,7 @@
 mod lower;
 pub mod param;
 pub mod path;
+pub mod returns;
 pub mod url;
 
 pub use lower::lower;

@@ -133,91 +133,10 @@ fn singular(name: &str) -> &str {
         .unwrap_or(name)
 }
 
-/// Reads the compact `returns` notation (`products[] {id, name}, total`) into an example
-/// object; `None` when the text is prose rather than the notation.
+/// An example object for the compact `returns` notation (`products[] {id, name}, total`);
+/// `None` when the text is prose rather than the notation.
 pub fn from_returns(text: &str) -> Option<Value> {
-    let tokens = tokenize(text)?;
-    let mut pos = 0;
-    let fields = fields(&tokens, &mut pos, 0)?;
-    (pos == tokens.len()).then_some(Value::Object(fields))
-}
-
-#[derive(Debug, PartialEq)]
-enum Token<'a> {
-    Name(&'a str),
-    Brackets,
-    Open,
-    Close,
-    Comma,
-}
-
-fn tokenize(text: &str) -> Option<Vec<Token<'_>>> {
-    let mut out = Vec::new();
-    let mut rest = text.trim();
-    while let Some(c) = rest.chars().next() {
-        let (token, len) = match c {
-            ' ' | '\t' | '\n' => {
-                rest = &rest[1..];
-                continue;
-            }
-            '{' => (Token::Open, 1),
-            '}' => (Token::Close, 1),
-            ',' => (Token::Comma, 1),
-            '[' if rest.starts_with("[]") => (Token::Brackets, 2),
-            c if c.is_ascii_alphanumeric() || c == '_' => {
-                let len = rest
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(rest.len());
-                (Token::Name(&rest[..len]), len)
-            }
-            _ => return None,
-        };
-        out.push(token);
-        rest = &rest[len..];
-    }
-    Some(out)
-}
-
-/// `field (, field)*` where `field = name [ "[]" ] [ "{" fields "}" ]`.
-fn fields(tokens: &[Token], pos: &mut usize, depth: usize) -> Option<Map<String, Value>> {
-    if depth > 16 {
-        return None;
-    }
-    let mut out = Map::new();
-    loop {
-        let Some(Token::Name(name)) = tokens.get(*pos) else {
-            return None;
-        };
-        *pos += 1;
-        let array = tokens.get(*pos) == Some(&Token::Brackets);
-        if array {
-            *pos += 1;
-        }
-        let value = if tokens.get(*pos) == Some(&Token::Open) {
-            *pos += 1;
-            let inner = fields(tokens, pos, depth + 1)?;
-            if tokens.get(*pos) != Some(&Token::Close) {
-                return None;
-            }
-            *pos += 1;
-            Value::Object(inner)
-        } else if array {
-            leaf_for(singular(name))
-        } else {
-            leaf_for(name)
-        };
-        let value = if array {
-            Value::Array(vec![value])
-        } else {
-            value
-        };
-        out.insert((*name).to_string(), value);
-        if tokens.get(*pos) == Some(&Token::Comma) {
-            *pos += 1;
-        } else {
-            return Some(out);
-        }
-    }
+    crate::model::returns::schema(text).map(|s| from_schema(&s, "", 0))
 }
 
 /// An example instance of a JSON Schema: its own `example`/`examples`/`const`/`enum` first,

@@ -179,10 +179,11 @@ fn endpoint<'a>(
     });
     let output = match (&c.output_schema, &c.returns) {
         (Some(schema), _) => schema.clone(),
-        (None, Some(r)) => {
+        // The compact notation is the author's own statement of the shape: no guess to warn of.
+        (None, Some(r)) => crate::model::returns::schema(r).unwrap_or_else(|| {
             derived.push("output schema (an object described by `returns`)".into());
             json!({"type": "object", "description": r})
-        }
+        }),
         (None, None) => {
             derived.push("output schema (any object)".into());
             json!({"type": "object"})

@@ -1,7 +1,5 @@
 //! The OpenAPI 3.1.0 document of the API, also served as RFC-002's `/api/discovery?format=openapi`.
 
-mod returns;
-
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
@@ -425,8 +423,29 @@ fn request_body(c: &Capability, diags: &mut Diagnostics) -> Option<Value> {
         .iter()
         .filter(|p| p.location == ParamIn::Body)
         .collect();
-    let example = c.example.as_ref().and_then(|e| e.request.clone());
-    if body.is_empty() && example.is_none() {
+    // The request example holds the call's arguments by name: only those not sent in the path,
+    // query or headers belong to the body. Without body parameters, an example alone makes a
+    // body only for methods that carry one.
+    let elsewhere: Vec<&str> = c
+        .params
+        .iter()
+        .filter(|p| p.location != ParamIn::Body)
+        .map(|p| p.name.as_str())
+        .collect();
+    let example = c
+        .example
+        .as_ref()
+        .and_then(|e| e.request.clone())
+        .map(|v| match v {
+            Value::Object(m) => Value::Object(
+                m.into_iter()
+                    .filter(|(k, _)| !elsewhere.contains(&k.as_str()))
+                    .collect(),
+            ),
+            other => other,
+        })
+        .filter(|v| v.as_object().is_none_or(|m| !m.is_empty()));
+    if body.is_empty() && (example.is_none() || !c.method.writes()) {
         return None;
     }
     if c.method == Method::Get {
@@ -482,7 +501,7 @@ fn responses(c: &Capability) -> Value {
     let schema = c
         .output_schema
         .clone()
-        .or_else(|| c.returns.as_deref().and_then(returns::schema));
+        .or_else(|| c.returns.as_deref().and_then(crate::model::returns::schema));
     let example = c
         .example
         .as_ref()

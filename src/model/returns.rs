@@ -1,5 +1,6 @@
 //! The compact `returns` notation (`products[] {id, name}, total`) read into a JSON Schema, so
-//! the OpenAPI success response has a shape even when no `output_schema` was written.
+//! every target has a response shape even when no `output_schema` was written: OpenAPI and AGIS
+//! use the schema, ADP builds its example response from it.
 //!
 //! Grammar: `fields := field ("," field)*`, `field := name ["[]"] ["{" fields "}"]`. Field types
 //! are not in the notation, so leaves are the empty schema (any value) and nothing is required.
