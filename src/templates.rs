@@ -5,8 +5,12 @@ use std::sync::OnceLock;
 use minijinja::{Environment, UndefinedBehavior};
 
 pub const HEADERS: &str = "_headers.j2";
+pub const LLMS_TXT: &str = "llms.txt.j2";
 
-const ALL: [(&str, &str); 1] = [(HEADERS, include_str!("../templates/_headers.j2"))];
+const ALL: [(&str, &str); 2] = [
+    (HEADERS, include_str!("../templates/_headers.j2")),
+    (LLMS_TXT, include_str!("../templates/llms.txt.j2")),
+];
 
 fn env() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();

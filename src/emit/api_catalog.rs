@@ -161,7 +161,7 @@ pub const DOCUMENTS: [Document; 11] = [
 /// The detail file of one capability, as the ADP back end publishes it.
 /// Kept here so /llms.txt and the catalog agree with it on one spelling.
 pub fn capability_detail_path(id: &str) -> String {
-    format!("/api/capabilities/{id}")
+    format!("{}{id}", super::adp::DETAIL_PREFIX)
 }
 
 #[derive(Serialize)]

@@ -4,15 +4,13 @@
 //! summary line, free text, then H2 sections holding only `- [name](url): notes` lines. The
 //! view built here makes every value fit those rules, so the template only lays them out.
 
-use std::sync::OnceLock;
-
-use minijinja::{Environment, UndefinedBehavior};
 use serde::Serialize;
 
 use super::api_catalog::{DOCUMENTS, capability_detail_path};
 use super::{Artifact, Serving};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Auth, Capability, Service};
+use crate::templates;
 
 pub const PATH: &str = "/llms.txt";
 pub const SERVING: Serving = Serving {
@@ -22,23 +20,6 @@ pub const SERVING: Serving = Serving {
 };
 /// The proposal's section whose links a reader may skip when context is short.
 pub const OPTIONAL: &str = "Optional";
-
-// The lead moves this template into `src/templates.rs` with the others.
-const TEMPLATE_NAME: &str = "llms.txt.j2";
-const TEMPLATE: &str = include_str!("../../templates/llms.txt.j2");
-
-fn env() -> &'static Environment<'static> {
-    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
-    ENV.get_or_init(|| {
-        let mut env = Environment::new();
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
-        env.set_trim_blocks(true);
-        env.set_keep_trailing_newline(true);
-        // A parse error is reported when rendering, so nothing here can panic.
-        let _ = env.add_template(TEMPLATE_NAME, TEMPLATE);
-        env
-    })
-}
 
 #[derive(Serialize)]
 struct View {
@@ -62,16 +43,11 @@ struct Link {
 }
 
 pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let view = view(service);
-    let rendered = env()
-        .get_template(TEMPLATE_NAME)
-        .and_then(|t| t.render(&view));
-    match rendered {
+    let view = minijinja::Value::from_serialize(view(service));
+    match templates::render(templates::LLMS_TXT, view) {
         Ok(text) => vec![Artifact::document(PATH, text.into_bytes(), SERVING)],
         Err(e) => {
-            diags.push(Diagnostic::error(format!(
-                "internal error: template {TEMPLATE_NAME} failed: {e:#}; please report this"
-            )));
+            diags.push(Diagnostic::error(e));
             Vec::new()
         }
     }
@@ -213,11 +189,6 @@ fn link_url(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_template_loads() {
-        assert!(env().get_template(TEMPLATE_NAME).is_ok());
-    }
 
     #[test]
     fn values_fit_on_one_line_and_links_stay_whole() {
