@@ -54,6 +54,12 @@ pub enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// List every target: its paths, media type, cache policy and the spec it follows.
+    Targets {
+        /// Print the Markdown table used in README.md.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Write a commented starter service.toml that builds as it is.
     Init {
         /// Folder to write service.toml into.
@@ -107,6 +113,15 @@ pub fn run(cli: &Cli) -> u8 {
         Command::Build { input, out } => build(input, out, cli.quiet),
         Command::Check { input, strict } => check(input, *strict, cli.quiet),
         Command::Init { dir } => init(dir, cli.quiet),
+        Command::Targets { markdown } => {
+            let text = if *markdown {
+                emit::catalog::markdown()
+            } else {
+                emit::catalog::text()
+            };
+            print!("{text}");
+            EXIT_OK
+        }
     }
 }
 

@@ -295,3 +295,24 @@ fn assert_no_temporaries(dir: &Path) {
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
 }
+
+#[test]
+fn the_readme_targets_table_is_the_generated_one() {
+    let (code, table, _) = run(wellgen().args(["targets", "--markdown"]));
+    assert_eq!(code, 0);
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("<!-- targets:begin").expect("begin marker");
+    let start = start + readme[start..].find('\n').unwrap() + 1;
+    let end = readme.find("<!-- targets:end -->").expect("end marker");
+    assert_eq!(
+        &readme[start..end],
+        table,
+        "README's table is stale: paste the output of `wellgen targets --markdown`"
+    );
+    let (code, text, _) = run(wellgen().arg("targets"));
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("RFC 9727") && text.contains("superseded"),
+        "{text}"
+    );
+}

@@ -6,6 +6,7 @@ pub mod adp;
 pub mod agis;
 pub mod aiendpoint;
 pub mod api_catalog;
+pub mod catalog;
 pub mod headers;
 pub mod host_files;
 pub mod iajson;
