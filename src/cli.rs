@@ -97,6 +97,10 @@ impl Input {
         if t.contains(&Target::Rfc002) {
             t.push(Target::OpenApi);
         }
+        // agis.json's mcp_tools_list names the MCP tools file.
+        if t.contains(&Target::Agis) {
+            t.push(Target::Mcp);
+        }
         t.sort();
         t.dedup();
         t

@@ -316,3 +316,38 @@ fn the_readme_targets_table_is_the_generated_one() {
         "{text}"
     );
 }
+
+#[test]
+fn documents_link_only_to_documents_of_the_same_build() {
+    let out = build(
+        &example("worldweather"),
+        &["--target", "llms-txt,api-catalog"],
+    );
+    let llms = fs::read_to_string(out.path().join("llms.txt")).unwrap();
+    let catalog = fs::read_to_string(out.path().join(".well-known/api-catalog")).unwrap();
+    for doc in [
+        "/.well-known/ai",
+        "/ia.json",
+        "/.well-known/agent\"",
+        "/openapi.json",
+    ] {
+        assert!(
+            !catalog.contains(doc),
+            "api-catalog links to unbuilt {doc}:\n{catalog}"
+        );
+    }
+    assert!(
+        !llms.contains("/.well-known/ai)") && !llms.contains("/api/capabilities/"),
+        "{llms}"
+    );
+    assert!(
+        llms.contains("https://worldweather.example/api/weather/current"),
+        "{llms}"
+    );
+    let all = build(&example("worldweather"), &[]);
+    let llms = fs::read_to_string(all.path().join("llms.txt")).unwrap();
+    assert!(
+        llms.contains("/.well-known/ai)") && llms.contains("/api/capabilities/forecast"),
+        "{llms}"
+    );
+}

@@ -200,7 +200,7 @@ fn link<'a>(
     }
 }
 
-pub fn emit(service: &Service, _diags: &mut Diagnostics) -> Vec<Artifact> {
+pub fn emit(service: &Service, built: &[Target], _diags: &mut Diagnostics) -> Vec<Artifact> {
     let site = &service.site_url;
     let catalog_url = site.join(PATH);
 
@@ -223,7 +223,10 @@ pub fn emit(service: &Service, _diags: &mut Diagnostics) -> Vec<Artifact> {
 
     // The API itself, described with the RFC 8631 relations of RFC 9727 Appendix A.1.
     let mut api: IndexMap<&'static str, Vec<LinkTarget>> = IndexMap::new();
-    for d in DOCUMENTS.iter().filter(|d| d.path != PATH) {
+    for d in DOCUMENTS
+        .iter()
+        .filter(|d| d.path != PATH && built.contains(&d.target))
+    {
         api.entry(d.relation.as_str()).or_default().push(link(
             site.join(d.path),
             Some(d.media_type),

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::api_catalog::{DOCUMENTS, capability_detail_path};
-use super::{Artifact, Serving};
+use super::{Artifact, Serving, Target};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Auth, Capability, Service};
 use crate::templates;
@@ -42,8 +42,8 @@ struct Link {
     notes: Option<String>,
 }
 
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let view = minijinja::Value::from_serialize(view(service));
+pub fn emit(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
+    let view = minijinja::Value::from_serialize(view(service, built));
     match templates::render(templates::LLMS_TXT, view) {
         Ok(text) => vec![Artifact::document(PATH, text.into_bytes(), SERVING)],
         Err(e) => {
@@ -53,11 +53,11 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
     }
 }
 
-fn view(service: &Service) -> View {
+fn view(service: &Service, built: &[Target]) -> View {
     let site = &service.site_url;
     let documents = DOCUMENTS
         .iter()
-        .filter(|d| d.path != PATH)
+        .filter(|d| d.path != PATH && built.contains(&d.target))
         .map(|d| Link {
             name: d.title.to_string(),
             url: link_url(&site.join(d.path)),
@@ -69,7 +69,12 @@ fn view(service: &Service) -> View {
         .iter()
         .map(|c| Link {
             name: c.id.clone(),
-            url: link_url(&site.join(&capability_detail_path(&c.id))),
+            // The ADP detail file when it is published, else the endpoint itself.
+            url: link_url(&if built.contains(&Target::Adp) {
+                site.join(&capability_detail_path(&c.id))
+            } else {
+                c.url(&service.base_url)
+            }),
             notes: Some(capability_notes(service, c)),
         })
         .collect();

@@ -137,6 +137,17 @@ impl Target {
     }
 
     pub fn emit(self, service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+        self.emit_among(service, &Self::ALL, diags)
+    }
+
+    /// Emits this target when `built` are the targets of the build: documents that link to
+    /// other documents link only to those.
+    pub fn emit_among(
+        self,
+        service: &Service,
+        built: &[Target],
+        diags: &mut Diagnostics,
+    ) -> Vec<Artifact> {
         match self {
             Self::AiEndpoint => aiendpoint::emit(service, diags),
             Self::IaJson => iajson::emit(service, diags),
@@ -146,8 +157,8 @@ impl Target {
             Self::Agis => agis::emit(service, diags),
             Self::Mcp => mcp::emit(service, diags),
             Self::A2a => a2a::emit(service, diags),
-            Self::LlmsTxt => llms_txt::emit(service, diags),
-            Self::ApiCatalog => api_catalog::emit(service, diags),
+            Self::LlmsTxt => llms_txt::emit(service, built, diags),
+            Self::ApiCatalog => api_catalog::emit(service, built, diags),
         }
     }
 }
@@ -156,7 +167,7 @@ impl Target {
 pub fn emit_all(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
     let mut artifacts: Vec<Artifact> = targets
         .iter()
-        .flat_map(|t| t.emit(service, diags))
+        .flat_map(|t| t.emit_among(service, targets, diags))
         .collect();
     let host_files = host_files::emit(service, &artifacts, diags);
     artifacts.extend(host_files);
