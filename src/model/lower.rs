@@ -1156,20 +1156,13 @@ impl Cx<'_> {
                 .help("e.g. FIND, BOOK, RETRIEVE"),
             );
         }
-        let actors = ["agent", "user", "system"];
+        let actors = ACTORS;
         if let Some(a) = &s.actor {
             self.one_of(a, &f("actor"), &actors, |a| {
                 actors.contains(&a).then_some(())
             });
         }
-        let classes = [
-            "discovery",
-            "transaction",
-            "modification",
-            "retrieval",
-            "analysis",
-            "notification",
-        ];
+        let classes = CAPABILITY_CLASSES;
         if let Some(c) = &s.capability {
             self.one_of(c, &f("capability"), &classes, |c| {
                 classes.contains(&c).then_some(())

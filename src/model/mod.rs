@@ -9,7 +9,7 @@ pub mod path;
 pub mod returns;
 pub mod url;
 
-pub use lower::lower;
+pub use lower::{FEATURES, lower};
 pub use param::{Param, ParamIn, ParamType};
 pub use path::PathTemplate;
 pub use url::HttpsUrl;
@@ -515,6 +515,17 @@ pub struct Semantic {
     pub state_transition: IndexMap<String, String>,
     pub mcp_tool_name: Option<String>,
 }
+
+/// AGIS's actors (§6.1) and capability classes (§6.2).
+pub const ACTORS: [&str; 3] = ["agent", "user", "system"];
+pub const CAPABILITY_CLASSES: [&str; 6] = [
+    "discovery",
+    "transaction",
+    "modification",
+    "retrieval",
+    "analysis",
+    "notification",
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Impact {

@@ -232,14 +232,15 @@ fn apply_constraint(out: &mut Compact, part: &str) -> Result<(), String> {
 }
 
 /// A value as it reads in compact notation: strings bare, everything else as JSON.
-fn plain(v: &Value) -> String {
+pub fn plain(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
 }
 
-fn number(n: f64) -> String {
+/// A bound as people write it: `10`, not `10.0`.
+pub fn number(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e15 {
         format!("{}", n as i64)
     } else {

@@ -1,6 +1,7 @@
 //! Model parameters as ADP parameter objects: the six-word type vocabulary, a description that
 //! carries what ADP has no field for (location, allowed values, bounds, pattern), and an example.
 
+use crate::model::param::{number, plain};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -141,21 +142,6 @@ pub fn view(p: &Param, example: Value) -> ParameterView {
         required: p.required,
         example,
         default: p.default.clone(),
-    }
-}
-
-fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-fn number(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e15 {
-        format!("{}", n as i64)
-    } else {
-        n.to_string()
     }
 }
 

@@ -314,14 +314,7 @@ impl Validator {
         let p = Pass::Structural;
         let f = |k: &str| format!("semantic.{k}");
         if let Some(c) = s.get("capability") {
-            let classes = [
-                "discovery",
-                "transaction",
-                "modification",
-                "retrieval",
-                "analysis",
-                "notification",
-            ];
+            let classes = crate::model::CAPABILITY_CLASSES;
             if !c.as_str().is_some_and(|c| classes.contains(&c)) {
                 self.at(
                     p,
@@ -492,7 +485,7 @@ impl Validator {
                 ),
             }
         }
-        let actors = ["agent", "user", "system"];
+        let actors = crate::model::ACTORS;
         match s.get("actor").and_then(Value::as_str) {
             Some(a) if actors.contains(&a) => {}
             Some(a) => self.at(

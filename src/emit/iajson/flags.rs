@@ -12,18 +12,8 @@ use super::view::WebhookEvent;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Capability, Method, Service};
 
-/// The standard flags, in the spec's order (§4.6).
-const STANDARD: [&str; 9] = [
-    "read",
-    "write",
-    "delete",
-    "search",
-    "checkout",
-    "user_management",
-    "webhooks",
-    "bulk_operations",
-    "real_time",
-];
+/// The standard flags, in the spec's order (§4.6): the same list lowering accepts.
+const STANDARD: [&str; 9] = crate::model::FEATURES;
 
 pub fn capabilities<'a>(
     service: &'a Service,
