@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::diag::{Diagnostic, Diagnostics, SourceText};
 use crate::emit::{self, Artifact, Target};
 use crate::model::Host;
-use crate::source::{self, TomlLocator};
+use crate::source::{self, openapi};
 use crate::{model, write};
 
 /// Exit codes: documented in README.md and `--help`.
@@ -54,6 +54,24 @@ pub enum Command {
         #[arg(long)]
         strict: bool,
     },
+    /// Write an editable service.toml from an OpenAPI (or Swagger 2.0) document.
+    Import {
+        /// The OpenAPI document (JSON or YAML).
+        #[arg(value_name = "OPENAPI")]
+        source: PathBuf,
+        /// Where to write the service.toml (never overwritten).
+        #[arg(short, long, value_name = "FILE", default_value = "service.toml")]
+        out: PathBuf,
+        /// Keep only these operations: `tag:<glob>` or `op:<glob>` (`*`, `?`). Repeatable.
+        #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+        include: Vec<String>,
+        /// Leave out these operations (same patterns). Repeatable.
+        #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+        exclude: Vec<String>,
+        /// Allow `$ref`s into the network (not implemented: such refs are still refused).
+        #[arg(long)]
+        allow_remote_refs: bool,
+    },
     /// Write a commented starter service.toml that builds as it is.
     Init {
         /// Folder to write service.toml into.
@@ -73,6 +91,12 @@ pub struct Input {
     /// Where the output is deployed (overrides `[deploy] host`): decides host-specific files.
     #[arg(long, value_name = "HOST")]
     pub host: Option<Host>,
+    /// An OpenAPI document to import; SOURCE (when it exists) completes and overrides it.
+    #[arg(long, value_name = "FILE")]
+    pub openapi: Option<PathBuf>,
+    /// Allow `$ref`s into the network (not implemented: such refs are still refused).
+    #[arg(long)]
+    pub allow_remote_refs: bool,
 }
 
 impl Input {
@@ -97,6 +121,22 @@ pub fn run(cli: &Cli) -> u8 {
         Command::Build { input, out } => build(input, out, cli.quiet),
         Command::Check { input, strict } => check(input, *strict, cli.quiet),
         Command::Init { dir } => init(dir, cli.quiet),
+        Command::Import {
+            source,
+            out,
+            include,
+            exclude,
+            allow_remote_refs,
+        } => {
+            let options = openapi::Options {
+                allow_remote_refs: *allow_remote_refs,
+                filter: openapi::Filter {
+                    include: include.clone(),
+                    exclude: exclude.clone(),
+                },
+            };
+            openapi::command::import(source, out, &options, cli.quiet)
+        }
     }
 }
 
@@ -108,7 +148,11 @@ enum Compiled {
 }
 
 fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
-    let path = &input.source;
+    // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
+    let (path, openapi) = match &input.openapi {
+        Some(o) if !input.source.exists() => (o, None),
+        o => (&input.source, o.as_deref()),
+    };
     let text = match source::read(path) {
         Ok(t) => t,
         Err(d) => {
@@ -124,21 +168,23 @@ fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
             return Compiled::Unreadable;
         }
     };
-    let locator = TomlLocator::new(&text);
+    let mut diags = Diagnostics::default();
+    let options = openapi::Options {
+        allow_remote_refs: input.allow_remote_refs,
+        ..Default::default()
+    };
+    let (raw, provenance) = openapi::read_source(path, &text, openapi, &options, &mut diags);
+    let locator = openapi::SourceLocator::new(&text, &provenance);
     let src = SourceText {
         path,
         text: &text,
         locator: Some(&locator),
     };
-    let mut diags = Diagnostics::default();
-    let artifacts = match source::parse_service_toml(&text) {
-        Err(d) => {
-            diags.push(d);
-            None
-        }
-        Ok(raw) => model::lower(raw, &mut diags)
-            .map(|service| emit::emit_all(&service, &input.targets(), &mut diags)),
-    };
+    let artifacts = raw.and_then(|raw| {
+        model::lower(raw, &mut diags)
+            .map(|service| emit::emit_all(&service, &input.targets(), &mut diags))
+    });
+    provenance.annotate(&mut diags);
     let failed = diags.has_errors() || (strict && diags.warning_count() > 0);
     print_diagnostics(&src, &diags, quiet && !failed);
     match artifacts {

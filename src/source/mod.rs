@@ -1,6 +1,8 @@
 //! Front ends: reading what the author wrote, with enough kept to point back into it.
 
+pub mod openapi;
 pub mod service_toml;
+pub mod toml_out;
 
 use std::ops::Range;
 use std::path::Path;

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceToml {
+    /// Defaulted so a file that only completes an OpenAPI import (`[source]`) may omit it.
+    #[serde(default)]
     pub service: ServiceTable,
     pub auth: Option<AuthTable>,
     pub rate_limits: Option<RateLimitsTable>,
@@ -26,6 +28,20 @@ pub struct ServiceToml {
     pub deploy: Option<DeployTable>,
     #[serde(default)]
     pub capabilities: Vec<CapabilityTable>,
+    /// An OpenAPI document this file completes and corrects (see docs/openapi-import.md).
+    pub source: Option<SourceTable>,
+}
+
+/// `[source]`: import capabilities from an OpenAPI document; this file's values win per key.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceTable {
+    /// Path of the OpenAPI (or Swagger 2.0) document, relative to this file.
+    pub openapi: Option<String>,
+    /// Operations to keep: globs `tag:<glob>` or `op:<glob>` (`*` and `?`); default all.
+    pub include: Option<Vec<String>>,
+    /// Operations to drop, after `include`.
+    pub exclude: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -119,7 +135,7 @@ pub struct DataClassTable {
     pub requires_authorization: Option<bool>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceTable {
     pub name: Option<String>,
