@@ -190,6 +190,13 @@ impl<'de> Visitor<'de> for Bounded<'_> {
         self.spend()?;
         Ok(Value::from(v))
     }
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Value, E> {
+        // Beyond 64 bits: kept as the nearest float, as JSON readers do.
+        self.visit_f64(v as f64)
+    }
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Value, E> {
+        self.visit_f64(v as f64)
+    }
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
         self.spend()?;
         // JSON has no NaN or infinity; YAML `.nan` becomes null rather than an error.

@@ -331,13 +331,15 @@ impl<'a> Expander<'a> {
     }
 
     pub fn expand(&mut self, node: &Node) -> Result<Value, Diagnostic> {
-        let mut v = self.schema(node, 0)?;
+        let mut v = self.schema(node, node.value(), 0)?;
         merge_all_of(&mut v);
         Ok(v)
     }
 
-    fn schema(&mut self, node: &Node, depth: usize) -> Result<Value, Diagnostic> {
-        if let Some(target) = self.docs.ref_target(node)? {
+    /// `value` is `node.value()`, passed along so that no pointer is walked twice.
+    fn schema(&mut self, node: &Node, value: &Value, depth: usize) -> Result<Value, Diagnostic> {
+        if let Some(Value::String(r)) = value.get("$ref") {
+            let target = self.docs.resolve(r, &node.place)?;
             if self.stack.contains(&target) {
                 self.circular = true;
                 let name = self.docs.node(target).name();
@@ -348,13 +350,13 @@ impl<'a> Expander<'a> {
             }
             self.stack.push(target.clone());
             let target = self.docs.node(target);
-            let out = self.schema(&target, depth);
+            let out = self.schema(&target, target.value(), depth);
             self.stack.pop();
             return out;
         }
-        let Some(object) = node.value().as_object() else {
+        let Some(object) = value.as_object() else {
             // `true`/`false` schemas of 3.1, or junk: keep booleans, drop the rest.
-            return Ok(match node.value() {
+            return Ok(match value {
                 Value::Bool(b) => Value::Bool(*b),
                 _ => Value::Object(Map::new()),
             });
@@ -365,27 +367,28 @@ impl<'a> Expander<'a> {
         }
         self.nodes_left -= 1;
         let mut out = Map::new();
-        for key in object.keys() {
+        for (key, sub) in object {
             if DROPPED_KEYS.contains(&key.as_str()) || key.starts_with("x-") {
                 continue;
             }
             let child = node.child(key);
-            let value = if SCHEMA_KEYS.contains(&key.as_str()) && object[key].is_object() {
-                self.schema(&child, depth + 1)?
-            } else if SCHEMA_MAP_KEYS.contains(&key.as_str()) {
+            let value = if SCHEMA_KEYS.contains(&key.as_str()) && sub.is_object() {
+                self.schema(&child, sub, depth + 1)?
+            } else if SCHEMA_MAP_KEYS.contains(&key.as_str()) && sub.is_object() {
                 let mut map = Map::new();
-                for (name, sub) in child.entries() {
-                    map.insert(name, self.schema(&sub, depth + 1)?);
+                for (name, s) in sub.as_object().into_iter().flatten() {
+                    map.insert(name.clone(), self.schema(&child.child(name), s, depth + 1)?);
                 }
                 Value::Object(map)
-            } else if SCHEMA_LIST_KEYS.contains(&key.as_str()) || key == "items" {
+            } else if (SCHEMA_LIST_KEYS.contains(&key.as_str()) || key == "items") && sub.is_array()
+            {
                 let mut list = Vec::new();
-                for sub in child.items() {
-                    list.push(self.schema(&sub, depth + 1)?);
+                for (i, s) in sub.as_array().into_iter().flatten().enumerate() {
+                    list.push(self.schema(&child.child(&i.to_string()), s, depth + 1)?);
                 }
                 Value::Array(list)
             } else {
-                object[key].clone()
+                sub.clone()
             };
             out.insert(key.clone(), value);
         }
@@ -422,16 +425,23 @@ pub fn merge_all_of(schema: &mut Value) {
     let Some(object) = schema.as_object_mut() else {
         return;
     };
-    for value in object.values_mut() {
-        match value {
-            Value::Object(map) => {
-                for v in map.values_mut() {
-                    merge_all_of(v);
-                }
-                merge_all_of(value);
-            }
-            Value::Array(list) => list.iter_mut().for_each(merge_all_of),
-            _ => {}
+    // Only schema positions: a property that happens to be named `allOf` is left alone.
+    for (key, value) in object.iter_mut() {
+        let key = key.as_str();
+        if SCHEMA_KEYS.contains(&key) || key == "items" && value.is_object() {
+            merge_all_of(value);
+        } else if SCHEMA_MAP_KEYS.contains(&key) {
+            value
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|m| m.values_mut())
+                .for_each(merge_all_of);
+        } else if SCHEMA_LIST_KEYS.contains(&key) || key == "items" {
+            value
+                .as_array_mut()
+                .into_iter()
+                .flatten()
+                .for_each(merge_all_of);
         }
     }
     let Some(Value::Array(members)) = object.remove("allOf") else {
