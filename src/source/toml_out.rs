@@ -47,7 +47,7 @@ pub fn render(doc: &ServiceToml, notes: &Notes) -> String {
                 let _ = writeln!(out, "\n[{}]", bare(key));
                 for (k, why) in missing {
                     let leaf = k.rsplit('.').next().unwrap_or(k);
-                    let _ = writeln!(out, "# {leaf} = \"https://…\"   # set this: {why}");
+                    let _ = writeln!(out, "# {leaf} = \"…\"   # set this: {why}");
                 }
                 table_body(&mut out, key, table, &[]);
             }

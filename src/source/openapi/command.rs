@@ -34,6 +34,14 @@ pub fn import(openapi: &Path, out: &Path, options: &Options, quiet: bool) -> u8 
         eprintln!("error: import failed; nothing written");
         return EXIT_INVALID;
     };
+    // What only the written file can fix: say so now, the file shows where.
+    let mut later = Diagnostics::default();
+    for (key, d) in &imported.deferred {
+        let mut d = d.clone().help(format!("set `{key}` in {}", out.display()));
+        d.severity = crate::diag::Severity::Warning;
+        later.push(d);
+    }
+    print(openapi, &text, &later, None, quiet);
     let capabilities = imported.doc.capabilities.len();
     let rendered = render(&imported, openapi, out);
     // Check the written file the way `wellgen build` will, pointing into it.
@@ -108,7 +116,7 @@ pub fn render(imported: &Imported, openapi: &Path, out: &Path) -> String {
         format!("  openapi = \"{relative}\""),
         "Reference: docs/service-toml.md and docs/openapi-import.md.".into(),
     ];
-    if !imported.deferred.is_empty() {
+    if imported.deferred.iter().any(|(_, d)| d.is_error()) {
         header.push("Before building, set the keys written commented out below.".into());
     }
     let notes = Notes {
@@ -129,6 +137,7 @@ pub fn render(imported: &Imported, openapi: &Path, out: &Path) -> String {
         missing: imported
             .deferred
             .iter()
+            .filter(|(_, d)| d.is_error())
             .map(|(key, d)| (key.clone(), d.message.clone()))
             .collect(),
     };

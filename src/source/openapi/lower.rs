@@ -59,8 +59,8 @@ pub struct Imported {
     pub version: Version,
     /// For each capability, the place of its operation (`openapi.yaml#/paths/~1pets/get`).
     pub origins: Vec<String>,
-    /// Problems a service.toml key can fix, keyed by that key (`service.base_url`): they are
-    /// errors unless the completing service.toml sets the key.
+    /// Problems a service.toml key can fix, keyed by that key (`service.base_url`): reported
+    /// unless the completing service.toml sets the key.
     pub deferred: Vec<(String, Diagnostic)>,
     /// Operations found, and operations left out by the filter.
     pub operations: usize,
@@ -142,6 +142,12 @@ impl Lx<'_> {
                 shown.join(", ")
             )));
         }
+    }
+
+    /// A warning that setting `key` in service.toml makes moot.
+    fn defer_warning(&mut self, key: &str, node: &Node, message: impl std::fmt::Display) {
+        let d = Diagnostic::warning(format!("{}: {message}", self.at(node)));
+        self.defer(key, d);
     }
 
     fn defer(&mut self, key: &str, d: Diagnostic) {
@@ -264,7 +270,8 @@ impl Lx<'_> {
         let name = title.as_ref().map(|t| {
             let (name, cut) = shorten(t, NAME_MAX);
             if cut {
-                self.warn(
+                self.defer_warning(
+                    "service.name",
                     &info.child("title"),
                     format!("the title is shortened to {NAME_MAX} characters for `service.name`"),
                 );
@@ -288,7 +295,8 @@ impl Lx<'_> {
             Some(t) => {
                 let (d, cut) = shorten(&t, SERVICE_DESCRIPTION_MAX);
                 if cut {
-                    self.warn(
+                    self.defer_warning(
+                        "service.description",
                         &info.child("description"),
                         format!("the description is shortened to {SERVICE_DESCRIPTION_MAX} characters for `service.description`; set a better one in service.toml"),
                     );
@@ -296,7 +304,8 @@ impl Lx<'_> {
                 Some(d)
             }
             None => name.as_ref().map(|n| {
-                self.warn(
+                self.defer_warning(
+                    "service.description",
                     &info,
                     format!(
                         "no description; using \"API for {n}\" (set `description` under [service])"
@@ -1090,7 +1099,7 @@ impl Lx<'_> {
             Ok(this
                 .docs
                 .ref_target(n)?
-                .map(|p: Place| snake_case(&this.docs.node(p).name())))
+                .map(|p: Place| snake_case(&this.docs.name(&p))))
         };
         let target = self.docs.deref(schema.clone())?;
         if target.get("items").is_some() && target.str("type").is_none_or(|t| t == "array") {

@@ -71,7 +71,7 @@ pub fn import_text(
     lower::lower(&mut docs, version, &options.filter, diags)
 }
 
-/// The import on its own: problems only a service.toml could fix become errors.
+/// The import on its own: problems only a service.toml could fix are reported.
 pub fn finish(imported: Imported, diags: &mut Diagnostics) -> ServiceToml {
     for (_, d) in imported.deferred {
         diags.push(d);
@@ -281,7 +281,9 @@ pub fn read_source(
         return match import_text(Some(path), text, options, diags) {
             Some(imported) => {
                 let p = provenance(imported.origins.clone());
-                (Some(finish(imported, diags)), p)
+                let doc = finish(imported, diags);
+                // Problems only a service.toml can fix stop here, before the model repeats them.
+                (Some(doc).filter(|_| !diags.has_errors()), p)
             }
             None => (None, provenance(Vec::new())),
         };

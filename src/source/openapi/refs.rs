@@ -116,6 +116,16 @@ impl Documents {
         }
     }
 
+    /// A component's name: the last pointer segment, or the file's stem for a whole file.
+    pub fn name(&self, place: &Place) -> String {
+        if place.pointer.is_empty() {
+            let file = &self.files[place.file].name;
+            let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+            return base.split('.').next().unwrap_or(base).to_string();
+        }
+        self.node(place.clone()).name()
+    }
+
     /// `file#/pointer`, as every import diagnostic names a place.
     pub fn describe(&self, place: &Place) -> String {
         format!("{}#{}", self.files[place.file].name, place.pointer)
@@ -342,7 +352,7 @@ impl<'a> Expander<'a> {
             let target = self.docs.resolve(r, &node.place)?;
             if self.stack.contains(&target) {
                 self.circular = true;
-                let name = self.docs.node(target).name();
+                let name = self.docs.name(&target);
                 return Ok(Value::Object(Map::from_iter([(
                     "description".to_string(),
                     Value::String(format!("circular reference to `{name}`; not expanded")),
