@@ -1101,7 +1101,11 @@ impl Lx<'_> {
                 .ref_target(n)?
                 .map(|p: Place| snake_case(&this.docs.name(&p))))
         };
-        let target = self.docs.deref(schema.clone())?;
+        // A schema that is only a reference to itself has no name worth taking; the
+        // expansion reports it.
+        let Ok(target) = self.docs.deref(schema.clone()) else {
+            return Ok("result".into());
+        };
         if target.get("items").is_some() && target.str("type").is_none_or(|t| t == "array") {
             let items = target.child("items");
             let name = name_of(self, &items)?.unwrap_or_else(|| "item".into());

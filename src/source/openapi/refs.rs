@@ -133,13 +133,14 @@ impl Documents {
 
     /// Follows `$ref` chains until a node that is not a reference.
     pub fn deref(&mut self, node: Node) -> Result<Node, Diagnostic> {
+        let start = node.place.clone();
         let mut node = node;
         let mut seen: Vec<Place> = Vec::new();
         while let Some(target) = self.ref_target(&node)? {
             if seen.contains(&target) || seen.len() >= MAX_HOPS {
                 return Err(Diagnostic::error(format!(
-                    "{}: `$ref` chain is circular (it comes back to {})",
-                    self.describe(&node.place),
+                    "{}/$ref: the `$ref` chain from here is circular (it comes back to {})",
+                    self.describe(&start),
                     self.describe(&target)
                 )));
             }
