@@ -8,7 +8,9 @@ pub mod command;
 pub mod load;
 pub mod lower;
 pub mod naming;
+mod operation;
 pub mod refs;
+pub mod schema;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
