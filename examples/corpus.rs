@@ -192,6 +192,18 @@ fn first_error(diags: &Diagnostics) -> String {
     if let Some(i) = m.find(" (imported from") {
         m.truncate(i);
     }
+    // Absolute paths name files of this machine: fold them too.
+    let m: Vec<&str> = m
+        .split(' ')
+        .map(|w| {
+            if w.starts_with('/') && w[1..].contains('/') {
+                "…"
+            } else {
+                w
+            }
+        })
+        .collect();
+    let m = m.join(" ");
     let mut out = String::new();
     let mut quoted = false;
     for c in m.chars() {

@@ -224,7 +224,7 @@ impl Lx<'_> {
                 continue;
             }
             let schema = match self.version {
-                Version::Swagger2 => Expander::new(self.docs).expand(&node)?,
+                Version::Swagger2 => Expander::shallow(self.docs).expand(&node)?,
                 _ => {
                     let schema = if node.get("schema").is_some() {
                         node.child("schema")
@@ -235,7 +235,7 @@ impl Lx<'_> {
                             .next()
                             .map_or_else(|| node.child("schema"), |(_, m)| m.child("schema"))
                     };
-                    Expander::new(self.docs).expand(&schema)?
+                    Expander::shallow(self.docs).expand(&schema)?
                 }
             };
             let (in_, default_required) = match location.as_str() {
@@ -317,7 +317,7 @@ impl Lx<'_> {
         if schema.value().is_null() {
             return Ok(());
         }
-        let expanded = Expander::new(self.docs).expand(schema)?;
+        let expanded = Expander::shallow(self.docs).expand(schema)?;
         if let Some(props) = expanded.get("properties").and_then(Value::as_object)
             && !props.is_empty()
         {
@@ -473,7 +473,7 @@ impl Lx<'_> {
             let mut expander = Expander::new(self.docs);
             let expanded = expander.expand(&schema)?;
             if expander.cut {
-                self.note("response schemas nested deeper than 8 levels or larger than 2000 nodes are cut to `{}` in output_schema", op);
+                self.note("response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema", op);
             }
             let mut returns = compact(&expanded, &noun, 2);
             if returns.chars().count() > RETURNS_MAX {

@@ -279,8 +279,11 @@ fn percent_decode(s: &str) -> String {
 }
 
 /// Limits that keep an expanded schema readable and bounded on huge APIs.
-pub const MAX_SCHEMA_DEPTH: usize = 8;
-pub const MAX_SCHEMA_NODES: usize = 2_000;
+pub const MAX_SCHEMA_DEPTH: usize = 5;
+pub const MAX_SCHEMA_NODES: usize = 200;
+/// Schema descriptions are kept this many levels deep, shortened to `DESCRIPTION_MAX`.
+pub const MAX_DESCRIBED_DEPTH: usize = 1;
+pub const DESCRIPTION_MAX: usize = 200;
 
 /// Keywords whose value is one schema.
 const SCHEMA_KEYS: [&str; 11] = [
@@ -324,6 +327,7 @@ pub struct Expander<'a> {
     pub docs: &'a mut Documents,
     stack: Vec<Place>,
     nodes_left: usize,
+    max_depth: usize,
     /// Whether a limit cut something (the caller reports it once).
     pub cut: bool,
     /// Whether a cycle was met.
@@ -336,8 +340,17 @@ impl<'a> Expander<'a> {
             docs,
             stack: Vec::new(),
             nodes_left: MAX_SCHEMA_NODES,
+            max_depth: MAX_SCHEMA_DEPTH,
             cut: false,
             circular: false,
+        }
+    }
+
+    /// For parameters and request bodies, which only read the top levels of a schema.
+    pub fn shallow(docs: &'a mut Documents) -> Self {
+        Self {
+            max_depth: 3,
+            ..Self::new(docs)
         }
     }
 
@@ -372,7 +385,7 @@ impl<'a> Expander<'a> {
                 _ => Value::Object(Map::new()),
             });
         };
-        if depth > MAX_SCHEMA_DEPTH || self.nodes_left == 0 {
+        if depth > self.max_depth || self.nodes_left == 0 {
             self.cut = true;
             return Ok(Value::Object(Map::new()));
         }
@@ -398,6 +411,14 @@ impl<'a> Expander<'a> {
                     list.push(self.schema(&child.child(&i.to_string()), s, depth + 1)?);
                 }
                 Value::Array(list)
+            } else if key == "description" {
+                // Descriptions are most of a big API's bulk: kept short, and only near the top.
+                match sub.as_str() {
+                    Some(d) if depth <= MAX_DESCRIBED_DEPTH => {
+                        Value::String(super::naming::shorten(d, DESCRIPTION_MAX).0)
+                    }
+                    _ => continue,
+                }
             } else {
                 sub.clone()
             };
