@@ -64,7 +64,7 @@ impl Lx<'_> {
         }
         let (returns, output_schema) = self.response(op)?;
         let (access, scopes) = self.access(op, chosen);
-        let errors = self.errors(op);
+        let errors = self.errors(op)?;
         let semantic = self.semantic(op);
         let tags = string_list(op.get("tags"));
         Ok(Some(raw::CapabilityTable {
@@ -544,7 +544,7 @@ impl Lx<'_> {
         }
     }
 
-    fn errors(&mut self, op: &Node) -> Vec<raw::ErrorTable> {
+    fn errors(&mut self, op: &Node) -> Result<Vec<raw::ErrorTable>, Diagnostic> {
         let mut out: Vec<raw::ErrorTable> = Vec::new();
         for (code, response) in op.child("responses").entries() {
             let Ok(status) = code.parse::<i64>() else {
@@ -555,9 +555,9 @@ impl Lx<'_> {
             }
             let description = self
                 .docs
-                .deref(response)
-                .ok()
-                .and_then(|r| r.str("description").map(|d| shorten(d, DESCRIPTION_MAX).0))
+                .deref(response)?
+                .str("description")
+                .map(|d| shorten(d, DESCRIPTION_MAX).0)
                 .filter(|d| !d.is_empty());
             let mut name = reason(status as u16).to_string();
             if out.iter().any(|e| e.name.as_deref() == Some(name.as_str())) {
@@ -569,7 +569,7 @@ impl Lx<'_> {
                 description,
             });
         }
-        out
+        Ok(out)
     }
 
     /// The `x-agent-*` vendor extensions → the semantic block.
