@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::diag::{Diagnostic, Diagnostics, SourceText};
 use crate::emit::{self, Artifact, Target};
 use crate::model::Host;
-use crate::source::{self, TomlLocator};
+use crate::source::{self, openapi};
 use crate::{check, model, write};
 
 /// Exit codes: documented in README.md and `--help`.
@@ -60,6 +60,24 @@ pub enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Write an editable service.toml from an OpenAPI (or Swagger 2.0) document.
+    Import {
+        /// The OpenAPI document (JSON or YAML).
+        #[arg(value_name = "OPENAPI")]
+        source: PathBuf,
+        /// Where to write the service.toml (never overwritten).
+        #[arg(short, long, value_name = "FILE", default_value = "service.toml")]
+        out: PathBuf,
+        /// Keep only these operations: `tag:<glob>` or `op:<glob>` (`*`, `?`). Repeatable.
+        #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+        include: Vec<String>,
+        /// Leave out these operations (same patterns). Repeatable.
+        #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+        exclude: Vec<String>,
+        /// Allow `$ref`s into the network (not implemented: such refs are still refused).
+        #[arg(long)]
+        allow_remote_refs: bool,
+    },
     /// Write a commented starter service.toml that builds as it is.
     Init {
         /// Folder to write service.toml into.
@@ -85,6 +103,12 @@ pub struct Input {
     /// Accept localhost and private-network URLs (staging builds).
     #[arg(long)]
     pub allow_local: bool,
+    /// An OpenAPI document to import; SOURCE (when it exists) completes and overrides it.
+    #[arg(long, value_name = "FILE")]
+    pub openapi: Option<PathBuf>,
+    /// Allow `$ref`s into the network (not implemented: such refs are still refused).
+    #[arg(long)]
+    pub allow_remote_refs: bool,
 }
 
 impl Input {
@@ -126,6 +150,22 @@ pub fn run(cli: &Cli) -> u8 {
             print!("{text}");
             EXIT_OK
         }
+        Command::Import {
+            source,
+            out,
+            include,
+            exclude,
+            allow_remote_refs,
+        } => {
+            let options = openapi::Options {
+                allow_remote_refs: *allow_remote_refs,
+                filter: openapi::Filter {
+                    include: include.clone(),
+                    exclude: exclude.clone(),
+                },
+            };
+            openapi::command::import(source, out, &options, cli.quiet)
+        }
     }
 }
 
@@ -137,7 +177,11 @@ enum Compiled {
 }
 
 fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
-    let path = &input.source;
+    // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
+    let (path, openapi) = match &input.openapi {
+        Some(o) if !input.source.exists() => (o, None),
+        o => (&input.source, o.as_deref()),
+    };
     let text = match source::read(path) {
         Ok(t) => t,
         Err(d) => {
@@ -153,19 +197,20 @@ fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
             return Compiled::Unreadable;
         }
     };
-    let locator = TomlLocator::new(&text);
+    let mut diags = Diagnostics::default();
+    let options = openapi::Options {
+        allow_remote_refs: input.allow_remote_refs,
+        ..Default::default()
+    };
+    let (raw, provenance) = openapi::read_source(path, &text, openapi, &options, &mut diags);
+    let locator = openapi::SourceLocator::new(&text, &provenance);
     let src = SourceText {
         path,
         text: &text,
         locator: Some(&locator),
     };
-    let mut diags = Diagnostics::default();
-    let artifacts = match source::parse_service_toml(&text) {
-        Err(d) => {
-            diags.push(d);
-            None
-        }
-        Ok(raw) => model::lower(raw, &mut diags).map(|mut service| {
+    let artifacts = raw.and_then(|raw| {
+        model::lower(raw, &mut diags).map(|mut service| {
             if let Some(host) = input.host {
                 service.host = host;
             }
@@ -175,8 +220,9 @@ fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
             };
             check::run(&service, &policy, &mut diags);
             emit::emit_all(&service, &input.targets(), &mut diags)
-        }),
-    };
+        })
+    });
+    provenance.annotate(&mut diags);
     let failed = diags.has_errors() || (strict && diags.warning_count() > 0);
     print_diagnostics(&src, &diags, quiet && !failed);
     match artifacts {

@@ -10,5 +10,6 @@ pub mod emit;
 pub mod model;
 pub mod source;
 mod templates;
+pub mod text;
 pub mod tokens;
 pub mod write;

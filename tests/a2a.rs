@@ -17,10 +17,8 @@ const PATH: &str = "/.well-known/agent-card.json";
 const LEGACY: &str = "/.well-known/agent.json";
 
 fn load(source: &std::path::Path) -> (Service, Vec<Artifact>, Diagnostics) {
-    let text = std::fs::read_to_string(source).unwrap();
-    let raw = wellgen::source::parse_service_toml(&text).unwrap();
     let mut diags = Diagnostics::default();
-    let service = wellgen::model::lower(raw, &mut diags)
+    let service = wellgen::source::load(source, &mut diags)
         .unwrap_or_else(|| panic!("{} lowers: {diags:?}", source.display()));
     let artifacts = Target::A2a.emit(&service, &mut diags);
     assert!(!diags.has_errors(), "{}: {diags:?}", source.display());

@@ -394,30 +394,58 @@ fn with_head(head: &str, rest: &str) -> String {
 }
 
 #[test]
-fn service_descriptions_outside_20_to_200_are_errors() {
-    for (description, len) in [("Too short for ADP.", 18), (&*"x".repeat(201), 201)] {
+fn service_descriptions_outside_20_to_200_are_fitted_with_a_warning() {
+    let long = format!("{} end", "word ".repeat(50));
+    let cases = [
+        ("Too short for ADP.", 18, "T: Too short for ADP".to_string()),
+        ("Short.", 6, "T: Short (an API for AI agents)".to_string()),
+        (
+            long.as_str(),
+            254,
+            format!("{}…", "word ".repeat(39).trim_end()),
+        ),
+    ];
+    for (description, len, published) in cases {
         let text = HEAD.replace("Looks things up for agents that need them.", description) + CAP;
-        let (_, _, diags) = build(&text);
-        let errs = at(&diags, "service.description", Severity::Error);
-        assert_eq!(errs.len(), 1, "{len}: {:?}", errors(&diags));
-        assert_eq!(errs[0].message, description_length_message(len));
+        let (_, artifacts, diags) = build(&text);
+        assert!(errors(&diags).is_empty(), "{:?}", errors(&diags));
+        let warns = at(&diags, "service.description", Severity::Warning);
+        assert_eq!(warns.len(), 1, "{len}: {warns:?}");
+        assert!(
+            warns[0]
+                .message
+                .starts_with(&description_length_message(len)),
+            "{}",
+            warns[0].message
+        );
+        let manifest = json_of(&artifacts, adp::MANIFEST_PATH);
+        assert_eq!(manifest["description"], published.as_str());
+        assert_eq!(check_manifest(&manifest), Vec::<String>::new());
     }
 }
 
 #[test]
-fn a_capability_description_under_10_characters_is_an_error() {
+fn a_capability_description_under_10_characters_is_completed_from_its_endpoint() {
     let text = with_head(
         HEAD,
         &CAP.replace("Look one thing up by its name.", "Look up."),
     );
-    let (_, _, diags) = build(&text);
-    let errs = at(&diags, "capabilities.0.description", Severity::Error);
-    assert_eq!(errs.len(), 1, "{:?}", errors(&diags));
+    let (_, artifacts, diags) = build(&text);
+    assert!(errors(&diags).is_empty(), "{:?}", errors(&diags));
+    let warns = at(&diags, "capabilities.0.description", Severity::Warning);
+    assert_eq!(warns.len(), 1, "{warns:?}");
     assert!(
-        errs[0].message.contains("is 8 characters"),
+        warns[0].message.contains("is 8 characters"),
         "{}",
-        errs[0].message
+        warns[0].message
     );
+    let manifest = json_of(&artifacts, adp::MANIFEST_PATH);
+    assert_eq!(
+        manifest["capabilities"][0]["description"],
+        "Look up. (GET /things)"
+    );
+    let detail = json_of(&artifacts, "/api/capabilities/look_up");
+    assert_eq!(detail["description"], "Look up. (GET /things)");
 }
 
 #[test]

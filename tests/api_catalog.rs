@@ -43,10 +43,8 @@ const DOCUMENTS: [&str; 10] = [
 ];
 
 fn load(source: &std::path::Path) -> (Service, Vec<Artifact>) {
-    let text = std::fs::read_to_string(source).unwrap();
-    let raw = wellgen::source::parse_service_toml(&text).unwrap();
     let mut diags = Diagnostics::default();
-    let service = wellgen::model::lower(raw, &mut diags).unwrap();
+    let service = wellgen::source::load(source, &mut diags).unwrap();
     let artifacts = Target::ApiCatalog.emit(&service, &mut diags);
     assert!(!diags.has_errors(), "{}: {diags:?}", source.display());
     (service, artifacts)

@@ -545,13 +545,18 @@ fn scopes_outside_user_required_are_flagged() {
 }
 
 #[test]
-fn bearer_needs_a_token_url() {
+fn bearer_without_a_token_url_is_an_api_key_in_the_authorization_header() {
     let text = format!(
         "{HEAD}\n[auth]\ntype = \"bearer\"\n{}",
         cap("ping", "GET", "/ping", "")
     );
-    let (diags, _) = run(&text);
-    find(&diags, Severity::Error, "auth", "requires `token_url`");
+    let (diags, doc) = run(&text);
+    find(&diags, Severity::Warning, "auth", "requires `token_url`");
+    assert!(!diags.has_errors(), "{diags:#?}");
+    assert_eq!(
+        doc.unwrap()["auth"],
+        json!({ "api_key": { "header": "Authorization" } })
+    );
 
     let text = format!(
         "{HEAD}\n[auth]\ntype = \"bearer\"\ntoken_url = \"https://t.example/token\"\ntoken_lifetime = 3600\n{}",

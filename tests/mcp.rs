@@ -28,6 +28,16 @@ fn validator(def: &str) -> jsonschema::Validator {
         .unwrap()
 }
 
+/// Builds the tools list from a source file, any kind `wellgen build` accepts.
+fn build_file(source: &std::path::Path) -> (Value, Diagnostics) {
+    let mut diags = Diagnostics::default();
+    let service = wellgen::source::load(source, &mut diags)
+        .unwrap_or_else(|| panic!("{} lowers: {diags:?}", source.display()));
+    let artifacts = Target::Mcp.emit(&service, &mut diags);
+    assert_eq!(artifacts.len(), 1);
+    (serde_json::from_slice(&artifacts[0].body).unwrap(), diags)
+}
+
 fn build(text: &str) -> (Value, Diagnostics) {
     let mut diags = Diagnostics::default();
     let raw = wellgen::source::parse_service_toml(text).unwrap();
@@ -98,7 +108,7 @@ fn every_example_and_fixture_yields_a_valid_tools_list() {
     let v = validator("ListToolsResult");
     let tool = validator("Tool");
     for src in sources() {
-        let (result, diags) = build(&std::fs::read_to_string(&src).unwrap());
+        let (result, diags) = build_file(&src);
         let problems: Vec<String> = v
             .iter_errors(&result)
             .map(|e| format!("{} at {}", e, e.instance_path()))

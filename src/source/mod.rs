@@ -1,6 +1,8 @@
 //! Front ends: reading what the author wrote, with enough kept to point back into it.
 
+pub mod openapi;
 pub mod service_toml;
+pub mod toml_out;
 
 use std::ops::Range;
 use std::path::Path;
@@ -9,6 +11,14 @@ use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Locate, did_you_mean};
 use service_toml::ServiceToml;
+
+/// Reads any source the command line accepts (a service.toml, with or without `[source]`, or
+/// an OpenAPI document) and lowers it into the model, as `wellgen build` does.
+pub fn load(path: &Path, diags: &mut crate::diag::Diagnostics) -> Option<crate::model::Service> {
+    let text = read(path).map_err(|d| diags.push(d)).ok()?;
+    let (raw, _) = openapi::read_source(path, &text, None, &openapi::Options::default(), diags);
+    crate::model::lower(raw?, diags)
+}
 
 /// Reads a source file as UTF-8 text.
 pub fn read(path: &Path) -> Result<String, Diagnostic> {

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceToml {
+    /// Defaulted so a file that only completes an OpenAPI import (`[source]`) may omit it.
+    #[serde(default)]
     pub service: ServiceTable,
     pub auth: Option<AuthTable>,
     pub rate_limits: Option<RateLimitsTable>,
@@ -27,6 +29,8 @@ pub struct ServiceToml {
     #[serde(default)]
     pub capabilities: Vec<CapabilityTable>,
     pub a2a: Option<A2aTable>,
+    /// An OpenAPI document this file completes and corrects (see docs/openapi-import.md).
+    pub source: Option<SourceTable>,
 }
 
 /// A2A agent card options.
@@ -35,6 +39,18 @@ pub struct ServiceToml {
 pub struct A2aTable {
     /// Also publish the card at the pre-1.0 path `/.well-known/agent.json`.
     pub legacy_alias: Option<bool>,
+}
+
+/// `[source]`: import capabilities from an OpenAPI document; this file's values win per key.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceTable {
+    /// Path of the OpenAPI (or Swagger 2.0) document, relative to this file.
+    pub openapi: Option<String>,
+    /// Operations to keep: globs `tag:<glob>` or `op:<glob>` (`*` and `?`); default all.
+    pub include: Option<Vec<String>>,
+    /// Operations to drop, after `include`.
+    pub exclude: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -128,7 +144,7 @@ pub struct DataClassTable {
     pub requires_authorization: Option<bool>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceTable {
     pub name: Option<String>,

@@ -111,7 +111,7 @@ struct RateLimitsView {
 }
 
 pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    check_text(service, diags);
+    let (description, capability_descriptions) = fit_text(service, diags);
     // Endpoints carry base_url's path prefix, so the manifest's base_url is its origin: relative
     // detail_urls then resolve (by concatenation) onto the site when the site shares it.
     let base_url = service.base_url.origin();
@@ -120,7 +120,7 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
     let manifest = Manifest {
         spec_version: check::SPEC_VERSION,
         name: &service.name,
-        description: &service.description,
+        description: &description,
         base_url: base_url.as_str(),
         auth: auth(service.auth.as_ref(), diags),
         pricing: service.pricing.as_ref().map(|p| PricingView {
@@ -139,9 +139,10 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         capabilities: service
             .capabilities
             .iter()
-            .map(|c| CapabilitySummary {
+            .zip(&capability_descriptions)
+            .map(|(c, description)| CapabilitySummary {
                 name: &c.id,
-                description: &c.description,
+                description,
                 detail_url: format!("{detail_origin}{DETAIL_PREFIX}{}", c.id),
             })
             .collect(),
@@ -151,8 +152,8 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         to_json_bytes(&manifest),
         SERVING,
     )];
-    for c in &service.capabilities {
-        let detail = detail(service, c, header.as_ref(), diags);
+    for (c, description) in service.capabilities.iter().zip(&capability_descriptions) {
+        let detail = detail(service, c, description, header.as_ref(), diags);
         artifacts.push(Artifact::document(
             format!("{DETAIL_PREFIX}{}", c.id),
             to_json_bytes(&detail),
@@ -162,20 +163,48 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
     artifacts
 }
 
-/// The registry's length limits, on text as it counts it (HTML tags removed).
-fn check_text(service: &Service, diags: &mut Diagnostics) {
+/// The registry's length limits, on text as it counts it (HTML tags removed). Text outside
+/// them is fitted, with a warning, so that large imported APIs still publish valid documents:
+/// a long description is shortened at a word boundary, a short one completed from the name or
+/// the endpoint. Returns the service description and each capability's, as published.
+fn fit_text(service: &Service, diags: &mut Diagnostics) -> (String, Vec<String>) {
     let len = check::visible_len(&service.description);
-    if !(check::DESCRIPTION_MIN..=check::DESCRIPTION_MAX).contains(&len) {
+    let description = if len > check::DESCRIPTION_MAX {
+        let (short, _) = crate::text::shorten(&service.description, check::DESCRIPTION_MAX);
         diags.push(
-            Diagnostic::error(check::description_length_message(len))
-                .at("service.description")
-                .help(if len < check::DESCRIPTION_MIN {
-                    "say what the service does and when an agent should use it, in a sentence or two"
-                } else {
-                    "shorten it to 200 characters: the spec page caps /.well-known/agent descriptions there"
-                }),
+            Diagnostic::warning(format!(
+                "{}; /.well-known/agent publishes it shortened at a word boundary",
+                check::description_length_message(len)
+            ))
+            .at("service.description")
+            .help("write a description of at most 200 characters to choose the words yourself"),
         );
-    }
+        short
+    } else if len < check::DESCRIPTION_MIN {
+        let longer = format!(
+            "{}: {}",
+            service.name,
+            service.description.trim_end_matches('.')
+        );
+        let longer = if check::visible_len(&longer) < check::DESCRIPTION_MIN {
+            format!("{longer} (an API for AI agents)")
+        } else {
+            longer
+        };
+        diags.push(
+            Diagnostic::warning(format!(
+                "{}; /.well-known/agent publishes `{longer}`",
+                check::description_length_message(len)
+            ))
+            .at("service.description")
+            .help(
+                "say what the service does and when an agent should use it, in a sentence or two",
+            ),
+        );
+        longer
+    } else {
+        service.description.clone()
+    };
     let mut texts = vec![
         ("service.name".to_string(), service.name.as_str()),
         (
@@ -183,18 +212,27 @@ fn check_text(service: &Service, diags: &mut Diagnostics) {
             service.description.as_str(),
         ),
     ];
+    let mut capabilities = Vec::new();
     for c in &service.capabilities {
         let len = check::visible_len(&c.description);
         if len < check::CAPABILITY_DESCRIPTION_MIN {
+            let longer = format!(
+                "{} ({} {})",
+                c.description,
+                c.method.as_str(),
+                c.path.braces()
+            );
             diags.push(
-                Diagnostic::error(format!(
-                    "is {len} characters; the ADP registry needs a capability description of at \
-                     least {}",
+                Diagnostic::warning(format!(
+                    "is {len} characters; the ADP registry needs at least {}, so `{longer}` is                      published",
                     check::CAPABILITY_DESCRIPTION_MIN
                 ))
                 .at(c.field("description"))
                 .help("describe what it does and when to use it, in a sentence"),
             );
+            capabilities.push(longer);
+        } else {
+            capabilities.push(c.description.clone());
         }
         texts.push((c.field("description"), c.description.as_str()));
     }
@@ -209,6 +247,7 @@ fn check_text(service: &Service, diags: &mut Diagnostics) {
             );
         }
     }
+    (description, capabilities)
 }
 
 /// Where detail documents are linked from: "" (relative to base_url) when the site is
@@ -337,6 +376,7 @@ fn auth_header(a: Option<&Auth>) -> Option<AuthHeader> {
 fn detail<'a>(
     service: &Service,
     c: &'a Capability,
+    description: &'a str,
     header: Option<&AuthHeader>,
     diags: &mut Diagnostics,
 ) -> Detail<'a> {
@@ -379,7 +419,7 @@ fn detail<'a>(
 
     Detail {
         name: &c.id,
-        description: &c.description,
+        description,
         endpoint,
         method: c.method.as_str(),
         parameters,

@@ -22,15 +22,22 @@ pub fn auth<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<view::A
             token_lifetime,
             ..
         } => {
+            // ia.json's bearer scheme must say where tokens come from; without that (an OpenAPI
+            // `http bearer` never does), the token is still a credential in a header.
             let Some(token_url) = token_url else {
                 diags.push(
-                    Diagnostic::error(
-                        "ia.json's bearer scheme requires `token_url` (where agents get a token)",
+                    Diagnostic::warning(
+                        "ia.json's bearer scheme requires `token_url` (where agents get a token): \
+                         published as an api_key sent in the Authorization header",
                     )
                     .at("auth")
-                    .help("add `token_url = \"https://…\"` to [auth]"),
+                    .help("add `token_url = \"https://…\"` to [auth] to publish it as bearer"),
                 );
-                return None;
+                out.api_key = Some(view::ApiKey {
+                    header: "Authorization",
+                    request_url: service.auth.as_ref().and_then(Auth::docs),
+                });
+                return Some(out);
             };
             out.bearer = Some(view::Bearer {
                 token_url,

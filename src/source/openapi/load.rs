@@ -1,0 +1,297 @@
+//! Reading an OpenAPI document: JSON or YAML into one `serde_json::Value`, with YAML alias
+//! expansion capped, and the specification version detected from the content.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+use crate::diag::Diagnostic;
+
+/// The OpenAPI generations the importer understands; one walker serves all three.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    Swagger2,
+    OpenApi30,
+    OpenApi31,
+}
+
+impl Version {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Swagger2 => "Swagger 2.0",
+            Self::OpenApi30 => "OpenAPI 3.0",
+            Self::OpenApi31 => "OpenAPI 3.1",
+        }
+    }
+}
+
+/// Reads the version from `swagger: "2.0"` or `openapi: 3.x.y`; `file` names the document in
+/// the error.
+pub fn detect_version(doc: &Value, file: &str) -> Result<Version, Diagnostic> {
+    let text = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        // YAML `swagger: 2.0` without quotes is a number.
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    if let Some(v) = doc.get("swagger") {
+        return match text(v).as_deref() {
+            Some("2.0" | "2") => Ok(Version::Swagger2),
+            other => Err(Diagnostic::error(format!(
+                "{file}#/swagger: `{}` is not a Swagger version wellgen reads (only 2.0)",
+                other.unwrap_or("?")
+            ))),
+        };
+    }
+    let Some(v) = doc.get("openapi") else {
+        return Err(Diagnostic::error(format!(
+            "{file}#: not an OpenAPI document: it has neither an `openapi` nor a `swagger` key"
+        ))
+        .help("an OpenAPI file starts with `openapi: 3.x.y` (or `swagger: \"2.0\"`)"));
+    };
+    let version = text(v).unwrap_or_default();
+    let mut parts = version.split('.');
+    match (parts.next(), parts.next()) {
+        (Some("3"), Some("0")) => Ok(Version::OpenApi30),
+        // 3.2 adds to 3.1 without changing what the importer reads.
+        (Some("3"), Some("1" | "2")) => Ok(Version::OpenApi31),
+        _ => Err(Diagnostic::error(format!(
+            "{file}#/openapi: `{version}` is not an OpenAPI version wellgen reads (3.0.x, 3.1.x, or swagger 2.0)"
+        ))),
+    }
+}
+
+/// Whether a text looks like an OpenAPI document rather than a service.toml: used when the
+/// file name does not say.
+pub fn looks_like_openapi(text: &str) -> bool {
+    let head: String = text.chars().take(4096).collect();
+    let trimmed = head.trim_start();
+    trimmed.starts_with('{')
+        || head.lines().any(|l| {
+            let l = l.trim_start_matches('\u{feff}');
+            l.starts_with("openapi:")
+                || l.starts_with("swagger:")
+                || l.starts_with("\"openapi\":")
+                || l.starts_with("\"swagger\":")
+        })
+}
+
+/// Parses JSON (when the text starts with `{`) or YAML. Errors carry a byte span.
+pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
+    let text = text.trim_start_matches('\u{feff}');
+    if text.trim_start().starts_with('{') {
+        return serde_json::from_str(text).map_err(|e| {
+            let at = offset_of(text, e.line(), e.column());
+            Diagnostic::error(format!("{file}: invalid JSON: {e}")).with_span(at..at + 1)
+        });
+    }
+    parse_yaml(text, file)
+}
+
+/// How many values a YAML document may expand to: generous for real files (each value costs
+/// at least two bytes of text unless aliased), small enough that an alias bomb fails in
+/// milliseconds.
+fn yaml_budget(len: usize) -> usize {
+    (len.saturating_mul(4)).max(100_000)
+}
+
+fn parse_yaml(text: &str, file: &str) -> Result<Value, Diagnostic> {
+    let budget = Cell::new(yaml_budget(text.len()));
+    let de = serde_norway::Deserializer::from_str(text);
+    let seed = Bounded {
+        budget: &budget,
+        depth: 0,
+    };
+    seed.deserialize(de).map_err(|e| {
+        let message = e.to_string();
+        let mut d = if budget.get() == 0 || message.contains("repetition limit") {
+            Diagnostic::error(format!(
+                "{file}: YAML aliases expand to more than {} values; refusing to expand further (an alias bomb?)",
+                yaml_budget(text.len())
+            ))
+            .help("write the repeated parts out, or use `$ref`s instead of YAML aliases")
+        } else {
+            Diagnostic::error(format!("{file}: invalid YAML: {message}"))
+        };
+        if let Some(loc) = e.location() {
+            d = d.with_span(loc.index()..loc.index() + 1);
+        }
+        d
+    })
+}
+
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (start + column.saturating_sub(1)).min(text.len())
+}
+
+const MAX_DEPTH: usize = 128;
+
+/// Builds a `Value` while counting every node against a shared budget, so YAML aliases cannot
+/// expand without bound; keys that YAML writes as numbers or booleans (`200:`) become strings.
+struct Bounded<'a> {
+    budget: &'a Cell<usize>,
+    depth: usize,
+}
+
+impl Bounded<'_> {
+    fn spend<E: serde::de::Error>(&self) -> Result<(), E> {
+        match self.budget.get() {
+            0 => Err(E::custom("alias expansion budget exhausted")),
+            n => {
+                self.budget.set(n - 1);
+                Ok(())
+            }
+        }
+    }
+
+    fn child<E: serde::de::Error>(&self) -> Result<Bounded<'_>, E> {
+        if self.depth >= MAX_DEPTH {
+            return Err(E::custom(format!(
+                "nested more than {MAX_DEPTH} levels deep"
+            )));
+        }
+        Ok(Bounded {
+            budget: self.budget,
+            depth: self.depth + 1,
+        })
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Bounded<'_> {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Bounded<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON-compatible value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::from(v))
+    }
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Value, E> {
+        // Beyond 64 bits: kept as the nearest float, as JSON readers do.
+        self.visit_f64(v as f64)
+    }
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Value, E> {
+        self.visit_f64(v as f64)
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
+        self.spend()?;
+        // JSON has no NaN or infinity; YAML `.nan` becomes null rather than an error.
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::Null)
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
+        self.visit_unit()
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.spend()?;
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(self.child()?)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        self.spend()?;
+        let mut out = Map::new();
+        while let Some(key) = map.next_key_seed(self.child()?)? {
+            let key = match key {
+                Value::String(s) => s,
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                Value::Null => "null".to_owned(),
+                _ => {
+                    return Err(serde::de::Error::custom(
+                        "a mapping key must be a string, number or boolean",
+                    ));
+                }
+            };
+            let value = map.next_value_seed(self.child()?)?;
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
+            }
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_come_from_the_content() {
+        let v = |t: &str| detect_version(&parse_text(t, "f").unwrap(), "f").map_err(|d| d.message);
+        assert_eq!(v("swagger: '2.0'\n"), Ok(Version::Swagger2));
+        assert_eq!(v("openapi: 3.0.3\n"), Ok(Version::OpenApi30));
+        assert_eq!(v("{\"openapi\": \"3.1.0\"}"), Ok(Version::OpenApi31));
+        assert!(v("openapi: 4.0.0\n").unwrap_err().contains("#/openapi"));
+        assert!(v("name: x\n").is_err());
+    }
+
+    #[test]
+    fn yaml_number_keys_become_strings() {
+        let doc = parse_text("responses:\n  200:\n    description: ok\n", "f").unwrap();
+        assert_eq!(doc["responses"]["200"]["description"], "ok");
+    }
+
+    #[test]
+    fn alias_bombs_fail_fast() {
+        let mut text = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let prev = (b'a' + i - 1) as char;
+            let name = (b'a' + i) as char;
+            text.push_str(&format!("{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
+        }
+        let start = std::time::Instant::now();
+        let err = parse_text(&text, "bomb.yaml").unwrap_err();
+        assert!(err.message.contains("alias"), "{}", err.message);
+        assert!(start.elapsed().as_secs() < 5);
+    }
+
+    #[test]
+    fn syntax_errors_carry_a_span() {
+        let err = parse_text("{\"a\": }", "f.json").unwrap_err();
+        assert!(err.span.is_some() && err.message.starts_with("f.json: invalid JSON"));
+    }
+}

@@ -1,0 +1,680 @@
+//! OpenAPI (2.0, 3.0, 3.1) → the raw service.toml mirror. One walker over `serde_json::Value`
+//! serves every version; where versions differ (servers, security schemes, bodies), small
+//! branches say so. Everything derived is checked against the model's limits here, so the
+//! result lowers cleanly; what cannot be derived is left for service.toml and reported.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use super::load::Version;
+use super::naming::{IdAllocator, glob, one_line, shorten, snake_case};
+use super::refs::{Documents, Node};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{CATEGORIES, HttpsUrl};
+use crate::source::service_toml as raw;
+
+/// Which operations to keep: `tag:<glob>` / `op:<glob>` patterns (a bare glob means `op:`).
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+}
+
+impl Filter {
+    fn matches(patterns: &[String], op_id: Option<&str>, id: &str, tags: &[String]) -> bool {
+        patterns.iter().any(|p| match p.split_once(':') {
+            Some(("tag", g)) => tags.iter().any(|t| glob(g, t)),
+            Some(("op", g)) => glob(g, id) || op_id.is_some_and(|o| glob(g, o)),
+            _ => glob(p, id) || op_id.is_some_and(|o| glob(p, o)),
+        })
+    }
+
+    fn keeps(&self, op_id: Option<&str>, id: &str, tags: &[String]) -> bool {
+        (self.include.is_empty() || Self::matches(&self.include, op_id, id, tags))
+            && !Self::matches(&self.exclude, op_id, id, tags)
+    }
+
+    /// Patterns that are neither `tag:` nor `op:` nor a plain glob are mistakes.
+    pub fn check(&self) -> Result<(), Diagnostic> {
+        for p in self.include.iter().chain(&self.exclude) {
+            if let Some((kind, _)) = p.split_once(':')
+                && kind != "tag"
+                && kind != "op"
+            {
+                return Err(Diagnostic::error(format!(
+                    "`{p}` is not a filter: write `tag:<glob>` or `op:<glob>`"
+                ))
+                .at("source.include"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What an import produced.
+pub struct Imported {
+    pub doc: raw::ServiceToml,
+    pub version: Version,
+    /// For each capability, the place of its operation (`openapi.yaml#/paths/~1pets/get`).
+    pub origins: Vec<String>,
+    /// Problems a service.toml key can fix, keyed by that key (`service.base_url`): reported
+    /// unless the completing service.toml sets the key.
+    pub deferred: Vec<(String, Diagnostic)>,
+    /// Operations found, and operations left out by the filter.
+    pub operations: usize,
+    pub filtered_out: usize,
+}
+
+pub const NAME_MAX: usize = 100;
+pub const SERVICE_DESCRIPTION_MAX: usize = 300;
+pub const DESCRIPTION_MAX: usize = 200;
+pub const PARAM_DESCRIPTION_MAX: usize = 300;
+pub const RETURNS_MAX: usize = 300;
+
+const METHODS: [&str; 5] = ["get", "put", "post", "delete", "patch"];
+const SKIPPED_METHODS: [&str; 4] = ["head", "options", "trace", "query"];
+
+/// Lowers a loaded document. Errors go to `diags`; `None` when any was found.
+pub fn lower(
+    docs: &mut Documents,
+    version: Version,
+    filter: &Filter,
+    diags: &mut Diagnostics,
+) -> Option<Imported> {
+    let before = diags.error_count();
+    let mut lx = Lx {
+        docs,
+        version,
+        diags,
+        notes: BTreeMap::new(),
+        deferred: Vec::new(),
+    };
+    let imported = lx.document(filter);
+    lx.flush_notes();
+    (lx.diags.error_count() == before).then_some(imported)
+}
+
+pub(super) struct Lx<'a> {
+    pub(super) docs: &'a mut Documents,
+    pub(super) version: Version,
+    pub(super) diags: &'a mut Diagnostics,
+    /// Repeated, minor findings, reported once per kind with a count and the first places.
+    notes: BTreeMap<&'static str, Vec<String>>,
+    deferred: Vec<(String, Diagnostic)>,
+}
+
+/// The security scheme chosen for `[auth]`.
+pub(super) struct Chosen {
+    pub(super) name: String,
+    pub(super) oauth2: bool,
+}
+
+impl Lx<'_> {
+    pub(super) fn at(&self, node: &Node) -> String {
+        self.docs.describe(&node.place)
+    }
+
+    pub(super) fn warn(&mut self, node: &Node, message: impl std::fmt::Display) {
+        let place = self.at(node);
+        self.diags
+            .push(Diagnostic::warning(format!("{place}: {message}")));
+    }
+
+    pub(super) fn note(&mut self, kind: &'static str, node: &Node) {
+        let place = self.at(node);
+        self.notes.entry(kind).or_default().push(place);
+    }
+
+    fn flush_notes(&mut self) {
+        for (kind, places) in std::mem::take(&mut self.notes) {
+            let shown: Vec<&str> = places.iter().take(3).map(String::as_str).collect();
+            let more = if places.len() > 3 {
+                format!(" and {} more", places.len() - 3)
+            } else {
+                String::new()
+            };
+            self.diags.push(Diagnostic::warning(format!(
+                "{kind} ({} place{}: {}{more})",
+                places.len(),
+                if places.len() == 1 { "" } else { "s" },
+                shown.join(", ")
+            )));
+        }
+    }
+
+    /// A warning that setting `key` in service.toml makes moot.
+    fn defer_warning(&mut self, key: &str, node: &Node, message: impl std::fmt::Display) {
+        let d = Diagnostic::warning(format!("{}: {message}", self.at(node)));
+        self.defer(key, d);
+    }
+
+    fn defer(&mut self, key: &str, d: Diagnostic) {
+        self.deferred.push((key.to_string(), d));
+    }
+
+    fn document(&mut self, filter: &Filter) -> Imported {
+        let root = self.docs.root();
+        let mut service = self.service(&root);
+        let (auth, chosen) = self.auth(&root);
+        let mut ids = IdAllocator::default();
+        let mut capabilities = Vec::new();
+        let mut origins = Vec::new();
+        let mut tags_seen: Vec<String> = Vec::new();
+        let (mut operations, mut filtered_out) = (0, 0);
+        for (path, item) in root.child("paths").entries() {
+            if path.starts_with("x-") {
+                continue;
+            }
+            let item = match self.docs.deref(item) {
+                Ok(i) => i,
+                Err(d) => {
+                    self.diags.push(d);
+                    continue;
+                }
+            };
+            for (method, op) in item.entries() {
+                let lower = method.to_ascii_lowercase();
+                if SKIPPED_METHODS.contains(&lower.as_str()) {
+                    self.note(
+                        "HEAD, OPTIONS, TRACE and QUERY operations are skipped: the agent documents describe GET, POST, PUT, PATCH and DELETE",
+                        &op,
+                    );
+                    continue;
+                }
+                if !METHODS.contains(&lower.as_str()) {
+                    continue;
+                }
+                operations += 1;
+                let op = match self.docs.deref(op) {
+                    Ok(o) => o,
+                    Err(d) => {
+                        self.diags.push(d);
+                        continue;
+                    }
+                };
+                let tags = string_list(op.get("tags"));
+                let op_id = op.str("operationId").filter(|s| !s.trim().is_empty());
+                let wanted = op_id.map_or_else(|| format!("{lower} {path}"), str::to_string);
+                if !filter.keeps(op_id, &snake_case(&wanted), &tags) {
+                    filtered_out += 1;
+                    continue;
+                }
+                for t in &tags {
+                    if !tags_seen.contains(t) {
+                        tags_seen.push(t.clone());
+                    }
+                }
+                match self.operation(
+                    &path,
+                    &lower,
+                    &op,
+                    &item,
+                    &wanted,
+                    &mut ids,
+                    chosen.as_ref(),
+                ) {
+                    Ok(Some(c)) => {
+                        origins.push(self.at(&op));
+                        capabilities.push(c);
+                    }
+                    Ok(None) => {}
+                    Err(d) => self.diags.push(d),
+                }
+            }
+        }
+        if filtered_out > 0 {
+            self.diags.push(Diagnostic::warning(format!(
+                "{}: {filtered_out} of {operations} operations left out by [source] include/exclude",
+                self.docs.describe(&root.place)
+            )));
+        }
+        if capabilities.is_empty() && self.diags.error_count() == 0 {
+            let d = Diagnostic::error(format!(
+                "{}#/paths: no operation to import ({operations} found, {filtered_out} filtered out)",
+                self.docs.describe(&root.place).trim_end_matches('#')
+            ));
+            self.diags.push(d);
+        }
+        service.categories = self.categories(&root, &tags_seen);
+        Imported {
+            doc: raw::ServiceToml {
+                service,
+                auth,
+                rate_limits: None,
+                token_hints: None,
+                meta: None,
+                security: None,
+                features: None,
+                webhooks: Vec::new(),
+                rfc002: None,
+                plugin: None,
+                pricing: None,
+                agis: None,
+                deploy: None,
+                capabilities,
+                a2a: None,
+                source: None,
+            },
+            version: self.version,
+            origins,
+            deferred: std::mem::take(&mut self.deferred),
+            operations,
+            filtered_out,
+        }
+    }
+
+    fn service(&mut self, root: &Node) -> raw::ServiceTable {
+        let info = root.child("info");
+        let title = info.str("title").map(one_line).filter(|t| !t.is_empty());
+        let name = title.as_ref().map(|t| {
+            let (name, cut) = shorten(t, NAME_MAX);
+            if cut {
+                self.defer_warning(
+                    "service.name",
+                    &info.child("title"),
+                    format!("the title is shortened to {NAME_MAX} characters for `service.name`"),
+                );
+            }
+            name
+        });
+        if name.is_none() {
+            let d = Diagnostic::error(format!(
+                "{}: no `info.title` to name the service",
+                self.at(&info)
+            ))
+            .help("set `name` under [service] in service.toml");
+            self.defer("service.name", d);
+        }
+        let text = info
+            .str("description")
+            .or_else(|| info.str("summary"))
+            .map(one_line)
+            .filter(|t| !t.is_empty());
+        let description = match text {
+            Some(t) => {
+                let (d, cut) = shorten(&t, SERVICE_DESCRIPTION_MAX);
+                if cut {
+                    self.defer_warning(
+                        "service.description",
+                        &info.child("description"),
+                        format!("the description is shortened to {SERVICE_DESCRIPTION_MAX} characters for `service.description`; set a better one in service.toml"),
+                    );
+                }
+                Some(d)
+            }
+            None => name.as_ref().map(|n| {
+                self.defer_warning(
+                    "service.description",
+                    &info,
+                    format!(
+                        "no description; using \"API for {n}\" (set `description` under [service])"
+                    ),
+                );
+                shorten(&format!("API for {n}"), SERVICE_DESCRIPTION_MAX).0
+            }),
+        };
+        let contact = info.child("contact");
+        let contact = contact.value().is_object().then(|| raw::ContactTable {
+            name: contact.str("name").map(one_line),
+            email: contact
+                .str("email")
+                .filter(|e| e.contains('@') && !e.contains(char::is_whitespace))
+                .map(str::to_string),
+            url: self.https_link(&contact.child("url")),
+        });
+        let version = match info.get("version") {
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        let license = info.child("license");
+        raw::ServiceTable {
+            name,
+            description,
+            base_url: self.base_url(root),
+            version,
+            license: license
+                .str("identifier")
+                .or_else(|| license.str("name"))
+                .map(one_line),
+            terms_url: self.https_link(&info.child("termsOfService")),
+            docs_url: self.https_link(&root.child("externalDocs").child("url")),
+            logo_url: self.https_link(&info.child("x-logo").child("url")),
+            contact,
+            ..raw::ServiceTable::default()
+        }
+    }
+
+    /// An https link kept as it is; anything else dropped with a warning.
+    fn https_link(&mut self, node: &Node) -> Option<String> {
+        let url = node.value().as_str()?.trim();
+        if url.is_empty() {
+            return None;
+        }
+        if crate::model::url::check_https(url).is_ok() {
+            Some(url.to_string())
+        } else {
+            self.note("links that are not https URLs are left out", node);
+            None
+        }
+    }
+
+    fn base_url(&mut self, root: &Node) -> Option<String> {
+        let (url, node) = match self.version {
+            Version::Swagger2 => {
+                let Some(host) = root.str("host").filter(|h| !h.is_empty()) else {
+                    let d = Diagnostic::error(format!(
+                        "{}: no `host`, so no base URL",
+                        self.docs.describe(&root.place)
+                    ))
+                    .help("set `base_url = \"https://…\"` under [service] in service.toml");
+                    self.defer("service.base_url", d);
+                    return None;
+                };
+                let schemes = string_list(root.get("schemes"));
+                let scheme = if schemes.is_empty() {
+                    self.warn(&root.child("schemes"), "no `schemes`; assuming https");
+                    "https"
+                } else if schemes.iter().any(|s| s.eq_ignore_ascii_case("https")) {
+                    "https"
+                } else {
+                    schemes[0].as_str()
+                };
+                let base = root.str("basePath").unwrap_or("");
+                (format!("{scheme}://{host}{base}"), root.child("host"))
+            }
+            _ => {
+                let server = root.child("servers").child("0");
+                let Some(url) = server.str("url") else {
+                    let d = Diagnostic::error(format!(
+                        "{}: no `servers`, so no base URL",
+                        self.docs.describe(&root.place)
+                    ))
+                    .help("set `base_url = \"https://…\"` under [service] in service.toml");
+                    self.defer("service.base_url", d);
+                    return None;
+                };
+                let mut url = url.to_string();
+                for (name, var) in server.child("variables").entries() {
+                    let value = match var.get("default") {
+                        Some(Value::String(s)) => s.clone(),
+                        Some(v) if !v.is_null() => v.to_string(),
+                        _ => continue,
+                    };
+                    url = url.replace(&format!("{{{name}}}"), &value);
+                }
+                (url, server.child("url"))
+            }
+        };
+        let problem = if url.contains('{') {
+            Some("has a variable without a default")
+        } else if url.starts_with('/') || !url.contains("://") {
+            Some("is relative: it only means something next to where the document is served")
+        } else if url.starts_with("http://") {
+            Some("uses http; the agent documents require https")
+        } else {
+            None
+        };
+        let problem = problem
+            .map(str::to_string)
+            .or_else(|| HttpsUrl::parse_base(&url).err());
+        match problem {
+            None => Some(url.trim_end_matches('/').to_string()),
+            Some(p) => {
+                let d =
+                    Diagnostic::error(format!("{}: the server URL `{url}` {p}", self.at(&node)))
+                        .help("set `base_url = \"https://…\"` under [service] in service.toml");
+                self.defer("service.base_url", d);
+                None
+            }
+        }
+    }
+
+    fn categories(&mut self, root: &Node, op_tags: &[String]) -> Option<Vec<String>> {
+        let mut words: Vec<String> = root
+            .child("tags")
+            .items()
+            .iter()
+            .filter_map(|t| t.str("name").map(str::to_string))
+            .collect();
+        words.extend(op_tags.iter().cloned());
+        words.extend(string_list(root.child("info").get("x-apisguru-categories")));
+        let mut out: Vec<String> = Vec::new();
+        for w in words {
+            let w = w.trim().to_ascii_lowercase();
+            if CATEGORIES.contains(&w.as_str()) && !out.contains(&w) {
+                out.push(w);
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    fn auth(&mut self, root: &Node) -> (Option<raw::AuthTable>, Option<Chosen>) {
+        let schemes = match self.version {
+            Version::Swagger2 => root.child("securityDefinitions"),
+            _ => root.child("components").child("securitySchemes"),
+        };
+        let declared = schemes.entries();
+        if declared.is_empty() {
+            return (None, None);
+        }
+        // Schemes the API actually requires come first, in the order it lists them.
+        let mut order: Vec<String> = Vec::new();
+        for req in root.child("security").items() {
+            for (name, _) in req.entries() {
+                if !order.contains(&name) {
+                    order.push(name);
+                }
+            }
+        }
+        for (name, _) in &declared {
+            if !order.contains(name) {
+                order.push(name.clone());
+            }
+        }
+        for name in order {
+            let Some((_, node)) = declared.iter().find(|(n, _)| *n == name) else {
+                continue;
+            };
+            let node = match self.docs.deref(node.clone()) {
+                Ok(n) => n,
+                Err(d) => {
+                    self.diags.push(d);
+                    continue;
+                }
+            };
+            match self.scheme(&node) {
+                Ok(table) => {
+                    let oauth2 = table.kind.as_deref() == Some("oauth2");
+                    return (Some(table), Some(Chosen { name, oauth2 }));
+                }
+                Err(why) => self.warn(
+                    &node,
+                    format!("security scheme `{name}` is not published: {why}; set [auth] in service.toml to describe it"),
+                ),
+            }
+        }
+        (None, None)
+    }
+
+    /// One security scheme as `[auth]`, or why it cannot be one.
+    fn scheme(&mut self, node: &Node) -> Result<raw::AuthTable, String> {
+        let empty = raw::AuthTable {
+            kind: None,
+            header: None,
+            docs_url: None,
+            key_url: None,
+            token_url: None,
+            authorization_url: None,
+            scopes: None,
+            grant_types: None,
+            pkce: None,
+            token_lifetime: None,
+            algorithm: None,
+            header_prefix: None,
+            key_rotation_days: None,
+        };
+        let kind = node.str("type").unwrap_or_default();
+        match kind {
+            "apiKey" => {
+                let place = node.str("in").unwrap_or_default();
+                let header = node.str("name").unwrap_or_default();
+                if place != "header" {
+                    return Err(format!(
+                        "an API key in the {place} (only headers are described)"
+                    ));
+                }
+                if header.is_empty()
+                    || !header
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+                {
+                    return Err(format!("`{header}` is not a header name"));
+                }
+                Ok(raw::AuthTable {
+                    kind: Some("api_key".into()),
+                    header: Some(header.to_string()),
+                    ..empty
+                })
+            }
+            "http"
+                if node
+                    .str("scheme")
+                    .is_some_and(|s| s.eq_ignore_ascii_case("bearer")) =>
+            {
+                Ok(raw::AuthTable {
+                    kind: Some("bearer".into()),
+                    ..empty
+                })
+            }
+            "oauth2" => {
+                let (authorization_url, token_url, grants, scopes) = self.oauth2_flows(node);
+                let check = |u: &Option<String>, what: &str| match u {
+                    None => Err(format!("no {what}")),
+                    Some(u) => crate::model::url::check_https(u)
+                        .map(|_| ())
+                        .map_err(|e| format!("its {what} `{u}`: {e}")),
+                };
+                check(&authorization_url, "authorizationUrl")?;
+                check(&token_url, "tokenUrl")?;
+                if grants.is_empty() {
+                    return Err("only implicit or password flows, which agents do not use".into());
+                }
+                if scopes.is_empty() {
+                    return Err("an OAuth 2 scheme without scopes".into());
+                }
+                Ok(raw::AuthTable {
+                    kind: Some("oauth2".into()),
+                    authorization_url,
+                    token_url,
+                    scopes: Some(scopes),
+                    grant_types: Some(grants),
+                    ..empty
+                })
+            }
+            "http" | "basic" => Err(format!(
+                "HTTP {} authentication",
+                node.str("scheme").unwrap_or("basic")
+            )),
+            other => Err(format!("type `{other}`")),
+        }
+    }
+
+    /// authorizationUrl, tokenUrl, wellgen grant types and the united scopes of every flow.
+    fn oauth2_flows(
+        &mut self,
+        node: &Node,
+    ) -> (
+        Option<String>,
+        Option<String>,
+        Vec<String>,
+        IndexMap<String, String>,
+    ) {
+        let mut flows: Vec<(String, Node)> = match self.version {
+            Version::Swagger2 => {
+                let flow = match node.str("flow").unwrap_or_default() {
+                    "accessCode" => "authorizationCode",
+                    "application" => "clientCredentials",
+                    other => other,
+                };
+                vec![(flow.to_string(), node.clone())]
+            }
+            _ => node.child("flows").entries(),
+        };
+        // Authorization code first: it is the flow that has both URLs.
+        flows.sort_by_key(|(name, _)| name != "authorizationCode");
+        let (mut auth_url, mut token_url) = (None, None);
+        let mut grants = Vec::new();
+        let mut scopes = IndexMap::new();
+        for (flow, f) in flows {
+            auth_url = auth_url.or_else(|| f.str("authorizationUrl").map(str::to_string));
+            token_url = token_url.or_else(|| f.str("tokenUrl").map(str::to_string));
+            match flow.as_str() {
+                "authorizationCode" => grants.push("authorization_code".to_string()),
+                "clientCredentials" => grants.push("client_credentials".to_string()),
+                _ => {}
+            }
+            for (scope, d) in f.child("scopes").entries() {
+                let text = d.value().as_str().map(one_line).unwrap_or_default();
+                scopes.entry(scope).or_insert(text);
+            }
+        }
+        (auth_url, token_url, grants, scopes)
+    }
+}
+
+/// The preferred media type of a `content` map: JSON, then any JSON flavour, then forms.
+pub(super) fn pick_media(content: &Node) -> Option<(String, Node)> {
+    let entries = content.entries();
+    let rank = |m: &str| {
+        let m = m.to_ascii_lowercase();
+        if m.starts_with("application/json") {
+            0
+        } else if m.contains("json") {
+            1
+        } else if m.starts_with("application/x-www-form-urlencoded") {
+            2
+        } else if m.starts_with("multipart/form-data") {
+            3
+        } else {
+            4
+        }
+    };
+    entries.into_iter().min_by_key(|(m, _)| rank(m))
+}
+
+pub(super) fn string_list(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+pub(super) fn first_example(examples: Option<&Value>) -> Option<Value> {
+    examples?
+        .as_object()?
+        .values()
+        .find_map(|e| e.get("value").cloned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_by_tag_and_operation() {
+        let f = Filter {
+            include: vec!["tag:pet*".into(), "op:get_*".into()],
+            exclude: vec!["op:*_delete".into()],
+        };
+        assert!(f.keeps(None, "list_things", &["pets".into()]));
+        assert!(f.keeps(Some("getThing"), "get_thing", &[]));
+        assert!(!f.keeps(None, "list_things", &["store".into()]));
+        assert!(!f.keeps(None, "get_pet_delete", &[]));
+    }
+}

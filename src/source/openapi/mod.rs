@@ -1,0 +1,346 @@
+//! The OpenAPI front end: Swagger 2.0, OpenAPI 3.0 and 3.1 (JSON or YAML) lowered into the same
+//! raw service.toml mirror the TOML front end produces, so every target works from either.
+//!
+//! A service.toml may complete an OpenAPI document (`[source] openapi = "openapi.yaml"`): the
+//! import comes first and the service.toml's values win, key by key, capabilities matched by id.
+
+pub mod command;
+pub mod load;
+pub mod lower;
+pub mod naming;
+mod operation;
+pub mod refs;
+pub mod schema;
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::diag::{Diagnostic, Diagnostics, Locate};
+use crate::source::service_toml::ServiceToml;
+use crate::source::{TomlLocator, parse_service_toml};
+pub use load::{Version, looks_like_openapi};
+pub use lower::{Filter, Imported};
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Accepted so the refusal can say what is missing; wellgen never fetches over the network.
+    pub allow_remote_refs: bool,
+    pub filter: Filter,
+}
+
+/// Imports an OpenAPI document from a file. Errors (each naming the file and a JSON pointer)
+/// go to `diags`; `None` when any was found.
+pub fn import_file(path: &Path, options: &Options, diags: &mut Diagnostics) -> Option<Imported> {
+    let text = match crate::source::read(path) {
+        Ok(t) => t,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    import_text(Some(path), &text, options, diags)
+}
+
+/// Imports an OpenAPI document already read; `path` (when known) anchors relative file refs.
+pub fn import_text(
+    path: Option<&Path>,
+    text: &str,
+    options: &Options,
+    diags: &mut Diagnostics,
+) -> Option<Imported> {
+    let name = path.map_or_else(|| "openapi".to_string(), |p| p.display().to_string());
+    if let Err(d) = options.filter.check() {
+        diags.push(d);
+        return None;
+    }
+    let doc = match load::parse_text(text, &name) {
+        Ok(d) => d,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let version = match load::detect_version(&doc, &name) {
+        Ok(v) => v,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let mut docs = refs::Documents::new(path, &name, doc, options.allow_remote_refs);
+    lower::lower(&mut docs, version, &options.filter, diags)
+}
+
+/// The import on its own: problems only a service.toml could fix are reported.
+pub fn finish(imported: Imported, diags: &mut Diagnostics) -> ServiceToml {
+    for (_, d) in imported.deferred {
+        diags.push(d);
+    }
+    imported.doc
+}
+
+/// The service.toml's values laid over an import. Tables merge key by key (the service.toml
+/// wins), capabilities are matched by `id` (unmatched ones are added after the imported ones),
+/// any other list is replaced whole unless the service.toml's is empty.
+pub struct Merged {
+    pub doc: ServiceToml,
+    /// For each merged capability, its index in the service.toml, if it has one there.
+    pub overlay_index: Vec<Option<usize>>,
+    /// For each merged capability, the operation it was imported from, if any.
+    pub origins: Vec<Option<String>>,
+}
+
+pub fn merge(imported: Imported, overlay: ServiceToml, diags: &mut Diagnostics) -> Option<Merged> {
+    let mut base = serde_json::to_value(&imported.doc).ok()?;
+    let mut top = serde_json::to_value(&overlay).ok()?;
+    if let Some(t) = top.as_object_mut() {
+        t.remove("source");
+    }
+    for (key, d) in imported.deferred {
+        if !is_set(&top, &key) {
+            diags.push(d.help(format!("set `{key}` in service.toml")));
+        }
+    }
+    let base_caps = take_list(&mut base, "capabilities");
+    let top_caps = take_list(&mut top, "capabilities");
+    merge_values(&mut base, top);
+    let mut caps = base_caps;
+    let mut origins: Vec<Option<String>> = imported.origins.into_iter().map(Some).collect();
+    let mut overlay_index = vec![None; caps.len()];
+    for (i, cap) in top_caps.into_iter().enumerate() {
+        let id = cap.get("id").cloned().filter(|v| !v.is_null());
+        match caps
+            .iter()
+            .position(|c| id.is_some() && c.get("id") == id.as_ref())
+        {
+            Some(j) => {
+                merge_values(&mut caps[j], cap);
+                overlay_index[j] = Some(i);
+            }
+            None => {
+                caps.push(cap);
+                origins.push(None);
+                overlay_index.push(Some(i));
+            }
+        }
+    }
+    if let Some(b) = base.as_object_mut() {
+        b.insert("capabilities".into(), Value::Array(caps));
+    }
+    match serde_json::from_value::<ServiceToml>(base) {
+        Ok(doc) => Some(Merged {
+            doc,
+            overlay_index,
+            origins,
+        }),
+        Err(e) => {
+            diags.push(Diagnostic::error(format!(
+                "merging service.toml over the import failed: {e}"
+            )));
+            None
+        }
+    }
+}
+
+fn take_list(v: &mut Value, key: &str) -> Vec<Value> {
+    match v.as_object_mut().and_then(|o| o.remove(key)) {
+        Some(Value::Array(a)) => a,
+        _ => Vec::new(),
+    }
+}
+
+/// `top` over `base`: `null` (unset) never wins, an empty list does not clear an imported one.
+fn merge_values(base: &mut Value, top: Value) {
+    match (base, top) {
+        (_, Value::Null) => {}
+        (Value::Object(b), Value::Object(t)) => {
+            for (k, v) in t {
+                match b.get_mut(&k) {
+                    Some(slot) => merge_values(slot, v),
+                    None => {
+                        if !v.is_null() {
+                            b.insert(k, v);
+                        }
+                    }
+                }
+            }
+        }
+        (b, Value::Array(a)) if a.is_empty() && b.is_array() => {}
+        (b, t) => *b = t,
+    }
+}
+
+/// Whether a dotted key (`service.base_url`) has a value in a serialised service.toml.
+fn is_set(doc: &Value, key: &str) -> bool {
+    key.split('.')
+        .try_fold(doc, |v, k| v.get(k))
+        .is_some_and(|v| !v.is_null())
+}
+
+/// Where the capabilities of a build came from, for pointing diagnostics at the right file.
+#[derive(Debug, Default)]
+pub struct Provenance {
+    /// The build's source is the OpenAPI file itself: no TOML to point into.
+    pub openapi_only: bool,
+    pub overlay_index: Vec<Option<usize>>,
+    pub origins: Vec<Option<String>>,
+}
+
+impl Provenance {
+    /// Adds the operation a capability came from to every diagnostic about that capability.
+    pub fn annotate(&self, diags: &mut Diagnostics) {
+        if self.origins.iter().all(Option::is_none) {
+            return;
+        }
+        let items = std::mem::take(diags).into_sorted();
+        for mut d in items {
+            if let Some(origin) = d
+                .field
+                .as_deref()
+                .and_then(capability_index)
+                .and_then(|i| self.origins.get(i).cloned().flatten())
+            {
+                d.message = format!("{} (imported from {origin})", d.message);
+            }
+            diags.push(d);
+        }
+    }
+}
+
+fn capability_index(field: &str) -> Option<usize> {
+    field
+        .strip_prefix("capabilities.")?
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Finds fields in the service.toml of a merged build: capability indices are mapped back to
+/// the service.toml's own, and nothing is located for an OpenAPI-only build.
+pub struct SourceLocator<'a> {
+    toml: TomlLocator<'a>,
+    provenance: &'a Provenance,
+}
+
+impl<'a> SourceLocator<'a> {
+    pub fn new(text: &'a str, provenance: &'a Provenance) -> Self {
+        Self {
+            toml: TomlLocator::new(text),
+            provenance,
+        }
+    }
+}
+
+impl Locate for SourceLocator<'_> {
+    fn locate(&self, field: &str) -> Option<Range<usize>> {
+        if self.provenance.openapi_only {
+            return None;
+        }
+        if self.provenance.overlay_index.is_empty() {
+            return self.toml.locate(field);
+        }
+        match capability_index(field) {
+            None => self.toml.locate(field),
+            Some(i) => {
+                let j = self.provenance.overlay_index.get(i).copied().flatten()?;
+                let rest = field
+                    .strip_prefix(&format!("capabilities.{i}"))
+                    .unwrap_or_default();
+                self.toml.locate(&format!("capabilities.{j}{rest}"))
+            }
+        }
+    }
+}
+
+/// Whether `path` names an OpenAPI document rather than a service.toml: by extension, else
+/// by content.
+pub fn is_openapi_path(path: &Path, text: &str) -> bool {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("json" | "yaml" | "yml") => true,
+        Some("toml") => false,
+        _ => looks_like_openapi(text) && parse_service_toml(text).is_err(),
+    }
+}
+
+/// What a build reads: an OpenAPI file, a service.toml, or a service.toml completing an
+/// OpenAPI file (`[source] openapi` or `--openapi`). Diagnostics go to `diags`.
+pub fn read_source(
+    path: &Path,
+    text: &str,
+    openapi: Option<&Path>,
+    options: &Options,
+    diags: &mut Diagnostics,
+) -> (Option<ServiceToml>, Provenance) {
+    if openapi.is_none() && is_openapi_path(path, text) {
+        let provenance = |origins: Vec<String>| Provenance {
+            openapi_only: true,
+            overlay_index: Vec::new(),
+            origins: origins.into_iter().map(Some).collect(),
+        };
+        return match import_text(Some(path), text, options, diags) {
+            Some(imported) => {
+                let p = provenance(imported.origins.clone());
+                let doc = finish(imported, diags);
+                // Problems only a service.toml can fix stop here, before the model repeats them.
+                (Some(doc).filter(|_| !diags.has_errors()), p)
+            }
+            None => (None, provenance(Vec::new())),
+        };
+    }
+    let overlay = match parse_service_toml(text) {
+        Ok(o) => o,
+        Err(d) => {
+            diags.push(d);
+            return (None, Provenance::default());
+        }
+    };
+    let source = overlay.source.as_ref();
+    let wanted: Option<PathBuf> = openapi.map(Path::to_path_buf).or_else(|| {
+        let rel = source?.openapi.as_ref()?;
+        Some(path.parent().unwrap_or(Path::new(".")).join(rel))
+    });
+    let Some(openapi_path) = wanted else {
+        if source.is_some_and(|s| s.include.is_some() || s.exclude.is_some()) {
+            diags.push(
+                Diagnostic::warning("`include`/`exclude` apply only with `openapi`").at("source"),
+            );
+        }
+        return (Some(overlay), Provenance::default());
+    };
+    let mut options = options.clone();
+    if let Some(s) = source {
+        options
+            .filter
+            .include
+            .extend(s.include.clone().unwrap_or_default());
+        options
+            .filter
+            .exclude
+            .extend(s.exclude.clone().unwrap_or_default());
+    }
+    // Spans of the OpenAPI file's errors would point into the wrong text: the messages name
+    // the file and the JSON pointer instead.
+    let mut import_diags = Diagnostics::default();
+    let imported = import_file(&openapi_path, &options, &mut import_diags);
+    diags.extend(import_diags.into_sorted().into_iter().map(|mut d| {
+        d.span = None;
+        d
+    }));
+    let Some(imported) = imported else {
+        return (None, Provenance::default());
+    };
+    match merge(imported, overlay, diags) {
+        Some(m) => (
+            Some(m.doc),
+            Provenance {
+                openapi_only: false,
+                overlay_index: m.overlay_index,
+                origins: m.origins,
+            },
+        ),
+        None => (None, Provenance::default()),
+    }
+}

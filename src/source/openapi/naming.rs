@@ -1,0 +1,183 @@
+//! Names and texts made to fit: snake_case capability ids, unique and at most 64 characters,
+//! texts shortened at a word boundary, JSON pointers, and the tiny `*`/`?` glob of `[source]`.
+
+use std::collections::HashSet;
+
+pub const ID_MAX: usize = 64;
+
+/// `listPets`, `get-HTTPStatus`, `GET /pets/{id}` → `list_pets`, `get_http_status`, `get_pets_id`.
+pub fn snake_case(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            let prev = i.checked_sub(1).map(|j| chars[j]);
+            let next = chars.get(i + 1).copied();
+            // A word starts at an upper-case letter after a lower-case one or a digit
+            // (`listPets`), or at the last capital of an acronym (`HTTPStatus` → `http_status`).
+            let boundary = c.is_ascii_uppercase()
+                && prev.is_some_and(|p| {
+                    p.is_ascii_lowercase()
+                        || p.is_ascii_digit()
+                        || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+                });
+            if boundary && !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let out = out.trim_end_matches('_');
+    match out.chars().next() {
+        None => "operation".into(),
+        Some(c) if c.is_ascii_digit() => format!("op_{out}"),
+        Some(_) => out.to_string(),
+    }
+}
+
+/// Cuts an id to `max` characters, preferring a `_` boundary, never ending in `_`.
+fn cut_id(id: &str, max: usize) -> String {
+    if id.len() <= max {
+        return id.to_string();
+    }
+    let head = &id[..max];
+    let cut = match head.rfind('_') {
+        Some(i) if i >= max / 2 => &head[..i],
+        _ => head,
+    };
+    cut.trim_end_matches('_').to_string()
+}
+
+/// Hands out capability ids: snake_case, ≤ 64 characters, unique (`_2`, `_3` on collisions).
+#[derive(Default)]
+pub struct IdAllocator {
+    used: HashSet<String>,
+}
+
+impl IdAllocator {
+    pub fn allocate(&mut self, wanted: &str) -> String {
+        let base = cut_id(&snake_case(wanted), ID_MAX);
+        if self.used.insert(base.clone()) {
+            return base;
+        }
+        (2..)
+            .map(|n| {
+                let suffix = format!("_{n}");
+                format!("{}{suffix}", cut_id(&base, ID_MAX - suffix.len()))
+            })
+            .find(|candidate| self.used.insert(candidate.clone()))
+            .unwrap_or(base)
+    }
+}
+
+pub use crate::text::{one_line, shorten};
+
+/// Escapes one JSON-pointer segment (RFC 6901).
+pub fn escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// Un-escapes one JSON-pointer segment.
+pub fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// `pointer` + `/segment`.
+pub fn child(pointer: &str, segment: &str) -> String {
+    format!("{pointer}/{}", escape(segment))
+}
+
+/// A glob with `*` (any run) and `?` (one character).
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// A naive English plural for `returns` nouns (`product` → `products`).
+pub fn plural(noun: &str) -> String {
+    if noun.ends_with('s') {
+        noun.to_string()
+    } else if let Some(stem) = noun.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
+    {
+        format!("{stem}ies")
+    } else {
+        format!("{noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_snake_case() {
+        assert_eq!(snake_case("listPets"), "list_pets");
+        assert_eq!(snake_case("getHTTPStatus"), "get_http_status");
+        assert_eq!(snake_case("GET /pets/{petId}"), "get_pets_pet_id");
+        assert_eq!(snake_case("repos/get-content"), "repos_get_content");
+        assert_eq!(snake_case("2fa.enable"), "op_2fa_enable");
+        assert_eq!(snake_case("$$$"), "operation");
+    }
+
+    #[test]
+    fn ids_are_unique_and_short() {
+        let mut ids = IdAllocator::default();
+        assert_eq!(ids.allocate("listPets"), "list_pets");
+        assert_eq!(ids.allocate("list_pets"), "list_pets_2");
+        assert_eq!(ids.allocate("ListPets"), "list_pets_3");
+        let long = "a_very_long_operation_name_".repeat(5);
+        let first = ids.allocate(&long);
+        let second = ids.allocate(&long);
+        assert!(first.len() <= 64 && second.len() <= 64, "{first} {second}");
+        assert_ne!(first, second);
+        assert!(second.ends_with("_2"));
+    }
+
+    #[test]
+    fn shortening_cuts_at_a_word() {
+        assert_eq!(shorten("short\n text", 20), ("short text".into(), false));
+        let (s, cut) = shorten("one two three four five six", 15);
+        assert!(cut);
+        assert_eq!(s, "one two three…");
+        assert!(s.chars().count() <= 15);
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob("get_*", "get_pet"));
+        assert!(glob("*pet?", "list_pets"));
+        assert!(!glob("get_*", "list_pets"));
+        assert!(glob("*", ""));
+        assert!(glob("a*b*c", "aXXbYYc") && !glob("a*b*c", "aXXbYY"));
+    }
+
+    #[test]
+    fn pointers_and_plurals() {
+        assert_eq!(child("#/paths", "/pets/{id}"), "#/paths/~1pets~1{id}");
+        assert_eq!(unescape("~1pets~0x"), "/pets~x");
+        assert_eq!(plural("product"), "products");
+        assert_eq!(plural("category"), "categories");
+        assert_eq!(plural("key"), "keys");
+    }
+}

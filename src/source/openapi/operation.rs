@@ -1,0 +1,666 @@
+//! One OpenAPI operation → one capability: its id, path, parameters, request body, success
+//! response (`returns`, `output_schema`), errors, access and `x-agent-*` semantics.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use super::load::Version;
+use super::lower::{
+    Chosen, DESCRIPTION_MAX, Lx, PARAM_DESCRIPTION_MAX, RETURNS_MAX, first_example, pick_media,
+    string_list,
+};
+use super::naming::{IdAllocator, one_line, plural, shorten, snake_case};
+use super::refs::{Expander, Node, Place};
+use super::schema::{coerce, compact, schema_type, to_toml};
+use crate::diag::Diagnostic;
+use crate::model::{ParamType, PathTemplate};
+use crate::source::service_toml as raw;
+
+impl Lx<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn operation(
+        &mut self,
+        path: &str,
+        method: &str,
+        op: &Node,
+        item: &Node,
+        wanted_id: &str,
+        ids: &mut IdAllocator,
+        chosen: Option<&Chosen>,
+    ) -> Result<Option<raw::CapabilityTable>, Diagnostic> {
+        let Some((path, renamed)) = self.path(path, op) else {
+            return Ok(None);
+        };
+        let id = ids.allocate(wanted_id);
+        let text = op
+            .str("summary")
+            .or_else(|| op.str("description"))
+            .map(one_line)
+            .filter(|t| !t.is_empty());
+        let description = match text {
+            Some(t) => {
+                let (d, cut) = shorten(&t, DESCRIPTION_MAX);
+                if cut {
+                    self.note(
+                        "operation descriptions are shortened to 200 characters at a word boundary",
+                        op,
+                    );
+                }
+                d
+            }
+            None => {
+                self.note(
+                    "operations without summary or description are described by method and path",
+                    op,
+                );
+                format!("{} {path}", method.to_ascii_uppercase())
+            }
+        };
+        let mut params: IndexMap<String, raw::ParamValue> = IndexMap::new();
+        let mut content_type = None;
+        self.parameters(item, op, &renamed, &path, &mut params, &mut content_type)?;
+        if self.version != Version::Swagger2 {
+            self.request_body(op, &mut params, &mut content_type)?;
+        }
+        let (returns, output_schema) = self.response(op)?;
+        let (access, scopes) = self.access(op, chosen);
+        let errors = self.errors(op, &path)?;
+        let semantic = self.semantic(op);
+        let tags = string_list(op.get("tags"));
+        Ok(Some(raw::CapabilityTable {
+            id: Some(id),
+            description: Some(description),
+            method: Some(method.to_ascii_uppercase()),
+            path: Some(path),
+            access: Some(access.into()),
+            scopes,
+            returns,
+            deprecated: (op.get("deprecated") == Some(&Value::Bool(true))).then_some(true),
+            rate_limit: None,
+            content_type,
+            confirm: None,
+            tags: (!tags.is_empty()).then_some(tags),
+            params,
+            example: None,
+            errors,
+            semantic,
+            output_schema,
+        }))
+    }
+
+    /// The path as a wellgen template: query strings dropped, parameter names made valid
+    /// (the renames are returned so parameters follow). `None` when it cannot be represented.
+    fn path(&mut self, path: &str, op: &Node) -> Option<(String, Vec<(String, String)>)> {
+        let mut p = path
+            .split(['?', '#'])
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        if p.len() != path.len() {
+            self.note(
+                "query strings and fragments written into paths are dropped",
+                op,
+            );
+        }
+        if !p.starts_with('/') {
+            p.insert(0, '/');
+        }
+        let mut renamed = Vec::new();
+        let mut out = String::new();
+        let mut rest = p.as_str();
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let Some(close) = rest[open..].find('}') else {
+                break;
+            };
+            let name = &rest[open + 1..open + close];
+            let valid: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            if valid != name {
+                renamed.push((name.to_string(), valid.clone()));
+            }
+            out.push('{');
+            out.push_str(&valid);
+            out.push('}');
+            rest = &rest[open + close + 1..];
+        }
+        out.push_str(rest);
+        if !renamed.is_empty() {
+            self.note(
+                "path parameter names are made of letters, digits, `_` and `-` (others became `_`)",
+                op,
+            );
+        }
+        // A literal `:word` after a `/` would read as a parameter: escape nothing, just refuse.
+        match PathTemplate::parse(&out) {
+            Ok(_) if !(out.contains("/:") && out.contains('{')) => Some((out, renamed)),
+            Ok(_) | Err(_) => {
+                let why = PathTemplate::parse(&out).err().unwrap_or_else(|| {
+                    "it mixes `{param}` with a segment starting with `:`".into()
+                });
+                self.warn(op, format!("operation skipped: its path `{path}` cannot be represented ({why}); describe it by hand in service.toml"));
+                None
+            }
+        }
+    }
+
+    fn parameters(
+        &mut self,
+        item: &Node,
+        op: &Node,
+        renamed: &[(String, String)],
+        path: &str,
+        params: &mut IndexMap<String, raw::ParamValue>,
+        content_type: &mut Option<String>,
+    ) -> Result<(), Diagnostic> {
+        // Operation parameters override path-item ones with the same name and location.
+        let mut list: Vec<Node> = Vec::new();
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for node in op
+            .child("parameters")
+            .items()
+            .into_iter()
+            .chain(item.child("parameters").items())
+        {
+            let node = self.docs.deref(node)?;
+            let key = (
+                node.str("name").unwrap_or_default().to_string(),
+                node.str("in").unwrap_or_default().to_string(),
+            );
+            if !keys.contains(&key) {
+                keys.push(key);
+                list.push(node);
+            }
+        }
+        let template = PathTemplate::parse(path).ok();
+        let mut form = false;
+        for node in list {
+            let Some(name) = node.str("name").map(str::to_string) else {
+                continue;
+            };
+            let location = node.str("in").unwrap_or_default().to_string();
+            match location.as_str() {
+                "body" => {
+                    let schema = node.child("schema");
+                    let required = node.get("required") == Some(&Value::Bool(true));
+                    let description = node.str("description").map(str::to_string);
+                    self.body_schema(&schema, required, description, params)?;
+                    continue;
+                }
+                "cookie" => {
+                    self.note("cookie parameters are left out (agents send path, query, header and body values)", &node);
+                    continue;
+                }
+                "header"
+                    if ["accept", "content-type", "authorization"]
+                        .contains(&name.to_ascii_lowercase().as_str()) =>
+                {
+                    continue;
+                }
+                "path" | "query" | "header" | "formData" => {}
+                _ => continue,
+            }
+            let name = renamed
+                .iter()
+                .find(|(from, _)| *from == name)
+                .map_or(name, |(_, to)| to.clone());
+            if location == "path"
+                && !template
+                    .as_ref()
+                    .is_some_and(|t| t.params().any(|p| p == name))
+            {
+                self.note(
+                    "path parameters that the path does not name are left out",
+                    &node,
+                );
+                continue;
+            }
+            let schema = match self.version {
+                Version::Swagger2 => Expander::shallow(self.docs).expand(&node)?,
+                _ => {
+                    let schema = if node.get("schema").is_some() {
+                        node.child("schema")
+                    } else {
+                        node.child("content")
+                            .entries()
+                            .into_iter()
+                            .next()
+                            .map_or_else(|| node.child("schema"), |(_, m)| m.child("schema"))
+                    };
+                    Expander::shallow(self.docs).expand(&schema)?
+                }
+            };
+            let (in_, default_required) = match location.as_str() {
+                "formData" => {
+                    form = true;
+                    ("body", false)
+                }
+                "path" => ("path", true),
+                other => (other, false),
+            };
+            let required = default_required || node.get("required") == Some(&Value::Bool(true));
+            let example = node
+                .get("example")
+                .cloned()
+                .or_else(|| first_example(node.get("examples")));
+            let description = node.str("description").map(str::to_string);
+            let table = self.param_table(&schema, required, description, in_, example, &node);
+            self.insert_param(params, name, table, &node);
+        }
+        if form {
+            let consumes = string_list(op.get("consumes"))
+                .into_iter()
+                .chain(string_list(self.docs.root().get("consumes")))
+                .find(|c| c.contains("form"));
+            *content_type =
+                Some(consumes.unwrap_or_else(|| "application/x-www-form-urlencoded".into()));
+        }
+        Ok(())
+    }
+
+    fn insert_param(
+        &mut self,
+        params: &mut IndexMap<String, raw::ParamValue>,
+        name: String,
+        table: raw::ParamTable,
+        node: &Node,
+    ) {
+        if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            self.note("parameters whose names hold white space are left out", node);
+            return;
+        }
+        if params.contains_key(&name) {
+            self.note("a parameter with the name of an earlier one (e.g. a body field named like a query parameter) is left out", node);
+            return;
+        }
+        params.insert(name, raw::ParamValue::Table(Box::new(table)));
+    }
+
+    fn request_body(
+        &mut self,
+        op: &Node,
+        params: &mut IndexMap<String, raw::ParamValue>,
+        content_type: &mut Option<String>,
+    ) -> Result<(), Diagnostic> {
+        if op.get("requestBody").is_none() {
+            return Ok(());
+        }
+        let body = self.docs.deref(op.child("requestBody"))?;
+        let Some((media, node)) = pick_media(&body.child("content")) else {
+            return Ok(());
+        };
+        if media != "application/json" {
+            *content_type = Some(media);
+        }
+        let required = body.get("required") == Some(&Value::Bool(true));
+        let description = body.str("description").map(str::to_string);
+        self.body_schema(&node.child("schema"), required, description, params)
+    }
+
+    /// A request body's schema: the top-level properties become `in = "body"` parameters;
+    /// any other shape becomes one `body` parameter that describes it.
+    fn body_schema(
+        &mut self,
+        schema: &Node,
+        required: bool,
+        description: Option<String>,
+        params: &mut IndexMap<String, raw::ParamValue>,
+    ) -> Result<(), Diagnostic> {
+        if schema.value().is_null() {
+            return Ok(());
+        }
+        let expanded = Expander::shallow(self.docs).expand(schema)?;
+        if let Some(props) = expanded.get("properties").and_then(Value::as_object)
+            && !props.is_empty()
+        {
+            let required_names = string_list(expanded.get("required"));
+            for (name, prop) in props {
+                let req = required_names.contains(name);
+                let table = self.param_table(prop, req, None, "body", None, schema);
+                self.insert_param(params, name.clone(), table, schema);
+            }
+            return Ok(());
+        }
+        let variants = expanded
+            .get("oneOf")
+            .or_else(|| expanded.get("anyOf"))
+            .and_then(Value::as_array);
+        let mut table = self.param_table(&expanded, required, description, "body", None, schema);
+        if let Some(variants) = variants {
+            let shapes: Vec<String> = variants.iter().map(|v| compact(v, "", 1)).collect();
+            let (text, _) = shorten(
+                &format!("one of: {}", shapes.join(" | ")),
+                PARAM_DESCRIPTION_MAX,
+            );
+            table.description = Some(match table.description {
+                Some(d) => shorten(&format!("{d} ({text})"), PARAM_DESCRIPTION_MAX).0,
+                None => text,
+            });
+        }
+        self.insert_param(params, "body".into(), table, schema);
+        Ok(())
+    }
+
+    /// A parameter table from an (expanded) schema; values that do not fit the type are left out.
+    fn param_table(
+        &mut self,
+        schema: &Value,
+        required: bool,
+        description: Option<String>,
+        location: &str,
+        example: Option<Value>,
+        node: &Node,
+    ) -> raw::ParamTable {
+        let kind = schema_type(schema);
+        let typed = |v: &Value| coerce(kind, v);
+        let dropped = std::cell::Cell::new(false);
+        let keep = |v: Option<&Value>| -> Option<Value> {
+            let v = v?;
+            if v.is_null() {
+                return None;
+            }
+            let t = typed(v);
+            if t.is_none() {
+                dropped.set(true);
+            }
+            t
+        };
+        let allowed: Vec<Value> = schema
+            .get("enum")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(|v| keep(Some(v))).collect())
+            .unwrap_or_default();
+        let mut default = keep(schema.get("default"));
+        if default
+            .as_ref()
+            .is_some_and(|d| !allowed.is_empty() && !allowed.contains(d))
+        {
+            default = None;
+            dropped.set(true);
+        }
+        let example = keep(
+            example
+                .as_ref()
+                .or_else(|| schema.get("example"))
+                .or_else(|| schema.get("examples").and_then(|e| e.get(0))),
+        );
+        let numeric = matches!(kind, ParamType::Integer | ParamType::Number);
+        let (mut min, mut max) = if numeric {
+            (
+                schema.get("minimum").and_then(Value::as_f64),
+                schema.get("maximum").and_then(Value::as_f64),
+            )
+        } else {
+            (None, None)
+        };
+        if let (Some(lo), Some(hi)) = (min, max)
+            && lo > hi
+        {
+            (min, max) = (None, None);
+            dropped.set(true);
+        }
+        if dropped.get() {
+            self.note("defaults, examples, enum values and bounds that do not fit the parameter's type are left out", node);
+        }
+        let description = description
+            .or_else(|| {
+                schema
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            })
+            .map(|d| shorten(&d, PARAM_DESCRIPTION_MAX).0)
+            .filter(|d| !d.is_empty());
+        raw::ParamTable {
+            kind: Some(kind.as_str().into()),
+            required: Some(required),
+            description,
+            default: default.and_then(to_toml),
+            allowed: (!allowed.is_empty())
+                .then(|| allowed.into_iter().filter_map(to_toml).collect()),
+            min,
+            max,
+            pattern: (kind == ParamType::String)
+                .then(|| {
+                    schema
+                        .get("pattern")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                })
+                .flatten(),
+            example: example.and_then(to_toml),
+            items: (kind == ParamType::Array)
+                .then(|| {
+                    schema
+                        .get("items")
+                        .map(|i| schema_type(i).as_str().to_string())
+                })
+                .flatten(),
+            location: Some(location.into()),
+        }
+    }
+
+    /// `returns` and `output_schema` from the first success response with a schema.
+    fn response(&mut self, op: &Node) -> Result<(Option<String>, Option<toml::Value>), Diagnostic> {
+        let responses = op.child("responses");
+        let mut codes: Vec<(String, Node)> = responses
+            .entries()
+            .into_iter()
+            .filter(|(code, _)| code.starts_with('2'))
+            .collect();
+        codes.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, response) in codes {
+            let response = self.docs.deref(response)?;
+            let schema = match self.version {
+                Version::Swagger2 => response.child("schema"),
+                _ => match pick_media(&response.child("content")) {
+                    Some((_, media)) => media.child("schema"),
+                    None => continue,
+                },
+            };
+            if schema.value().is_null() {
+                continue;
+            }
+            let noun = self.noun(&schema)?;
+            let mut expander = Expander::new(self.docs);
+            let expanded = expander.expand(&schema)?;
+            if expander.cut {
+                self.note("response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema", op);
+            }
+            let mut returns = compact(&expanded, &noun, 2);
+            if returns.chars().count() > RETURNS_MAX {
+                returns = compact(&expanded, &noun, 1);
+            }
+            let returns = shorten(&returns, RETURNS_MAX).0;
+            let output = to_toml(expanded).filter(toml::Value::is_table);
+            return Ok((Some(returns), output));
+        }
+        Ok((None, None))
+    }
+
+    /// The noun a `returns` line starts with: the component's name (`Pet` → `pet`,
+    /// an array of them → `pets[]`), else `result`.
+    fn noun(&mut self, schema: &Node) -> Result<String, Diagnostic> {
+        let name_of = |this: &mut Self, n: &Node| -> Result<Option<String>, Diagnostic> {
+            Ok(this
+                .docs
+                .ref_target(n)?
+                .map(|p: Place| snake_case(&this.docs.name(&p))))
+        };
+        // A schema that is only a reference to itself has no name worth taking; the
+        // expansion reports it.
+        let Ok(target) = self.docs.deref(schema.clone()) else {
+            return Ok("result".into());
+        };
+        if target.get("items").is_some() && target.str("type").is_none_or(|t| t == "array") {
+            let items = target.child("items");
+            let name = name_of(self, &items)?.unwrap_or_else(|| "item".into());
+            return Ok(plural(&name));
+        }
+        Ok(name_of(self, schema)?.unwrap_or_else(|| "result".into()))
+    }
+
+    fn access(
+        &mut self,
+        op: &Node,
+        chosen: Option<&Chosen>,
+    ) -> (&'static str, Option<Vec<String>>) {
+        let root = self.docs.root();
+        let requirements = if op.get("security").is_some() {
+            op.child("security")
+        } else {
+            root.child("security")
+        };
+        let list = requirements.items();
+        if list.is_empty()
+            || list
+                .iter()
+                .any(|r| r.value().as_object().is_some_and(Map::is_empty))
+        {
+            return ("public", None);
+        }
+        let mut scopes: Vec<String> = Vec::new();
+        if let Some(c) = chosen.filter(|c| c.oauth2) {
+            for r in &list {
+                for s in string_list(r.get(&c.name)) {
+                    if !scopes.contains(&s) {
+                        scopes.push(s);
+                    }
+                }
+            }
+        }
+        if scopes.is_empty() {
+            ("protected", None)
+        } else {
+            ("user_required", Some(scopes))
+        }
+    }
+
+    /// Error responses as named conditions. Status names alone (`not_found`) are too generic
+    /// for AGIS, so the resource the path names goes in front where that makes them specific.
+    fn errors(&mut self, op: &Node, path: &str) -> Result<Vec<raw::ErrorTable>, Diagnostic> {
+        let noun = resource_noun(path);
+        let mut out: Vec<raw::ErrorTable> = Vec::new();
+        for (code, response) in op.child("responses").entries() {
+            let Ok(status) = code.parse::<i64>() else {
+                continue;
+            };
+            if !(400..=599).contains(&status) {
+                continue;
+            }
+            let description = self
+                .docs
+                .deref(response)?
+                .str("description")
+                .map(|d| shorten(d, DESCRIPTION_MAX).0)
+                .filter(|d| !d.is_empty());
+            let mut name = match status {
+                400 | 422 => "invalid_parameters".to_string(),
+                404 | 410 => format!("{noun}_{}", reason(status as u16)),
+                500 => "service_malfunction".to_string(),
+                _ => reason(status as u16).to_string(),
+            };
+            if out.iter().any(|e| e.name.as_deref() == Some(name.as_str())) {
+                name = format!("{name}_{status}");
+            }
+            out.push(raw::ErrorTable {
+                name: Some(name),
+                status: Some(status),
+                description,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The `x-agent-*` vendor extensions → the semantic block.
+    fn semantic(&mut self, op: &Node) -> Option<raw::SemanticTable> {
+        let text = |k: &str| op.str(k).map(one_line);
+        let semantic = raw::SemanticTable {
+            verb: text("x-agent-verb"),
+            path: None,
+            intent: text("x-agent-intent"),
+            actor: None,
+            outcome: text("x-agent-outcome"),
+            capability: None,
+            confidence: None,
+            impact: text("x-agent-impact"),
+            idempotent: None,
+            parameter_hints: None,
+            state_transition: None,
+            mcp_tool_name: None,
+        };
+        let any = semantic.verb.is_some()
+            || semantic.intent.is_some()
+            || semantic.outcome.is_some()
+            || semantic.impact.is_some();
+        any.then_some(semantic)
+    }
+}
+
+/// The resource a path names: its last literal segment, singular, snake_case (`/pets/{id}` →
+/// `pet`); `resource` when the path has none.
+fn resource_noun(path: &str) -> String {
+    let segment = path
+        .split('/')
+        .rev()
+        .find(|s| !s.is_empty() && !s.starts_with('{') && !s.starts_with(':'))
+        .unwrap_or("resource");
+    let snake: String = segment
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let snake = snake.trim_matches('_');
+    let singular = snake
+        .strip_suffix('s')
+        .filter(|s| s.len() > 1)
+        .unwrap_or(snake);
+    match singular.chars().next() {
+        Some(c) if c.is_ascii_lowercase() => singular.to_string(),
+        _ => "resource".to_string(),
+    }
+}
+
+/// snake_case names for HTTP error statuses, for `errors`.
+fn reason(status: u16) -> &'static str {
+    match status {
+        400 => "bad_request",
+        401 => "unauthorized",
+        402 => "payment_required",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        406 => "not_acceptable",
+        408 => "request_timeout",
+        409 => "conflict",
+        410 => "gone",
+        412 => "precondition_failed",
+        413 => "payload_too_large",
+        415 => "unsupported_media_type",
+        422 => "unprocessable_entity",
+        423 => "locked",
+        424 => "failed_dependency",
+        428 => "precondition_required",
+        429 => "too_many_requests",
+        500 => "internal_error",
+        501 => "not_implemented",
+        502 => "bad_gateway",
+        503 => "service_unavailable",
+        504 => "gateway_timeout",
+        s if s < 500 => "client_error",
+        _ => "server_error",
+    }
+}

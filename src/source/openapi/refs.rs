@@ -1,0 +1,598 @@
+//! `$ref` resolution: local pointers, other files below the entry document's folder, and
+//! schema expansion that stops at cycles instead of recursing forever. Network refs are refused.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use serde_json::{Map, Value};
+
+use super::load;
+use super::naming::{escape, unescape};
+use crate::diag::Diagnostic;
+
+/// A place in one of the loaded documents: the file's index and a JSON pointer (`/paths/…`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    pub file: usize,
+    pub pointer: String,
+}
+
+/// A node of a loaded document, addressed by its place; cheap to clone.
+#[derive(Clone)]
+pub struct Node {
+    doc: Rc<Value>,
+    pub place: Place,
+}
+
+static NULL: Value = Value::Null;
+
+impl Node {
+    pub fn value(&self) -> &Value {
+        self.doc.pointer(&self.place.pointer).unwrap_or(&NULL)
+    }
+
+    /// The node under `key` (an object key or an array index).
+    pub fn child(&self, key: &str) -> Node {
+        Node {
+            doc: self.doc.clone(),
+            place: Place {
+                file: self.place.file,
+                pointer: format!("{}/{}", self.place.pointer, escape(key)),
+            },
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.value().get(key)
+    }
+
+    pub fn str(&self, key: &str) -> Option<&str> {
+        self.get(key).and_then(Value::as_str)
+    }
+
+    /// The children of an array node.
+    pub fn items(&self) -> Vec<Node> {
+        let n = self.value().as_array().map_or(0, Vec::len);
+        (0..n).map(|i| self.child(&i.to_string())).collect()
+    }
+
+    /// The (key, child) pairs of an object node, in document order.
+    pub fn entries(&self) -> Vec<(String, Node)> {
+        self.value().as_object().map_or_else(Vec::new, |m| {
+            m.keys().map(|k| (k.clone(), self.child(k))).collect()
+        })
+    }
+
+    /// The last pointer segment: a component's name for `#/components/schemas/Pet`.
+    pub fn name(&self) -> String {
+        unescape(self.place.pointer.rsplit('/').next().unwrap_or_default())
+    }
+}
+
+struct File {
+    path: Option<PathBuf>,
+    name: String,
+    doc: Rc<Value>,
+}
+
+/// Every document loaded so far: the entry first, then files reached through `$ref`.
+pub struct Documents {
+    /// External refs must stay below this folder; `None` refuses them (in-memory documents).
+    root_dir: Option<PathBuf>,
+    files: Vec<File>,
+    allow_remote: bool,
+}
+
+const MAX_HOPS: usize = 64;
+
+impl Documents {
+    /// `path` is where the entry document was read from (`None` for an in-memory text).
+    pub fn new(path: Option<&Path>, name: &str, doc: Value, allow_remote: bool) -> Self {
+        let canonical = path.and_then(|p| p.canonicalize().ok());
+        Self {
+            root_dir: canonical
+                .as_ref()
+                .and_then(|p| p.parent().map(Path::to_path_buf)),
+            files: vec![File {
+                path: canonical,
+                name: name.to_string(),
+                doc: Rc::new(doc),
+            }],
+            allow_remote,
+        }
+    }
+
+    pub fn root(&self) -> Node {
+        self.node(Place {
+            file: 0,
+            pointer: String::new(),
+        })
+    }
+
+    pub fn node(&self, place: Place) -> Node {
+        Node {
+            doc: self.files[place.file].doc.clone(),
+            place,
+        }
+    }
+
+    /// A component's name: the last pointer segment, or the file's stem for a whole file.
+    pub fn name(&self, place: &Place) -> String {
+        if place.pointer.is_empty() {
+            let file = &self.files[place.file].name;
+            let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+            return base.split('.').next().unwrap_or(base).to_string();
+        }
+        self.node(place.clone()).name()
+    }
+
+    /// `file#/pointer`, as every import diagnostic names a place.
+    pub fn describe(&self, place: &Place) -> String {
+        format!("{}#{}", self.files[place.file].name, place.pointer)
+    }
+
+    /// Follows `$ref` chains until a node that is not a reference.
+    pub fn deref(&mut self, node: Node) -> Result<Node, Diagnostic> {
+        let start = node.place.clone();
+        let mut node = node;
+        let mut seen: Vec<Place> = Vec::new();
+        while let Some(target) = self.ref_target(&node)? {
+            if seen.contains(&target) || seen.len() >= MAX_HOPS {
+                return Err(Diagnostic::error(format!(
+                    "{}/$ref: the `$ref` chain from here is circular (it comes back to {})",
+                    self.describe(&start),
+                    self.describe(&target)
+                )));
+            }
+            seen.push(target.clone());
+            node = self.node(target);
+        }
+        Ok(node)
+    }
+
+    /// Where the node's `$ref` points, if it is a reference.
+    pub fn ref_target(&mut self, node: &Node) -> Result<Option<Place>, Diagnostic> {
+        match node.get("$ref") {
+            Some(Value::String(r)) => {
+                let r = r.clone();
+                self.resolve(&r, &node.place).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Resolves one `$ref` string written at `from`.
+    pub fn resolve(&mut self, reference: &str, from: &Place) -> Result<Place, Diagnostic> {
+        let at = |this: &Self| format!("{}/$ref", this.describe(from));
+        let (file_part, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        let remote = file_part.contains("://") || file_part.starts_with("//");
+        if remote {
+            let d = if self.allow_remote {
+                Diagnostic::error(format!(
+                    "{}: `{reference}` is a network reference; fetching remote refs is not implemented (wellgen does not use the network)",
+                    at(self)
+                ))
+            } else {
+                Diagnostic::error(format!(
+                    "{}: `{reference}` is a network reference; remote refs are refused",
+                    at(self)
+                ))
+            };
+            return Err(d.help(
+                "download the file next to the document and refer to it by a relative path",
+            ));
+        }
+        let file = if file_part.is_empty() {
+            from.file
+        } else {
+            self.load(&percent_decode(file_part), from, reference)?
+        };
+        let fragment = percent_decode(fragment);
+        if !fragment.is_empty() && !fragment.starts_with('/') {
+            return Err(Diagnostic::error(format!(
+                "{}: `{reference}` uses a plain-name fragment; only JSON-pointer refs (`#/…`) are supported",
+                at(self)
+            )));
+        }
+        if self.files[file].doc.pointer(&fragment).is_none() {
+            return Err(Diagnostic::error(format!(
+                "{}: `$ref` `{reference}` points to nothing (no {} in {})",
+                at(self),
+                if fragment.is_empty() { "/" } else { &fragment },
+                self.files[file].name
+            ))
+            .help("fix the reference or add the missing definition"));
+        }
+        Ok(Place {
+            file,
+            pointer: fragment,
+        })
+    }
+
+    /// Loads a file named by a ref, relative to the referring file, confined to the root folder.
+    fn load(&mut self, relative: &str, from: &Place, reference: &str) -> Result<usize, Diagnostic> {
+        let at = format!("{}/$ref", self.describe(from));
+        let (Some(root), Some(base)) = (&self.root_dir, &self.files[from.file].path) else {
+            return Err(Diagnostic::error(format!(
+                "{at}: `{reference}` refers to another file, but this document was not read from a folder"
+            )));
+        };
+        let dir = base.parent().unwrap_or(root);
+        let wanted = dir.join(relative);
+        let path = wanted.canonicalize().map_err(|e| {
+            Diagnostic::error(format!(
+                "{at}: `{reference}` names {}, which cannot be read: {}",
+                wanted.display(),
+                crate::source::io_reason(&e)
+            ))
+        })?;
+        if !path.starts_with(root) {
+            return Err(Diagnostic::error(format!(
+                "{at}: `{reference}` leaves the document's folder; refs may only reach files below {}",
+                root.display()
+            )));
+        }
+        if let Some(i) = self
+            .files
+            .iter()
+            .position(|f| f.path.as_ref() == Some(&path))
+        {
+            return Ok(i);
+        }
+        let name = path
+            .strip_prefix(root)
+            .map_or_else(|_| path.display().to_string(), |p| p.display().to_string());
+        let text = crate::source::read(&path)
+            .map_err(|d| Diagnostic::error(format!("{at}: {}", d.message)))?;
+        let doc = load::parse_text(&text, &name).map_err(|d| Diagnostic {
+            span: None,
+            message: format!("{at}: `{reference}`: {}", d.message),
+            ..d
+        })?;
+        self.files.push(File {
+            path: Some(path),
+            name,
+            doc: Rc::new(doc),
+        });
+        Ok(self.files.len() - 1)
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = bytes.get(i + 1..i + 3)
+            && let Ok(hex) = std::str::from_utf8(hex)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+/// Limits that keep an expanded schema readable and bounded on huge APIs.
+pub const MAX_SCHEMA_DEPTH: usize = 5;
+pub const MAX_SCHEMA_NODES: usize = 200;
+/// Schema descriptions are kept this many levels deep, shortened to `DESCRIPTION_MAX`.
+pub const MAX_DESCRIBED_DEPTH: usize = 1;
+pub const DESCRIPTION_MAX: usize = 200;
+
+/// Keywords whose value is one schema.
+const SCHEMA_KEYS: [&str; 11] = [
+    "items",
+    "additionalProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+];
+/// Keywords whose value maps names to schemas.
+const SCHEMA_MAP_KEYS: [&str; 4] = [
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+];
+/// Keywords whose value is a list of schemas.
+const SCHEMA_LIST_KEYS: [&str; 4] = ["allOf", "oneOf", "anyOf", "prefixItems"];
+/// Documentation and tooling keywords left out of an agent-facing schema.
+const DROPPED_KEYS: [&str; 9] = [
+    "example",
+    "examples",
+    "xml",
+    "externalDocs",
+    "discriminator",
+    "readOnly",
+    "writeOnly",
+    "definitions",
+    "$schema",
+];
+
+/// Inlines the `$ref`s of a schema: cycles become `{}` with a note, and nesting deeper than
+/// `MAX_SCHEMA_DEPTH` or larger than `MAX_SCHEMA_NODES` is cut to `{}`.
+pub struct Expander<'a> {
+    pub docs: &'a mut Documents,
+    stack: Vec<Place>,
+    nodes_left: usize,
+    max_depth: usize,
+    /// Whether a limit cut something (the caller reports it once).
+    pub cut: bool,
+    /// Whether a cycle was met.
+    pub circular: bool,
+}
+
+impl<'a> Expander<'a> {
+    pub fn new(docs: &'a mut Documents) -> Self {
+        Self {
+            docs,
+            stack: Vec::new(),
+            nodes_left: MAX_SCHEMA_NODES,
+            max_depth: MAX_SCHEMA_DEPTH,
+            cut: false,
+            circular: false,
+        }
+    }
+
+    /// For parameters and request bodies, which only read the top levels of a schema.
+    pub fn shallow(docs: &'a mut Documents) -> Self {
+        Self {
+            max_depth: 3,
+            ..Self::new(docs)
+        }
+    }
+
+    pub fn expand(&mut self, node: &Node) -> Result<Value, Diagnostic> {
+        let mut v = self.schema(node, node.value(), 0)?;
+        merge_all_of(&mut v);
+        Ok(v)
+    }
+
+    /// `value` is `node.value()`, passed along so that no pointer is walked twice.
+    fn schema(&mut self, node: &Node, value: &Value, depth: usize) -> Result<Value, Diagnostic> {
+        if let Some(Value::String(r)) = value.get("$ref") {
+            let target = self.docs.resolve(r, &node.place)?;
+            if self.stack.contains(&target) {
+                self.circular = true;
+                let name = self.docs.name(&target);
+                return Ok(Value::Object(Map::from_iter([(
+                    "description".to_string(),
+                    Value::String(format!("circular reference to `{name}`; not expanded")),
+                )])));
+            }
+            self.stack.push(target.clone());
+            let target = self.docs.node(target);
+            let out = self.schema(&target, target.value(), depth);
+            self.stack.pop();
+            return out;
+        }
+        let Some(object) = value.as_object() else {
+            // `true`/`false` schemas of 3.1, or junk: keep booleans, drop the rest.
+            return Ok(match value {
+                Value::Bool(b) => Value::Bool(*b),
+                _ => Value::Object(Map::new()),
+            });
+        };
+        if depth > self.max_depth || self.nodes_left == 0 {
+            self.cut = true;
+            return Ok(Value::Object(Map::new()));
+        }
+        self.nodes_left -= 1;
+        let mut out = Map::new();
+        for (key, sub) in object {
+            if DROPPED_KEYS.contains(&key.as_str()) || key.starts_with("x-") {
+                continue;
+            }
+            let child = node.child(key);
+            let value = if SCHEMA_KEYS.contains(&key.as_str()) && sub.is_object() {
+                self.schema(&child, sub, depth + 1)?
+            } else if SCHEMA_MAP_KEYS.contains(&key.as_str()) && sub.is_object() {
+                let mut map = Map::new();
+                for (name, s) in sub.as_object().into_iter().flatten() {
+                    map.insert(name.clone(), self.schema(&child.child(name), s, depth + 1)?);
+                }
+                Value::Object(map)
+            } else if (SCHEMA_LIST_KEYS.contains(&key.as_str()) || key == "items") && sub.is_array()
+            {
+                let mut list = Vec::new();
+                for (i, s) in sub.as_array().into_iter().flatten().enumerate() {
+                    list.push(self.schema(&child.child(&i.to_string()), s, depth + 1)?);
+                }
+                Value::Array(list)
+            } else if key == "description" {
+                // Descriptions are most of a big API's bulk: kept short, and only near the top.
+                match sub.as_str() {
+                    Some(d) if depth <= MAX_DESCRIBED_DEPTH => {
+                        Value::String(super::naming::shorten(d, DESCRIPTION_MAX).0)
+                    }
+                    _ => continue,
+                }
+            } else {
+                sub.clone()
+            };
+            out.insert(key.clone(), value);
+        }
+        normalise_30(&mut out);
+        Ok(Value::Object(out))
+    }
+}
+
+/// OpenAPI 3.0 / Swagger keywords rewritten into JSON Schema 2020-12: `nullable` and the
+/// boolean `exclusiveMinimum`/`exclusiveMaximum`.
+fn normalise_30(schema: &mut Map<String, Value>) {
+    if let Some(Value::Bool(nullable)) = schema.remove("nullable")
+        && nullable
+        && let Some(Value::String(t)) = schema.get("type").cloned()
+    {
+        schema.insert("type".into(), Value::from(vec![t, "null".to_string()]));
+    }
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        if let Some(Value::Bool(exclusive)) = schema.get(flag).cloned() {
+            schema.remove(flag);
+            if exclusive && let Some(b) = schema.remove(bound) {
+                schema.insert(flag.into(), b);
+            }
+        }
+    }
+}
+
+/// Folds `allOf` members into their parent (properties and `required` united), everywhere in
+/// an expanded schema; members that are not objects stay in `allOf`.
+pub fn merge_all_of(schema: &mut Value) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    // Only schema positions: a property that happens to be named `allOf` is left alone.
+    for (key, value) in object.iter_mut() {
+        let key = key.as_str();
+        if SCHEMA_KEYS.contains(&key) || key == "items" && value.is_object() {
+            merge_all_of(value);
+        } else if SCHEMA_MAP_KEYS.contains(&key) {
+            value
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|m| m.values_mut())
+                .for_each(merge_all_of);
+        } else if SCHEMA_LIST_KEYS.contains(&key) || key == "items" {
+            value
+                .as_array_mut()
+                .into_iter()
+                .flatten()
+                .for_each(merge_all_of);
+        }
+    }
+    let Some(Value::Array(members)) = object.remove("allOf") else {
+        return;
+    };
+    let mut kept = Vec::new();
+    for member in members {
+        let Value::Object(member) = member else {
+            kept.push(member);
+            continue;
+        };
+        for (key, value) in member {
+            match (key.as_str(), object.get_mut(&key), value) {
+                ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
+                    for (k, v) in theirs {
+                        mine.entry(k).or_insert(v);
+                    }
+                }
+                ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {
+                    for v in theirs {
+                        if !mine.contains(&v) {
+                            mine.push(v);
+                        }
+                    }
+                }
+                (_, Some(_), _) => {}
+                (_, None, value) => {
+                    object.insert(key, value);
+                }
+            }
+        }
+    }
+    if !kept.is_empty() {
+        object.insert("allOf".into(), Value::Array(kept));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn docs(v: Value) -> Documents {
+        Documents::new(None, "api.json", v, false)
+    }
+
+    #[test]
+    fn local_refs_resolve_and_dangling_ones_name_the_place() {
+        let mut d = docs(json!({
+            "a": {"$ref": "#/b"}, "b": {"$ref": "#/c"}, "c": 1, "bad": {"$ref": "#/nope"}
+        }));
+        let root = d.root();
+        let n = d.deref(root.child("a")).unwrap();
+        assert_eq!(n.value(), &json!(1));
+        let err = d.deref(root.child("bad")).err().unwrap();
+        assert!(
+            err.message.contains("api.json#/bad/$ref"),
+            "{}",
+            err.message
+        );
+        assert!(err.message.contains("#/nope"), "{}", err.message);
+    }
+
+    #[test]
+    fn circular_ref_chains_are_errors_not_hangs() {
+        let mut d = docs(json!({"a": {"$ref": "#/b"}, "b": {"$ref": "#/a"}}));
+        let root = d.root();
+        assert!(
+            d.deref(root.child("a"))
+                .err()
+                .unwrap()
+                .message
+                .contains("circular")
+        );
+    }
+
+    #[test]
+    fn circular_schemas_expand_once() {
+        let mut d = docs(json!({"Node": {"type": "object", "properties": {
+            "next": {"$ref": "#/Node"}, "value": {"type": "integer", "example": 3}
+        }}}));
+        let root = d.root();
+        let mut x = Expander::new(&mut d);
+        let v = x.expand(&root.child("Node")).unwrap();
+        assert!(x.circular);
+        let next = &v["properties"]["next"]["properties"]["next"];
+        assert!(
+            next["description"].as_str().unwrap().contains("circular"),
+            "{v}"
+        );
+        assert!(v["properties"]["value"].get("example").is_none());
+    }
+
+    #[test]
+    fn all_of_is_merged_and_nullable_rewritten() {
+        let mut v = json!({"allOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+            {"properties": {"b": {"type": "integer"}}, "required": ["b"]}
+        ]});
+        merge_all_of(&mut v);
+        assert_eq!(v["required"], json!(["a", "b"]));
+        assert!(v["properties"]["b"].is_object() && v.get("allOf").is_none());
+        let mut m = json!({"type": "string", "nullable": true})
+            .as_object()
+            .unwrap()
+            .clone();
+        normalise_30(&mut m);
+        assert_eq!(Value::Object(m), json!({"type": ["string", "null"]}));
+    }
+
+    #[test]
+    fn network_refs_are_refused() {
+        let mut d = docs(json!({"a": {"$ref": "https://example.com/x.json#/y"}}));
+        let root = d.root();
+        let err = d.deref(root.child("a")).err().unwrap();
+        assert!(
+            err.message.contains("remote refs are refused"),
+            "{}",
+            err.message
+        );
+    }
+}

@@ -1,0 +1,732 @@
+//! OpenAPI import: versions, formats, `$ref`s, naming, limits, merging with a service.toml,
+//! and the `wellgen import` round trip. Fixtures live in tests/fixtures/import-*/.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use wellgen::diag::Diagnostics;
+use wellgen::emit::Target;
+use wellgen::source::openapi::{self, Filter, Imported, Options, Version};
+use wellgen::source::service_toml::{CapabilityTable, ParamTable, ParamValue, ServiceToml};
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+fn import_with(rel: &str, options: &Options) -> (Option<Imported>, Diagnostics) {
+    let mut diags = Diagnostics::default();
+    let imported = openapi::import_file(&fixture(rel), options, &mut diags);
+    (imported, diags)
+}
+
+fn import(rel: &str) -> (Imported, Diagnostics) {
+    let (imported, diags) = import_with(rel, &Options::default());
+    let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+    (
+        imported.unwrap_or_else(|| panic!("{rel}: {messages:#?}")),
+        diags,
+    )
+}
+
+fn errors(diags: &Diagnostics) -> Vec<String> {
+    diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.clone())
+        .collect()
+}
+
+/// Imports, lowers and emits /.well-known/ai; returns the document's JSON.
+fn build_ai(doc: ServiceToml) -> Value {
+    let mut diags = Diagnostics::default();
+    let service =
+        wellgen::model::lower(doc, &mut diags).unwrap_or_else(|| panic!("{:#?}", errors(&diags)));
+    let artifacts = Target::AiEndpoint.emit(&service, &mut diags);
+    assert!(!diags.has_errors(), "{:#?}", errors(&diags));
+    let ai = artifacts
+        .iter()
+        .find(|a| a.path == "/.well-known/ai")
+        .expect("a /.well-known/ai artifact");
+    serde_json::from_slice(&ai.body).unwrap()
+}
+
+fn cap<'a>(doc: &'a ServiceToml, id: &str) -> &'a CapabilityTable {
+    doc.capabilities
+        .iter()
+        .find(|c| c.id.as_deref() == Some(id))
+        .unwrap_or_else(|| panic!("no capability `{id}`"))
+}
+
+fn param<'a>(c: &'a CapabilityTable, name: &str) -> &'a ParamTable {
+    match c.params.get(name) {
+        Some(ParamValue::Table(t)) => t,
+        other => panic!("param `{name}`: {other:?}"),
+    }
+}
+
+fn json(doc: &ServiceToml) -> Value {
+    serde_json::to_value(doc).unwrap()
+}
+
+#[test]
+fn every_version_imports_from_json_and_yaml_alike() {
+    for (yaml, json_file, version) in [
+        (
+            "import-swagger20/swagger.yaml",
+            "import-swagger20/swagger.json",
+            Version::Swagger2,
+        ),
+        (
+            "import-petstore30/openapi.yaml",
+            "import-petstore30/openapi.json",
+            Version::OpenApi30,
+        ),
+        (
+            "import-openapi31/openapi.yaml",
+            "import-openapi31/openapi.json",
+            Version::OpenApi31,
+        ),
+    ] {
+        let (from_yaml, _) = import(yaml);
+        let (from_json, _) = import(json_file);
+        assert_eq!(from_yaml.version, version, "{yaml}");
+        assert_eq!(from_json.version, version, "{json_file}");
+        assert_eq!(
+            json(&from_yaml.doc),
+            json(&from_json.doc),
+            "{yaml} and {json_file} differ"
+        );
+        let ai = build_ai(from_yaml.doc);
+        assert!(!ai["capabilities"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn openapi_30_maps_operations_params_returns_and_access() {
+    let (imported, diags) = import("import-petstore30/openapi.yaml");
+    let doc = &imported.doc;
+    assert_eq!(doc.service.name.as_deref(), Some("Swagger Petstore"));
+    assert_eq!(
+        doc.service.description.as_deref(),
+        Some("A sample pet store. Lists, creates and shows pets.")
+    );
+    // Server variables take their defaults.
+    assert_eq!(
+        doc.service.base_url.as_deref(),
+        Some("https://eu.petstore.example.com/v1")
+    );
+    assert_eq!(doc.service.categories, Some(vec!["ecommerce".to_string()]));
+    let auth = doc.auth.as_ref().unwrap();
+    assert_eq!(auth.kind.as_deref(), Some("oauth2"));
+    assert_eq!(
+        auth.authorization_url.as_deref(),
+        Some("https://petstore.example.com/oauth/authorize")
+    );
+    assert_eq!(auth.scopes.as_ref().unwrap().len(), 2);
+
+    let ids: Vec<&str> = doc
+        .capabilities
+        .iter()
+        .map(|c| c.id.as_deref().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["list_pets", "create_pets", "show_pet_by_id", "delete_pet"]
+    );
+    let warned = |needle: &str| {
+        diags
+            .iter()
+            .any(|d| !d.is_error() && d.message.contains(needle))
+    };
+    assert!(
+        warned("HEAD, OPTIONS, TRACE"),
+        "HEAD skipped with a warning"
+    );
+    assert!(warned("/paths/~1pets~1{petId}/head"));
+    assert!(warned("cookie parameters"));
+
+    let list = cap(doc, "list_pets");
+    assert_eq!(list.access.as_deref(), Some("user_required"));
+    assert_eq!(list.scopes, Some(vec!["read:pets".to_string()]));
+    assert_eq!(list.returns.as_deref(), Some("pets[] {name, tag, id}"));
+    let limit = param(list, "limit");
+    assert_eq!(limit.kind.as_deref(), Some("integer"));
+    assert_eq!((limit.min, limit.max), (Some(1.0), Some(100.0)));
+    assert_eq!(limit.default, Some(toml::Value::Integer(20)));
+    assert_eq!(limit.location.as_deref(), Some("query"));
+    assert_eq!(
+        param(list, "status").allowed.as_ref().map(Vec::len),
+        Some(3)
+    );
+    assert!(!list.params.contains_key("session"), "cookie left out");
+    let schema = list.output_schema.as_ref().unwrap();
+    assert_eq!(schema["type"].as_str(), Some("array"));
+    // 3.0 `nullable` becomes a JSON Schema type list.
+    assert_eq!(
+        schema["items"]["properties"]["tag"]["type"],
+        toml::Value::Array(vec!["string".into(), "null".into()])
+    );
+
+    // allOf in the request body is merged into top-level body parameters.
+    let create = cap(doc, "create_pets");
+    assert_eq!(
+        create.params.keys().collect::<Vec<_>>(),
+        ["name", "tag", "owner"]
+    );
+    assert_eq!(param(create, "name").required, Some(true));
+    assert_eq!(param(create, "name").location.as_deref(), Some("body"));
+    assert_eq!(
+        create.scopes,
+        Some(vec!["write:pets".into(), "read:pets".into()])
+    );
+    assert_eq!(create.errors[0].status, Some(409));
+
+    let show = cap(doc, "show_pet_by_id");
+    assert_eq!(
+        show.access.as_deref(),
+        Some("public"),
+        "security: [] is public"
+    );
+    assert_eq!(param(show, "petId").required, Some(true));
+    assert_eq!(show.errors[0].name.as_deref(), Some("pet_not_found"));
+
+    let delete = cap(doc, "delete_pet");
+    assert_eq!(delete.deprecated, Some(true));
+    let semantic = delete.semantic.as_ref().unwrap();
+    assert_eq!(semantic.impact.as_deref(), Some("irreversible"));
+    assert_eq!(semantic.verb.as_deref(), Some("REMOVE"));
+    assert!(
+        semantic
+            .intent
+            .as_deref()
+            .unwrap()
+            .starts_with("Remove a pet")
+    );
+    // The description was used because there is no summary.
+    assert!(
+        delete
+            .description
+            .as_deref()
+            .unwrap()
+            .starts_with("Deletes a pet")
+    );
+}
+
+#[test]
+fn swagger_20_reads_host_body_form_and_api_keys() {
+    let (imported, diags) = import("import-swagger20/swagger.yaml");
+    let doc = &imported.doc;
+    assert_eq!(
+        doc.service.base_url.as_deref(),
+        Some("https://api.bookshop.example.com/v2"),
+        "https is chosen among the schemes"
+    );
+    assert_eq!(doc.service.terms_url, None, "http links are left out");
+    let auth = doc.auth.as_ref().unwrap();
+    assert_eq!(auth.kind.as_deref(), Some("api_key"));
+    assert_eq!(auth.header.as_deref(), Some("X-Api-Key"));
+    assert_eq!(doc.service.categories, Some(vec!["search".to_string()]));
+
+    let search = cap(doc, "search_books");
+    assert_eq!(search.access.as_deref(), Some("protected"));
+    // The string default "1" of an integer is read as 1; `newest` is not among the enum values.
+    assert_eq!(param(search, "page").default, Some(toml::Value::Integer(1)));
+    assert_eq!(param(search, "sort").default, None);
+    assert!(diags.iter().any(|d| d.message.contains("do not fit")));
+    assert_eq!(
+        search.returns.as_deref(),
+        Some("result {total, books[] {isbn, title, authors[], price}}")
+    );
+
+    let book = cap(doc, "get_book");
+    assert_eq!(book.access.as_deref(), Some("public"));
+    assert_eq!(param(book, "isbn").pattern.as_deref(), Some("^[0-9-]+$"));
+    assert_eq!(
+        book.returns.as_deref(),
+        Some("book {isbn, title, authors[], price}")
+    );
+
+    let order = cap(doc, "place_order");
+    assert_eq!(
+        order.params.keys().collect::<Vec<_>>(),
+        ["isbn", "quantity", "gift"]
+    );
+    assert_eq!(param(order, "quantity").max, Some(10.0));
+
+    let review = cap(doc, "post_review");
+    assert_eq!(
+        review.content_type.as_deref(),
+        Some("application/x-www-form-urlencoded")
+    );
+    assert_eq!(param(review, "stars").location.as_deref(), Some("body"));
+    build_ai(imported.doc);
+}
+
+#[test]
+fn openapi_31_reads_type_lists_examples_and_bearer_tokens() {
+    let (imported, _) = import("import-openapi31/openapi.yaml");
+    let doc = &imported.doc;
+    assert_eq!(
+        doc.service.description.as_deref(),
+        Some("Current weather and forecasts for any place on Earth."),
+        "info.summary when there is no description"
+    );
+    assert_eq!(
+        doc.service.base_url.as_deref(),
+        Some("https://api.weather.example.com/v3")
+    );
+    assert_eq!(doc.service.license.as_deref(), Some("Apache-2.0"));
+    assert_eq!(doc.auth.as_ref().unwrap().kind.as_deref(), Some("bearer"));
+    let current = cap(doc, "current_weather");
+    let units = param(current, "units");
+    assert_eq!(units.kind.as_deref(), Some("string"));
+    assert_eq!(
+        units.allowed.as_ref().map(Vec::len),
+        Some(2),
+        "null left out"
+    );
+    assert_eq!(
+        param(current, "place").example,
+        Some(toml::Value::String("Paris".into()))
+    );
+    assert!(current.params.contains_key("X-Trace"));
+    assert!(!current.params.contains_key("Accept"), "Accept is ignored");
+    let forecast = cap(doc, "forecast");
+    assert_eq!(param(forecast, "body").kind.as_deref(), Some("array"));
+    assert_eq!(
+        forecast.returns.as_deref(),
+        Some("conditions[] {temperature, wind {speed, direction}}")
+    );
+    build_ai(imported.doc);
+}
+
+#[test]
+fn refs_to_other_files_resolve_relative_to_the_referring_file() {
+    let (imported, _) = import("import-refs-external/api/openapi.yaml");
+    let doc = &imported.doc;
+    let list = cap(doc, "list_items");
+    assert_eq!(param(list, "limit").max, Some(200.0));
+    assert_eq!(
+        list.returns.as_deref(),
+        Some("items[] {sku, name, warehouse {city}}")
+    );
+    let get = cap(doc, "get_item");
+    assert_eq!(param(get, "id").location.as_deref(), Some("path"));
+    assert_eq!(get.errors[0].description.as_deref(), Some("no such item"));
+    build_ai(imported.doc);
+}
+
+#[test]
+fn refs_may_not_leave_the_document_folder() {
+    let (imported, diags) = import_with("import-refs-escape/api/openapi.yaml", &Options::default());
+    assert!(imported.is_none());
+    let e = errors(&diags).join("\n");
+    assert!(e.contains("leaves the document's folder"), "{e}");
+    assert!(
+        e.contains("openapi.yaml#/paths/~1pets/get/responses/200"),
+        "{e}"
+    );
+}
+
+#[test]
+fn network_refs_are_refused_even_when_allowed() {
+    let (imported, diags) = import_with("import-refs-remote/openapi.yaml", &Options::default());
+    assert!(imported.is_none());
+    let e = errors(&diags).join("\n");
+    assert!(e.contains("remote refs are refused"), "{e}");
+    assert!(
+        e.contains(
+            "openapi.yaml#/paths/~1pets/get/responses/200/content/application~1json/schema/$ref"
+        ),
+        "{e}"
+    );
+    let allowed = Options {
+        allow_remote_refs: true,
+        ..Options::default()
+    };
+    let (imported, diags) = import_with("import-refs-remote/openapi.yaml", &allowed);
+    assert!(imported.is_none());
+    assert!(errors(&diags).join("\n").contains("not implemented"));
+}
+
+#[test]
+fn circular_schemas_stop_with_a_note() {
+    let (imported, _) = import("import-refs-circular/openapi.yaml");
+    let person = cap(&imported.doc, "get_person");
+    assert_eq!(
+        person.returns.as_deref(),
+        Some("person {name, parents[], spouse}")
+    );
+    let schema = person.output_schema.as_ref().unwrap();
+    let spouse = schema["properties"]["spouse"]["description"]
+        .as_str()
+        .unwrap();
+    assert!(
+        spouse.contains("circular reference to `Person`"),
+        "{spouse}"
+    );
+    // A cycle through allOf, in a request body.
+    let tree = cap(&imported.doc, "plant_tree");
+    assert_eq!(
+        tree.params.keys().collect::<Vec<_>>(),
+        ["label", "children"]
+    );
+    build_ai(imported.doc);
+}
+
+#[test]
+fn a_dangling_ref_names_the_ref_and_its_place() {
+    let (imported, diags) = import_with("import-refs-dangling/openapi.yaml", &Options::default());
+    assert!(imported.is_none());
+    let e = errors(&diags);
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(e[0].contains("#/components/schemas/Pett"), "{}", e[0]);
+    assert!(
+        e[0].contains("import-refs-dangling/openapi.yaml#/paths/~1pets/get/responses/200/content/application~1json/schema/$ref"),
+        "{}",
+        e[0]
+    );
+}
+
+#[test]
+fn ids_are_snake_case_unique_and_short() {
+    let (imported, diags) = import("import-naming/openapi.yaml");
+    let doc = &imported.doc;
+    let ids: Vec<&str> = doc
+        .capabilities
+        .iter()
+        .map(|c| c.id.as_deref().unwrap())
+        .collect();
+    assert_eq!(
+        &ids[..4],
+        [
+            "list_pets",
+            "list_pets_2",
+            "list_pets_3",
+            "get_pets_pet_id_toys"
+        ]
+    );
+    assert_eq!(ids[6], "op_2fa_disable");
+    assert_ne!(ids[4], ids[5]);
+    assert!(ids.iter().all(|id| id.len() <= 64), "{ids:?}");
+    // The path parameter `pet.id` is renamed with the path.
+    let toys = cap(doc, "get_pets_pet_id_toys");
+    assert_eq!(toys.path.as_deref(), Some("/pets/{pet_id}/toys"));
+    assert_eq!(param(toys, "pet_id").kind.as_deref(), Some("integer"));
+    // Descriptions are shortened at a word boundary, with a warning.
+    let long = cap(doc, "list_pets_2").description.as_deref().unwrap();
+    assert!(long.chars().count() <= 200 && long.ends_with('…'), "{long}");
+    assert!(diags.iter().any(|d| d.message.contains("shortened to 200")));
+    let service = doc.service.description.as_deref().unwrap();
+    assert!(service.chars().count() <= 300 && service.ends_with('…'));
+    assert!(
+        imported
+            .deferred
+            .iter()
+            .any(|(k, d)| k == "service.description" && !d.is_error())
+    );
+    build_ai(imported.doc);
+}
+
+#[test]
+fn a_yaml_alias_bomb_fails_fast() {
+    let start = Instant::now();
+    let (imported, diags) = import_with("import-alias-bomb/openapi.yaml", &Options::default());
+    assert!(imported.is_none());
+    assert!(start.elapsed() < Duration::from_secs(3));
+    let e = errors(&diags).join("\n");
+    assert!(e.contains("YAML aliases expand to more than"), "{e}");
+    assert!(e.contains("import-alias-bomb/openapi.yaml"), "{e}");
+}
+
+#[test]
+fn include_and_exclude_choose_operations_and_say_how_many() {
+    let options = Options {
+        filter: Filter {
+            include: vec!["op:list_*".into(), "tag:nothing".into()],
+            exclude: vec!["op:*_3".into(), "op:listPets".into()],
+        },
+        ..Options::default()
+    };
+    let (imported, diags) = import_with("import-naming/openapi.yaml", &options);
+    let imported = imported.unwrap();
+    // `listPets` matches by operationId; `ListPets` is list_pets after snake_case.
+    let ids: Vec<&str> = imported
+        .doc
+        .capabilities
+        .iter()
+        .map(|c| c.id.as_deref().unwrap())
+        .collect();
+    assert_eq!(ids, ["list_pets", "list_pets_2"]);
+    assert_eq!(imported.filtered_out, 5);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.message.contains("5 of 7 operations left out"))
+    );
+    let bad = Options {
+        filter: Filter {
+            include: vec!["path:/x".into()],
+            exclude: vec![],
+        },
+        ..Options::default()
+    };
+    let (imported, diags) = import_with("import-naming/openapi.yaml", &bad);
+    assert!(imported.is_none());
+    assert!(errors(&diags)[0].contains("`path:/x` is not a filter"));
+}
+
+#[test]
+fn servers_that_are_relative_or_http_ask_for_a_base_url() {
+    let (imported, _) = import("import-overlay/openapi.yaml");
+    assert_eq!(imported.doc.service.base_url, None);
+    let (key, d) = &imported.deferred[1];
+    assert_eq!(key, "service.base_url");
+    assert!(d.is_error());
+    assert!(
+        d.message.contains("openapi.yaml#/servers/0/url"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("relative"));
+    assert!(d.help.as_deref().unwrap().contains("base_url"));
+
+    let text = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\nservers: [{url: 'http://x.example.com'}]\npaths: {/a: {get: {responses: {'200': {description: ok}}}}}\n";
+    let mut diags = Diagnostics::default();
+    let imported = openapi::import_text(None, text, &Options::default(), &mut diags).unwrap();
+    let doc = openapi::finish(imported, &mut diags);
+    assert!(errors(&diags).join("").contains("uses http"));
+    assert_eq!(doc.capabilities[0].id.as_deref(), Some("get_a"));
+}
+
+#[test]
+fn a_service_toml_completes_and_overrides_the_import() {
+    let path = fixture("import-overlay/service.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut diags = Diagnostics::default();
+    let (raw, provenance) =
+        openapi::read_source(&path, &text, None, &Options::default(), &mut diags);
+    let doc = raw.unwrap_or_else(|| panic!("{:#?}", errors(&diags)));
+    assert!(!diags.has_errors(), "{:#?}", errors(&diags));
+    // Its base_url and description silence the import's complaints about them.
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d.message.contains("relative") || d.message.contains("no description"))
+    );
+    assert_eq!(
+        doc.service.base_url.as_deref(),
+        Some("https://notes.example.com/api")
+    );
+    assert_eq!(
+        doc.service.name.as_deref(),
+        Some("Notes"),
+        "kept from the import"
+    );
+    let ids: Vec<&str> = doc
+        .capabilities
+        .iter()
+        .map(|c| c.id.as_deref().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["list_notes", "create_note", "search_notes"],
+        "purge_all excluded by tag"
+    );
+    let create = cap(&doc, "create_note");
+    assert_eq!(
+        create.description.as_deref(),
+        Some("Create a note from plain text")
+    );
+    assert_eq!(
+        create.method.as_deref(),
+        Some("POST"),
+        "kept from the import"
+    );
+    assert_eq!(
+        param(create, "text").description.as_deref(),
+        Some("the note")
+    );
+    assert_eq!(provenance.overlay_index, [None, Some(0), Some(1)]);
+    assert!(
+        provenance.origins[0]
+            .as_deref()
+            .unwrap()
+            .ends_with("#/paths/~1notes/get")
+    );
+    let ai = build_ai(doc);
+    assert_eq!(ai["capabilities"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn import_writes_a_service_toml_that_builds_the_same_documents() {
+    let bin = env!("CARGO_BIN_EXE_wellgen");
+    let dir = tempfile::tempdir().unwrap();
+    for (case, spec) in [
+        ("petstore30", "import-petstore30/openapi.yaml"),
+        ("swagger20", "import-swagger20/swagger.json"),
+        ("openapi31", "import-openapi31/openapi.yaml"),
+        ("external", "import-refs-external/api/openapi.yaml"),
+    ] {
+        let spec = fixture(spec);
+        let toml = dir.path().join(format!("{case}.toml"));
+        let run = |args: &[&std::ffi::OsStr]| Command::new(bin).args(args).output().unwrap();
+        let out = run(&[
+            "import".as_ref(),
+            spec.as_os_str(),
+            "-o".as_ref(),
+            toml.as_os_str(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&toml).unwrap();
+        assert!(text.starts_with("# service.toml imported by `wellgen import`"));
+        assert!(
+            text.contains("\n# GET "),
+            "each capability says where it came from"
+        );
+
+        // The written file parses back to exactly what was imported.
+        let (imported, _) = import_with_path(&spec);
+        let reparsed = wellgen::source::parse_service_toml(&text).unwrap();
+        assert_eq!(json(&imported.doc), json(&reparsed), "{case}");
+
+        // It refuses to overwrite.
+        let again = run(&[
+            "import".as_ref(),
+            spec.as_os_str(),
+            "-o".as_ref(),
+            toml.as_os_str(),
+        ]);
+        assert_eq!(again.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&again.stderr).contains("refusing to overwrite"));
+
+        // Building either gives the same /.well-known/ai.
+        let from_spec = dir.path().join(format!("{case}-spec"));
+        let from_toml = dir.path().join(format!("{case}-toml"));
+        for (src, out_dir) in [(&spec, &from_spec), (&toml, &from_toml)] {
+            let out = run(&[
+                "build".as_ref(),
+                src.as_os_str(),
+                "-t".as_ref(),
+                "ai".as_ref(),
+                "-o".as_ref(),
+                out_dir.as_os_str(),
+            ]);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let a = std::fs::read(from_spec.join(".well-known/ai")).unwrap();
+        let b = std::fs::read(from_toml.join(".well-known/ai")).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&a),
+            String::from_utf8_lossy(&b),
+            "{case}"
+        );
+    }
+}
+
+fn import_with_path(path: &Path) -> (Imported, Diagnostics) {
+    let mut diags = Diagnostics::default();
+    let imported = openapi::import_file(path, &Options::default(), &mut diags).unwrap();
+    (imported, diags)
+}
+
+#[test]
+fn build_reports_import_errors_with_file_and_pointer() {
+    let bin = env!("CARGO_BIN_EXE_wellgen");
+    let out = Command::new(bin)
+        .args(["check"])
+        .arg(fixture("import-refs-dangling/openapi.yaml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "openapi.yaml#/paths/~1pets/get/responses/200/content/application~1json/schema/$ref"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"));
+}
+
+/// Every entry document under tests/fixtures/import-*/ either imports and lowers without
+/// errors, or fails with an import error that names its file and a JSON pointer.
+#[test]
+fn every_import_fixture_lowers_or_fails_clearly() {
+    let mut files = Vec::new();
+    for dir in std::fs::read_dir(fixture("")).unwrap().flatten() {
+        if dir.file_name().to_string_lossy().starts_with("import-") && dir.path().is_dir() {
+            collect(&dir.path(), &mut files);
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 12, "{files:?}");
+    let (mut built, mut refused) = (0, 0);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        if !text.contains("openapi") && !text.contains("swagger") {
+            continue; // a fragment reached by `$ref`
+        }
+        let mut diags = Diagnostics::default();
+        let result = std::panic::catch_unwind(|| {
+            let mut diags = Diagnostics::default();
+            let doc = openapi::import_file(&file, &Options::default(), &mut diags)
+                .map(|i| openapi::finish(i, &mut diags));
+            (doc, diags)
+        });
+        let (doc, import_diags) = result.unwrap_or_else(|_| panic!("{} panicked", file.display()));
+        diags.extend(import_diags.into_sorted());
+        if diags.has_errors() {
+            let name = file.file_name().unwrap().to_string_lossy().to_string();
+            // A pointer for what was parsed, a byte span for what could not be.
+            for d in diags.iter().filter(|d| d.is_error()) {
+                let e = &d.message;
+                assert!(
+                    e.contains(&name) && (e.contains('#') || d.span.is_some()),
+                    "{}: an error without file and place: {e}",
+                    file.display()
+                );
+            }
+            refused += 1;
+            continue;
+        }
+        let service = wellgen::model::lower(doc.unwrap(), &mut diags);
+        assert!(
+            service.is_some(),
+            "{}: {:#?}",
+            file.display(),
+            errors(&diags)
+        );
+        built += 1;
+    }
+    assert!(
+        built >= 11 && refused >= 7,
+        "built {built}, refused {refused}"
+    );
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("json" | "yaml" | "yml")
+        ) {
+            out.push(p);
+        }
+    }
+}
