@@ -1,0 +1,188 @@
+//! The command line: argument definitions, dispatch and exit codes. Each command lives in its
+//! own module; `compile` is the pipeline they share.
+
+mod build;
+mod check;
+mod compile;
+mod init;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::emit::{self, Target};
+use crate::model::Host;
+use crate::source::openapi;
+
+pub use init::STARTER;
+
+/// Exit codes: documented in README.md and `--help`.
+pub const EXIT_OK: u8 = 0;
+pub const EXIT_INVALID: u8 = 1;
+pub const EXIT_USAGE: u8 = 2;
+
+const AFTER_HELP: &str = "\
+Examples:
+  wellgen init                     write a starter service.toml here
+  wellgen build                    ./service.toml -> ./dist
+  wellgen build api/service.toml -o public
+  wellgen check --strict           fail CI on errors and warnings
+
+Exit codes: 0 success, 1 invalid input (or warnings with --strict), 2 usage or I/O error.";
+
+#[derive(Debug, Parser)]
+#[command(name = "wellgen", version, about = "Publish AI-agent discovery documents from one service.toml", after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Print errors only: no warnings, no summary.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build every target's documents and host files into an output folder.
+    Build {
+        #[command(flatten)]
+        input: Input,
+        /// Output folder: a fresh dist/ or an existing site folder (only wellgen's own files are touched).
+        #[arg(short, long, value_name = "DIR", default_value = "dist")]
+        out: PathBuf,
+    },
+    /// Run every check without writing anything.
+    Check {
+        #[command(flatten)]
+        input: Input,
+        /// Exit 1 on warnings too.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// List every target: its paths, media type, cache policy and the spec it follows.
+    Targets {
+        /// Print the Markdown table used in README.md.
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Write an editable service.toml from an OpenAPI (or Swagger 2.0) document.
+    Import {
+        /// The OpenAPI document (JSON or YAML).
+        #[arg(value_name = "OPENAPI")]
+        source: PathBuf,
+        /// Where to write the service.toml (never overwritten).
+        #[arg(short, long, value_name = "FILE", default_value = "service.toml")]
+        out: PathBuf,
+        /// Keep only these operations: `tag:<glob>` or `op:<glob>` (`*`, `?`). Repeatable.
+        #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+        include: Vec<String>,
+        /// Leave out these operations (same patterns). Repeatable.
+        #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+        exclude: Vec<String>,
+        /// Allow `$ref`s into the network (not implemented: such refs are still refused).
+        #[arg(long)]
+        allow_remote_refs: bool,
+    },
+    /// Write a commented starter service.toml that builds as it is.
+    Init {
+        /// Folder to write service.toml into.
+        #[arg(value_name = "DIR", default_value = ".")]
+        dir: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct Input {
+    /// The service description.
+    #[arg(value_name = "SOURCE", default_value = "service.toml")]
+    pub source: PathBuf,
+    /// Targets to build (default: all). Repeat or separate with commas.
+    #[arg(short, long = "target", value_name = "TARGET", value_delimiter = ',')]
+    pub targets: Vec<Target>,
+    /// Where the output is deployed (overrides `[deploy] host`): decides host-specific files.
+    #[arg(long, value_name = "HOST")]
+    pub host: Option<Host>,
+    /// Accept a secret-like value in this field (a reviewed false positive); repeatable.
+    #[arg(long, value_name = "FIELD")]
+    pub allow_secret_like: Vec<String>,
+    /// Accept localhost and private-network URLs (staging builds).
+    #[arg(long)]
+    pub allow_local: bool,
+    /// An OpenAPI document to import; SOURCE (when it exists) completes and overrides it.
+    #[arg(long, value_name = "FILE")]
+    pub openapi: Option<PathBuf>,
+    /// Allow `$ref`s into the network (not implemented: such refs are still refused).
+    #[arg(long)]
+    pub allow_remote_refs: bool,
+}
+
+impl Input {
+    pub(crate) fn targets(&self) -> Vec<Target> {
+        if self.targets.is_empty() {
+            return Target::ALL.to_vec();
+        }
+        let mut t = self.targets.clone();
+        // agents.json and ai-plugin.json link to the OpenAPI document: build it with them.
+        if t.contains(&Target::Rfc002) {
+            t.push(Target::OpenApi);
+        }
+        // agis.json's mcp_tools_list names the MCP tools file.
+        if t.contains(&Target::Agis) {
+            t.push(Target::Mcp);
+        }
+        t.sort();
+        t.dedup();
+        t
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    ExitCode::from(run(&cli))
+}
+
+pub fn run(cli: &Cli) -> u8 {
+    match &cli.command {
+        Command::Build { input, out } => build::build(input, out, cli.quiet),
+        Command::Check { input, strict } => check::check(input, *strict, cli.quiet),
+        Command::Init { dir } => init::init(dir, cli.quiet),
+        Command::Targets { markdown } => {
+            let text = if *markdown {
+                emit::catalog::markdown()
+            } else {
+                emit::catalog::text()
+            };
+            print!("{text}");
+            EXIT_OK
+        }
+        Command::Import {
+            source,
+            out,
+            include,
+            exclude,
+            allow_remote_refs,
+        } => {
+            let options = openapi::Options {
+                allow_remote_refs: *allow_remote_refs,
+                filter: openapi::Filter {
+                    include: include.clone(),
+                    exclude: exclude.clone(),
+                },
+            };
+            openapi::command::import(source, out, &options, cli.quiet)
+        }
+    }
+}
+
+/// Everything up to the artifacts: read, parse, lower, emit. Diagnostics are printed here.
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}
