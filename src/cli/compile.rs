@@ -9,6 +9,7 @@ use crate::emit::{self, Artifact};
 use crate::source::{self, openapi};
 use crate::{check, model};
 
+/// Everything up to the artifacts: read, parse, lower, emit.
 pub(super) enum Compiled {
     Ok(Vec<Artifact>, Diagnostics),
     Invalid,

@@ -174,8 +174,6 @@ pub fn run(cli: &Cli) -> u8 {
     }
 }
 
-/// Everything up to the artifacts: read, parse, lower, emit. Diagnostics are printed here.
-
 #[cfg(test)]
 mod tests {
     use super::*;
