@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod compile;
 mod init;
+mod schema;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,6 +17,7 @@ use crate::model::Host;
 use crate::source::openapi;
 
 pub use init::STARTER;
+pub use schema::{SCHEMA_URL, service_schema};
 
 /// Exit codes: documented in README.md and `--help`.
 pub const EXIT_OK: u8 = 0;
@@ -83,6 +85,8 @@ pub enum Command {
         #[arg(long)]
         allow_remote_refs: bool,
     },
+    /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
+    Schema,
     /// Write a commented starter service.toml that builds as it is.
     Init {
         /// Folder to write service.toml into.
@@ -146,6 +150,7 @@ pub fn run(cli: &Cli) -> u8 {
         Command::Build { input, out } => build::build(input, out, cli.quiet),
         Command::Check { input, strict } => check::check(input, *strict, cli.quiet),
         Command::Init { dir } => init::init(dir, cli.quiet),
+        Command::Schema => schema::schema(),
         Command::Targets { markdown } => {
             let text = if *markdown {
                 emit::catalog::markdown()
