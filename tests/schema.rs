@@ -63,7 +63,10 @@ fn schema_is_valid_draft_2020_12() {
         schema["$schema"],
         "https://json-schema.org/draft/2020-12/schema"
     );
-    assert!(jsonschema::meta::is_valid(&schema), "schema fails its meta-schema");
+    assert!(
+        jsonschema::meta::is_valid(&schema),
+        "schema fails its meta-schema"
+    );
 }
 
 #[test]
@@ -173,10 +176,18 @@ fn schema_carries_descriptions_and_closes_every_table() {
     }
     assert_eq!(schema["additionalProperties"], Value::Bool(false));
     let name = &defs["ServiceTable"]["properties"]["name"];
-    assert!(name["description"].as_str().is_some_and(|d| d.contains("1-100")));
+    assert!(
+        name["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("1-100"))
+    );
     // renames: the TOML key is `type`, not the Rust field `site_type`
     assert!(defs["ServiceTable"]["properties"].get("type").is_some());
-    assert!(defs["ServiceTable"]["properties"].get("site_type").is_none());
+    assert!(
+        defs["ServiceTable"]["properties"]
+            .get("site_type")
+            .is_none()
+    );
     // no null anywhere: TOML has none
     assert!(!generated().contains("\"null\""));
 }
