@@ -22,8 +22,13 @@ pub(super) fn schema() -> u8 {
 
 /// The schema as pretty JSON with one trailing newline.
 pub fn service_schema() -> String {
-    let generator = SchemaSettings::draft2020_12()
-        .with_transform(RecursiveTransform(without_null))
+    // Draft 7, the draft editor tooling (Taplo, the SchemaStore catalogue) is built around.
+    // Nulls go first, so the draft's own transforms (`$ref` siblings into `allOf`) see the result.
+    let generator = SchemaSettings::draft07()
+        .with(|s| {
+            s.transforms
+                .insert(0, Box::new(RecursiveTransform(without_null)))
+        })
         .into_generator();
     let root = generator.into_root_schema_for::<ServiceToml>();
     let mut value = root.to_value();
