@@ -4,6 +4,8 @@
 //! from turns that field path into `file:line:col` plus the offending line and a caret, so every
 //! stage after parsing can point into the author's file without carrying spans around.
 
+pub mod report;
+
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
@@ -12,6 +14,16 @@ use std::path::Path;
 pub enum Severity {
     Warning,
     Error,
+}
+
+impl Severity {
+    /// The word diagnostics print: `error` or `warning`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,24 +139,58 @@ pub struct SourceText<'a> {
     pub locator: Option<&'a dyn Locate>,
 }
 
+/// Where a diagnostic points: 1-based line and column (in characters), and the caret's width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+    /// Characters underlined, at least 1, never past the end of the line.
+    pub width: usize,
+}
+
 impl SourceText<'_> {
-    /// `file:line:col: severity: message`, then the line with a caret, then `help:`.
-    pub fn render(&self, d: &Diagnostic) -> String {
-        let label = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
+    /// The file name as diagnostics print it.
+    pub fn file(&self) -> String {
+        display_path(self.path)
+    }
+
+    /// The line and column a diagnostic points at, if it can be located in this text.
+    pub fn position(&self, d: &Diagnostic) -> Option<Position> {
+        self.position_and_line(d).map(|(p, _)| p)
+    }
+
+    fn position_and_line(&self, d: &Diagnostic) -> Option<(Position, &str)> {
         let span = d.span.clone().or_else(|| {
             let field = d.field.as_deref()?;
             self.locator?.locate(field)
-        });
+        })?;
+        let (line_no, col, line) = line_of(self.text, span.start);
+        let width = span_width(line, col, &span);
+        Some((
+            Position {
+                line: line_no,
+                column: col,
+                width,
+            },
+            line,
+        ))
+    }
+
+    /// `file:line:col: severity: message`, then the line with a caret, then `help:`.
+    pub fn render(&self, d: &Diagnostic) -> String {
+        let label = d.severity.label();
         let mut out = String::new();
-        let file = display_path(self.path);
-        match span {
-            Some(span) => {
-                let (line_no, col, line) = line_of(self.text, span.start);
+        let file = self.file();
+        match self.position_and_line(d) {
+            Some((
+                Position {
+                    line: line_no,
+                    column: col,
+                    width,
+                },
+                line,
+            )) => {
                 let _ = writeln!(out, "{file}:{line_no}:{col}: {label}: {}", d.message);
-                let width = span_width(line, col, &span);
                 let gutter = " ".repeat(line_no.to_string().len());
                 let _ = writeln!(out, "{gutter} |");
                 let _ = writeln!(out, "{line_no} | {line}");

@@ -1,13 +1,15 @@
-//! `wellgen check`: every check, nothing written.
+//! `wellgen check`: every check, nothing written; diagnostics in the format asked for.
 
-use super::compile::{Compiled, compile, summary};
+use super::compile::{Compiled, compile_as, summary};
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input};
+use crate::diag::report::Format;
 
-pub(super) fn check(input: &Input, strict: bool, quiet: bool) -> u8 {
-    match compile(input, quiet, strict) {
+pub(super) fn check(input: &Input, strict: bool, format: Format, quiet: bool) -> u8 {
+    match compile_as(input, quiet, strict, format) {
         Compiled::Ok(artifacts, diags) => {
             let failed = strict && diags.warning_count() > 0;
-            if !quiet || failed {
+            // A JSON or SARIF document already holds the counts; stderr stays for failures.
+            if (!quiet || failed) && !format.is_document() {
                 let docs = artifacts.iter().filter(|a| a.serving.is_some()).count();
                 eprintln!(
                     "{}: {} ({docs} documents)",

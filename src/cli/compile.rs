@@ -1,10 +1,9 @@
 //! The pipeline every command shares: read the source, lower it, run the checks, emit every
 //! chosen target. Diagnostics are printed here, once.
 
-use std::io::Write as _;
-
 use super::Input;
-use crate::diag::{Diagnostic, Diagnostics, SourceText};
+use crate::diag::report::{self, Format};
+use crate::diag::{Diagnostics, SourceText};
 use crate::emit::{self, Artifact};
 use crate::source::{self, openapi};
 use crate::{check, model};
@@ -17,6 +16,11 @@ pub(super) enum Compiled {
 }
 
 pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
+    compile_as(input, quiet, strict, Format::Human)
+}
+
+/// `compile`, printing its diagnostics in `format`.
+pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Format) -> Compiled {
     // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
     let (path, openapi) = match &input.openapi {
         Some(o) if !input.source.exists() => (o, None),
@@ -25,15 +29,19 @@ pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
     let text = match source::read(path) {
         Ok(t) => t,
         Err(d) => {
-            eprint!(
-                "{}",
-                SourceText {
-                    path,
-                    text: "",
-                    locator: None
+            let src = SourceText {
+                path,
+                text: "",
+                locator: None,
+            };
+            match format {
+                Format::Human => eprint!("{}", src.render(&d)),
+                Format::Json | Format::Github | Format::Sarif => {
+                    let mut diags = Diagnostics::default();
+                    diags.push(d);
+                    report::print(format, &src, &diags, false);
                 }
-                .render(&d)
-            );
+            }
             return Compiled::Unreadable;
         }
     };
@@ -64,20 +72,10 @@ pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
     });
     provenance.annotate(&mut diags);
     let failed = diags.has_errors() || (strict && diags.warning_count() > 0);
-    print_diagnostics(&src, &diags, quiet && !failed);
+    report::print(format, &src, &diags, quiet && !failed);
     match artifacts {
         Some(a) if !diags.has_errors() => Compiled::Ok(a, diags),
         _ => Compiled::Invalid,
-    }
-}
-
-fn print_diagnostics(src: &SourceText, diags: &Diagnostics, errors_only: bool) {
-    let mut err = std::io::stderr().lock();
-    let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
-    sorted.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    sorted.dedup();
-    for d in sorted.into_iter().filter(|d| d.is_error() || !errors_only) {
-        let _ = writeln!(err, "{}", src.render(d));
     }
 }
 

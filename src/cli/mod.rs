@@ -4,18 +4,22 @@
 mod build;
 mod check;
 mod compile;
+mod completions;
 mod init;
+mod schema;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::diag::report::Format;
 use crate::emit::{self, Target};
 use crate::model::Host;
 use crate::source::openapi;
 
 pub use init::STARTER;
+pub use schema::{SCHEMA_URL, service_schema};
 
 /// Exit codes: documented in README.md and `--help`.
 pub const EXIT_OK: u8 = 0;
@@ -28,6 +32,8 @@ Examples:
   wellgen build                    ./service.toml -> ./dist
   wellgen build api/service.toml -o public
   wellgen check --strict           fail CI on errors and warnings
+  wellgen check --format github    annotate a GitHub Actions run (also json, sarif)
+  wellgen schema                   the JSON Schema of service.toml, for editors
 
 Exit codes: 0 success, 1 invalid input (or warnings with --strict), 2 usage or I/O error.";
 
@@ -58,6 +64,9 @@ pub enum Command {
         /// Exit 1 on warnings too.
         #[arg(long)]
         strict: bool,
+        /// How to print diagnostics: human (stderr), json, github (Actions annotations) or sarif (stdout).
+        #[arg(long, value_name = "FORMAT", default_value = "human")]
+        format: Format,
     },
     /// List every target: its paths, media type, cache policy and the spec it follows.
     Targets {
@@ -82,6 +91,18 @@ pub enum Command {
         /// Allow `$ref`s into the network (not implemented: such refs are still refused).
         #[arg(long)]
         allow_remote_refs: bool,
+    },
+    /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
+    Schema,
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) of wellgen, or of one command (`wellgen man check`).
+    Man {
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
     },
     /// Write a commented starter service.toml that builds as it is.
     Init {
@@ -144,8 +165,15 @@ pub fn main() -> ExitCode {
 pub fn run(cli: &Cli) -> u8 {
     match &cli.command {
         Command::Build { input, out } => build::build(input, out, cli.quiet),
-        Command::Check { input, strict } => check::check(input, *strict, cli.quiet),
+        Command::Check {
+            input,
+            strict,
+            format,
+        } => check::check(input, *strict, *format, cli.quiet),
         Command::Init { dir } => init::init(dir, cli.quiet),
+        Command::Schema => schema::schema(),
+        Command::Completions { shell } => completions::completions(*shell),
+        Command::Man { command } => completions::man(command.as_deref()),
         Command::Targets { markdown } => {
             let text = if *markdown {
                 emit::catalog::markdown()

@@ -4,28 +4,39 @@
 //! here has defaults beyond `Option`: defaults are applied last, by `model::lower`.
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Deserialize, Serialize)]
+/// service.toml: the one source wellgen builds every AI-agent discovery document from.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceToml {
-    /// Defaulted so a file that only completes an OpenAPI import (`[source]`) may omit it.
+    /// What the service is; required unless `[source]` imports it from an OpenAPI document.
+    // Defaulted so a file that only completes an OpenAPI import (`[source]`) may omit it.
     #[serde(default)]
     pub service: ServiceTable,
+    /// How agents authenticate; `type` decides which other keys are allowed.
     pub auth: Option<AuthTable>,
+    /// The API's request limits.
     pub rate_limits: Option<RateLimitsTable>,
+    /// aiendpoint token hints; each key defaults to false when the table is present.
     pub token_hints: Option<TokenHintsTable>,
+    /// When the description last changed, and where its changelog and status page are.
     pub meta: Option<MetaTable>,
+    /// The security policy the API declares (ia.json only).
     pub security: Option<SecurityTable>,
     /// ia.json capability flags that cannot be derived (checkout, real_time, x_… custom flags).
     pub features: Option<IndexMap<String, bool>>,
+    /// One table per event the API can push (ia.json `webhooks`).
     #[serde(default)]
     pub webhooks: Vec<WebhookTable>,
     pub rfc002: Option<Rfc002Table>,
     pub plugin: Option<PluginTable>,
     pub pricing: Option<PricingTable>,
     pub agis: Option<AgisTable>,
+    /// Where the output is deployed.
     pub deploy: Option<DeployTable>,
+    /// One table per operation; at least one is required.
     #[serde(default)]
     pub capabilities: Vec<CapabilityTable>,
     pub a2a: Option<A2aTable>,
@@ -34,7 +45,7 @@ pub struct ServiceToml {
 }
 
 /// A2A agent card options.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct A2aTable {
     /// Also publish the card at the pre-1.0 path `/.well-known/agent.json`.
@@ -42,7 +53,7 @@ pub struct A2aTable {
 }
 
 /// `[source]`: import capabilities from an OpenAPI document; this file's values win per key.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SourceTable {
     /// Path of the OpenAPI (or Swagger 2.0) document, relative to this file.
@@ -53,7 +64,8 @@ pub struct SourceTable {
     pub exclude: Option<Vec<String>>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[deploy]`: where the output is deployed.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeployTable {
     /// netlify, cloudflare or generic; `--host` overrides it.
@@ -61,150 +73,223 @@ pub struct DeployTable {
 }
 
 /// RFC-002 (agents.json) fields the model cannot derive.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Rfc002Table {
+    /// Who operates the service; `jurisdiction` and `type` are required here.
     pub issuer: Option<IssuerTable>,
+    /// RFC conformance claims (`rfc-002-v1`, …).
     pub conformance: Option<Vec<String>>,
     /// Rules for agents, joined with "; " into `agentInstructions`.
     pub instructions: Option<Vec<String>>,
     /// Free-form pointers to audit log, human-in-the-loop gates, liability framework.
+    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub governance: Option<toml::Table>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[rfc002.issuer]`: who operates the service.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IssuerTable {
+    /// Required: `AR`, `US-DE`, …
     pub jurisdiction: Option<String>,
+    /// Required: `corporation`, `sociedad-ia`, …
     #[serde(rename = "type")]
     pub kind: Option<String>,
+    /// agents.json `operatorName`.
     pub operator_name: Option<String>,
+    /// `NN-NNNNNNN-N` or `NN-NNNNNNNN-N`.
     pub operator_cuit: Option<String>,
+    /// agents.json `denominacion`.
     pub denominacion: Option<String>,
+    /// agents.json `supervisionRegime`.
     pub supervision_regime: Option<String>,
 }
 
 /// OpenAI plugin manifest (ai-plugin.json) wording.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PluginTable {
+    /// 1-50 ASCII letters and digits; derived (with a warning) when absent.
     pub name_for_model: Option<String>,
+    /// 1-20 characters; derived when absent.
     pub name_for_human: Option<String>,
+    /// 1-100 characters; derived when absent.
     pub description_for_human: Option<String>,
+    /// 1-8000 characters: when to use the service and when not (RFC-002 asks ~500-1000).
     pub description_for_model: Option<String>,
 }
 
 /// Agent Discovery Protocol pricing.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PricingTable {
+    /// Required: `free`, `freemium` or `paid`.
     #[serde(rename = "type")]
     pub kind: Option<String>,
+    /// https URL of the pricing page.
     pub plans_url: Option<String>,
     #[serde(default)]
     pub plans: Vec<PlanTable>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// One pricing plan.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlanTable {
+    /// Required in each plan.
     pub name: Option<String>,
+    /// Free text (`$4/mo`).
     pub price: Option<String>,
+    /// Free text (`100 books`).
     pub limits: Option<String>,
 }
 
 /// AGIS document-level fields (vocabulary block, data manifest, AGTP address).
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AgisTable {
+    /// `agtp://host`; derived when absent.
     pub agtp: Option<String>,
+    /// Vocabulary domain (`publishing`).
     pub domain: Option<String>,
+    /// Vocabulary namespace.
     pub namespace: Option<String>,
+    /// `true` requires `[agis.data_manifest]` (AGIS §8.2); default false.
     pub negotiable: Option<bool>,
+    /// Each `request`, `negotiate`, `confirm` or `query`.
     pub interaction_protocols: Option<Vec<String>>,
+    /// AGTP URIs of related services.
     pub related_services: Option<Vec<String>>,
+    /// The data the service can hand out (AGIS §8).
     pub data_manifest: Option<DataManifestTable>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[agis.data_manifest]`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DataManifestTable {
+    /// Default false.
     pub pre_auth_discovery: Option<bool>,
     #[serde(default)]
     pub available_data: Vec<DataClassTable>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// One class of data in the AGIS data manifest.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DataClassTable {
+    /// Required in each entry.
     pub class: Option<String>,
     pub description: Option<String>,
+    /// `json`, `csv`, …
     pub formats: Option<Vec<String>>,
+    /// Free text (`informational`, …).
     pub sensitivity: Option<String>,
     pub requires_authorization: Option<bool>,
 }
 
-#[derive(Debug, Default, Deserialize, Serialize)]
+/// `[service]`: what the service is. Required.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceTable {
+    /// Required: 1-100 characters.
     pub name: Option<String>,
+    /// Required: 1-300 characters (under 200 for /.well-known/ai).
     pub description: Option<String>,
+    /// Required: https base URL; capability paths are appended to it.
     pub base_url: Option<String>,
+    /// Origin the documents are published at (`https://host[:port]`); default the origin of `base_url`.
     pub site_url: Option<String>,
+    /// ia.json site type: ecommerce, saas, blog, api (default), marketplace, social, finance, education, healthcare, government or other.
     #[serde(rename = "type")]
     pub site_type: Option<String>,
+    /// aiendpoint categories: productivity, ecommerce, finance, news, weather, maps, search, data, communication, calendar, storage, media, health, education, travel, food, government, developer.
     pub categories: Option<Vec<String>>,
+    /// Language tags, each `ll` or `ll-CC` (`en`, `pt-BR`).
     pub languages: Option<Vec<String>>,
+    /// API version; default `1.0.0`.
     pub version: Option<String>,
+    /// https URL of a logo (ia.json, ai-plugin.json).
     pub logo_url: Option<String>,
+    /// https URL of the API documentation.
     pub docs_url: Option<String>,
+    /// https URL of the terms of service.
     pub terms_url: Option<String>,
+    /// https URL of the privacy policy.
     pub privacy_url: Option<String>,
+    /// https URL of support.
     pub support_url: Option<String>,
+    /// https URL of the source repository.
     pub repository_url: Option<String>,
+    /// Free text, such as an SPDX id (`Apache-2.0`).
     pub license: Option<String>,
+    /// ISO 4217 code: three capital letters.
     pub currency: Option<String>,
+    /// An IANA name such as `UTC`.
     pub timezone: Option<String>,
+    /// A2A skill tags.
     pub tags: Option<Vec<String>>,
+    /// A human-monitored contact.
     pub contact: Option<ContactTable>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[service.contact]`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactTable {
     pub name: Option<String>,
+    /// A plain address (`api@example.com`).
     pub email: Option<String>,
+    /// https URL of a contact page.
     pub url: Option<String>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[auth]`: how agents authenticate; `type` decides which other keys are allowed.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AuthTable {
+    /// Required: none, api_key, bearer, oauth2 or signed_key.
     #[serde(rename = "type")]
     pub kind: Option<String>,
+    /// api_key: the header's name (never a key).
     pub header: Option<String>,
+    /// https URL of the authentication docs.
     pub docs_url: Option<String>,
     /// api_key: where to get a key. signed_key: where to register.
     pub key_url: Option<String>,
+    /// bearer, oauth2: the token endpoint (required for oauth2).
     pub token_url: Option<String>,
+    /// oauth2: the authorization endpoint (required).
     pub authorization_url: Option<String>,
+    /// oauth2: scope name = description; at least one.
     pub scopes: Option<IndexMap<String, String>>,
+    /// oauth2: `authorization_code` (default) and/or `client_credentials`.
     pub grant_types: Option<Vec<String>>,
+    /// oauth2: whether PKCE is required; default true.
     pub pkce: Option<bool>,
+    /// bearer: token lifetime in seconds.
     pub token_lifetime: Option<i64>,
+    /// signed_key: `sha256` (default) or `sha512`.
     pub algorithm: Option<String>,
+    /// signed_key: header prefix; default `X-IA-`.
     pub header_prefix: Option<String>,
+    /// signed_key: days between key rotations.
     pub key_rotation_days: Option<i64>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[rate_limits]`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RateLimitsTable {
+    /// A positive integer.
     pub requests_per_minute: Option<i64>,
+    /// Whether a higher tier for agents exists.
     pub agent_tier_available: Option<bool>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[token_hints]`: aiendpoint token hints.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TokenHintsTable {
     pub compact_mode: Option<bool>,
@@ -212,27 +297,37 @@ pub struct TokenHintsTable {
     pub delta_support: Option<bool>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[meta]`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MetaTable {
     /// A TOML date (`2026-03-10`) or a string.
+    #[schemars(with = "Option<serde_json::Value>")]
     pub last_updated: Option<toml::Value>,
+    /// https URL of the changelog.
     pub changelog: Option<String>,
+    /// https URL of the status page.
     pub status: Option<String>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[security]`: the security policy the API declares.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SecurityTable {
+    /// `false` is an error from the ia.json target.
     pub https_required: Option<bool>,
     pub verify_signature: Option<bool>,
+    /// Digits then `kb` or `mb` (`512kb`, `10mb`).
     pub max_request_size: Option<String>,
     pub allowed_origins: Option<Vec<String>>,
+    /// IPs or CIDR ranges.
     pub ip_allowlist: Option<Vec<String>>,
+    /// Blocking after failed attempts; all three keys required.
     pub auto_block: Option<AutoBlockTable>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// `[security.auto_block]`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AutoBlockTable {
     pub failed_attempts: Option<i64>,
@@ -240,45 +335,67 @@ pub struct AutoBlockTable {
     pub block_duration_minutes: Option<i64>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// One event the API can push.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookTable {
+    /// Required: strict snake_case, unique among webhooks.
     pub name: Option<String>,
+    /// Required: 1-500 characters.
     pub description: Option<String>,
+    /// Payload fields, each a compact parameter string or a parameter table.
     #[serde(default)]
     pub payload: IndexMap<String, ParamValue>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// One operation of the API.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CapabilityTable {
+    /// Required: lowercase letters, digits and `_`, starting with a letter; at most 64; unique.
     pub id: Option<String>,
+    /// Required: 1-200 characters.
     pub description: Option<String>,
+    /// GET (default), POST, PUT, PATCH or DELETE, in capitals.
     pub method: Option<String>,
+    /// Required: an absolute path template (`/items/{id}` or `/items/:id`) or an https URL on another host.
     pub path: Option<String>,
+    /// public, protected or user_required; derived from auth and scopes when absent.
     pub access: Option<String>,
+    /// OAuth scopes, each a key of `auth.scopes`.
     pub scopes: Option<Vec<String>>,
+    /// Compact shape of the response (`books[] {id, title}`), 1-300 characters.
     pub returns: Option<String>,
     pub deprecated: Option<bool>,
+    /// `N/second`, `N/minute`, `N/hour` or `N/day`.
     pub rate_limit: Option<String>,
+    /// Media type of the request body.
     pub content_type: Option<String>,
+    /// Whether an agent must ask the user first; default true for DELETE or irreversible impact.
     pub confirm: Option<bool>,
+    /// OpenAPI tags.
     pub tags: Option<Vec<String>>,
+    /// Parameters by name, each a compact string (`string, required -- what`) or a table.
     #[serde(default)]
     pub params: IndexMap<String, ParamValue>,
+    /// A real call and its answer.
     pub example: Option<ExampleTable>,
+    /// Named failure conditions.
     #[serde(default)]
     pub errors: Vec<ErrorTable>,
     pub semantic: Option<SemanticTable>,
     /// JSON Schema of the success response, when the compact `returns` is not enough.
+    #[schemars(with = "Option<serde_json::Value>")]
     pub output_schema: Option<toml::Value>,
 }
 
 /// A parameter: the compact aiendpoint string, or a table.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ParamValue {
+    /// aiendpoint's compact notation: `<type>, required|optional[, constraints] [-- description]`.
     Compact(String),
+    /// A parameter table.
     Table(Box<ParamTable>),
 }
 
@@ -307,57 +424,89 @@ impl<'de> Deserialize<'de> for ParamValue {
     }
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// A parameter as a table.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ParamTable {
+    /// Required: string, integer, number, boolean, array or object.
     #[serde(rename = "type")]
     pub kind: Option<String>,
+    /// Default true for a path parameter, else false.
     pub required: Option<bool>,
     pub description: Option<String>,
+    /// A value of the parameter's type.
+    #[schemars(with = "Option<serde_json::Value>")]
     pub default: Option<toml::Value>,
+    /// Allowed values, each of the parameter's type.
     #[serde(rename = "enum")]
+    #[schemars(with = "Option<Vec<serde_json::Value>>")]
     pub allowed: Option<Vec<toml::Value>>,
+    /// integer and number only.
     pub min: Option<f64>,
+    /// integer and number only.
     pub max: Option<f64>,
+    /// string only: a regular expression.
     pub pattern: Option<String>,
+    /// A value of the parameter's type.
+    #[schemars(with = "Option<serde_json::Value>")]
     pub example: Option<toml::Value>,
+    /// Element type of an array.
     pub items: Option<String>,
+    /// path, query, header or body; derived when absent.
     #[serde(rename = "in")]
     pub location: Option<String>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// A real call and its answer.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExampleTable {
+    /// The request's parameters, copied as JSON.
+    #[schemars(with = "Option<serde_json::Value>")]
     pub request: Option<toml::Value>,
+    /// The response body, copied as JSON.
+    #[schemars(with = "Option<serde_json::Value>")]
     pub response: Option<toml::Value>,
+    /// HTTP status, 100-599; default 200.
     pub status: Option<i64>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// A named failure condition.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorTable {
+    /// Required: strict snake_case, unique within the capability.
     pub name: Option<String>,
+    /// An HTTP error status, 400-599.
     pub status: Option<i64>,
     pub description: Option<String>,
 }
 
 /// AGIS semantic declaration of a capability (draft-hood-independent-agis-01 §6–7).
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SemanticTable {
     /// The AGIS method: one imperative verb (BOOK, FIND, …); derived from the id when absent.
     pub verb: Option<String>,
     /// The AGIS path (lowercase hyphenated nouns); derived from the HTTP path when absent.
     pub path: Option<String>,
+    /// At most 500 characters.
     pub intent: Option<String>,
+    /// agent, user or system.
     pub actor: Option<String>,
+    /// At most 500 characters.
     pub outcome: Option<String>,
+    /// discovery, transaction, modification, retrieval, analysis or notification.
     pub capability: Option<String>,
+    /// 0.0-1.0.
     pub confidence: Option<f64>,
+    /// informational, reversible or irreversible.
     pub impact: Option<String>,
     pub idempotent: Option<bool>,
+    /// Parameter name = phrases that suggest it.
     pub parameter_hints: Option<IndexMap<String, Vec<String>>>,
+    /// `"field.path" = "FROM -> TO"`.
     pub state_transition: Option<IndexMap<String, String>>,
+    /// Name of the MCP tool.
     pub mcp_tool_name: Option<String>,
 }
