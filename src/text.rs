@@ -21,9 +21,59 @@ pub fn shorten(text: &str, max: usize) -> (String, bool) {
     (format!("{cut}…"), true)
 }
 
+/// Whether a regular expression avoids the syntax that JSON Schema's dialect (ECMA-262) lacks
+/// but other engines accept: inline flags `(?i)`, Python's `(?P<name>` and `(?#comments)`,
+/// and the anchors `\A`, `\Z`, `\z`. Validators reject schemas holding such patterns.
+pub fn is_ecma_regex(pattern: &str) -> bool {
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if matches!(chars.next(), Some('A' | 'Z' | 'z')) {
+                    return false;
+                }
+            }
+            '(' if chars.peek() == Some(&'?') => {
+                chars.next();
+                match chars.peek() {
+                    Some(':' | '=' | '!' | '<') => {
+                        // `(?<name>` and look-behind are ECMA-262; Python's `(?P<` is not.
+                    }
+                    _ => return false,
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ecma_regexes_are_told_from_other_dialects() {
+        for ok in [
+            "^[a-z]+$",
+            "(?:a|b)",
+            "x(?=y)",
+            "(?<year>\\d{4})",
+            "(?<!a)b",
+            "a\\.b",
+        ] {
+            assert!(is_ecma_regex(ok), "{ok}");
+        }
+        for bad in [
+            "([^\\s]+(\\.(?i)(jpeg|pdf))$)",
+            "(?P<x>a)",
+            "\\Aabc\\z",
+            "a(?#note)b",
+            "(?s).*",
+        ] {
+            assert!(!is_ecma_regex(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn shortening_cuts_at_a_word_and_says_so() {

@@ -1068,6 +1068,15 @@ impl Cx<'_> {
                 "`pattern` applies to strings only",
             );
         }
+        if let Some(pattern) = &p.pattern
+            && !crate::text::is_ecma_regex(pattern)
+        {
+            self.push(
+                Diagnostic::error(format!("`{pattern}` uses regex syntax JSON Schema does not have"))
+                    .at(format!("{field}.pattern"))
+                    .help("write it as an ECMA-262 regex: no inline flags like (?i), no \\A or \\Z anchors"),
+            );
+        }
         let checks = [
             ("default", p.default.as_ref()),
             ("example", p.example.as_ref()),

@@ -433,6 +433,7 @@ impl Lx<'_> {
                     schema
                         .get("pattern")
                         .and_then(Value::as_str)
+                        .filter(|p| crate::text::is_ecma_regex(p))
                         .map(str::to_string)
                 })
                 .flatten(),
@@ -472,8 +473,15 @@ impl Lx<'_> {
             let noun = self.noun(&schema)?;
             let mut expander = Expander::new(self.docs);
             let expanded = expander.expand(&schema)?;
-            if expander.cut {
+            let (cut, foreign_patterns) = (expander.cut, expander.foreign_patterns);
+            if cut {
                 self.note("response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema", op);
+            }
+            if foreign_patterns > 0 {
+                self.note(
+                    "schema patterns in a regex dialect other than JSON Schema's (ECMA-262), such as inline `(?i)` flags, are left out",
+                    op,
+                );
             }
             let mut returns = compact(&expanded, &noun, 2);
             if returns.chars().count() > RETURNS_MAX {

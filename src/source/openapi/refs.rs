@@ -332,6 +332,8 @@ pub struct Expander<'a> {
     pub cut: bool,
     /// Whether a cycle was met.
     pub circular: bool,
+    /// Patterns left out because they are not ECMA-262 regular expressions.
+    pub foreign_patterns: usize,
 }
 
 impl<'a> Expander<'a> {
@@ -343,6 +345,7 @@ impl<'a> Expander<'a> {
             max_depth: MAX_SCHEMA_DEPTH,
             cut: false,
             circular: false,
+            foreign_patterns: 0,
         }
     }
 
@@ -419,6 +422,11 @@ impl<'a> Expander<'a> {
                     }
                     _ => continue,
                 }
+            } else if key == "pattern" && !sub.as_str().is_some_and(crate::text::is_ecma_regex) {
+                // JSON Schema regexes are ECMA-262: a pattern in another dialect would make
+                // every generated document that carries the schema invalid.
+                self.foreign_patterns += 1;
+                continue;
             } else {
                 sub.clone()
             };
