@@ -201,9 +201,13 @@ fn merged_vercel(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(io(format!("cannot read {}", dest.display()))(e)),
     };
-    vercel::merge(&existing, &String::from_utf8_lossy(ours), &vercel_owned(previous))
-        .map(String::into_bytes)
-        .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
+    vercel::merge(
+        &existing,
+        &String::from_utf8_lossy(ours),
+        &vercel_owned(previous),
+    )
+    .map(String::into_bytes)
+    .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
 }
 
 fn refuse_dangerous_root(out: &Path, source_dir: Option<&Path>) -> Result<(), WriteError> {
@@ -262,11 +266,7 @@ fn write_manifest(out: &Path, files: &BTreeSet<String>) -> Result<(), WriteError
 }
 
 /// Removes a file wellgen wrote earlier; for merged host files, only wellgen's part.
-fn remove_owned(
-    out: &Path,
-    url_path: &str,
-    previous: &BTreeSet<String>,
-) -> Result<(), WriteError> {
+fn remove_owned(out: &Path, url_path: &str, previous: &BTreeSet<String>) -> Result<(), WriteError> {
     let root = out
         .canonicalize()
         .map_err(io(format!("cannot open {}", out.display())))?;

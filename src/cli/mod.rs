@@ -5,6 +5,7 @@ mod build;
 mod check;
 mod compile;
 mod init;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -83,6 +84,8 @@ pub enum Command {
         #[arg(long)]
         allow_remote_refs: bool,
     },
+    /// Preview an output folder over HTTP with its `_headers` and `_redirects` applied.
+    Serve(serve::ServeArgs),
     /// Write a commented starter service.toml that builds as it is.
     Init {
         /// Folder to write service.toml into.
@@ -146,6 +149,7 @@ pub fn run(cli: &Cli) -> u8 {
         Command::Build { input, out } => build::build(input, out, cli.quiet),
         Command::Check { input, strict } => check::check(input, *strict, cli.quiet),
         Command::Init { dir } => init::init(dir, cli.quiet),
+        Command::Serve(args) => serve::serve(args, cli.quiet),
         Command::Targets { markdown } => {
             let text = if *markdown {
                 emit::catalog::markdown()

@@ -123,7 +123,9 @@ mod tests {
 
     #[test]
     fn limits_count_rules_and_long_lines_only() {
-        let ok: String = (0..100).map(|i| format!("/p{i}\n  A: b\n# c\n\n")).collect();
+        let ok: String = (0..100)
+            .map(|i| format!("/p{i}\n  A: b\n# c\n\n"))
+            .collect();
         assert!(cloudflare_limits(&ok).is_empty());
         let over = format!("{ok}/p100\n  A: b\n");
         let p = cloudflare_limits(&over);

@@ -151,7 +151,11 @@ fn github_pages(artifacts: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact
         ))
         .at("deploy.host");
         if json && movable && !has(&twin) {
-            out.push(Artifact::document(twin.clone(), a.body.clone(), serving.clone()));
+            out.push(Artifact::document(
+                twin.clone(),
+                a.body.clone(),
+                serving.clone(),
+            ));
             d = d.help(format!(
                 "{twin} holds the same bytes and is served as application/json; agents reach {} \
                  at its fixed URL, so host on Netlify, Cloudflare Pages or Vercel if they must \

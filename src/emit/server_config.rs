@@ -43,7 +43,11 @@ pub fn nginx(artifacts: &[Artifact], route_query: bool) -> Artifact {
         for Header { name, value } in headers {
             if name == "Content-Type" {
                 // An empty `types` makes `default_type` apply whatever the file's extension.
-                let _ = writeln!(out, "    types {{ }}\n    default_type {};", nginx_quote(&value));
+                let _ = writeln!(
+                    out,
+                    "    types {{ }}\n    default_type {};",
+                    nginx_quote(&value)
+                );
             } else {
                 let _ = writeln!(out, "    add_header {name} {} always;", nginx_quote(&value));
             }
@@ -175,6 +179,8 @@ mod tests {
         }
         assert!(text.contains("RewriteRule ^api/discovery$ /api/discovery.openapi.json [END]"));
         assert!(text.contains("    ForceType \"application/linkset+json; profile=\\\"x\\\"\""));
-        assert!(text.contains("  <If \"%{REQUEST_URI} == '/ia.json'\">\n    Header always set Cache-Control"));
+        assert!(text.contains(
+            "  <If \"%{REQUEST_URI} == '/ia.json'\">\n    Header always set Cache-Control"
+        ));
     }
 }

@@ -124,10 +124,7 @@ fn render(doc: Map<String, Value>) -> String {
 }
 
 fn entries<'a>(doc: &'a Map<String, Value>, key: &str) -> impl Iterator<Item = &'a Value> {
-    doc.get(key)
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    doc.get(key).and_then(Value::as_array).into_iter().flatten()
 }
 
 fn source(entry: &Value) -> Option<&str> {
@@ -177,7 +174,10 @@ mod tests {
         assert_eq!(v["redirects"][0]["source"], "/api/discovery");
         assert_eq!(v["redirects"][1]["source"], "/old");
         assert_eq!(v["rewrites"][0]["destination"], "/index.html");
-        assert!(v.get("$schema").is_none(), "the user's file gets no $schema");
+        assert!(
+            v.get("$schema").is_none(),
+            "the user's file gets no $schema"
+        );
         // The next build replaces our entries in place of appending a second copy.
         let owned = owned(&["/ai", "/api/discovery", "/vercel.json"]);
         let newer = ours().replace("\"x\"", "\"y\"");
@@ -195,7 +195,10 @@ mod tests {
     #[test]
     fn only_ours_removed_leaves_nothing() {
         let text = merge("", &ours(), &owned(&[])).unwrap();
-        assert_eq!(merge(&text, "", &owned(&["/ai", "/api/discovery"])).unwrap(), "");
+        assert_eq!(
+            merge(&text, "", &owned(&["/ai", "/api/discovery"])).unwrap(),
+            ""
+        );
     }
 
     #[test]
@@ -203,9 +206,21 @@ mod tests {
         let user = json!({ "headers": [{ "source": "/ai", "headers": [] }] }).to_string();
         let err = merge(&user, &ours(), &owned(&[])).unwrap_err();
         assert!(err.contains("`/ai`"), "{err}");
-        assert!(merge("[1]", &ours(), &owned(&[])).unwrap_err().contains("object"));
-        assert!(merge("{", &ours(), &owned(&[])).unwrap_err().contains("not valid JSON"));
+        assert!(
+            merge("[1]", &ours(), &owned(&[]))
+                .unwrap_err()
+                .contains("object")
+        );
+        assert!(
+            merge("{", &ours(), &owned(&[]))
+                .unwrap_err()
+                .contains("not valid JSON")
+        );
         let bad = json!({ "headers": {} }).to_string();
-        assert!(merge(&bad, &ours(), &owned(&[])).unwrap_err().contains("not an array"));
+        assert!(
+            merge(&bad, &ours(), &owned(&[]))
+                .unwrap_err()
+                .contains("not an array")
+        );
     }
 }
