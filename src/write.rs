@@ -287,8 +287,10 @@ fn remove_owned(out: &Path, url_path: &str, previous: &BTreeSet<String>) -> Resu
         if rest.trim().is_empty() {
             return remove_file(&dest, &root);
         }
+        // The blank line that separated the section goes with it, whichever side it was on.
+        let rest = format!("{}\n", rest.trim_matches('\n'));
         let mut staged = Staged::default();
-        staged.file(&root, &dest, rest.trim_end().as_bytes())?;
+        staged.file(&root, &dest, rest.as_bytes())?;
         return staged.commit();
     }
     remove_file(&dest, &root)
