@@ -8,6 +8,7 @@ pub mod cli;
 pub mod diag;
 pub mod emit;
 pub mod model;
+pub mod serve;
 pub mod source;
 mod templates;
 pub mod text;

@@ -10,8 +10,8 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 
-use crate::emit::Artifact;
 use crate::emit::section::{self, Placement};
+use crate::emit::{Artifact, host_files, vercel};
 
 pub const MANIFEST: &str = ".wellgen-manifest";
 const MANIFEST_HEAD: &str =
@@ -47,6 +47,8 @@ pub struct Report {
     pub written: usize,
     pub unchanged: usize,
     pub removed: Vec<String>,
+    /// The user's own files kept in place of a default host file (a `404.html`).
+    pub kept: Vec<String>,
 }
 
 /// Writes `artifacts` into `out`, replacing the previous build's files and removing those it
@@ -63,9 +65,13 @@ pub fn write(
     match result {
         Ok(mut report) => {
             staged.commit()?;
-            let current: BTreeSet<String> = artifacts.iter().map(|a| a.path.clone()).collect();
+            let current: BTreeSet<String> = artifacts
+                .iter()
+                .map(|a| a.path.clone())
+                .filter(|p| !report.kept.contains(p))
+                .collect();
             for stale in previous.difference(&current) {
-                remove_owned(out, stale)?;
+                remove_owned(out, stale, &previous)?;
                 report.removed.push(stale.clone());
             }
             write_manifest(out, &current)?;
@@ -93,8 +99,16 @@ fn stage_all(
     let mut report = Report::default();
     for a in artifacts {
         let dest = destination(&root, &a.path)?;
-        let body = if let Some(placement) = section::placement(&a.path) {
+        let body = if let Some(placement) = merged_placement(&a.path) {
             merged_section(&dest, &a.body, placement)?
+        } else if a.path == vercel::PATH {
+            merged_vercel(&dest, &a.body, previous)?
+        } else if host_files::keeps_users_file(&a.path)
+            && dest.exists()
+            && !previous.contains(&a.path)
+        {
+            report.kept.push(a.path.clone());
+            continue;
         } else {
             if dest.exists() && !previous.contains(&a.path) {
                 return Err(WriteError::new(format!(
@@ -164,6 +178,38 @@ fn merged_section(dest: &Path, ours: &[u8], placement: Placement) -> Result<Vec<
         .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
 }
 
+fn merged_placement(url_path: &str) -> Option<Placement> {
+    section::placement(url_path).or_else(|| host_files::placement(url_path))
+}
+
+/// The entries wellgen owns in vercel.json are those for its last build's documents.
+fn vercel_owned(previous: &BTreeSet<String>) -> BTreeSet<String> {
+    if previous.contains(vercel::PATH) {
+        previous.clone()
+    } else {
+        BTreeSet::new()
+    }
+}
+
+fn merged_vercel(
+    dest: &Path,
+    ours: &[u8],
+    previous: &BTreeSet<String>,
+) -> Result<Vec<u8>, WriteError> {
+    let existing = match fs::read_to_string(dest) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io(format!("cannot read {}", dest.display()))(e)),
+    };
+    vercel::merge(
+        &existing,
+        &String::from_utf8_lossy(ours),
+        &vercel_owned(previous),
+    )
+    .map(String::into_bytes)
+    .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
+}
+
 fn refuse_dangerous_root(out: &Path, source_dir: Option<&Path>) -> Result<(), WriteError> {
     let real = out.canonicalize().ok();
     let real = real.as_deref().unwrap_or(out);
@@ -219,20 +265,32 @@ fn write_manifest(out: &Path, files: &BTreeSet<String>) -> Result<(), WriteError
     staged.commit()
 }
 
-/// Removes a file wellgen wrote earlier; for merged host files, only wellgen's section.
-fn remove_owned(out: &Path, url_path: &str) -> Result<(), WriteError> {
+/// Removes a file wellgen wrote earlier; for merged host files, only wellgen's part.
+fn remove_owned(out: &Path, url_path: &str, previous: &BTreeSet<String>) -> Result<(), WriteError> {
     let root = out
         .canonicalize()
         .map_err(io(format!("cannot open {}", out.display())))?;
     let dest = destination(&root, url_path)?;
-    if let Some(placement) = section::placement(url_path) {
+    if url_path == vercel::PATH {
+        let text = fs::read_to_string(&dest).unwrap_or_default();
+        let rest = vercel::merge(&text, "", &vercel_owned(previous)).unwrap_or(text);
+        if rest.trim().is_empty() {
+            return remove_file(&dest, &root);
+        }
+        let mut staged = Staged::default();
+        staged.file(&root, &dest, rest.as_bytes())?;
+        return staged.commit();
+    }
+    if let Some(placement) = merged_placement(url_path) {
         let text = fs::read_to_string(&dest).unwrap_or_default();
         let rest = section::merge(&text, "", placement).unwrap_or(text);
         if rest.trim().is_empty() {
             return remove_file(&dest, &root);
         }
+        // The blank line that separated the section goes with it, whichever side it was on.
+        let rest = format!("{}\n", rest.trim_matches('\n'));
         let mut staged = Staged::default();
-        staged.file(&root, &dest, rest.trim_end().as_bytes())?;
+        staged.file(&root, &dest, rest.as_bytes())?;
         return staged.commit();
     }
     remove_file(&dest, &root)

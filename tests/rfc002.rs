@@ -614,9 +614,11 @@ fn cloudflare_gets_a_worker_not_a_query_redirect() {
 }
 
 #[test]
-fn generic_hosts_get_no_host_file_and_a_warning_naming_both_paths() {
+fn generic_hosts_get_no_routing_host_file_and_a_warning_naming_both_paths() {
     let b = build(&fixture("rfc002-signed-generic"));
-    assert!(b.artifacts.iter().all(|a| a.serving.is_some()));
+    // Server configuration (`_headers`, nginx, .htaccess) yes; nothing the links could rely on.
+    assert!(b.artifact("/_redirects").is_none());
+    assert!(b.artifact("/_worker.js").is_none());
     let w = b.warnings_mentioning("generic static host");
     assert_eq!(w.len(), 1);
     assert!(w[0].message.contains("/api/discovery?format=openapi"));

@@ -7,6 +7,7 @@ mod compile;
 mod completions;
 mod init;
 mod schema;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -104,6 +105,8 @@ pub enum Command {
         #[arg(value_name = "COMMAND")]
         command: Option<String>,
     },
+    /// Preview an output folder over HTTP with its `_headers` and `_redirects` applied.
+    Serve(serve::ServeArgs),
     /// Write a commented starter service.toml that builds as it is.
     Init {
         /// Folder to write service.toml into.
@@ -174,6 +177,7 @@ pub fn run(cli: &Cli) -> u8 {
         Command::Schema => schema::schema(),
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man { command } => completions::man(command.as_deref()),
+        Command::Serve(args) => serve::serve(args, cli.quiet),
         Command::Targets { markdown } => {
             let text = if *markdown {
                 emit::catalog::markdown()

@@ -1,16 +1,18 @@
-//! `_headers` for Netlify and Cloudflare Pages: one block per generated document.
+//! `_headers` for Netlify and Cloudflare Pages: one block per generated document. The same
+//! per-document header list feeds every other host's configuration (vercel.json, nginx, Apache).
 
 use serde::Serialize;
 
 use super::Artifact;
 use super::section::{BEGIN, END};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::Host;
 use crate::templates;
 
 pub const PATH: &str = "/_headers";
-/// Cloudflare Pages' limits; Netlify has none lower.
-const MAX_RULES: usize = 100;
-const MAX_LINE: usize = 2000;
+/// Cloudflare Pages' limits on `_headers`; Netlify has none lower.
+pub const MAX_RULES: usize = 100;
+pub const MAX_LINE: usize = 2000;
 
 #[derive(Serialize)]
 struct Rule<'a> {
@@ -18,52 +20,52 @@ struct Rule<'a> {
     headers: Vec<Header>,
 }
 
-#[derive(Serialize)]
-struct Header {
-    name: &'static str,
-    value: String,
+/// One response header a host must set on a document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Header {
+    pub name: &'static str,
+    pub value: String,
 }
 
-/// The `_headers` artifact holding wellgen's section only; `merge` fits it into an existing file.
-pub fn emit(artifacts: &[Artifact], diags: &mut Diagnostics) -> Option<Artifact> {
+/// The headers a host must add to serve `a` right: a Content-Type where the host cannot infer
+/// it from the name, the spec's Cache-Control, and CORS. `None` for host files.
+pub fn document_headers(a: &Artifact) -> Option<Vec<Header>> {
+    let s = a.serving.as_ref()?;
+    let mut headers = Vec::new();
+    if a.needs_content_type() {
+        headers.push(Header {
+            name: "Content-Type",
+            value: s.content_type.to_string(),
+        });
+    }
+    headers.push(Header {
+        name: "Cache-Control",
+        value: s.cache_control.to_string(),
+    });
+    if s.cors {
+        headers.push(Header {
+            name: "Access-Control-Allow-Origin",
+            value: "*".into(),
+        });
+    }
+    Some(headers)
+}
+
+/// The `_headers` artifact holding wellgen's section only; the writer merges it into an
+/// existing file. Over Cloudflare's limits it is an error on Cloudflare and a warning on a
+/// generic host (which may turn out to be Cloudflare); Netlify has no such limits.
+pub fn emit(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> Option<Artifact> {
     let rules: Vec<Rule> = artifacts
         .iter()
         .filter_map(|a| {
-            let s = a.serving.as_ref()?;
-            let mut headers = Vec::new();
-            if a.needs_content_type() {
-                headers.push(Header {
-                    name: "Content-Type",
-                    value: s.content_type.to_string(),
-                });
-            }
-            headers.push(Header {
-                name: "Cache-Control",
-                value: s.cache_control.to_string(),
-            });
-            if s.cors {
-                headers.push(Header {
-                    name: "Access-Control-Allow-Origin",
-                    value: "*".into(),
-                });
-            }
             Some(Rule {
                 path: &a.path,
-                headers,
+                headers: document_headers(a)?,
             })
         })
         .collect();
     if rules.is_empty() {
         return None;
-    }
-    if rules.len() > MAX_RULES {
-        diags.push(
-            Diagnostic::error(format!(
-                "{} header rules: Cloudflare Pages accepts at most {MAX_RULES} in _headers",
-                rules.len()
-            ))
-            .help("build fewer targets (--target), or fewer per-capability documents"),
-        );
     }
     let ctx = minijinja::context! { rules, begin => BEGIN, end => END };
     let text = match templates::render(templates::HEADERS, ctx) {
@@ -73,16 +75,65 @@ pub fn emit(artifacts: &[Artifact], diags: &mut Diagnostics) -> Option<Artifact>
             return None;
         }
     };
-    for line in text.lines().filter(|l| l.len() > MAX_LINE) {
-        diags.push(Diagnostic::error(format!(
-            "a _headers line is {} characters; Cloudflare Pages accepts at most {MAX_LINE}: {}…",
-            line.len(),
-            &line[..line.floor_char_boundary(60)]
-        )));
+    let limit = |message: String| match host {
+        Host::Cloudflare => Some(Diagnostic::error(message)),
+        Host::Generic => Some(Diagnostic::warning(format!(
+            "{message} (this matters if the folder is deployed there)"
+        ))),
+        Host::Netlify | Host::Vercel | Host::GithubPages => None,
+    };
+    for problem in cloudflare_limits(&text) {
+        if let Some(d) = limit(problem) {
+            diags.push(d.help("build fewer targets (--target), or fewer per-capability documents"));
+        }
     }
     Some(Artifact {
         path: PATH.into(),
         body: text.into_bytes(),
         serving: None,
     })
+}
+
+/// What in a `_headers` text Cloudflare Pages would reject: more than 100 rules, or a line
+/// over 2,000 characters. Used on wellgen's section and (by `wellgen serve`) on whole files.
+pub fn cloudflare_limits(text: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let rules = text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with([' ', '\t', '#']))
+        .count();
+    if rules > MAX_RULES {
+        problems.push(format!(
+            "{rules} header rules: Cloudflare Pages accepts at most {MAX_RULES} in _headers"
+        ));
+    }
+    for line in text.lines().filter(|l| l.chars().count() > MAX_LINE) {
+        problems.push(format!(
+            "a _headers line is {} characters; Cloudflare Pages accepts at most {MAX_LINE}: {}…",
+            line.chars().count(),
+            &line[..line.floor_char_boundary(60)]
+        ));
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_count_rules_and_long_lines_only() {
+        let ok: String = (0..100)
+            .map(|i| format!("/p{i}\n  A: b\n# c\n\n"))
+            .collect();
+        assert!(cloudflare_limits(&ok).is_empty());
+        let over = format!("{ok}/p100\n  A: b\n");
+        let p = cloudflare_limits(&over);
+        assert_eq!(p.len(), 1);
+        assert!(p[0].starts_with("101 header rules"), "{p:?}");
+        let long = format!("/a\n  X: {}\n", "é".repeat(1995));
+        assert!(cloudflare_limits(&long).is_empty(), "2,000 characters fit");
+        let longer = format!("/a\n  X: {}\n", "é".repeat(1996));
+        assert!(cloudflare_limits(&longer)[0].contains("2001 characters"));
+    }
 }

@@ -1,30 +1,95 @@
-//! Host files that route RFC-002's `/api/discovery?format=openapi` on a static host, where a
-//! query string cannot pick a file by itself: Netlify `_redirects`, a Cloudflare Pages
-//! `_worker.js`, or (generic hosts) nothing but a warning.
+//! Host files: what each host needs beside the documents to serve them right. Netlify gets
+//! `_headers` and a `_redirects` query rule; Cloudflare Pages `_headers`, a `_worker.js` and a
+//! `404.html`; Vercel a merged `vercel.json`; GitHub Pages `.nojekyll` and `.json` twins; a
+//! generic host `_headers`, an nginx snippet and an Apache `.htaccess`.
 
 use std::collections::BTreeMap;
 
-use super::{Artifact, openapi, rfc002};
+use super::section::Placement;
+use super::{Artifact, adp, headers, openapi, rfc002, server_config, vercel};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Host, Service};
 
 pub const REDIRECTS_PATH: &str = "/_redirects";
 pub const WORKER_PATH: &str = "/_worker.js";
+pub const NOT_FOUND_PATH: &str = "/404.html";
+pub const NOJEKYLL_PATH: &str = "/.nojekyll";
 /// The same markers as `_headers`, so the writer merges `_redirects` the same way.
 pub use super::section::{BEGIN, END};
 
 /// Whether wellgen can make `?format=openapi` work on this host.
 pub fn routes_query(host: Host) -> bool {
     match host {
-        Host::Netlify | Host::Cloudflare => true,
-        Host::Generic => false,
+        Host::Netlify | Host::Cloudflare | Host::Vercel => true,
+        Host::GithubPages | Host::Generic => false,
     }
 }
 
+/// Host files that may already exist as the user's own and then are kept as they are: any
+/// `404.html` stops Cloudflare's fallback to the index page, any `.nojekyll` stops Jekyll.
+pub fn keeps_users_file(url_path: &str) -> bool {
+    matches!(url_path, NOT_FOUND_PATH | NOJEKYLL_PATH)
+}
+
+/// Host files merged as a marked section beyond `_headers` and `_redirects`.
+pub fn placement(url_path: &str) -> Option<Placement> {
+    // mod_rewrite applies rules in order: ours go before a site's catch-all.
+    (url_path == server_config::HTACCESS_PATH).then_some(Placement::Prepend)
+}
+
+/// Every host file for `service.host`, given the documents built.
 pub fn emit(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
+    let route = query_route(service.host, artifacts, diags);
+    let mut out = Vec::new();
+    match service.host {
+        Host::Netlify => {
+            if route {
+                out.push(Artifact {
+                    path: REDIRECTS_PATH.into(),
+                    body: netlify_redirects().into_bytes(),
+                    serving: None,
+                });
+            }
+            out.extend(headers::emit(service.host, artifacts, diags));
+        }
+        Host::Cloudflare => {
+            if route {
+                out.push(Artifact {
+                    path: WORKER_PATH.into(),
+                    body: cloudflare_worker(artifacts).into_bytes(),
+                    serving: None,
+                });
+            }
+            out.push(Artifact {
+                path: NOT_FOUND_PATH.into(),
+                body: NOT_FOUND_PAGE.as_bytes().to_vec(),
+                serving: None,
+            });
+            out.extend(headers::emit(service.host, artifacts, diags));
+        }
+        Host::Vercel => out.push(vercel::emit(artifacts, route)),
+        Host::GithubPages => out.extend(github_pages(artifacts, diags)),
+        Host::Generic => {
+            // The `.htaccess` and nginx routes work; only the documents' links cannot count on them.
+            let serve_route = has_query_pair(artifacts);
+            out.extend(headers::emit(service.host, artifacts, diags));
+            out.push(server_config::nginx(artifacts, serve_route));
+            out.push(server_config::htaccess(artifacts, serve_route));
+        }
+    }
+    out
+}
+
+fn has_query_pair(artifacts: &[Artifact]) -> bool {
+    let has = |path: &str| artifacts.iter().any(|a| a.path == path);
+    has(rfc002::DISCOVERY_PATH) && has(openapi::DISCOVERY_PATH)
+}
+
+/// Whether this build routes `/api/discovery?format=openapi`, warning where it cannot.
+fn query_route(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> bool {
     let has = |path: &str| artifacts.iter().any(|a| a.path == path);
     if !has(rfc002::DISCOVERY_PATH) {
-        return Vec::new();
+        return false;
     }
     if !has(openapi::DISCOVERY_PATH) {
         diags.push(
@@ -34,39 +99,93 @@ pub fn emit(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostics) 
             ))
             .help("build `--target rfc002,openapi` (or every target) so the links resolve"),
         );
-        return Vec::new();
+        return false;
     }
-    match service.host {
-        Host::Netlify => vec![Artifact {
-            path: REDIRECTS_PATH.into(),
-            body: netlify_redirects().into_bytes(),
-            serving: None,
-        }],
-        Host::Cloudflare => vec![Artifact {
-            path: WORKER_PATH.into(),
-            body: cloudflare_worker(artifacts).into_bytes(),
-            serving: None,
-        }],
-        Host::Generic => {
-            diags.push(
-                Diagnostic::warning(format!(
-                    "a generic static host cannot answer {}?format=openapi: agents.json and \
-                     ai-plugin.json link to {} instead",
-                    rfc002::DISCOVERY_PATH,
-                    openapi::DISCOVERY_PATH
-                ))
-                .at("deploy.host")
-                .help(format!(
-                    "on Netlify or Cloudflare Pages set `[deploy] host` (or --host) and wellgen routes it; \
-                     elsewhere, rewrite {}?format=openapi to {} in the server's configuration",
-                    rfc002::DISCOVERY_PATH,
-                    openapi::DISCOVERY_PATH
-                )),
-            );
-            Vec::new()
-        }
+    if routes_query(host) {
+        return true;
     }
+    let which = match host {
+        Host::GithubPages => "GitHub Pages",
+        _ => "a generic static host",
+    };
+    diags.push(
+        Diagnostic::warning(format!(
+            "{which} cannot answer {}?format=openapi: agents.json and ai-plugin.json link to {} instead",
+            rfc002::DISCOVERY_PATH,
+            openapi::DISCOVERY_PATH
+        ))
+        .at("deploy.host")
+        .help(format!(
+            "on Netlify, Cloudflare Pages or Vercel set `[deploy] host` (or --host) and wellgen \
+             routes it; on your own nginx or Apache, the generic host's wellgen-nginx.conf and \
+             .htaccess route {}?format=openapi to {}",
+            rfc002::DISCOVERY_PATH,
+            openapi::DISCOVERY_PATH
+        )),
+    );
+    false
 }
+
+/// GitHub Pages sets no custom headers and guesses the media type from the extension: every
+/// extensionless document is sent as application/octet-stream. `.nojekyll` keeps Jekyll from
+/// dropping `/.well-known/` (it skips dot folders). A `.json` twin is added where a document's
+/// URL is the publisher's choice (ADP detail files, reached through the index's `detail_url`);
+/// the fixed well-known paths cannot move, so each gets a warning instead.
+fn github_pages(artifacts: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
+    let mut out = vec![Artifact {
+        path: NOJEKYLL_PATH.into(),
+        body: Vec::new(),
+        serving: None,
+    }];
+    let has = |path: &str| artifacts.iter().any(|a| a.path == path);
+    for a in artifacts.iter().filter(|a| a.needs_content_type()) {
+        let Some(serving) = &a.serving else {
+            continue;
+        };
+        let twin = format!("{}.json", a.path);
+        let json = serving.content_type.starts_with("application/json");
+        let movable = a.path.starts_with(adp::DETAIL_PREFIX);
+        let mut d = Diagnostic::warning(format!(
+            "GitHub Pages will serve {} as application/octet-stream, not {}: it cannot set headers",
+            a.path, serving.content_type
+        ))
+        .at("deploy.host");
+        if json && movable && !has(&twin) {
+            out.push(Artifact::document(
+                twin.clone(),
+                a.body.clone(),
+                serving.clone(),
+            ));
+            d = d.help(format!(
+                "{twin} holds the same bytes and is served as application/json; agents reach {} \
+                 at its fixed URL, so host on Netlify, Cloudflare Pages or Vercel if they must \
+                 see the right type",
+                a.path
+            ));
+        } else {
+            d = d.help(
+                "the spec fixes this URL, so it cannot be renamed; agents that check the media \
+                 type need a host that sets headers (Netlify, Cloudflare Pages, Vercel)",
+            );
+        }
+        diags.push(d);
+    }
+    out
+}
+
+/// Cloudflare Pages answers a missing path with the root `index.html` and status 200 (its
+/// single-page-app fallback) unless a top-level `404.html` exists: this one turns a missing
+/// manifest into a real 404.
+pub const NOT_FOUND_PAGE: &str = "<!doctype html>
+<!-- Generated by wellgen: with this file Cloudflare Pages answers a missing path with 404
+     instead of the site's index page. Replace it with your own 404.html at any time. -->
+<html lang=\"en\">
+<meta charset=\"utf-8\">
+<title>404 Not Found</title>
+<h1>404 Not Found</h1>
+<p>Nothing is published at this address.</p>
+</html>
+";
 
 /// wellgen's section of `_redirects`. `200!` rewrites (not redirects) and applies even though
 /// `/api/discovery` exists as a file; the rule matches only when `format=openapi` is present.

@@ -15,6 +15,8 @@ pub mod mcp;
 pub mod openapi;
 pub mod rfc002;
 pub mod section;
+pub mod server_config;
+pub mod vercel;
 
 use crate::diag::Diagnostics;
 use crate::model::Service;
@@ -163,7 +165,8 @@ impl Target {
     }
 }
 
-/// Runs the chosen targets and adds the host files that serve their artifacts.
+/// Runs the chosen targets and adds the host files that serve their artifacts (`_headers`
+/// among them, for the hosts that read it).
 pub fn emit_all(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
     let mut artifacts: Vec<Artifact> = targets
         .iter()
@@ -171,9 +174,6 @@ pub fn emit_all(service: &Service, targets: &[Target], diags: &mut Diagnostics) 
         .collect();
     let host_files = host_files::emit(service, &artifacts, diags);
     artifacts.extend(host_files);
-    if let Some(h) = headers::emit(&artifacts, diags) {
-        artifacts.push(h);
-    }
     artifacts
 }
 

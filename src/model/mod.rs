@@ -61,25 +61,46 @@ pub struct A2a {
     pub legacy_alias: bool,
 }
 
+/// Where the output folder is deployed: decides the host files written beside the documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Host {
+    /// Netlify: `_headers` and `_redirects`.
     Netlify,
+    /// Cloudflare Pages: `_headers`, `_worker.js` and `404.html`.
     Cloudflare,
-    /// Files and `_headers` only: nothing host-specific.
+    /// Vercel: `vercel.json` headers and redirects, merged into the user's.
+    Vercel,
+    /// GitHub Pages: no custom headers; `.nojekyll` and `.json` twins.
+    #[value(name = "github-pages")]
+    GithubPages,
+    /// Files, `_headers`, an nginx snippet and an Apache `.htaccess`.
     #[default]
     Generic,
 }
 
 impl Host {
-    pub const NAMES: [&'static str; 3] = ["netlify", "cloudflare", "generic"];
+    pub const NAMES: [&'static str; 5] =
+        ["netlify", "cloudflare", "vercel", "github-pages", "generic"];
 
     pub fn parse(s: &str) -> Option<Self> {
         Some(match s {
             "netlify" => Self::Netlify,
             "cloudflare" => Self::Cloudflare,
+            "vercel" => Self::Vercel,
+            "github-pages" => Self::GithubPages,
             "generic" => Self::Generic,
             _ => return None,
         })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Netlify => "netlify",
+            Self::Cloudflare => "cloudflare",
+            Self::Vercel => "vercel",
+            Self::GithubPages => "github-pages",
+            Self::Generic => "generic",
+        }
     }
 }
 

@@ -68,7 +68,7 @@ pub struct SourceTable {
 #[derive(Debug, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeployTable {
-    /// netlify, cloudflare or generic; `--host` overrides it.
+    /// netlify, cloudflare, vercel, github-pages or generic; `--host` overrides it.
     pub host: Option<String>,
 }
 

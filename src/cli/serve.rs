@@ -1,0 +1,159 @@
+//! `wellgen serve`: the preview server's command line, HTTP glue and `--watch` rebuilds. What
+//! a request gets is decided by `serve::Site`.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use clap::{Args, Parser};
+
+use super::{EXIT_OK, EXIT_USAGE, Input};
+use crate::model::Host;
+use crate::serve::Site;
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The output folder to serve.
+    #[arg(value_name = "DIR", default_value = "dist")]
+    pub dir: PathBuf,
+    /// Build this service.toml into DIR before serving.
+    #[arg(long, value_name = "FILE")]
+    pub source: Option<PathBuf>,
+    /// Rebuild when the source changes (polls its modification time).
+    #[arg(long, requires = "source")]
+    pub watch: bool,
+    /// Host preset for the builds (overrides `[deploy] host`).
+    #[arg(long, value_name = "HOST")]
+    pub host: Option<Host>,
+    /// Address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: String,
+    /// Port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+}
+
+/// `Input` as the build command would parse it, so fields added to `Input` keep their own
+/// defaults here.
+#[derive(Parser)]
+struct BuildInput {
+    #[command(flatten)]
+    input: Input,
+}
+
+pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
+    let input = match &args.source {
+        Some(source) => {
+            let mut argv = vec!["wellgen".into(), source.as_os_str().to_owned()];
+            if let Some(host) = args.host {
+                argv.extend(["--host".into(), host.name().into()]);
+            }
+            match BuildInput::try_parse_from(argv) {
+                Ok(b) => Some(b.input),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return EXIT_USAGE;
+                }
+            }
+        }
+        None => None,
+    };
+    if let Some(input) = &input {
+        let code = super::build::build(input, &args.dir, quiet);
+        if code != EXIT_OK && !args.watch {
+            return code;
+        }
+    }
+    if !args.dir.is_dir() {
+        eprintln!("error: {} is not a folder", args.dir.display());
+        eprintln!(
+            "  = help: build first (`wellgen build -o {0}`) or pass `--source service.toml`",
+            args.dir.display()
+        );
+        return EXIT_USAGE;
+    }
+    let server = match tiny_http::Server::http((args.bind.as_str(), args.port)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot listen on {}:{}: {e}", args.bind, args.port);
+            eprintln!("  = help: choose another port with --port (0 picks a free one)");
+            return EXIT_USAGE;
+        }
+    };
+    let Some(addr) = server.server_addr().to_ip() else {
+        eprintln!("error: not listening on an IP address");
+        return EXIT_USAGE;
+    };
+    let site = Site::new(&args.dir);
+    let base = format!("http://{addr}");
+    print_urls(&site, &base);
+    for problem in site.problems() {
+        eprintln!("warning: {problem}");
+    }
+    if let (Some(input), true) = (input, args.watch) {
+        let dir = args.dir.clone();
+        std::thread::spawn(move || watch(&input, &dir, &base, quiet));
+    }
+    for request in server.incoming_requests() {
+        let reply = match request.method() {
+            tiny_http::Method::Get | tiny_http::Method::Head => site.respond(request.url()),
+            _ => crate::serve::Reply {
+                status: 405,
+                headers: vec![("Allow".into(), "GET, HEAD".into())],
+                body: Vec::new(),
+            },
+        };
+        if !quiet {
+            eprintln!("{} {} -> {}", request.method(), request.url(), reply.status);
+        }
+        let mut response =
+            tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
+        for (name, value) in &reply.headers {
+            if let Ok(h) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+                response.add_header(h);
+            }
+        }
+        // A client that hung up is not the server's problem.
+        let _ = request.respond(response);
+    }
+    EXIT_OK
+}
+
+fn print_urls(site: &Site, base: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "serving {} at {base}/", site.root().display());
+    let docs = site.documents();
+    if docs.is_empty() {
+        let _ = writeln!(out, "  (no .wellgen-manifest here: not a wellgen build)");
+    }
+    for path in docs {
+        let _ = writeln!(out, "  {base}{path}");
+    }
+    let _ = out.flush();
+}
+
+/// Rebuilds whenever the source's (or its OpenAPI document's) modification time changes.
+fn watch(input: &Input, dir: &Path, base: &str, quiet: bool) {
+    let files: Vec<PathBuf> = std::iter::once(input.source.clone())
+        .chain(input.openapi.clone())
+        .collect();
+    let stamp = || -> Vec<Option<SystemTime>> {
+        files
+            .iter()
+            .map(|f| std::fs::metadata(f).and_then(|m| m.modified()).ok())
+            .collect()
+    };
+    let mut last = stamp();
+    loop {
+        std::thread::sleep(Duration::from_millis(300));
+        let now = stamp();
+        if now == last {
+            continue;
+        }
+        last = now;
+        eprintln!("{} changed: rebuilding", input.source.display());
+        if super::build::build(input, dir, quiet) == EXIT_OK {
+            print_urls(&Site::new(dir), base);
+        }
+    }
+}

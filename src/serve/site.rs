@@ -1,0 +1,329 @@
+//! The answer to one request on a published folder: redirects, then the file, then `404.html`.
+//! Pure over the folder's current contents (re-read per request, so rebuilds show at once);
+//! the HTTP server only carries the `Reply`.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use super::headers_file::HeadersFile;
+use super::redirects_file::RedirectsFile;
+
+/// Host files a host reads but never publishes; the preview answers them with 404 too.
+const HIDDEN: [&str; 9] = [
+    "_headers",
+    "_redirects",
+    "_worker.js",
+    "_routes.json",
+    ".wellgen-manifest",
+    ".htaccess",
+    ".nojekyll",
+    "wellgen-nginx.conf",
+    "vercel.json",
+];
+
+/// A published folder.
+#[derive(Debug, Clone)]
+pub struct Site {
+    root: PathBuf,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Site {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The URL paths of the documents the last build wrote (from `.wellgen-manifest`), host
+    /// files left out.
+    pub fn documents(&self) -> Vec<String> {
+        let text = fs::read_to_string(self.root.join(crate::write::MANIFEST)).unwrap_or_default();
+        text.lines()
+            .filter(|l| l.starts_with('/'))
+            .filter(|l| !is_hidden(l) && *l != "/404.html")
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// What the host files say is wrong, for the preview to print (Cloudflare's limits too).
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Ok(text) = fs::read_to_string(self.root.join("_headers")) {
+            out.extend(HeadersFile::parse(&text).problems);
+            out.extend(crate::emit::headers::cloudflare_limits(&text));
+        }
+        if let Ok(text) = fs::read_to_string(self.root.join("_redirects")) {
+            let file = RedirectsFile::parse(&text);
+            out.extend(
+                file.cloudflare_limits(&text)
+                    .into_iter()
+                    .map(|p| format!("{p} (fine on Netlify)")),
+            );
+            out.extend(file.problems);
+        }
+        if self.root.join("_worker.js").is_file() {
+            out.push(
+                "_worker.js is not run here: its routes are missing from this preview; \
+                 `npx wrangler pages dev` runs it (see docs/hosting.md)"
+                    .into(),
+            );
+        }
+        out
+    }
+
+    /// Answers `GET url` (a path with an optional query string).
+    pub fn respond(&self, url: &str) -> Reply {
+        let (raw_path, raw_query) = url.split_once('?').unwrap_or((url, ""));
+        let Some(path) = percent_decode(raw_path).filter(|p| p.starts_with('/')) else {
+            return text_reply(400, "400 Bad Request\n");
+        };
+        let query: Vec<(String, String)> = raw_query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .filter_map(|pair| {
+                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                Some((
+                    percent_decode(&k.replace('+', " "))?,
+                    percent_decode(&v.replace('+', " "))?,
+                ))
+            })
+            .collect();
+        if is_hidden(&path) {
+            return self.not_found();
+        }
+        let headers = self.read("_headers").map(|t| HeadersFile::parse(&t));
+        let redirects = self.read("_redirects").map(|t| RedirectsFile::parse(&t));
+        let rule_headers = |p: &str| {
+            headers
+                .as_ref()
+                .map(|h| h.headers_for(p))
+                .unwrap_or_default()
+        };
+        let exists = |p: &str| self.file_for(p).is_some();
+        if let Some(r) = redirects.and_then(|r| r.resolve(&path, &query, exists)) {
+            if (300..400).contains(&r.status) {
+                let mut reply = text_reply(r.status, "");
+                reply.headers.push(("Location".into(), r.to));
+                return reply;
+            }
+            let target = r.to.split_once('?').map_or(r.to.as_str(), |(p, _)| p);
+            if target.contains("://") {
+                return text_reply(502, "502: proxying to another site is not previewed\n");
+            }
+            return match self.file_for(target) {
+                Some(file) => self.file_reply(r.status, &file, rule_headers(&path)),
+                None => self.not_found(),
+            };
+        }
+        match self.file_for(&path) {
+            Some(file) => self.file_reply(200, &file, rule_headers(&path)),
+            None => self.not_found(),
+        }
+    }
+
+    fn read(&self, name: &str) -> Option<String> {
+        fs::read_to_string(self.root.join(name)).ok()
+    }
+
+    /// The file published at a URL path: the file itself, or a folder's `index.html`; never
+    /// outside the folder (no `..`, no symlink out).
+    fn file_for(&self, path: &str) -> Option<PathBuf> {
+        let rel = Path::new(path.trim_start_matches('/'));
+        if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
+            return None;
+        }
+        let mut file = self.root.join(rel);
+        if path.ends_with('/') || file.is_dir() {
+            file = file.join("index.html");
+        }
+        let real = file.canonicalize().ok()?;
+        let root = self.root.canonicalize().ok()?;
+        (real.starts_with(&root) && real.is_file()).then_some(real)
+    }
+
+    fn file_reply(&self, status: u16, file: &Path, rules: Vec<(String, String)>) -> Reply {
+        let Ok(body) = fs::read(file) else {
+            return text_reply(500, "500: the file cannot be read\n");
+        };
+        let name = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let mut headers = Vec::new();
+        if !rules
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+        {
+            headers.push(("Content-Type".into(), content_type(name).into()));
+        }
+        headers.extend(rules);
+        Reply {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    fn not_found(&self) -> Reply {
+        match self.file_for("/404.html") {
+            Some(file) => self.file_reply(404, &file, Vec::new()),
+            None => text_reply(404, "404 Not Found\n"),
+        }
+    }
+}
+
+fn is_hidden(path: &str) -> bool {
+    HIDDEN.contains(&path.trim_start_matches('/'))
+}
+
+fn text_reply(status: u16, text: &str) -> Reply {
+    Reply {
+        status,
+        headers: vec![("Content-Type".into(), "text/plain; charset=utf-8".into())],
+        body: text.as_bytes().to_vec(),
+    }
+}
+
+/// The media type static hosts give a file by its extension; unknown ones (and none) get
+/// application/octet-stream, which is why `_headers` names the type of extensionless files.
+pub fn content_type(name: &str) -> &'static str {
+    match name
+        .rsplit_once('.')
+        .map(|(_, ext)| ext.to_ascii_lowercase())
+    {
+        Some(ext) => match ext.as_str() {
+            "json" => "application/json",
+            "txt" => "text/plain; charset=utf-8",
+            "html" | "htm" => "text/html; charset=utf-8",
+            "js" | "mjs" => "text/javascript; charset=utf-8",
+            "css" => "text/css; charset=utf-8",
+            "xml" => "application/xml",
+            "svg" => "image/svg+xml",
+            "png" => "image/png",
+            "jpg" | "jpeg" => "image/jpeg",
+            "ico" => "image/x-icon",
+            "webp" => "image/webp",
+            "pdf" => "application/pdf",
+            "wasm" => "application/wasm",
+            _ => "application/octet-stream",
+        },
+        None => "application/octet-stream",
+    }
+}
+
+/// Decodes `%XX` escapes; `None` for a bad escape or bytes that are not UTF-8.
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> (tempfile::TempDir, Site) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join(".well-known")).unwrap();
+        fs::create_dir_all(root.join("api")).unwrap();
+        fs::write(root.join(".well-known/ai"), "{\"a\":1}\n").unwrap();
+        fs::write(root.join("api/discovery"), "{\"d\":1}\n").unwrap();
+        fs::write(root.join("api/discovery.openapi.json"), "{\"o\":1}\n").unwrap();
+        fs::write(root.join("index.html"), "<p>home</p>").unwrap();
+        fs::write(
+            root.join("_headers"),
+            "/.well-known/ai\n  Content-Type: application/json; charset=utf-8\n  Access-Control-Allow-Origin: *\n",
+        )
+        .unwrap();
+        fs::write(
+            root.join("_redirects"),
+            "/api/discovery format=openapi /api/discovery.openapi.json 200!\n/old /.well-known/ai 301\n",
+        )
+        .unwrap();
+        fs::write(
+            root.join(".wellgen-manifest"),
+            "# x\n/.well-known/ai\n/_headers\n",
+        )
+        .unwrap();
+        let site = Site::new(root);
+        (dir, site)
+    }
+
+    fn header<'a>(r: &'a Reply, name: &str) -> Option<&'a str> {
+        r.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn files_get_their_rules_and_a_type_by_extension() {
+        let (_d, site) = site();
+        let r = site.respond("/.well-known/ai");
+        assert_eq!(r.status, 200);
+        assert_eq!(
+            header(&r, "content-type"),
+            Some("application/json; charset=utf-8")
+        );
+        assert_eq!(header(&r, "access-control-allow-origin"), Some("*"));
+        assert_eq!(r.body, b"{\"a\":1}\n");
+        let d = site.respond("/api/discovery");
+        assert_eq!(header(&d, "content-type"), Some("application/octet-stream"));
+        assert_eq!(site.respond("/").body, b"<p>home</p>");
+        assert_eq!(site.documents(), vec!["/.well-known/ai"]);
+    }
+
+    #[test]
+    fn query_rules_rewrite_and_redirects_redirect() {
+        let (_d, site) = site();
+        let r = site.respond("/api/discovery?format=openapi");
+        assert_eq!(
+            (r.status, r.body.as_slice()),
+            (200, b"{\"o\":1}\n".as_slice())
+        );
+        assert_eq!(site.respond("/api/discovery?format=x").body, b"{\"d\":1}\n");
+        let moved = site.respond("/old");
+        assert_eq!(moved.status, 301);
+        assert_eq!(header(&moved, "location"), Some("/.well-known/ai"));
+    }
+
+    #[test]
+    fn host_files_escapes_and_missing_paths_are_404() {
+        let (d, site) = site();
+        for path in [
+            "/_headers",
+            "/_redirects",
+            "/.wellgen-manifest",
+            "/nope",
+            "/../etc/passwd",
+            "/%2e%2e/x",
+        ] {
+            assert_eq!(site.respond(path).status, 404, "{path}");
+        }
+        assert_eq!(site.respond("/%zz").status, 400);
+        fs::write(d.path().join("404.html"), "gone").unwrap();
+        let r = site.respond("/nope");
+        assert_eq!((r.status, r.body.as_slice()), (404, b"gone".as_slice()));
+    }
+}

@@ -1,0 +1,388 @@
+//! Host presets: each `--host` (and `[deploy] host`) writes exactly the files its host reads,
+//! with the same headers as `_headers`; vercel.json is merged into the user's; a user's own
+//! 404.html, .nojekyll and .htaccess survive; Cloudflare's limits are enforced.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::{root, run, wellgen};
+use serde_json::Value;
+use wellgen::diag::Diagnostics;
+use wellgen::emit::headers::document_headers;
+use wellgen::emit::{Artifact, Target, emit_all};
+use wellgen::model::Host;
+
+const BOOKSHELF: &str = "examples/bookshelf/service.toml";
+
+fn build(source: &Path, out: &Path, extra: &[&str]) -> (i32, String) {
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(source)
+        .arg("-o")
+        .arg(out)
+        .args(extra));
+    (code, stderr)
+}
+
+fn built(host: &str) -> (tempfile::TempDir, PathBuf, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dist");
+    let (code, stderr) = build(&root().join(BOOKSHELF), &out, &["--host", host]);
+    assert_eq!(code, 0, "{stderr}");
+    (dir, out, stderr)
+}
+
+fn documents(host: Host) -> Vec<Artifact> {
+    let mut diags = Diagnostics::default();
+    let mut service = wellgen::source::load(&root().join(BOOKSHELF), &mut diags).unwrap();
+    service.host = host;
+    emit_all(&service, &Target::ALL, &mut diags)
+        .into_iter()
+        .filter(|a| a.serving.is_some())
+        .collect()
+}
+
+/// The host files in a build, by name (documents left out).
+fn host_files(out: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            n.starts_with('_')
+                || (n.starts_with('.') && n != ".well-known")
+                || ["404.html", "vercel.json", "wellgen-nginx.conf"].contains(&n.as_str())
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn each_host_gets_exactly_its_files() {
+    let cases: [(&str, &[&str]); 5] = [
+        ("netlify", &[".wellgen-manifest", "_headers", "_redirects"]),
+        (
+            "cloudflare",
+            &[".wellgen-manifest", "404.html", "_headers", "_worker.js"],
+        ),
+        ("vercel", &[".wellgen-manifest", "vercel.json"]),
+        ("github-pages", &[".nojekyll", ".wellgen-manifest"]),
+        (
+            "generic",
+            &[
+                ".htaccess",
+                ".wellgen-manifest",
+                "_headers",
+                "wellgen-nginx.conf",
+            ],
+        ),
+    ];
+    for (host, expected) in cases {
+        let (_d, out, _) = built(host);
+        assert_eq!(host_files(&out), *expected, "--host {host}");
+    }
+}
+
+#[test]
+fn deploy_host_in_the_source_accepts_every_preset_and_suggests_on_a_typo() {
+    let text = fs::read_to_string(root().join(BOOKSHELF)).unwrap();
+    assert!(text.contains("host = \"netlify\""));
+    let dir = tempfile::tempdir().unwrap();
+    for host in Host::NAMES {
+        let src = dir.path().join(format!("{host}.toml"));
+        fs::write(
+            &src,
+            text.replace("host = \"netlify\"", &format!("host = \"{host}\"")),
+        )
+        .unwrap();
+        let (code, _, stderr) = run(wellgen().arg("check").arg(&src));
+        assert_eq!(code, 0, "{host}: {stderr}");
+    }
+    let src = dir.path().join("typo.toml");
+    fs::write(
+        &src,
+        text.replace("host = \"netlify\"", "host = \"github_pages\""),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen().arg("check").arg(&src));
+    assert_eq!(code, 1);
+    assert!(stderr.contains("did you mean `github-pages`?"), "{stderr}");
+}
+
+#[test]
+fn vercel_json_carries_every_documents_headers_and_the_query_redirect() {
+    let (_d, out, _) = built("vercel");
+    let v = common::read_json(&out.join("vercel.json"));
+    assert_eq!(v["$schema"], "https://openapi.vercel.sh/vercel.json");
+    let entries = v["headers"].as_array().unwrap();
+    let docs = documents(Host::Vercel);
+    assert_eq!(entries.len(), docs.len());
+    for a in &docs {
+        let entry = entries
+            .iter()
+            .find(|e| e["source"] == a.path.as_str())
+            .unwrap_or_else(|| panic!("no headers entry for {}", a.path));
+        let got: Vec<(String, String)> = entry["headers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["key"].as_str().unwrap().into(),
+                    h["value"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        let want: Vec<(String, String)> = document_headers(a)
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.name.to_string(), h.value))
+            .collect();
+        assert_eq!(got, want, "{}", a.path);
+    }
+    let redirect = &v["redirects"][0];
+    assert_eq!(redirect["source"], "/api/discovery");
+    assert_eq!(redirect["destination"], "/api/discovery.openapi.json");
+    assert_eq!(
+        redirect["has"],
+        serde_json::json!([{ "type": "query", "key": "format", "value": "openapi" }])
+    );
+    assert_eq!(redirect["permanent"], false);
+    let agents = common::read_json(&out.join(".well-known/agents.json"));
+    assert!(
+        agents["discovery"]["openapi"]
+            .as_str()
+            .unwrap()
+            .ends_with("/api/discovery?format=openapi")
+    );
+}
+
+#[test]
+fn vercel_json_is_merged_into_the_users_and_taken_out_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    fs::create_dir_all(&out).unwrap();
+    let user = serde_json::json!({
+        "cleanUrls": true,
+        "headers": [{ "source": "/(.*)", "headers": [{ "key": "X-Frame-Options", "value": "DENY" }] }],
+        "rewrites": [{ "source": "/(.*)", "destination": "/index.html" }]
+    });
+    fs::write(
+        out.join("vercel.json"),
+        serde_json::to_string_pretty(&user).unwrap(),
+    )
+    .unwrap();
+    let src = root().join(BOOKSHELF);
+    let (code, stderr) = build(&src, &out, &["--host", "vercel"]);
+    assert_eq!(code, 0, "{stderr}");
+    let first = fs::read_to_string(out.join("vercel.json")).unwrap();
+    let v: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["cleanUrls"], true);
+    assert_eq!(v["rewrites"], user["rewrites"]);
+    assert_eq!(v["headers"][0], user["headers"][0]);
+    assert_eq!(
+        v["headers"].as_array().unwrap().len(),
+        1 + documents(Host::Vercel).len()
+    );
+    // A second build changes nothing; fewer targets drop exactly wellgen's stale entries.
+    let (code, stderr) = build(&src, &out, &["--host", "vercel"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), first);
+    let (code, stderr) = build(&src, &out, &["--host", "vercel", "--target", "ai"]);
+    assert_eq!(code, 0, "{stderr}");
+    let v: Value = common::read_json(&out.join("vercel.json"));
+    let sources: Vec<&str> = v["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, ["/(.*)", "/.well-known/ai", "/ai"]);
+    assert!(v.get("redirects").is_none());
+    // Another host: wellgen's entries leave, the user's file stays as it was.
+    let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(common::read_json(&out.join("vercel.json")), user);
+}
+
+#[test]
+fn a_users_vercel_entry_for_a_wellgen_path_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    fs::create_dir_all(&out).unwrap();
+    let user = r#"{ "headers": [{ "source": "/.well-known/ai", "headers": [] }] }"#;
+    fs::write(out.join("vercel.json"), user).unwrap();
+    let (code, stderr) = build(&root().join(BOOKSHELF), &out, &["--host", "vercel"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("already has an entry for `/.well-known/ai`"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), user);
+}
+
+#[test]
+fn github_pages_warns_per_octet_stream_document_and_twins_adp_details() {
+    let (_d, out, stderr) = built("github-pages");
+    assert!(!out.join("_headers").exists() && !out.join("_redirects").exists());
+    assert_eq!(fs::read(out.join(".nojekyll")).unwrap(), b"");
+    let docs = documents(Host::GithubPages);
+    let extensionless: Vec<&Artifact> = docs
+        .iter()
+        .filter(|a| a.needs_content_type() && !a.path.ends_with(".json"))
+        .collect();
+    assert!(extensionless.iter().any(|a| a.path == "/.well-known/ai"));
+    for a in &extensionless {
+        let line = format!(
+            "GitHub Pages will serve {} as application/octet-stream",
+            a.path
+        );
+        assert!(
+            stderr.contains(&line),
+            "no warning for {}:\n{stderr}",
+            a.path
+        );
+    }
+    let details: Vec<&&Artifact> = extensionless
+        .iter()
+        .filter(|a| a.path.starts_with("/api/capabilities/"))
+        .collect();
+    assert!(!details.is_empty());
+    for a in details {
+        let twin = out.join(format!("{}.json", a.path.trim_start_matches('/')));
+        assert_eq!(fs::read(&twin).unwrap(), a.body, "{}", twin.display());
+    }
+    assert!(
+        !out.join(".well-known/ai.json").exists(),
+        "fixed paths get no twin"
+    );
+    assert!(stderr.contains("GitHub Pages cannot answer /api/discovery?format=openapi"));
+}
+
+#[test]
+fn cloudflare_404_page_and_a_users_own_files_are_kept() {
+    let (_d, out, _) = built("cloudflare");
+    let page = fs::read_to_string(out.join("404.html")).unwrap();
+    assert!(page.contains("<title>404 Not Found</title>"));
+    // A site's own 404.html and .htaccess stay; wellgen's .htaccess rules join the user's.
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    fs::create_dir_all(&site).unwrap();
+    fs::write(site.join("404.html"), "mine").unwrap();
+    fs::write(site.join(".htaccess"), "Options -Indexes\n").unwrap();
+    let src = root().join(BOOKSHELF);
+    for host in ["cloudflare", "generic", "cloudflare"] {
+        let (code, stderr) = build(&src, &site, &["--host", host]);
+        assert_eq!(code, 0, "{host}: {stderr}");
+        assert_eq!(fs::read_to_string(site.join("404.html")).unwrap(), "mine");
+    }
+    let manifest = fs::read_to_string(site.join(".wellgen-manifest")).unwrap();
+    assert!(
+        !manifest.contains("/404.html"),
+        "the user's 404.html is not wellgen's"
+    );
+    assert_eq!(
+        fs::read_to_string(site.join(".htaccess")).unwrap(),
+        "Options -Indexes\n",
+        "leaving the generic host takes wellgen's section out"
+    );
+    let (code, _) = build(&src, &site, &["--host", "generic"]);
+    assert_eq!(code, 0);
+    let htaccess = fs::read_to_string(site.join(".htaccess")).unwrap();
+    assert!(
+        htaccess.starts_with("# BEGIN wellgen\n"),
+        "ours go first:\n{htaccess}"
+    );
+    assert!(
+        htaccess.ends_with("# END wellgen\n\nOptions -Indexes\n"),
+        "{htaccess}"
+    );
+}
+
+#[test]
+fn generic_server_configs_set_the_same_headers_as_headers_file() {
+    let (_d, out, _) = built("generic");
+    let nginx = fs::read_to_string(out.join("wellgen-nginx.conf")).unwrap();
+    let apache = fs::read_to_string(out.join(".htaccess")).unwrap();
+    for a in documents(Host::Generic) {
+        let start = nginx
+            .find(&format!("location = {} {{", a.path))
+            .unwrap_or_else(|| panic!("no nginx location for {}", a.path));
+        let block = &nginx[start..start + nginx[start..].find("\n}\n").unwrap()];
+        let ablock = &apache[apache
+            .find(&format!("%{{REQUEST_URI}} == '{}'", a.path))
+            .unwrap()..];
+        let ablock = &ablock[..ablock.find("</If>").unwrap()];
+        for h in document_headers(&a).unwrap() {
+            if h.name == "Content-Type" {
+                assert!(
+                    block.contains(&format!("default_type '{}';", h.value)),
+                    "{block}"
+                );
+                let quoted = h.value.replace('"', "\\\"");
+                assert!(
+                    ablock.contains(&format!("ForceType \"{quoted}\"")),
+                    "{ablock}"
+                );
+            } else {
+                assert!(
+                    block.contains(&format!("add_header {} '{}' always;", h.name, h.value)),
+                    "{block}"
+                );
+                assert!(
+                    ablock.contains(&format!("Header always set {} \"{}\"", h.name, h.value)),
+                    "{ablock}"
+                );
+            }
+        }
+    }
+    assert!(nginx.contains(
+        "if ($arg_format = \"openapi\") {\n        rewrite ^ /api/discovery.openapi.json last;"
+    ));
+    assert!(nginx.contains("location = /wellgen-nginx.conf {\n    return 404;"));
+}
+
+/// A service with `n` capabilities: ADP writes one detail document (one `_headers` rule) each.
+fn many_capabilities(n: usize) -> String {
+    let mut text = String::from(
+        "[service]\nname = \"Many\"\ndescription = \"A service with many operations.\"\n\
+         base_url = \"https://many.example\"\n",
+    );
+    for i in 0..n {
+        text.push_str(&format!(
+            "\n[[capabilities]]\nid = \"op_{i}\"\ndescription = \"Operation {i}\"\n\
+             method = \"GET\"\npath = \"/api/op{i}\"\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn cloudflares_header_rule_limit_fails_there_and_warns_on_a_generic_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("service.toml");
+    fs::write(&src, many_capabilities(100)).unwrap();
+    let out = dir.path().join("dist");
+    let (code, stderr) = build(&src, &out, &["--host", "cloudflare"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("Cloudflare Pages accepts at most 100 in _headers"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "a failed build writes nothing");
+    let (code, stderr) = build(&src, &out, &["--host", "generic"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("if the folder is deployed there"),
+        "{stderr}"
+    );
+    let (code, stderr) = build(&src, &dir.path().join("n"), &["--host", "netlify"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("Cloudflare"), "{stderr}");
+    // Under the limit Cloudflare builds.
+    fs::write(&src, many_capabilities(10)).unwrap();
+    let (code, stderr) = build(&src, &dir.path().join("c"), &["--host", "cloudflare"]);
+    assert_eq!(code, 0, "{stderr}");
+}

@@ -1,0 +1,315 @@
+//! `wellgen serve` over real HTTP on 127.0.0.1: every generated document of every example is
+//! requested from the running binary and checked for status, Content-Type, Cache-Control, CORS
+//! and its exact bytes; host files stay unpublished, the Netlify query rule routes, a missing
+//! path is a 404, and `--watch` rebuilds.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{root, wellgen};
+use wellgen::diag::Diagnostics;
+use wellgen::emit::{Artifact, Target, emit_all};
+use wellgen::model::Host;
+
+/// A running `wellgen serve`, killed when dropped.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(args: &[&str], stderr: &Path) -> Server {
+    let mut cmd: Command = wellgen();
+    let mut child = cmd
+        .arg("serve")
+        .args(args)
+        .args(["--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(stderr).unwrap())
+        .spawn()
+        .expect("wellgen serve starts");
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let base = first
+        .trim()
+        .rsplit_once(" at ")
+        .map(|(_, url)| url.trim_end_matches('/').to_string())
+        .unwrap_or_else(|| {
+            panic!(
+                "unexpected first line {first:?}; stderr:\n{}",
+                std::fs::read_to_string(stderr).unwrap_or_default()
+            )
+        });
+    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
+    // The document URLs follow; drain them so the server never blocks on a full pipe.
+    std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = out.read_to_string(&mut rest);
+    });
+    Server { child, base }
+}
+
+struct Response {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Response {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One GET over a fresh connection (HTTP/1.1, `Connection: close`).
+fn get(base: &str, path: &str) -> Response {
+    let addr = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(addr).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("reads the response");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a header block");
+    let head = String::from_utf8(raw[..split].to_vec()).unwrap();
+    let body = raw[split + 4..].to_vec();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let r = Response {
+        status,
+        headers,
+        body,
+    };
+    if let Some(len) = r.header("content-length") {
+        assert_eq!(len.parse::<usize>().unwrap(), r.body.len(), "{path}");
+    }
+    r
+}
+
+/// The documents a build of `source` for `host` publishes, as the model says.
+fn documents(source: &Path, host: Host) -> Vec<Artifact> {
+    let mut diags = Diagnostics::default();
+    let mut service = wellgen::source::load(source, &mut diags).expect("source loads");
+    service.host = host;
+    emit_all(&service, &Target::ALL, &mut diags)
+        .into_iter()
+        .filter(|a| a.serving.is_some())
+        .collect()
+}
+
+fn examples() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(root().join("examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("service.toml"))
+        .filter(|p| p.exists())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every document answers 200 with its bytes and the headers its spec asks for.
+fn check_documents(server: &Server, dist: &Path, docs: &[Artifact]) -> usize {
+    for a in docs {
+        let s = a.serving.as_ref().unwrap();
+        let r = get(&server.base, &a.path);
+        let at = &a.path;
+        assert_eq!(r.status, 200, "{at}");
+        let ct = r.header("content-type").unwrap_or_default();
+        if a.needs_content_type() {
+            assert_eq!(ct, s.content_type, "{at}");
+        } else {
+            // Inferred from the extension: the same media type, parameters may differ.
+            let media = |t: &str| t.split(';').next().unwrap_or_default().trim().to_string();
+            assert_eq!(media(ct), media(s.content_type), "{at}");
+        }
+        assert_eq!(r.header("cache-control"), Some(s.cache_control), "{at}");
+        assert_eq!(
+            r.header("access-control-allow-origin"),
+            s.cors.then_some("*"),
+            "{at}"
+        );
+        let file = std::fs::read(dist.join(a.path.trim_start_matches('/'))).unwrap();
+        assert_eq!(r.body, file, "{at}: served bytes differ from the file");
+    }
+    docs.len()
+}
+
+#[test]
+fn every_example_is_served_with_its_headers_over_http() {
+    let (mut requested, mut routed_queries) = (0, 0);
+    for (source, host) in examples()
+        .into_iter()
+        .flat_map(|s| [(s.clone(), Host::Netlify), (s, Host::Cloudflare)])
+    {
+        let dist = tempfile::tempdir().unwrap();
+        let log = dist.path().join("serve.log");
+        let out = dist.path().join("dist");
+        let (code, _, stderr) = common::run(
+            wellgen()
+                .arg("build")
+                .arg(&source)
+                .arg("-o")
+                .arg(&out)
+                .args(["--host", host.name(), "-q"]),
+        );
+        assert_eq!(code, 0, "{stderr}");
+        let server = serve(&[out.to_str().unwrap(), "-q"], &log);
+        let docs = documents(&source, host);
+        assert!(!docs.is_empty());
+        requested += check_documents(&server, &out, &docs);
+        // Host files are configuration, never documents.
+        for hidden in [
+            "/_headers",
+            "/_redirects",
+            "/_worker.js",
+            "/.wellgen-manifest",
+        ] {
+            assert_eq!(get(&server.base, hidden).status, 404, "{hidden}");
+        }
+        let missing = get(&server.base, "/.well-known/no-such-manifest");
+        assert_eq!(missing.status, 404);
+        if host == Host::Cloudflare {
+            // Cloudflare builds carry a 404.html: the preview answers with it, as Pages does.
+            assert!(String::from_utf8_lossy(&missing.body).contains("404 Not Found"));
+            assert!(
+                missing
+                    .header("content-type")
+                    .unwrap()
+                    .starts_with("text/html")
+            );
+        }
+        if host == Host::Netlify && out.join("_redirects").exists() {
+            let routed = get(&server.base, "/api/discovery?format=openapi&x=1");
+            assert_eq!(routed.status, 200);
+            assert_eq!(
+                routed.body,
+                std::fs::read(out.join("api/discovery.openapi.json")).unwrap()
+            );
+            routed_queries += 1;
+            let plain = get(&server.base, "/api/discovery?format=yaml");
+            assert_eq!(
+                plain.body,
+                std::fs::read(out.join("api/discovery")).unwrap()
+            );
+        }
+        drop(server);
+    }
+    assert!(requested > 50, "only {requested} documents requested");
+    assert!(routed_queries > 0, "no example exercised the query rule");
+}
+
+#[test]
+fn it_prints_every_document_url_and_refuses_a_missing_folder() {
+    let dist = common::build(&root().join("examples/exampleshop/service.toml"), &[]);
+    let mut child = wellgen()
+        .args(["serve", "--port", "0"])
+        .arg(dist.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    let docs = documents(
+        &root().join("examples/exampleshop/service.toml"),
+        Host::Generic,
+    );
+    for _ in 0..=docs.len() {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        lines.push(line.trim_end().to_string());
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let base = lines[0]
+        .rsplit_once(" at ")
+        .unwrap()
+        .1
+        .trim_end_matches('/');
+    let mut printed: Vec<&str> = lines[1..].iter().map(|l| l.trim()).collect();
+    printed.sort();
+    let mut expected: Vec<String> = docs.iter().map(|a| format!("{base}{}", a.path)).collect();
+    expected.sort();
+    assert_eq!(printed, expected);
+
+    let (code, _, stderr) = common::run(wellgen().args(["serve", "--port", "0", "/no/such/dir"]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("is not a folder"), "{stderr}");
+}
+
+#[test]
+fn watch_rebuilds_when_the_source_changes() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    let original =
+        std::fs::read_to_string(root().join("examples/exampleshop/service.toml")).unwrap();
+    std::fs::write(&source, &original).unwrap();
+    let out = work.path().join("dist");
+    let server = serve(
+        &[
+            out.to_str().unwrap(),
+            "--source",
+            source.to_str().unwrap(),
+            "--watch",
+            "--host",
+            "netlify",
+        ],
+        &work.path().join("serve.log"),
+    );
+    let before = get(&server.base, "/.well-known/ai");
+    assert_eq!(before.status, 200);
+    assert!(out.join("_redirects").exists() || !out.join("api/discovery").exists());
+    let changed = original.replacen("description = \"", "description = \"Freshly rebuilt. ", 1);
+    assert_ne!(changed, original, "the example has a description to change");
+    // Modification times can be coarse: make sure the new one differs.
+    std::thread::sleep(Duration::from_millis(1100));
+    std::fs::write(&source, &changed).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let r = get(&server.base, "/.well-known/ai");
+        if String::from_utf8_lossy(&r.body).contains("Freshly rebuilt.") {
+            assert_eq!(r.status, 200);
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no rebuild within 30 s; log:\n{}",
+            std::fs::read_to_string(work.path().join("serve.log")).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
