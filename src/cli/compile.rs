@@ -50,6 +50,7 @@ pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
         locator: Some(&locator),
     };
     let artifacts = raw.and_then(|raw| {
+        let split = emit::ai_split::Split::of(&raw);
         model::lower(raw, &mut diags).map(|mut service| {
             if let Some(host) = input.host {
                 service.host = host;
@@ -59,7 +60,7 @@ pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
                 allow_local: input.allow_local,
             };
             check::run(&service, &policy, &mut diags);
-            emit::emit_all(&service, &input.targets(), &mut diags)
+            emit::emit_all_split(&service, &input.targets(), split, &mut diags)
         })
     });
     provenance.annotate(&mut diags);

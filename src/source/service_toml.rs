@@ -42,7 +42,7 @@ pub struct A2aTable {
 }
 
 /// `[source]`: import capabilities from an OpenAPI document; this file's values win per key.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SourceTable {
     /// Path of the OpenAPI (or Swagger 2.0) document, relative to this file.
@@ -51,6 +51,8 @@ pub struct SourceTable {
     pub include: Option<Vec<String>>,
     /// Operations to drop, after `include`.
     pub exclude: Option<Vec<String>>,
+    /// `"tag"`: also write one /.well-known/ai sub-service document per tag, and an index.
+    pub split: Option<String>,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
