@@ -1,8 +1,16 @@
 //! Imports every OpenAPI document under a folder, builds every target from it through the
-//! library, and prints counts: built, rejected by reason, panics (each file runs under
-//! `catch_unwind`, so one panic is counted, not fatal).
+//! library, checks every built document against the schemas and checkers we hold, and prints
+//! counts: built, rejected by reason, invalid outputs, panics (each file runs under
+//! `catch_unwind`, so one panic is counted, not fatal). Exits 1 on any invalid output or panic.
 //!
-//! `cargo run --release --example corpus -- /work/shared/corpus`
+//! `cargo run --release --example corpus -- /work/shared/corpus` (scripts/check-corpus)
+//!
+//! The checks: `/.well-known/ai` against the aiendpoint draft's schema, `/ia.json` against the
+//! ia.json registry of schemas, `agents.json` against RFC-002's agents.v1.json, the MCP tools
+//! list against the MCP schema's `ListToolsResult`, ADP through `check_manifest` and
+//! `check_detail`, the AGIS document through `agis::validate` (and its YAML twin equal to it),
+//! the OpenAPI document re-read by `oas3` with every operation's parameters and body resolved;
+//! every JSON artifact parses, and documents published at two paths are identical.
 //!
 //! Files that are not entry documents (fragments of multi-file APIs, reached only by `$ref`)
 //! are counted apart. Each document is also built a second time with `base_url` supplied, as a
@@ -13,14 +21,17 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use serde_json::Value;
 use wellgen::diag::Diagnostics;
-use wellgen::emit::{self, Target};
-use wellgen::source::openapi::{self, Options};
+use wellgen::emit::{self, Artifact, Target, adp, agis, aiendpoint, iajson, mcp, openapi, rfc002};
+use wellgen::source::openapi::{self as import, Options};
 
 #[derive(Default)]
 struct Counts {
     built: usize,
     rejected: BTreeMap<String, usize>,
+    /// Files whose build wrote a document some check refuses, with the first problems.
+    invalid: Vec<(PathBuf, Vec<String>)>,
     panics: Vec<PathBuf>,
     warnings: usize,
 }
@@ -28,6 +39,7 @@ struct Counts {
 enum Outcome {
     Built { warnings: usize },
     Rejected(String),
+    Invalid(Vec<String>),
     NotEntry,
 }
 
@@ -35,9 +47,14 @@ fn main() {
     let root = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "../shared/corpus".into());
+    if !Path::new(&root).is_dir() {
+        eprintln!("corpus: {root} is not a folder");
+        std::process::exit(2);
+    }
     let mut files = Vec::new();
     walk(Path::new(&root), &mut files);
     files.sort();
+    let checks = Checks::new();
     // Keep panic messages short: the count is what matters, the file is printed below.
     std::panic::set_hook(Box::new(|info| eprintln!("panic: {info}")));
     let started = Instant::now();
@@ -47,12 +64,13 @@ fn main() {
     for file in &files {
         let t = Instant::now();
         for (counts, set_base) in [(&mut plain, false), (&mut with_base, true)] {
-            match catch_unwind(AssertUnwindSafe(|| build(file, set_base))) {
+            match catch_unwind(AssertUnwindSafe(|| build(file, set_base, &checks))) {
                 Ok(Outcome::Built { warnings }) => {
                     counts.built += 1;
                     counts.warnings += warnings;
                 }
                 Ok(Outcome::Rejected(reason)) => *counts.rejected.entry(reason).or_default() += 1,
+                Ok(Outcome::Invalid(problems)) => counts.invalid.push((file.clone(), problems)),
                 Ok(Outcome::NotEntry) => {
                     if !set_base {
                         fragments += 1;
@@ -80,7 +98,11 @@ fn main() {
         slowest.0,
         slowest.1.display()
     );
-    if !plain.panics.is_empty() || !with_base.panics.is_empty() {
+    let failed = [&plain, &with_base]
+        .iter()
+        .any(|c| !c.panics.is_empty() || !c.invalid.is_empty());
+    if failed {
+        println!("FAILED: invalid outputs or panics (listed above)");
         std::process::exit(1);
     }
 }
@@ -88,8 +110,9 @@ fn main() {
 fn report(title: &str, c: &Counts) {
     let rejected: usize = c.rejected.values().sum();
     println!(
-        "\n{title}: built {}, rejected {rejected}, panics {} ({} warnings in built ones)",
+        "\n{title}: built {} (every document valid), rejected {rejected}, invalid outputs {}, panics {} ({} warnings in built ones)",
         c.built,
+        c.invalid.len(),
         c.panics.len(),
         c.warnings
     );
@@ -97,6 +120,15 @@ fn report(title: &str, c: &Counts) {
     reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     for (reason, n) in reasons {
         println!("  {n:5}  {reason}");
+    }
+    for (p, problems) in &c.invalid {
+        println!("  INVALID  {}", p.display());
+        for problem in problems.iter().take(5) {
+            println!("           {problem}");
+        }
+        if problems.len() > 5 {
+            println!("           … and {} more", problems.len() - 5);
+        }
     }
     for p in &c.panics {
         println!("  PANIC  {}", p.display());
@@ -120,7 +152,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn build(file: &Path, set_base: bool) -> Outcome {
+fn build(file: &Path, set_base: bool, checks: &Checks) -> Outcome {
     let Ok(text) = std::fs::read_to_string(file) else {
         return Outcome::Rejected("not UTF-8 text".into());
     };
@@ -128,7 +160,7 @@ fn build(file: &Path, set_base: bool) -> Outcome {
         return Outcome::NotEntry;
     }
     let mut diags = Diagnostics::default();
-    let Some(imported) = openapi::import_text(Some(file), &text, &Options::default(), &mut diags)
+    let Some(imported) = import::import_text(Some(file), &text, &Options::default(), &mut diags)
     else {
         return Outcome::Rejected(format!("import: {}", first_error(&diags)));
     };
@@ -142,7 +174,7 @@ fn build(file: &Path, set_base: bool) -> Outcome {
         }
         d
     } else {
-        openapi::finish(imported, &mut diags)
+        import::finish(imported, &mut diags)
     };
     if diags.has_errors() {
         return Outcome::Rejected(format!("import: {}", first_error(&diags)));
@@ -151,13 +183,252 @@ fn build(file: &Path, set_base: bool) -> Outcome {
     let Some(service) = wellgen::model::lower(doc, &mut diags) else {
         return Outcome::Rejected(format!("model: {}", first_error(&diags)));
     };
+    // The publication checks `wellgen build` runs (secrets, hidden Unicode, local addresses).
+    let policy = wellgen::check::Policy {
+        allow_secret_like: Vec::new(),
+        allow_local: false,
+    };
+    wellgen::check::run(&service, &policy, &mut diags);
+    if diags.has_errors() {
+        return Outcome::Rejected(format!("check: {}", first_error(&diags)));
+    }
     let artifacts = emit::emit_all(&service, &Target::ALL, &mut diags);
     if diags.has_errors() || artifacts.is_empty() {
         return Outcome::Rejected(format!("emit: {}", first_error(&diags)));
     }
+    let problems = checks.run(&artifacts);
+    if !problems.is_empty() {
+        return Outcome::Invalid(problems);
+    }
     Outcome::Built {
         warnings: diags.warning_count(),
     }
+}
+
+/// Every schema and checker held for the targets, compiled once.
+struct Checks {
+    aiendpoint: jsonschema::Validator,
+    iajson: jsonschema::Validator,
+    /// agents.json with `{param}` templates filled in and formats asserted, as tests/rfc002.rs.
+    agents_strict: jsonschema::Validator,
+    /// agents.json as published, formats as annotations (the 2020-12 default).
+    agents_plain: jsonschema::Validator,
+    tools: jsonschema::Validator,
+}
+
+const SCHEMAS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/schemas");
+
+fn read_schema(rel: &str) -> Value {
+    let path = Path::new(SCHEMAS).join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn compile(
+    schema: &Value,
+    formats: bool,
+    registry: Option<&jsonschema::Registry>,
+) -> jsonschema::Validator {
+    let mut options = jsonschema::options().should_validate_formats(formats);
+    if let Some(r) = registry {
+        options = options.with_registry(r);
+    }
+    options.build(schema).expect("a held schema compiles")
+}
+
+impl Checks {
+    fn new() -> Self {
+        // ia.json: the root schema with each `defs/` file registered under its `$id`, as
+        // tests/iajson.rs builds it.
+        let mut registry = jsonschema::Registry::new();
+        for name in [
+            "common",
+            "site",
+            "api",
+            "auth",
+            "security",
+            "capabilities",
+            "webhooks",
+            "metadata",
+        ] {
+            let schema = read_schema(&format!("iajson/defs/{name}.schema.json"));
+            let id = schema["$id"]
+                .as_str()
+                .expect("every def has an $id")
+                .to_owned();
+            registry = registry.add(id, schema).expect("def registers");
+        }
+        let registry = registry.prepare().expect("registry resolves");
+        // The MCP schema file has no root: point it at ListToolsResult, as tests/mcp.rs does.
+        let mut tools = read_schema("mcp/schema.json");
+        tools
+            .as_object_mut()
+            .expect("the MCP schema is an object")
+            .insert("$ref".into(), "#/$defs/ListToolsResult".into());
+        let agents = read_schema("rfc002/agents.v1.json");
+        Self {
+            aiendpoint: compile(&read_schema("aiendpoint/schema.json"), true, None),
+            iajson: compile(&read_schema("iajson/ia.schema.json"), true, Some(&registry)),
+            agents_strict: compile(&agents, true, None),
+            agents_plain: compile(&agents, false, None),
+            tools: compile(&tools, true, None),
+        }
+    }
+
+    /// Every problem of a build's documents, each naming the document.
+    fn run(&self, artifacts: &[Artifact]) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut json = BTreeMap::new();
+        for a in artifacts {
+            let is_json = a.serving.as_ref().is_some_and(|s| {
+                s.content_type.starts_with("application/") && s.content_type.contains("json")
+            });
+            if !is_json {
+                continue;
+            }
+            match serde_json::from_slice::<Value>(&a.body) {
+                Ok(v) => {
+                    json.insert(a.path.as_str(), v);
+                }
+                Err(e) => out.push(format!("{}: not JSON: {e}", a.path)),
+            }
+        }
+        let get = |path: &str, out: &mut Vec<String>| -> Option<&Value> {
+            let v = json.get(path);
+            if v.is_none() {
+                out.push(format!("{path}: not written"));
+            }
+            v
+        };
+        let same = |paths: &[&str], out: &mut Vec<String>| {
+            let bodies: Vec<&[u8]> = paths
+                .iter()
+                .filter_map(|p| artifacts.iter().find(|a| a.path == *p))
+                .map(|a| a.body.as_slice())
+                .collect();
+            if bodies.len() == paths.len() && bodies.windows(2).any(|w| w[0] != w[1]) {
+                out.push(format!("{}: the copies differ", paths.join(" and ")));
+            }
+        };
+
+        same(&aiendpoint::PATHS, &mut out);
+        if let Some(doc) = get(aiendpoint::PATHS[0], &mut out) {
+            schema(&self.aiendpoint, doc, aiendpoint::PATHS[0], &mut out);
+        }
+        same(&iajson::PATHS, &mut out);
+        if let Some(doc) = get(iajson::PATHS[0], &mut out) {
+            schema(&self.iajson, doc, iajson::PATHS[0], &mut out);
+        }
+        if let Some(doc) = get(rfc002::AGENTS_PATH, &mut out) {
+            schema(
+                &self.agents_strict,
+                &templates_filled(doc),
+                rfc002::AGENTS_PATH,
+                &mut out,
+            );
+            schema(&self.agents_plain, doc, rfc002::AGENTS_PATH, &mut out);
+        }
+        if let Some(doc) = get(mcp::PATH, &mut out) {
+            schema(&self.tools, doc, mcp::PATH, &mut out);
+        }
+        if let Some(doc) = get(adp::MANIFEST_PATH, &mut out) {
+            tagged(adp::MANIFEST_PATH, adp::check_manifest(doc), &mut out);
+            let details = doc["capabilities"].as_array().map_or(0, Vec::len);
+            let written: Vec<&str> = artifacts
+                .iter()
+                .map(|a| a.path.as_str())
+                .filter(|p| p.starts_with(adp::DETAIL_PREFIX))
+                .collect();
+            if written.len() != details {
+                out.push(format!(
+                    "{}: {details} capabilities but {} detail documents",
+                    adp::MANIFEST_PATH,
+                    written.len()
+                ));
+            }
+            for path in written {
+                if let Some(detail) = json.get(path) {
+                    tagged(path, adp::check_detail(detail), &mut out);
+                }
+            }
+        }
+        if let Some(doc) = get(agis::JSON_PATH, &mut out) {
+            let violations: Vec<String> = agis::validate(doc)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            tagged(agis::JSON_PATH, violations, &mut out);
+            match artifacts.iter().find(|a| a.path == agis::YAML_PATH) {
+                None => out.push(format!("{}: not written", agis::YAML_PATH)),
+                Some(a) => match std::str::from_utf8(&a.body)
+                    .map_err(|e| e.to_string())
+                    .and_then(agis::parse_yaml)
+                {
+                    Ok(yaml) if &yaml == doc => {}
+                    Ok(_) => out.push(format!(
+                        "{}: differs from {}",
+                        agis::YAML_PATH,
+                        agis::JSON_PATH
+                    )),
+                    Err(e) => out.push(format!("{}: not YAML: {e}", agis::YAML_PATH)),
+                },
+            }
+        }
+        same(&openapi::PATHS, &mut out);
+        match artifacts.iter().find(|a| a.path == openapi::PATHS[0]) {
+            None => out.push(format!("{}: not written", openapi::PATHS[0])),
+            Some(a) => tagged(openapi::PATHS[0], reparse_openapi(&a.body), &mut out),
+        }
+        out
+    }
+}
+
+fn schema(v: &jsonschema::Validator, doc: &Value, path: &str, out: &mut Vec<String>) {
+    out.extend(
+        v.iter_errors(doc)
+            .take(10)
+            .map(|e| format!("{path}: {e} at {}", e.instance_path())),
+    );
+}
+
+fn tagged(path: &str, problems: Vec<String>, out: &mut Vec<String>) {
+    out.extend(problems.into_iter().map(|p| format!("{path}: {p}")));
+}
+
+/// `{param}` templates are how RFC-002 writes endpoint URLs but are not URI characters: the
+/// strict check fills them in first (tests/rfc002.rs does the same).
+fn templates_filled(doc: &Value) -> Value {
+    let mut doc = doc.clone();
+    if let Some(list) = doc["endpoints"].as_array_mut() {
+        for e in list {
+            let url = e["url"].as_str().unwrap_or_default();
+            e["url"] = Value::from(url.replace(['{', '}'], ""));
+        }
+    }
+    doc
+}
+
+/// The OpenAPI document as a 3.1 reader sees it: it parses, says 3.1, and every operation's
+/// parameters and request body resolve.
+fn reparse_openapi(body: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(body);
+    let spec = match oas3::from_json(&text) {
+        Ok(s) => s,
+        Err(e) => return vec![format!("oas3 cannot read it: {e}")],
+    };
+    let mut out = Vec::new();
+    if let Err(e) = spec.validate_version() {
+        out.push(format!("version: {e}"));
+    }
+    for (path, method, op) in spec.operations() {
+        if let Err(e) = op.parameters(&spec) {
+            out.push(format!("{method} {path}: parameters: {e}"));
+        }
+        if let Err(e) = op.request_body(&spec) {
+            out.push(format!("{method} {path}: request body: {e}"));
+        }
+    }
+    out
 }
 
 /// An entry document names its version at the top level; fragments do not.

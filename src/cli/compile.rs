@@ -58,6 +58,7 @@ pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Forma
         locator: Some(&locator),
     };
     let artifacts = raw.and_then(|raw| {
+        let split = emit::ai_split::Split::of(&raw);
         model::lower(raw, &mut diags).map(|mut service| {
             if let Some(host) = input.host {
                 service.host = host;
@@ -67,7 +68,7 @@ pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Forma
                 allow_local: input.allow_local,
             };
             check::run(&service, &policy, &mut diags);
-            emit::emit_all(&service, &input.targets(), &mut diags)
+            emit::emit_all_split(&service, &input.targets(), split, &mut diags)
         })
     });
     provenance.annotate(&mut diags);

@@ -15,8 +15,8 @@ pub const MAX_RULES: usize = 100;
 pub const MAX_LINE: usize = 2000;
 
 #[derive(Serialize)]
-struct Rule<'a> {
-    path: &'a str,
+struct Rule {
+    path: String,
     headers: Vec<Header>,
 }
 
@@ -55,17 +55,20 @@ pub fn document_headers(a: &Artifact) -> Option<Vec<Header>> {
 /// existing file. Over Cloudflare's limits it is an error on Cloudflare and a warning on a
 /// generic host (which may turn out to be Cloudflare); Netlify has no such limits.
 pub fn emit(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> Option<Artifact> {
-    let rules: Vec<Rule> = artifacts
+    let mut rules: Vec<Rule> = artifacts
         .iter()
         .filter_map(|a| {
             Some(Rule {
-                path: &a.path,
+                path: a.path.clone(),
                 headers: document_headers(a)?,
             })
         })
         .collect();
     if rules.is_empty() {
         return None;
+    }
+    if rules.len() > MAX_RULES {
+        rules = collapse(rules);
     }
     let ctx = minijinja::context! { rules, begin => BEGIN, end => END };
     let text = match templates::render(templates::HEADERS, ctx) {
@@ -92,6 +95,47 @@ pub fn emit(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> Opti
         body: text.into_bytes(),
         serving: None,
     })
+}
+
+/// Over the limit (a large API's one ADP detail per capability), the rules of a folder whose
+/// documents are all served alike become one splat rule (`/api/capabilities/*`), which both
+/// hosts read as "everything below". A folder is collapsed only when no other rule matches
+/// below it, since both hosts apply every matching rule.
+fn collapse(rules: Vec<Rule>) -> Vec<Rule> {
+    let folder = |p: &str| p[..=p.rfind('/').unwrap_or(0)].to_string();
+    let mut folders: Vec<String> = Vec::new();
+    for r in &rules {
+        let f = folder(&r.path);
+        if f.len() > 1 && !folders.contains(&f) {
+            folders.push(f);
+        }
+    }
+    let mut splats: Vec<String> = Vec::new();
+    for f in folders {
+        let below: Vec<&Rule> = rules.iter().filter(|r| r.path.starts_with(&f)).collect();
+        let alike = below.iter().all(|r| r.headers == below[0].headers);
+        // Only the folder's own files: a sub-folder is its own candidate.
+        let own = below.iter().filter(|r| folder(&r.path) == f).count();
+        if alike && own > 1 && below.len() == own {
+            splats.push(f);
+        }
+    }
+    let mut out: Vec<Rule> = Vec::new();
+    for r in rules {
+        match splats.iter().find(|f| folder(&r.path) == **f) {
+            Some(f) => {
+                let path = format!("{f}*");
+                if !out.iter().any(|o| o.path == path) {
+                    out.push(Rule {
+                        path,
+                        headers: r.headers,
+                    });
+                }
+            }
+            None => out.push(r),
+        }
+    }
+    out
 }
 
 /// What in a `_headers` text Cloudflare Pages would reject: more than 100 rules, or a line

@@ -4,6 +4,7 @@
 pub mod a2a;
 pub mod adp;
 pub mod agis;
+pub mod ai_split;
 pub mod aiendpoint;
 pub mod api_catalog;
 pub mod catalog;
@@ -168,10 +169,24 @@ impl Target {
 /// Runs the chosen targets and adds the host files that serve their artifacts (`_headers`
 /// among them, for the hosts that read it).
 pub fn emit_all(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
+    emit_all_split(service, targets, None, diags)
+}
+
+/// `emit_all`, with `/.well-known/ai` also split into sub-service documents when asked
+/// (`[source] split`); their `_headers` rules come from their serving like any document's.
+pub fn emit_all_split(
+    service: &Service,
+    targets: &[Target],
+    split: Option<ai_split::Split>,
+    diags: &mut Diagnostics,
+) -> Vec<Artifact> {
     let mut artifacts: Vec<Artifact> = targets
         .iter()
         .flat_map(|t| t.emit_among(service, targets, diags))
         .collect();
+    if let Some(split) = split.filter(|_| targets.contains(&Target::AiEndpoint)) {
+        artifacts.extend(ai_split::emit(service, split, diags));
+    }
     let host_files = host_files::emit(service, &artifacts, diags);
     artifacts.extend(host_files);
     artifacts

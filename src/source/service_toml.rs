@@ -53,7 +53,7 @@ pub struct A2aTable {
 }
 
 /// `[source]`: import capabilities from an OpenAPI document; this file's values win per key.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SourceTable {
     /// Path of the OpenAPI (or Swagger 2.0) document, relative to this file.
@@ -62,6 +62,8 @@ pub struct SourceTable {
     pub include: Option<Vec<String>>,
     /// Operations to drop, after `include`.
     pub exclude: Option<Vec<String>>,
+    /// `"tag"`: also write one /.well-known/ai sub-service document per tag, and an index.
+    pub split: Option<String>,
 }
 
 /// `[deploy]`: where the output is deployed.

@@ -237,6 +237,23 @@ impl Lx<'_> {
             ));
             self.diags.push(d);
         }
+        // Operations that need credentials, and no scheme to say which: every target that
+        // describes auth would be wrong, so ask for `[auth]` (the warnings above say why each
+        // declared scheme could not be published).
+        let protected = capabilities
+            .iter()
+            .filter(|c| c.access.as_deref() == Some("protected"))
+            .count();
+        if auth.is_none() && protected > 0 {
+            let d = Diagnostic::error(format!(
+                "{}: {protected} operation{} require{} authentication, but no security scheme of the document can be published, so no target could say how to authenticate",
+                self.at(&root),
+                if protected == 1 { "" } else { "s" },
+                if protected == 1 { "s" } else { "" },
+            ))
+            .help("set [auth] in service.toml to the authentication the API takes");
+            self.defer("auth", d);
+        }
         service.categories = self.categories(&root, &tags_seen);
         Imported {
             doc: raw::ServiceToml {

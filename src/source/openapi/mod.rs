@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Diagnostics, Locate};
-use crate::source::service_toml::ServiceToml;
+use crate::source::service_toml::{ServiceToml, SourceTable};
 use crate::source::{TomlLocator, parse_service_toml};
 pub use load::{Version, looks_like_openapi};
 pub use lower::{Filter, Imported};
@@ -93,6 +93,8 @@ pub struct Merged {
 }
 
 pub fn merge(imported: Imported, overlay: ServiceToml, diags: &mut Diagnostics) -> Option<Merged> {
+    // `[source]` says how to read and publish; only `split` matters after the import.
+    let split = overlay.source.as_ref().and_then(|s| s.split.clone());
     let mut base = serde_json::to_value(&imported.doc).ok()?;
     let mut top = serde_json::to_value(&overlay).ok()?;
     if let Some(t) = top.as_object_mut() {
@@ -130,11 +132,19 @@ pub fn merge(imported: Imported, overlay: ServiceToml, diags: &mut Diagnostics) 
         b.insert("capabilities".into(), Value::Array(caps));
     }
     match serde_json::from_value::<ServiceToml>(base) {
-        Ok(doc) => Some(Merged {
-            doc,
-            overlay_index,
-            origins,
-        }),
+        Ok(mut doc) => {
+            if split.is_some() {
+                doc.source = Some(SourceTable {
+                    split,
+                    ..Default::default()
+                });
+            }
+            Some(Merged {
+                doc,
+                overlay_index,
+                origins,
+            })
+        }
         Err(e) => {
             diags.push(Diagnostic::error(format!(
                 "merging service.toml over the import failed: {e}"
@@ -297,6 +307,9 @@ pub fn read_source(
             return (None, Provenance::default());
         }
     };
+    if let Some(d) = crate::emit::ai_split::Split::check_value(&overlay) {
+        diags.push(d);
+    }
     let source = overlay.source.as_ref();
     let wanted: Option<PathBuf> = openapi.map(Path::to_path_buf).or_else(|| {
         let rel = source?.openapi.as_ref()?;
