@@ -22,7 +22,7 @@ pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
         Some(o) if !input.source.exists() => (o, None),
         o => (&input.source, o.as_deref()),
     };
-    let text = match source::read(path) {
+    let text = match source::read_limited(path, input.max_input_size) {
         Ok(t) => t,
         Err(d) => {
             eprint!(
@@ -40,6 +40,7 @@ pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
     let mut diags = Diagnostics::default();
     let options = openapi::Options {
         allow_remote_refs: input.allow_remote_refs,
+        max_input_size: input.max_input_size,
         ..Default::default()
     };
     let (raw, provenance) = openapi::read_source(path, &text, openapi, &options, &mut diags);
