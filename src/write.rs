@@ -227,6 +227,9 @@ enum Removal {
 /// How to remove a file the previous build listed; `Err` says why it is left in place.
 fn plan_removal(root: &Path, url_path: &str, recorded: &str) -> Result<Option<Removal>, String> {
     let kept = |why: &str| format!("{MANIFEST} lists `{url_path}`, but {why}; left in place");
+    if root.join(url_path.trim_start_matches('/')).is_symlink() {
+        return Err(kept("it is a symbolic link"));
+    }
     let dest = destination(root, url_path).map_err(|e| kept(&e.message))?;
     let Ok(meta) = dest.symlink_metadata() else {
         return Ok(None);
