@@ -165,3 +165,58 @@ fn an_endless_input_is_refused_not_read_forever() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("larger than 1 MB"), "{stderr}");
 }
+
+/// Forty levels of schemas, each naming the next ten times, behind 200 operations: every
+/// expansion is cut at 200 schemas, but the whole still takes seconds.
+fn slow_laughs() -> String {
+    let mut schemas: Vec<String> = (0..40)
+        .map(|i| {
+            let props: Vec<String> = (0..10)
+                .map(|k| {
+                    format!(
+                        "\"p{k}\": {{\"$ref\": \"#/components/schemas/L{}\"}}",
+                        i + 1
+                    )
+                })
+                .collect();
+            format!(
+                "\"L{i}\": {{\"type\": \"object\", \"properties\": {{{}}}}}",
+                props.join(", ")
+            )
+        })
+        .collect();
+    schemas.push("\"L40\": {\"type\": \"string\"}".into());
+    let paths: Vec<String> = (0..200)
+        .map(|j| {
+            format!(
+                "\"/p{j}\": {{\"get\": {{\"operationId\": \"op{j}\", \"responses\": {{\"200\": \
+                 {{\"description\": \"ok\", \"content\": {{\"application/json\": {{\"schema\": \
+                 {{\"$ref\": \"#/components/schemas/L0\"}}}}}}}}}}}}}}"
+            )
+        })
+        .collect();
+    format!(
+        "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"Laughs\", \"version\": \"1\"}}, \
+         \"servers\": [{{\"url\": \"https://laughs.example.com\"}}], \"paths\": {{{}}}, \
+         \"components\": {{\"schemas\": {{{}}}}}}}",
+        paths.join(", "),
+        schemas.join(", ")
+    )
+}
+
+#[test]
+fn the_time_limit_stops_a_slow_input_and_writes_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("laughs.json");
+    fs::write(&file, slow_laughs()).unwrap();
+    let out = work.path().join("dist");
+    let start = Instant::now();
+    let (code, _, stderr) = run(wellgen()
+        .args(["build", "--time-limit", "1", "-o"])
+        .arg(&out)
+        .arg(&file));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("gave up after 1 s"), "{stderr}");
+    assert!(start.elapsed().as_secs() < 10);
+    assert!(!out.exists());
+}

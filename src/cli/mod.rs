@@ -120,6 +120,9 @@ pub struct Input {
     /// Refuse inputs larger than this (each source, and an OpenAPI document with every file its refs reach): bytes, or with K, M or G.
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
     pub max_input_size: u64,
+    /// Give up (exit 2) if reading, checking and generating take longer than this many seconds; nothing is written then.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_limit: u64,
 }
 
 /// `1048576`, `512K`, `64M`, `1G` (also `64MB`, `64MiB`): a size in bytes.
