@@ -147,7 +147,7 @@ fn plan_and_stage(
             merged_section(&dest, &a.body, placement)?
         } else {
             manifest.insert(a.path.clone(), content_hash(&a.body));
-            refuse_foreign(&dest, &a.path, &previous)?;
+            refuse_foreign(&dest, &a.path, &a.body, &previous)?;
             a.body.clone()
         };
         if fs::read(&dest).is_ok_and(|old| old == body) {
@@ -191,8 +191,14 @@ fn plan_and_stage(
 }
 
 /// An existing file at `dest` may be replaced only if the previous build wrote it and it still
-/// has the bytes that build wrote.
-fn refuse_foreign(dest: &Path, url_path: &str, previous: &Manifest) -> Result<(), WriteError> {
+/// has the bytes that build wrote. A line of an older manifest without a hash is accepted only
+/// when the file already holds exactly the new bytes (nothing is replaced then).
+fn refuse_foreign(
+    dest: &Path,
+    url_path: &str,
+    body: &[u8],
+    previous: &Manifest,
+) -> Result<(), WriteError> {
     let Ok(meta) = dest.symlink_metadata() else {
         return Ok(());
     };
@@ -202,7 +208,7 @@ fn refuse_foreign(dest: &Path, url_path: &str, previous: &Manifest) -> Result<()
         Some(_) if !meta.is_file() => "is not a regular file",
         Some(hash) => {
             let now = fs::read(dest).map_err(io(format!("cannot read {}", dest.display())))?;
-            if content_hash(&now) == *hash {
+            if content_hash(&now) == *hash || hash.is_empty() && now == body {
                 return Ok(());
             }
             if hash.starts_with("sha256:") {
@@ -376,7 +382,10 @@ fn read_manifest(root: &Path) -> Result<Manifest, WriteError> {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
-        let (file, hash) = line.split_once(' ').unwrap_or((line, ""));
+        let (file, hash) = match line.rsplit_once(' ') {
+            Some((file, hash)) if hash.starts_with("sha256:") || hash == SECTION => (file, hash),
+            _ => (line, ""),
+        };
         if plain_path(file) {
             manifest.entries.insert(file.to_string(), hash.to_string());
         } else {

@@ -187,3 +187,35 @@ fn an_output_file_edited_by_hand_is_not_overwritten() {
     assert_eq!(build(&s.source, &s.out).0, 0);
     assert!(fs::read_to_string(&ai).unwrap().contains("\"Paths\""));
 }
+
+#[test]
+fn a_manifest_without_hashes_is_upgraded_only_where_nothing_changes() {
+    let s = site();
+    let manifest = fs::read_to_string(s.out.join(MANIFEST)).unwrap();
+    let legacy: String = manifest
+        .lines()
+        .map(|l| l.split(' ').next().unwrap().to_string() + "\n")
+        .collect();
+    fs::write(s.out.join(MANIFEST), legacy).unwrap();
+    let (code, stderr) = build(&s.source, &s.out);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(fs::read_to_string(s.out.join(MANIFEST)).unwrap(), manifest);
+
+    // Without a hash, a file whose bytes differ from the new ones is not wellgen's to replace.
+    let legacy: String = manifest
+        .lines()
+        .map(|l| l.split(' ').next().unwrap().to_string() + "\n")
+        .collect();
+    fs::write(s.out.join(MANIFEST), legacy).unwrap();
+    fs::write(
+        &s.source,
+        service("find_thing").replace("Find a thing", "Find a thing by name"),
+    )
+    .unwrap();
+    let (code, stderr) = build(&s.source, &s.out);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("has no content hash in the manifest"),
+        "{stderr}"
+    );
+}
