@@ -7,6 +7,8 @@ pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod emit;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod model;
 pub mod serve;
 pub mod source;

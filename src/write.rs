@@ -1,26 +1,44 @@
 //! The only code that touches the output folder.
 //!
-//! A build owns the files it lists in `.wellgen-manifest`; nothing else in the folder is read,
-//! changed or removed (except wellgen's marked section of `_headers`). Every new file is first
-//! staged next to its destination; only when all are staged are they renamed into place, so an
-//! error leaves the folder as it was.
+//! A build owns the files it lists in `.wellgen-manifest`, each with the SHA-256 of the bytes it
+//! wrote; nothing else in the folder is read, changed or removed (except wellgen's marked section
+//! of `_headers` and `_redirects`). A file is replaced or removed only while it still has the
+//! recorded hash, so neither a hand-edited output file nor a tampered manifest can make wellgen
+//! destroy something it did not write.
+//!
+//! Every new file is first staged next to its destination under a name fixed by that
+//! destination (`.wellgen-<name>.tmp`). A journal (`.wellgen-journal`) lists the plan before any
+//! staged file exists and is switched, in one atomic rename, from `stage` to `commit` once every
+//! file is staged. The next run (see [`recover`]) undoes a journal left in the `stage` state and
+//! finishes one left in the `commit` state, so a build killed at any point leaves, after that
+//! run, either the old output or the new one and never a mix, and no temporary files.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
+
+use sha2::{Digest, Sha256};
 
 use crate::emit::section::{self, Placement};
 use crate::emit::{Artifact, host_files, vercel};
 
 pub const MANIFEST: &str = ".wellgen-manifest";
-const MANIFEST_HEAD: &str =
-    "# Files written by wellgen; the next build replaces or removes exactly these.";
+pub const JOURNAL: &str = ".wellgen-journal";
+const MANIFEST_HEAD: &str = "# Files written by wellgen and the SHA-256 of what it wrote; the next build replaces \
+     or removes exactly these, and only while they are unchanged.";
+const JOURNAL_HEAD: &str =
+    "# A wellgen build in progress; the next build finishes or undoes it. Do not edit.";
+/// The manifest's mark for a host file of which wellgen owns only a marked section.
+const SECTION: &str = "section";
 
 #[derive(Debug)]
 pub struct WriteError {
     pub message: String,
     pub help: Option<String>,
+    /// The error came after the commit point: the journal stays and the next build finishes
+    /// the write, so the folder is not "unchanged".
+    pub pending: bool,
 }
 
 impl WriteError {
@@ -28,6 +46,7 @@ impl WriteError {
         Self {
             message: message.into(),
             help: None,
+            pending: false,
         }
     }
 
@@ -47,8 +66,29 @@ pub struct Report {
     pub written: usize,
     pub unchanged: usize,
     pub removed: Vec<String>,
-    /// The user's own files kept in place of a default host file (a `404.html`).
+    /// Files of the previous build left in place, each with the reason (printed as warnings).
     pub kept: Vec<String>,
+    /// What was done about a build interrupted earlier, if one was.
+    pub recovered: Option<Recovered>,
+}
+
+/// What [`recover`] did with a journal left by an interrupted build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recovered {
+    /// It was killed while staging: its temporary files were removed; the old output stands.
+    Undone,
+    /// It was killed while renaming: the remaining renames were done; the new output stands.
+    Finished,
+}
+
+/// The SHA-256 of `bytes` as the manifest writes it (`sha256:<hex>`).
+pub fn content_hash(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::from("sha256:");
+    for b in digest.iter() {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
 }
 
 /// Writes `artifacts` into `out`, replacing the previous build's files and removing those it
@@ -59,86 +99,233 @@ pub fn write(
     source_dir: Option<&Path>,
 ) -> Result<Report, WriteError> {
     refuse_dangerous_root(out, source_dir)?;
-    let previous = read_manifest(out)?;
-    let mut staged = Staged::default();
-    let result = stage_all(out, artifacts, &previous, &mut staged);
+    let recovered = recover(out)?;
+    let mut journal = Journal::default();
+    let created_root = !out.exists();
+    if created_root {
+        fs::create_dir_all(out).map_err(io(format!("cannot create {}", out.display())))?;
+    }
+    let root = out
+        .canonicalize()
+        .map_err(io(format!("cannot open {}", out.display())))?;
+    let result = plan_and_stage(&root, artifacts, &mut journal);
     match result {
         Ok(mut report) => {
-            staged.commit()?;
-            let current: BTreeSet<String> = artifacts
-                .iter()
-                .map(|a| a.path.clone())
-                .filter(|p| !report.kept.contains(p))
-                .collect();
-            for stale in previous.difference(&current) {
-                remove_owned(out, stale, &previous)?;
-                report.removed.push(stale.clone());
-            }
-            write_manifest(out, &current)?;
+            report.recovered = recovered;
+            journal.commit(&root).map_err(|e| WriteError {
+                pending: true,
+                ..e.help(format!(
+                    "the plan is kept in {JOURNAL}; the next build finishes it once the cause is fixed"
+                ))
+            })?;
             Ok(report)
         }
         Err(e) => {
-            staged.abort();
+            journal.undo(&root);
+            if created_root {
+                let _ = fs::remove_dir(&root);
+            }
             Err(e)
         }
     }
 }
 
-fn stage_all(
-    out: &Path,
+fn plan_and_stage(
+    root: &Path,
     artifacts: &[Artifact],
-    previous: &BTreeSet<String>,
-    staged: &mut Staged,
+    journal: &mut Journal,
 ) -> Result<Report, WriteError> {
-    if !out.exists() {
-        staged.create_dir_all(out)?;
-    }
-    let root = out
-        .canonicalize()
-        .map_err(io(format!("cannot open {}", out.display())))?;
+    let previous = read_manifest(root)?;
     let mut report = Report::default();
+    report.kept.extend(previous.ignored.iter().cloned());
+    let mut bodies: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut manifest: BTreeMap<String, String> = BTreeMap::new();
     for a in artifacts {
-        let dest = destination(&root, &a.path)?;
+        let dest = destination(root, &a.path)?;
         let body = if let Some(placement) = merged_placement(&a.path) {
+            manifest.insert(a.path.clone(), SECTION.into());
             merged_section(&dest, &a.body, placement)?
         } else if a.path == vercel::PATH {
-            merged_vercel(&dest, &a.body, previous)?
+            manifest.insert(a.path.clone(), SECTION.into());
+            merged_vercel(&dest, &a.body, &previous)?
         } else if host_files::keeps_users_file(&a.path)
             && dest.exists()
-            && !previous.contains(&a.path)
+            && !previous.entries.contains_key(&a.path)
         {
-            report.kept.push(a.path.clone());
+            // A site's own 404.html (or .nojekyll) wins over wellgen's default.
+            report.kept.push(format!(
+                "`{}` is the site's own; wellgen's default was not written",
+                a.path
+            ));
             continue;
         } else {
-            if dest.exists() && !previous.contains(&a.path) {
-                return Err(WriteError::new(format!(
-                    "{} exists and was not written by wellgen; refusing to replace it",
-                    dest.display()
-                ))
-                .help("move or delete it, or choose another output folder with --out"));
-            }
+            manifest.insert(a.path.clone(), content_hash(&a.body));
+            refuse_foreign(&dest, &a.path, &a.body, &previous)?;
             a.body.clone()
         };
         if fs::read(&dest).is_ok_and(|old| old == body) {
             report.unchanged += 1;
             continue;
         }
-        staged.file(&root, &dest, &body)?;
+        bodies.push((dest, body));
         report.written += 1;
+    }
+    for (stale, recorded) in &previous.entries {
+        if manifest.contains_key(stale) {
+            continue;
+        }
+        match plan_removal(root, stale, recorded, &previous) {
+            Ok(Some(step)) => {
+                match step {
+                    Removal::Delete(dest, hash) => journal.removes.push((dest, hash)),
+                    Removal::Rewrite(dest, body) => bodies.push((dest, body)),
+                }
+                report.removed.push(stale.clone());
+            }
+            Ok(None) => {}
+            Err(why) => report.kept.push(why),
+        }
+    }
+    let mut text = String::from(MANIFEST_HEAD);
+    text.push('\n');
+    for (path, hash) in &manifest {
+        text.push_str(&format!("{path} {hash}\n"));
+    }
+    let manifest_path = root.join(MANIFEST);
+    if !fs::read(&manifest_path).is_ok_and(|old| old == text.as_bytes()) {
+        // Last, so that the manifest changes only once every file it lists is in place.
+        bodies.push((manifest_path, text.into_bytes()));
+    }
+    journal.plan(root, &bodies)?;
+    for (dest, body) in &bodies {
+        journal.stage(dest, body)?;
     }
     Ok(report)
 }
 
+/// An existing file at `dest` may be replaced only if the previous build wrote it and it still
+/// has the bytes that build wrote. A line of an older manifest without a hash is accepted only
+/// when the file already holds exactly the new bytes (nothing is replaced then).
+fn refuse_foreign(
+    dest: &Path,
+    url_path: &str,
+    body: &[u8],
+    previous: &Manifest,
+) -> Result<(), WriteError> {
+    let Ok(meta) = dest.symlink_metadata() else {
+        return Ok(());
+    };
+    let recorded = previous.entries.get(url_path);
+    let why = match recorded {
+        None => "was not written by wellgen",
+        Some(_) if !meta.is_file() => "is not a regular file",
+        Some(hash) => {
+            let now = fs::read(dest).map_err(io(format!("cannot read {}", dest.display())))?;
+            if content_hash(&now) == *hash || hash.is_empty() && now == body {
+                return Ok(());
+            }
+            if hash.starts_with("sha256:") {
+                "was changed since wellgen wrote it"
+            } else {
+                "has no content hash in the manifest"
+            }
+        }
+    };
+    Err(WriteError::new(format!(
+        "{} exists and {why}; refusing to replace it",
+        dest.display()
+    ))
+    .help("move or delete it (wellgen then writes it again), or choose another output folder with --out"))
+}
+
+enum Removal {
+    Delete(PathBuf, String),
+    Rewrite(PathBuf, Vec<u8>),
+}
+
+/// How to remove a file the previous build listed; `Err` says why it is left in place.
+fn plan_removal(
+    root: &Path,
+    url_path: &str,
+    recorded: &str,
+    previous: &Manifest,
+) -> Result<Option<Removal>, String> {
+    let kept = |why: &str| format!("{MANIFEST} lists `{url_path}`, but {why}; left in place");
+    if root.join(url_path.trim_start_matches('/')).is_symlink() {
+        return Err(kept("it is a symbolic link"));
+    }
+    let dest = destination(root, url_path).map_err(|e| kept(&e.message))?;
+    let Ok(meta) = dest.symlink_metadata() else {
+        return Ok(None);
+    };
+    if !meta.is_file() {
+        return Err(kept("it is not a regular file"));
+    }
+    let now = fs::read(&dest).map_err(|e| kept(&crate::source::io_reason(&e)))?;
+    let merged = url_path == vercel::PATH || merged_placement(url_path).is_some();
+    if merged && recorded != SECTION {
+        return Err(kept("the manifest entry is damaged"));
+    }
+    if url_path == vercel::PATH {
+        let text = String::from_utf8_lossy(&now);
+        let rest = vercel::merge(&text, "", &previous.owned_by_vercel()).map_err(|e| kept(&e))?;
+        return Ok(Some(if rest.trim().is_empty() {
+            Removal::Delete(dest, content_hash(&now))
+        } else {
+            Removal::Rewrite(dest, rest.into_bytes())
+        }));
+    }
+    if let Some(placement) = merged_placement(url_path) {
+        let text = String::from_utf8_lossy(&now);
+        let rest = section::merge(&text, "", placement).map_err(|e| kept(&e))?;
+        return Ok(Some(if rest.trim().is_empty() {
+            Removal::Delete(dest, content_hash(&now))
+        } else {
+            // The blank line that separated the section goes with it, whichever side it was on.
+            Removal::Rewrite(dest, format!("{}\n", rest.trim_matches('\n')).into_bytes())
+        }));
+    }
+    if !recorded.starts_with("sha256:") {
+        return Err(kept("the manifest has no content hash for it"));
+    }
+    if content_hash(&now) != recorded {
+        return Err(kept("it was changed since wellgen wrote it"));
+    }
+    Ok(Some(Removal::Delete(dest, recorded.to_string())))
+}
+
+/// Whether a URL path is one wellgen could have produced as a file: relative plain names only
+/// (no `..`, no root, no drive, no backslash, no control characters), never wellgen's own
+/// bookkeeping files.
+pub fn plain_path(url_path: &str) -> bool {
+    let Some(rel) = url_path.strip_prefix('/') else {
+        return false;
+    };
+    !rel.is_empty()
+        && !rel.contains(['\\', ':'])
+        && !rel.chars().any(char::is_control)
+        && rel
+            .split('/')
+            .all(|seg| !seg.is_empty() && seg != "." && seg != "..")
+        && Path::new(rel)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+        && ![MANIFEST, JOURNAL].contains(&rel)
+        && !rel
+            .rsplit('/')
+            .next()
+            .is_some_and(|n| n.starts_with(".wellgen-"))
+}
+
 /// The file for a URL path, checked to stay inside `root` even through existing symlinks.
-fn destination(root: &Path, url_path: &str) -> Result<PathBuf, WriteError> {
-    let rel = Path::new(url_path.trim_start_matches('/'));
-    let safe = rel.components().all(|c| matches!(c, Component::Normal(_)));
-    if !safe || rel.as_os_str().is_empty() {
+pub fn destination(root: &Path, url_path: &str) -> Result<PathBuf, WriteError> {
+    if !plain_path(url_path) {
         return Err(WriteError::new(format!(
-            "refusing to write `{url_path}`: not a plain path"
+            "refusing to write `{}`: not a plain path inside the output folder",
+            url_path.escape_debug()
         )));
     }
-    let dest = root.join(rel);
+    let dest = root.join(url_path.trim_start_matches('/'));
     // Every existing ancestor must resolve inside the output folder.
     let mut ancestor = dest.parent();
     while let Some(dir) = ancestor {
@@ -166,6 +353,27 @@ fn destination(root: &Path, url_path: &str) -> Result<PathBuf, WriteError> {
     Ok(dest)
 }
 
+/// Host files whose content wellgen merges with the user's: marked sections of `_headers`,
+/// `_redirects` and `.htaccess`.
+fn merged_placement(url_path: &str) -> Option<Placement> {
+    section::placement(url_path).or_else(|| host_files::placement(url_path))
+}
+
+fn merged_vercel(dest: &Path, ours: &[u8], previous: &Manifest) -> Result<Vec<u8>, WriteError> {
+    let existing = match fs::read_to_string(dest) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io(format!("cannot read {}", dest.display()))(e)),
+    };
+    vercel::merge(
+        &existing,
+        &String::from_utf8_lossy(ours),
+        &previous.owned_by_vercel(),
+    )
+    .map(String::into_bytes)
+    .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
+}
+
 fn merged_section(dest: &Path, ours: &[u8], placement: Placement) -> Result<Vec<u8>, WriteError> {
     let ours = String::from_utf8_lossy(ours);
     let existing = match fs::read_to_string(dest) {
@@ -176,38 +384,6 @@ fn merged_section(dest: &Path, ours: &[u8], placement: Placement) -> Result<Vec<
     section::merge(&existing, &ours, placement)
         .map(String::into_bytes)
         .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
-}
-
-fn merged_placement(url_path: &str) -> Option<Placement> {
-    section::placement(url_path).or_else(|| host_files::placement(url_path))
-}
-
-/// The entries wellgen owns in vercel.json are those for its last build's documents.
-fn vercel_owned(previous: &BTreeSet<String>) -> BTreeSet<String> {
-    if previous.contains(vercel::PATH) {
-        previous.clone()
-    } else {
-        BTreeSet::new()
-    }
-}
-
-fn merged_vercel(
-    dest: &Path,
-    ours: &[u8],
-    previous: &BTreeSet<String>,
-) -> Result<Vec<u8>, WriteError> {
-    let existing = match fs::read_to_string(dest) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(io(format!("cannot read {}", dest.display()))(e)),
-    };
-    vercel::merge(
-        &existing,
-        &String::from_utf8_lossy(ours),
-        &vercel_owned(previous),
-    )
-    .map(String::into_bytes)
-    .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
 }
 
 fn refuse_dangerous_root(out: &Path, source_dir: Option<&Path>) -> Result<(), WriteError> {
@@ -236,64 +412,293 @@ fn refuse_dangerous_root(out: &Path, source_dir: Option<&Path>) -> Result<(), Wr
     }
 }
 
-fn read_manifest(out: &Path) -> Result<BTreeSet<String>, WriteError> {
-    let path = out.join(MANIFEST);
-    match fs::read_to_string(&path) {
-        Ok(text) => Ok(text
+/// The previous build's files as its manifest lists them; lines that name no file wellgen
+/// could have written are ignored, each with a warning.
+#[derive(Debug, Default)]
+struct Manifest {
+    entries: BTreeMap<String, String>,
+    ignored: Vec<String>,
+}
+
+impl Manifest {
+    /// The entries wellgen owns in vercel.json: those for its last build's documents, when
+    /// that build wrote vercel.json at all.
+    fn owned_by_vercel(&self) -> BTreeSet<String> {
+        if self.entries.contains_key(vercel::PATH) {
+            self.entries.keys().cloned().collect()
+        } else {
+            BTreeSet::new()
+        }
+    }
+}
+
+/// The URL paths the last build in `root` wrote, as its manifest lists them (empty when there
+/// is none); for tools such as `wellgen serve` that show a build.
+pub fn manifest_paths(root: &Path) -> Vec<String> {
+    read_manifest(root)
+        .map(|m| m.entries.into_keys().collect())
+        .unwrap_or_default()
+}
+
+fn read_manifest(root: &Path) -> Result<Manifest, WriteError> {
+    let path = root.join(MANIFEST);
+    let text = match fs::read(&path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Manifest::default()),
+        Err(e) => return Err(io(format!("cannot read {}", path.display()))(e)),
+    };
+    let mut manifest = Manifest::default();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (file, hash) = match line.rsplit_once(' ') {
+            Some((file, hash)) if hash.starts_with("sha256:") || hash == SECTION => (file, hash),
+            _ => (line, ""),
+        };
+        if plain_path(file) {
+            manifest.entries.insert(file.to_string(), hash.to_string());
+        } else {
+            manifest.ignored.push(format!(
+                "{MANIFEST} lists `{}`, which is not a file wellgen writes; ignored",
+                file.escape_debug()
+            ));
+        }
+    }
+    Ok(manifest)
+}
+
+/// Finishes or undoes a build that was killed in `out`, from its journal; `None` when there
+/// was none. Safe to call at any time: the journal's entries are checked as strictly as a
+/// manifest's (plain paths, staged names only, removals only of files with the recorded hash).
+pub fn recover(out: &Path) -> Result<Option<Recovered>, WriteError> {
+    let Ok(root) = out.canonicalize() else {
+        return Ok(None);
+    };
+    let path = root.join(JOURNAL);
+    let text = match fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(format!("cannot read {}", path.display()))(e)),
+    };
+    let journal = Journal::parse(&root, &text).map_err(|why| {
+        WriteError::new(format!("{} is damaged: {why}", path.display())).help(format!(
+            "a build was interrupted; if you did not edit {JOURNAL}, report this; otherwise delete it and rebuild"
+        ))
+    })?;
+    let done = if journal.committed {
+        journal.finish(&root)?;
+        Recovered::Finished
+    } else {
+        journal.undo(&root);
+        Recovered::Undone
+    };
+    Ok(Some(done))
+}
+
+/// A build's plan: the folders it creates, the staged files to rename into place, and the files
+/// to remove (each with the hash it must still have).
+#[derive(Debug, Default)]
+struct Journal {
+    committed: bool,
+    dirs: Vec<PathBuf>,
+    renames: Vec<(PathBuf, PathBuf)>,
+    removes: Vec<(PathBuf, String)>,
+    /// Whether the journal file exists on disk.
+    written: bool,
+}
+
+/// The staged name of `dest`: fixed, so the journal can name it before it exists.
+fn staged_name(dest: &Path) -> PathBuf {
+    let name = dest.file_name().unwrap_or_default().to_string_lossy();
+    dest.with_file_name(format!(".wellgen-{name}.tmp"))
+}
+
+impl Journal {
+    /// Records every rename and missing folder, then writes the journal in the `stage` state
+    /// before anything is created.
+    fn plan(&mut self, root: &Path, bodies: &[(PathBuf, Vec<u8>)]) -> Result<(), WriteError> {
+        let mut dirs = BTreeSet::new();
+        for (dest, _) in bodies {
+            let mut d = dest.parent();
+            while let Some(dir) = d {
+                if dir == root || dir.exists() {
+                    break;
+                }
+                dirs.insert(dir.to_path_buf());
+                d = dir.parent();
+            }
+            self.renames.push((staged_name(dest), dest.clone()));
+        }
+        // Shallow first: created in this order, removed in reverse.
+        self.dirs = dirs.into_iter().collect();
+        self.dirs.sort_by_key(|d| d.components().count());
+        if self.renames.is_empty() && self.removes.is_empty() {
+            return Ok(());
+        }
+        self.save(root)
+    }
+
+    fn stage(&mut self, dest: &Path, body: &[u8]) -> Result<(), WriteError> {
+        if let Some(dir) = dest.parent() {
+            for d in self.dirs.iter().filter(|d| dir.starts_with(d)) {
+                match fs::create_dir(d) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+                    Err(e) => return Err(io(format!("cannot create {}", d.display()))(e)),
+                }
+            }
+        }
+        let tmp = staged_name(dest);
+        // A file left by some earlier crash without a journal: ours by its name; a symlink is
+        // removed as a link, never followed.
+        if tmp.symlink_metadata().is_ok() {
+            fs::remove_file(&tmp).map_err(io(format!("cannot remove {}", tmp.display())))?;
+        }
+        let mut options = fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o644);
+        let mut f = options
+            .open(&tmp)
+            .map_err(io(format!("cannot write {}", tmp.display())))?;
+        f.write_all(body)
+            .and_then(|()| publishable(&f))
+            .and_then(|()| f.sync_all())
+            .map_err(io(format!("cannot write {}", dest.display())))?;
+        Ok(())
+    }
+
+    /// Switches the journal to `commit` (the point after which the new output wins), then
+    /// renames and removes.
+    fn commit(mut self, root: &Path) -> Result<(), WriteError> {
+        if !self.written {
+            return Ok(());
+        }
+        test_pause("staged");
+        self.committed = true;
+        self.save(root)?;
+        test_pause("committed");
+        self.finish(root)
+    }
+
+    fn finish(&self, root: &Path) -> Result<(), WriteError> {
+        for (i, (tmp, dest)) in self.renames.iter().enumerate() {
+            // Already renamed by the run that was interrupted.
+            if tmp.symlink_metadata().is_err() {
+                continue;
+            }
+            if dest.is_symlink() || dest.is_dir() {
+                return Err(WriteError::new(format!(
+                    "cannot write {}: it is a symbolic link or a folder",
+                    dest.display()
+                )));
+            }
+            fs::rename(tmp, dest).map_err(io(format!("cannot write {}", dest.display())))?;
+            test_pause(&format!("renamed:{}", i + 1));
+        }
+        for (dest, hash) in &self.removes {
+            if fs::read(dest).is_ok_and(|now| content_hash(&now) == *hash) {
+                remove_file(dest, root)?;
+            }
+        }
+        let journal = root.join(JOURNAL);
+        fs::remove_file(&journal).map_err(io(format!("cannot remove {}", journal.display())))
+    }
+
+    /// Removes everything staged and every folder created for it, and the journal.
+    fn undo(&self, root: &Path) {
+        for (tmp, _) in &self.renames {
+            if tmp.symlink_metadata().is_ok_and(|m| m.is_file()) {
+                let _ = fs::remove_file(tmp);
+            }
+        }
+        for d in self.dirs.iter().rev() {
+            let _ = fs::remove_dir(d);
+        }
+        if self.written {
+            let _ = fs::remove_file(root.join(JOURNAL));
+        }
+    }
+
+    /// Writes the journal atomically (a staged copy renamed over it) and durably.
+    fn save(&mut self, root: &Path) -> Result<(), WriteError> {
+        let rel = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
+        let mut text = format!(
+            "{JOURNAL_HEAD}\nstate {}\n",
+            if self.committed { "commit" } else { "stage" }
+        );
+        for d in &self.dirs {
+            text.push_str(&format!("dir /{}\n", rel(d)));
+        }
+        for (_, dest) in &self.renames {
+            text.push_str(&format!("write /{}\n", rel(dest)));
+        }
+        for (dest, hash) in &self.removes {
+            text.push_str(&format!("remove /{} {hash}\n", rel(dest)));
+        }
+        let path = root.join(JOURNAL);
+        let tmp = staged_name(&path);
+        let _ = fs::remove_file(&tmp);
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .and_then(|mut f| {
+                f.write_all(text.as_bytes())?;
+                f.sync_all()
+            })
+            .and_then(|()| fs::rename(&tmp, &path))
+            .map_err(io(format!("cannot write {}", path.display())))?;
+        self.written = true;
+        Ok(())
+    }
+
+    fn parse(root: &Path, text: &str) -> Result<Self, String> {
+        let mut journal = Journal {
+            written: true,
+            ..Self::default()
+        };
+        let file = |p: &str| -> Result<PathBuf, String> {
+            if p == format!("/{MANIFEST}") {
+                return Ok(root.join(MANIFEST));
+            }
+            destination(root, p).map_err(|e| e.message)
+        };
+        let mut state = None;
+        for line in text
             .lines()
-            .filter(|l| l.starts_with('/'))
-            .map(str::to_string)
-            .collect()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeSet::new()),
-        Err(e) => Err(io(format!("cannot read {}", path.display()))(e)),
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let (verb, rest) = line.split_once(' ').unwrap_or((line, ""));
+            match verb {
+                "state" => state = Some(rest == "commit"),
+                "dir" => journal.dirs.push(file(rest)?),
+                "write" => {
+                    let dest = file(rest)?;
+                    journal.renames.push((staged_name(&dest), dest));
+                }
+                "remove" => {
+                    let (p, hash) = rest.split_once(' ').ok_or("a removal without a hash")?;
+                    journal.removes.push((file(p)?, hash.to_string()));
+                }
+                _ => return Err(format!("unknown line `{}`", line.escape_debug())),
+            }
+        }
+        journal.committed = state.ok_or("no state line")?;
+        Ok(journal)
     }
 }
 
-fn write_manifest(out: &Path, files: &BTreeSet<String>) -> Result<(), WriteError> {
-    let mut text = String::from(MANIFEST_HEAD);
-    text.push('\n');
-    for f in files {
-        text.push_str(f);
-        text.push('\n');
+/// Test hook for the kill test: a debug build stops at the named point for a minute, having
+/// said so on stderr, when `WELLGEN_TEST_PAUSE` names it. Release builds never read it.
+fn test_pause(point: &str) {
+    #[cfg(debug_assertions)]
+    if std::env::var("WELLGEN_TEST_PAUSE").is_ok_and(|p| p == point) {
+        eprintln!("wellgen: paused at {point}");
+        std::thread::sleep(std::time::Duration::from_secs(60));
     }
-    let dest = out.join(MANIFEST);
-    if fs::read(&dest).is_ok_and(|old| old == text.as_bytes()) {
-        return Ok(());
-    }
-    let mut staged = Staged::default();
-    staged.file(out, &dest, text.as_bytes())?;
-    staged.commit()
-}
-
-/// Removes a file wellgen wrote earlier; for merged host files, only wellgen's part.
-fn remove_owned(out: &Path, url_path: &str, previous: &BTreeSet<String>) -> Result<(), WriteError> {
-    let root = out
-        .canonicalize()
-        .map_err(io(format!("cannot open {}", out.display())))?;
-    let dest = destination(&root, url_path)?;
-    if url_path == vercel::PATH {
-        let text = fs::read_to_string(&dest).unwrap_or_default();
-        let rest = vercel::merge(&text, "", &vercel_owned(previous)).unwrap_or(text);
-        if rest.trim().is_empty() {
-            return remove_file(&dest, &root);
-        }
-        let mut staged = Staged::default();
-        staged.file(&root, &dest, rest.as_bytes())?;
-        return staged.commit();
-    }
-    if let Some(placement) = merged_placement(url_path) {
-        let text = fs::read_to_string(&dest).unwrap_or_default();
-        let rest = section::merge(&text, "", placement).unwrap_or(text);
-        if rest.trim().is_empty() {
-            return remove_file(&dest, &root);
-        }
-        // The blank line that separated the section goes with it, whichever side it was on.
-        let rest = format!("{}\n", rest.trim_matches('\n'));
-        let mut staged = Staged::default();
-        staged.file(&root, &dest, rest.as_bytes())?;
-        return staged.commit();
-    }
-    remove_file(&dest, &root)
+    let _ = point;
 }
 
 fn remove_file(dest: &Path, root: &Path) -> Result<(), WriteError> {
@@ -305,7 +710,7 @@ fn remove_file(dest: &Path, root: &Path) -> Result<(), WriteError> {
     // Tidy folders the removal emptied, never above the output folder.
     let mut dir = dest.parent();
     while let Some(d) = dir {
-        if d == root || fs::remove_dir(d).is_err() {
+        if d == root || !d.starts_with(root) || fs::remove_dir(d).is_err() {
             break;
         }
         dir = d.parent();
@@ -313,8 +718,8 @@ fn remove_file(dest: &Path, root: &Path) -> Result<(), WriteError> {
     Ok(())
 }
 
-/// Temporary files are created private (0600); published files must be readable by the web
-/// server, as a plain `cp` would leave them.
+/// Published files must be readable by the web server, as a plain `cp` would leave them,
+/// whatever the umask.
 #[cfg(unix)]
 fn publishable(f: &fs::File) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
@@ -326,60 +731,55 @@ fn publishable(_: &fs::File) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Temporary files waiting to be renamed over their destinations, and folders created for them.
-#[derive(Default)]
-struct Staged {
-    files: Vec<(tempfile::TempPath, PathBuf)>,
-    dirs: Vec<PathBuf>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Staged {
-    fn create_dir_all(&mut self, dir: &Path) -> Result<(), WriteError> {
-        let mut missing = Vec::new();
-        let mut d = Some(dir);
-        while let Some(p) = d {
-            if p.as_os_str().is_empty() || p.exists() {
-                break;
-            }
-            missing.push(p.to_path_buf());
-            d = p.parent();
+    #[test]
+    fn only_plain_paths_are_files_wellgen_writes() {
+        for good in ["/.well-known/ai", "/api/capabilities/search", "/_headers"] {
+            assert!(plain_path(good), "{good}");
         }
-        for p in missing.into_iter().rev() {
-            fs::create_dir(&p).map_err(io(format!("cannot create {}", p.display())))?;
-            self.dirs.push(p);
+        for bad in [
+            "",
+            "/",
+            "relative",
+            "/../x",
+            "/a/../../x",
+            "/etc/../../passwd",
+            "//etc/passwd",
+            "/a//b",
+            "/./a",
+            "/a\\..\\b",
+            "/C:/x",
+            "/a\nb",
+            "/.wellgen-manifest",
+            "/.wellgen-journal",
+            "/x/.wellgen-ai.tmp",
+        ] {
+            assert!(!plain_path(bad), "{bad:?}");
         }
-        Ok(())
     }
 
-    fn file(&mut self, root: &Path, dest: &Path, body: &[u8]) -> Result<(), WriteError> {
-        let dir = dest.parent().unwrap_or(root);
-        self.create_dir_all(dir)?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".wellgen-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(io(format!("cannot write in {}", dir.display())))?;
-        tmp.write_all(body)
-            .and_then(|()| publishable(tmp.as_file()))
-            .and_then(|()| tmp.as_file().sync_all())
-            .map_err(io(format!("cannot write {}", dest.display())))?;
-        self.files.push((tmp.into_temp_path(), dest.to_path_buf()));
-        Ok(())
+    #[test]
+    fn a_hostile_path_cannot_leave_the_output_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for hostile in [
+            "/api/capabilities/../../../etc/passwd",
+            "/../outside",
+            "/api/capabilities/..",
+        ] {
+            let err = destination(&root, hostile).unwrap_err();
+            assert!(err.message.contains("not a plain path"), "{}", err.message);
+        }
     }
 
-    fn commit(self) -> Result<(), WriteError> {
-        for (tmp, dest) in self.files {
-            tmp.persist(&dest)
-                .map_err(|e| io(format!("cannot write {}", dest.display()))(e.error))?;
-        }
-        Ok(())
-    }
-
-    /// Drops the temporary files (their `TempPath`s delete them) and the folders made for them.
-    fn abort(self) {
-        drop(self.files);
-        for d in self.dirs.iter().rev() {
-            let _ = fs::remove_dir(d);
-        }
+    #[test]
+    fn the_hash_is_sha256() {
+        assert_eq!(
+            content_hash(b"abc"),
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

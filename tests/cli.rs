@@ -221,7 +221,9 @@ fn stale_files_of_the_previous_build_are_removed() {
     run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
     let manifest = fs::read_to_string(out.join(".wellgen-manifest")).unwrap();
     assert!(
-        manifest.lines().any(|l| l == "/.well-known/ai"),
+        manifest
+            .lines()
+            .any(|l| l.starts_with("/.well-known/ai sha256:")),
         "{manifest}"
     );
     fs::write(out.join("keep.txt"), "user file").unwrap();
@@ -229,7 +231,10 @@ fn stale_files_of_the_previous_build_are_removed() {
     fs::write(out.join("old.json"), "{}").unwrap();
     fs::write(
         out.join(".wellgen-manifest"),
-        format!("{manifest}/old.json\n"),
+        format!(
+            "{manifest}/old.json {}\n",
+            wellgen::write::content_hash(b"{}")
+        ),
     )
     .unwrap();
     let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));

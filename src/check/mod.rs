@@ -19,6 +19,10 @@ pub struct Policy {
     pub allow_local: bool,
 }
 
+/// The longest agent-facing text (descriptions, intents, outcomes, instructions) accepted
+/// without a warning, for fields the specs give no tighter bound.
+pub const MAX_AGENT_TEXT: usize = 2000;
+
 pub fn run(service: &Service, policy: &Policy, diags: &mut Diagnostics) {
     for item in strings::collect(service) {
         if let Some(kind) = secrets::find(item.text)
@@ -49,6 +53,17 @@ pub fn run(service: &Service, policy: &Policy, diags: &mut Diagnostics) {
         }
         match item.usage {
             Use::AgentText => {
+                let chars = item.text.chars().count();
+                if chars > MAX_AGENT_TEXT {
+                    diags.push(
+                        Diagnostic::warning(format!(
+                            "is {chars} characters long; text an agent reads stays under \
+                             {MAX_AGENT_TEXT} here, as long text costs every agent tokens and can hide instructions"
+                        ))
+                        .at(&item.field)
+                        .help("shorten it; put long documentation behind a link"),
+                    );
+                }
                 if let Some(phrase) = text::injection(item.text) {
                     diags.push(
                         Diagnostic::warning(format!(
@@ -75,5 +90,37 @@ pub fn run(service: &Service, policy: &Policy, diags: &mut Diagnostics) {
             }
             Use::Plain => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diagnostics(extra: &str) -> Vec<String> {
+        let text = format!(
+            "[service]\nname = \"Long\"\ndescription = \"A service.\"\nbase_url = \"https://long.example.com\"\n\n\
+             [auth]\ntype = \"none\"\n\n[[capabilities]]\nid = \"find\"\ndescription = \"Find things\"\n\
+             method = \"GET\"\npath = \"/things\"\n{extra}"
+        );
+        let mut diags = Diagnostics::default();
+        let raw = crate::source::parse_service_toml(&text).unwrap();
+        let service = crate::model::lower(raw, &mut diags).unwrap();
+        let mut found = Diagnostics::default();
+        run(&service, &Policy::default(), &mut found);
+        found.iter().map(|d| d.message.clone()).collect()
+    }
+
+    #[test]
+    fn long_agent_text_is_a_warning() {
+        let long = "word ".repeat(500);
+        let found = diagnostics(&format!(
+            "\n[capabilities.params]\nq = {{ type = \"string\", description = \"{long}\" }}\n"
+        ));
+        assert!(
+            found.iter().any(|m| m.contains("2500 characters long")),
+            "{found:?}"
+        );
+        assert!(diagnostics("").is_empty());
     }
 }

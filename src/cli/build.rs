@@ -24,6 +24,22 @@ pub(super) fn build(input: &Input, out: &Path, quiet: bool) -> u8 {
     });
     match write::write(out, &artifacts, source_dir) {
         Ok(report) => {
+            match report.recovered {
+                Some(write::Recovered::Finished) => eprintln!(
+                    "note: finished the renames of a build interrupted earlier in {}",
+                    out.display()
+                ),
+                Some(write::Recovered::Undone) => eprintln!(
+                    "note: removed the staged files of a build interrupted earlier in {}",
+                    out.display()
+                ),
+                None => {}
+            }
+            for why in &report.kept {
+                if !quiet {
+                    eprintln!("warning: {why}");
+                }
+            }
             if !quiet {
                 let mut line = format!(
                     "built {} files into {} ({} written, {} unchanged",
@@ -45,7 +61,14 @@ pub(super) fn build(input: &Input, out: &Path, quiet: bool) -> u8 {
             if let Some(h) = e.help {
                 eprintln!("  = help: {h}");
             }
-            eprintln!("error: build failed; {} left unchanged", out.display());
+            if e.pending {
+                eprintln!(
+                    "error: build interrupted; {} is completed by the next build",
+                    out.display()
+                );
+            } else {
+                eprintln!("error: build failed; {} left unchanged", out.display());
+            }
             EXIT_USAGE
         }
     }

@@ -21,12 +21,13 @@ pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
 
 /// `compile`, printing its diagnostics in `format`.
 pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Format) -> Compiled {
+    let _watchdog = Watchdog::start(input);
     // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
     let (path, openapi) = match &input.openapi {
         Some(o) if !input.source.exists() => (o, None),
         o => (&input.source, o.as_deref()),
     };
-    let text = match source::read(path) {
+    let text = match source::read_limited(path, input.max_input_size) {
         Ok(t) => t,
         Err(d) => {
             let src = SourceText {
@@ -48,6 +49,7 @@ pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Forma
     let mut diags = Diagnostics::default();
     let options = openapi::Options {
         allow_remote_refs: input.allow_remote_refs,
+        max_input_size: input.max_input_size,
         ..Default::default()
     };
     let (raw, provenance) = openapi::read_source(path, &text, openapi, &options, &mut diags);
@@ -77,6 +79,43 @@ pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Forma
     match artifacts {
         Some(a) if !diags.has_errors() => Compiled::Ok(a, diags),
         _ => Compiled::Invalid,
+    }
+}
+
+/// Bounds the time of everything before writing: a pathological input ends the process with
+/// exit 2 after `--time-limit` seconds. Disarmed when dropped, so it never fires during a write
+/// (which the journal would make safe anyway, but a half-done write is worse to explain).
+struct Watchdog(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Watchdog {
+    fn start(input: &Input) -> Self {
+        use std::sync::atomic::Ordering;
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = done.clone();
+        let limit = input.time_limit;
+        let source = input.source.display().to_string();
+        std::thread::spawn(move || {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(limit);
+            while std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if flag.load(Ordering::Relaxed) {
+                    return;
+                }
+            }
+            if !flag.load(Ordering::Relaxed) {
+                eprintln!(
+                    "error: gave up after {limit} s reading and checking {source}; nothing was written\n  = help: the input is too large or too complex; raise the limit with `--time-limit`"
+                );
+                std::process::exit(i32::from(super::EXIT_USAGE));
+            }
+        });
+        Self(done)
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

@@ -92,6 +92,9 @@ pub enum Command {
         /// Allow `$ref`s into the network (not implemented: such refs are still refused).
         #[arg(long)]
         allow_remote_refs: bool,
+        /// Refuse inputs larger than this (the document and every file its refs reach, together): bytes, or with K, M or G.
+        #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+        max_input_size: u64,
     },
     /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
     Schema,
@@ -138,6 +141,33 @@ pub struct Input {
     /// Allow `$ref`s into the network (not implemented: such refs are still refused).
     #[arg(long)]
     pub allow_remote_refs: bool,
+    /// Refuse inputs larger than this (each source, and an OpenAPI document with every file its refs reach): bytes, or with K, M or G.
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+    pub max_input_size: u64,
+    /// Give up (exit 2) if reading, checking and generating take longer than this many seconds; nothing is written then.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_limit: u64,
+}
+
+/// `1048576`, `512K`, `64M`, `1G` (also `64MB`, `64MiB`): a size in bytes.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size such as 64M"))?;
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        _ => return Err(format!("`{text}`: the unit must be K, M or G")),
+    };
+    number
+        .checked_mul(1 << shift)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("`{text}` is not a usable size"))
 }
 
 impl Input {
@@ -193,9 +223,11 @@ pub fn run(cli: &Cli) -> u8 {
             include,
             exclude,
             allow_remote_refs,
+            max_input_size,
         } => {
             let options = openapi::Options {
                 allow_remote_refs: *allow_remote_refs,
+                max_input_size: *max_input_size,
                 filter: openapi::Filter {
                     include: include.clone(),
                     exclude: exclude.clone(),
@@ -214,5 +246,14 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes_parse_with_units() {
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("512kb"), Ok(512 << 10));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert!(parse_size("0").is_err() && parse_size("5T").is_err() && parse_size("M").is_err());
+        assert!(parse_size("99999999999G").is_err());
     }
 }

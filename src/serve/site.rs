@@ -46,11 +46,9 @@ impl Site {
     /// The URL paths of the documents the last build wrote (from `.wellgen-manifest`), host
     /// files left out.
     pub fn documents(&self) -> Vec<String> {
-        let text = fs::read_to_string(self.root.join(crate::write::MANIFEST)).unwrap_or_default();
-        text.lines()
-            .filter(|l| l.starts_with('/'))
-            .filter(|l| !is_hidden(l) && *l != "/404.html")
-            .map(str::to_string)
+        crate::write::manifest_paths(&self.root)
+            .into_iter()
+            .filter(|l| !is_hidden(l) && l != "/404.html")
             .collect()
     }
 

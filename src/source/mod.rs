@@ -20,9 +20,24 @@ pub fn load(path: &Path, diags: &mut crate::diag::Diagnostics) -> Option<crate::
     crate::model::lower(raw?, diags)
 }
 
-/// Reads a source file as UTF-8 text.
+/// The default `--max-input-size`: far above any real service.toml or OpenAPI document.
+pub const DEFAULT_MAX_INPUT_SIZE: u64 = 64 << 20;
+
+/// Reads a source file as UTF-8 text, up to the default size limit.
 pub fn read(path: &Path) -> Result<String, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    read_limited(path, DEFAULT_MAX_INPUT_SIZE)
+}
+
+/// Reads a source file as UTF-8 text, refusing one larger than `max` bytes. The limit is
+/// enforced while reading, so a growing file or a device (`/dev/zero`) is refused too.
+pub fn read_limited(path: &Path, max: u64) -> Result<String, Diagnostic> {
+    use std::io::Read as _;
+    let bytes = std::fs::File::open(path).and_then(|f| {
+        let mut bytes = Vec::new();
+        f.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+        Ok(bytes)
+    });
+    let bytes = bytes.map_err(|e| {
         let d = Diagnostic::error(format!("cannot read {}: {}", path.display(), io_reason(&e)));
         if e.kind() == std::io::ErrorKind::NotFound {
             d.help("run `wellgen init` to write a starter service.toml, or name the file to build")
@@ -30,10 +45,29 @@ pub fn read(path: &Path) -> Result<String, Diagnostic> {
             d
         }
     })?;
+    if bytes.len() as u64 > max {
+        return Err(Diagnostic::error(format!(
+            "{} is larger than {}; refusing to read it",
+            path.display(),
+            human_size(max)
+        ))
+        .help(
+            "raise the limit with `--max-input-size` if the file is really meant to be this large",
+        ));
+    }
     String::from_utf8(bytes).map_err(|e| {
         Diagnostic::error(format!("{} is not UTF-8 text", path.display()))
             .with_span(e.utf8_error().valid_up_to()..e.utf8_error().valid_up_to() + 1)
     })
+}
+
+/// `64 MB`, `512 KB`, `10 bytes`: sizes as the limit messages print them.
+pub fn human_size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KB", b >> 10),
+        b => format!("{b} bytes"),
+    }
 }
 
 pub fn io_reason(e: &std::io::Error) -> String {

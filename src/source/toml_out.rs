@@ -25,10 +25,23 @@ pub struct Notes {
 /// Tables of a capability written as `[capabilities.<key>]` blocks; every other table is inline.
 const CAPABILITY_TABLES: [&str; 2] = ["params", "semantic"];
 
+/// Text made safe for a TOML comment, which may not hold control characters (a DEL in a
+/// server URL once made `wellgen import` write a file it could not read back): each becomes
+/// its `\u{..}` escape, on the same line.
+fn comment(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => c.to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 pub fn render(doc: &ServiceToml, notes: &Notes) -> String {
     let mut out = String::new();
     for line in &notes.header {
-        let _ = writeln!(out, "# {line}");
+        let _ = writeln!(out, "# {}", comment(line));
     }
     let Ok(Value::Object(root)) = serde_json::to_value(doc) else {
         return out;
@@ -47,7 +60,7 @@ pub fn render(doc: &ServiceToml, notes: &Notes) -> String {
                 let _ = writeln!(out, "\n[{}]", bare(key));
                 for (k, why) in missing {
                     let leaf = k.rsplit('.').next().unwrap_or(k);
-                    let _ = writeln!(out, "# {leaf} = \"…\"   # set this: {why}");
+                    let _ = writeln!(out, "# {leaf} = \"…\"   # set this: {}", comment(why));
                 }
                 table_body(&mut out, key, table, &[]);
             }
@@ -58,7 +71,7 @@ pub fn render(doc: &ServiceToml, notes: &Notes) -> String {
                     if key == "capabilities"
                         && let Some(c) = notes.capabilities.get(i)
                     {
-                        let _ = writeln!(out, "# {c}");
+                        let _ = writeln!(out, "# {}", comment(c));
                     }
                     let _ = writeln!(out, "[[{}]]", bare(key));
                     let blocks: &[&str] = if key == "capabilities" {

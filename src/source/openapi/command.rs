@@ -18,7 +18,7 @@ pub fn import(openapi: &Path, out: &Path, options: &Options, quiet: bool) -> u8 
         );
         return EXIT_USAGE;
     }
-    let text = match source::read(openapi) {
+    let text = match source::read_limited(openapi, options.max_input_size) {
         Ok(t) => t,
         Err(d) => {
             let mut one = Diagnostics::default();

@@ -23,17 +23,29 @@ use crate::source::{TomlLocator, parse_service_toml};
 pub use load::{Version, looks_like_openapi};
 pub use lower::{Filter, Imported};
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// Accepted so the refusal can say what is missing; wellgen never fetches over the network.
     pub allow_remote_refs: bool,
     pub filter: Filter,
+    /// The most bytes read for one import: the document and every file its refs reach.
+    pub max_input_size: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            allow_remote_refs: false,
+            filter: Filter::default(),
+            max_input_size: crate::source::DEFAULT_MAX_INPUT_SIZE,
+        }
+    }
 }
 
 /// Imports an OpenAPI document from a file. Errors (each naming the file and a JSON pointer)
 /// go to `diags`; `None` when any was found.
 pub fn import_file(path: &Path, options: &Options, diags: &mut Diagnostics) -> Option<Imported> {
-    let text = match crate::source::read(path) {
+    let text = match crate::source::read_limited(path, options.max_input_size) {
         Ok(t) => t,
         Err(d) => {
             diags.push(d);
@@ -69,7 +81,8 @@ pub fn import_text(
             return None;
         }
     };
-    let mut docs = refs::Documents::new(path, &name, doc, options.allow_remote_refs);
+    let mut docs = refs::Documents::new(path, &name, doc, options.allow_remote_refs)
+        .with_limits(options.max_input_size, text.len());
     lower::lower(&mut docs, version, &options.filter, diags)
 }
 

@@ -81,9 +81,24 @@ pub struct Documents {
     root_dir: Option<PathBuf>,
     files: Vec<File>,
     allow_remote: bool,
+    /// Bytes all referenced files may still add (the entry document is counted by its reader).
+    input_left: u64,
+    /// Bytes expanded schemas may still copy out of the documents, over the whole import.
+    expansion_left: usize,
+    expansion_limit: usize,
 }
 
-const MAX_HOPS: usize = 64;
+/// The longest chain of `$ref`s followed in one place, and the deepest nesting of `$ref`s
+/// inside one expanded schema: far beyond any real document, short enough that a chain of
+/// refs cannot exhaust the stack.
+pub const MAX_HOPS: usize = 64;
+
+/// How much expanded schemas may copy in all, in bytes: a multiple of the input, so that a
+/// "billion laughs" of `$ref`s (each naming a large value many times) fails fast instead of
+/// filling memory; real APIs expand to a small fraction of this.
+pub fn expansion_limit(input_len: usize) -> usize {
+    input_len.saturating_mul(16).max(32 << 20)
+}
 
 impl Documents {
     /// `path` is where the entry document was read from (`None` for an in-memory text).
@@ -99,6 +114,34 @@ impl Documents {
                 doc: Rc::new(doc),
             }],
             allow_remote,
+            input_left: crate::source::DEFAULT_MAX_INPUT_SIZE,
+            expansion_left: expansion_limit(0),
+            expansion_limit: expansion_limit(0),
+        }
+    }
+
+    /// Sets the input limits: `max_input` bytes for the entry document (`entry_len` of them
+    /// already read) and every file its refs reach together.
+    pub fn with_limits(mut self, max_input: u64, entry_len: usize) -> Self {
+        self.input_left = max_input.saturating_sub(entry_len as u64);
+        self.expansion_limit = expansion_limit(entry_len);
+        self.expansion_left = self.expansion_limit;
+        self
+    }
+
+    /// Counts `bytes` copied into an expanded schema; an error once the import's budget is spent.
+    fn spend_expansion(&mut self, bytes: usize, at: &Place) -> Result<(), Diagnostic> {
+        match self.expansion_left.checked_sub(bytes) {
+            Some(left) => {
+                self.expansion_left = left;
+                Ok(())
+            }
+            None => Err(Diagnostic::error(format!(
+                "{}: expanding `$ref`s copies more than {} MB of schemas; refusing to expand further (a `$ref` bomb?)",
+                self.describe(at),
+                self.expansion_limit >> 20
+            ))
+            .help("refer to large values (enums, defaults) from fewer places, or import fewer operations with --include")),
         }
     }
 
@@ -242,8 +285,9 @@ impl Documents {
         let name = path
             .strip_prefix(root)
             .map_or_else(|_| path.display().to_string(), |p| p.display().to_string());
-        let text = crate::source::read(&path)
+        let text = crate::source::read_limited(&path, self.input_left)
             .map_err(|d| Diagnostic::error(format!("{at}: {}", d.message)))?;
+        self.input_left = self.input_left.saturating_sub(text.len() as u64);
         let doc = load::parse_text(&text, &name).map_err(|d| Diagnostic {
             span: None,
             message: format!("{at}: `{reference}`: {}", d.message),
@@ -375,6 +419,12 @@ impl<'a> Expander<'a> {
                     Value::String(format!("circular reference to `{name}`; not expanded")),
                 )])));
             }
+            if self.stack.len() >= MAX_HOPS {
+                return Err(Diagnostic::error(format!(
+                    "{}/$ref: `$ref`s nest more than {MAX_HOPS} deep here; refusing to follow further",
+                    self.docs.describe(&node.place)
+                )));
+            }
             self.stack.push(target.clone());
             let target = self.docs.node(target);
             let out = self.schema(&target, target.value(), depth);
@@ -393,6 +443,7 @@ impl<'a> Expander<'a> {
             return Ok(Value::Object(Map::new()));
         }
         self.nodes_left -= 1;
+        self.docs.spend_expansion(64, &node.place)?;
         let mut out = Map::new();
         for (key, sub) in object {
             if DROPPED_KEYS.contains(&key.as_str()) || key.starts_with("x-") {
@@ -428,6 +479,8 @@ impl<'a> Expander<'a> {
                 self.foreign_patterns += 1;
                 continue;
             } else {
+                self.docs
+                    .spend_expansion(size_at_most(sub, self.docs.expansion_left), &node.place)?;
                 sub.clone()
             };
             out.insert(key.clone(), value);
@@ -435,6 +488,34 @@ impl<'a> Expander<'a> {
         normalise_30(&mut out);
         Ok(Value::Object(out))
     }
+}
+
+/// The size of `value` as compact JSON, roughly, counting no further than `limit + 1` (so a
+/// huge value costs no more to measure than the budget it would exceed).
+fn size_at_most(value: &Value, limit: usize) -> usize {
+    let mut size = 0usize;
+    let mut todo = vec![value];
+    while let Some(v) = todo.pop() {
+        size += match v {
+            Value::Null | Value::Bool(_) | Value::Number(_) => 8,
+            Value::String(s) => s.len() + 2,
+            Value::Array(a) => {
+                todo.extend(a);
+                2 + a.len()
+            }
+            Value::Object(m) => {
+                for (k, v) in m {
+                    size += k.len() + 4;
+                    todo.push(v);
+                }
+                2
+            }
+        };
+        if size > limit {
+            return size;
+        }
+    }
+    size
 }
 
 /// OpenAPI 3.0 / Swagger keywords rewritten into JSON Schema 2020-12: `nullable` and the
@@ -590,6 +671,42 @@ mod tests {
             .clone();
         normalise_30(&mut m);
         assert_eq!(Value::Object(m), json!({"type": ["string", "null"]}));
+    }
+
+    #[test]
+    fn long_ref_chains_are_errors_not_stack_overflows() {
+        let mut schemas = Map::new();
+        for i in 0..100_000 {
+            schemas.insert(format!("C{i}"), json!({"$ref": format!("#/C{}", i + 1)}));
+        }
+        schemas.insert("C100000".into(), json!({"type": "string"}));
+        let mut d = docs(Value::Object(schemas));
+        let root = d.root();
+        let err = Expander::new(&mut d).expand(&root.child("C0")).unwrap_err();
+        assert!(err.message.contains("nest more than 64"), "{}", err.message);
+    }
+
+    #[test]
+    fn copying_a_large_value_through_many_refs_fails_fast() {
+        let big: Vec<String> = (0..20_000).map(|i| format!("value-{i:060}")).collect();
+        let props: Map<String, Value> = (0..150)
+            .map(|i| (format!("p{i}"), json!({"$ref": "#/Big"})))
+            .collect();
+        let mut d = docs(
+            json!({"Big": {"type": "string", "enum": big}, "Many": {"type": "object", "properties": props}}),
+        );
+        let root = d.root();
+        let start = std::time::Instant::now();
+        let mut failed = None;
+        for _ in 0..100 {
+            if let Err(e) = Expander::new(&mut d).expand(&root.child("Many")) {
+                failed = Some(e);
+                break;
+            }
+        }
+        let err = failed.expect("the budget is spent");
+        assert!(err.message.contains("`$ref` bomb"), "{}", err.message);
+        assert!(start.elapsed().as_secs() < 10);
     }
 
     #[test]

@@ -1,0 +1,72 @@
+//! Entry points shared by the fuzz targets (`fuzz/`) and the regression tests
+//! (`tests/regressions.rs`): each runs one front end on arbitrary input through every later
+//! stage. They return nothing and must never panic; a panic is the bug they look for.
+
+use std::path::Path;
+
+use crate::diag::Diagnostics;
+use crate::emit::{self, Target, section};
+use crate::source::{self, openapi, service_toml::ServiceToml};
+use crate::{check, model};
+
+/// service.toml text: parse, lower, check, emit every target.
+pub fn service_toml(text: &str) {
+    let mut diags = Diagnostics::default();
+    // Not `read_source`: a fuzzed `[source] openapi = "…"` must not read the fuzzer's disk.
+    if let Ok(raw) = source::parse_service_toml(text) {
+        lower_and_emit(raw, &mut diags);
+    }
+}
+
+/// An OpenAPI document (JSON or YAML): import, render the service.toml `wellgen import` would
+/// write (which must read back), then lower, check and emit every target.
+pub fn openapi(text: &str) {
+    let mut diags = Diagnostics::default();
+    let Some(imported) = openapi::import_text(None, text, &openapi::Options::default(), &mut diags)
+    else {
+        return;
+    };
+    let rendered = openapi::command::render(
+        &imported,
+        Path::new("openapi.json"),
+        Path::new("service.toml"),
+    );
+    if let Err(d) = source::parse_service_toml(&rendered) {
+        panic!(
+            "`wellgen import` wrote a service.toml it cannot read back: {}\n{rendered}",
+            d.message
+        );
+    }
+    let raw = openapi::finish(imported, &mut diags);
+    lower_and_emit(raw, &mut diags);
+}
+
+/// A host file merge: the first byte picks `_headers` (append) or `_redirects` (prepend); the
+/// rest is the existing file and wellgen's section, split at the first NUL byte.
+pub fn headers_merge(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let placement = if pick % 2 == 0 {
+        section::Placement::Append
+    } else {
+        section::Placement::Prepend
+    };
+    let split = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+    let existing = String::from_utf8_lossy(&rest[..split]);
+    let body = String::from_utf8_lossy(rest.get(split + 1..).unwrap_or_default());
+    // wellgen's own sections are marked; the merge also runs with an empty one (a removal).
+    let ours = format!("{}\n{body}\n{}\n", section::BEGIN, section::END);
+    if let Ok(merged) = section::merge(&existing, &ours, placement) {
+        let _ = section::merge(&merged, "", placement);
+        let _ = section::merge(&merged, &ours, placement);
+    }
+    let _ = section::merge(&existing, "", placement);
+}
+
+fn lower_and_emit(raw: ServiceToml, diags: &mut Diagnostics) {
+    if let Some(service) = model::lower(raw, diags) {
+        check::run(&service, &check::Policy::default(), diags);
+        let _ = emit::emit_all(&service, &Target::ALL, diags);
+    }
+}

@@ -1,0 +1,205 @@
+//! Nothing lost: a build killed with SIGKILL at any point of its write leaves, once the next
+//! run has read the journal (`wellgen::write::recover`, which every build calls first), exactly
+//! the old output or exactly the new one, never a mix and never a temporary file.
+//!
+//! The binary stops at a named point when `WELLGEN_TEST_PAUSE` says so (debug builds only),
+//! prints `wellgen: paused at <point>`, and is killed there.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::Stdio;
+
+use common::*;
+use wellgen::write::{self, Recovered};
+
+/// A service with `range` capabilities, all descriptions mentioning `word`: large enough that a
+/// build writes a few hundred files.
+fn service(word: &str, range: std::ops::Range<usize>) -> String {
+    let mut text = format!(
+        "[service]\nname = \"Big\"\ndescription = \"The {word} catalogue of many items.\"\n\
+         base_url = \"https://big.example.com\"\n\n[auth]\ntype = \"none\"\n\n[deploy]\nhost = \"generic\"\n"
+    );
+    for i in range {
+        text.push_str(&format!(
+            "\n[[capabilities]]\nid = \"item_{i}\"\ndescription = \"Get the {word} item number {i}\"\n\
+             method = \"GET\"\npath = \"/api/items/{i}\"\nreturns = \"item {{id, name}}\"\n"
+        ));
+    }
+    text
+}
+
+struct Site {
+    _work: tempfile::TempDir,
+    old: std::path::PathBuf,
+    new: std::path::PathBuf,
+    dist: std::path::PathBuf,
+}
+
+/// A site folder with a user's own files, built once from the old service.
+fn site() -> Site {
+    let work = tempfile::tempdir().unwrap();
+    let old = work.path().join("old.toml");
+    let new = work.path().join("new.toml");
+    fs::write(&old, service("old", 0..80)).unwrap();
+    fs::write(&new, service("new", 10..84)).unwrap();
+    let dist = work.path().join("dist");
+    fs::create_dir_all(&dist).unwrap();
+    fs::write(dist.join("index.html"), "<h1>my site</h1>\n").unwrap();
+    fs::write(dist.join("_headers"), "/index.html\n  X-Mine: yes\n").unwrap();
+    build(&old, &dist);
+    Site {
+        _work: work,
+        old,
+        new,
+        dist,
+    }
+}
+
+fn build(source: &Path, dist: &Path) {
+    let (code, _, stderr) = run(wellgen().arg("build").arg(source).arg("-o").arg(dist));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// The folder as a user sees it, without wellgen's journal and staged files.
+fn visible(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    files(dir)
+        .into_iter()
+        .filter(|(p, _)| !is_bookkeeping(p))
+        .collect()
+}
+
+fn is_bookkeeping(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name == write::JOURNAL || (name.starts_with(".wellgen-") && name.ends_with(".tmp"))
+}
+
+/// Starts a build of `source` into `dist` that stops at `point`, and kills it there.
+fn kill_at(source: &Path, dist: &Path, point: &str) {
+    let mut child = wellgen()
+        .arg("build")
+        .arg(source)
+        .arg("-o")
+        .arg(dist)
+        .env("WELLGEN_TEST_PAUSE", point)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            panic!("the build never paused at {point}:\n{seen}");
+        }
+        if line.contains(&format!("paused at {point}")) {
+            break;
+        }
+        seen.push_str(&line);
+    }
+    child.kill().unwrap(); // SIGKILL: no destructor, no cleanup runs
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_killed_build_leaves_the_old_output_or_the_new_one() {
+    // The pause hook exists in debug builds only.
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let reference = site();
+    let old = files(&reference.dist);
+    build(&reference.new, &reference.dist);
+    let new = files(&reference.dist);
+    assert_ne!(old, new);
+    let changed = new.iter().filter(|(p, b)| old.get(*p) != Some(*b)).count();
+    assert!(
+        changed > 70,
+        "{changed} files change: too few to kill mid-way"
+    );
+
+    for (point, expected) in [
+        ("staged", Recovered::Undone),
+        ("committed", Recovered::Finished),
+        ("renamed:1", Recovered::Finished),
+        ("renamed:40", Recovered::Finished),
+        ("renamed:80", Recovered::Finished),
+    ] {
+        let s = site();
+        assert_eq!(files(&s.dist), old);
+        kill_at(&s.new, &s.dist, point);
+        if expected == Recovered::Undone {
+            // Killed before the commit point: what a user sees is still the old output.
+            assert!(visible(&s.dist) == old, "{point}: the old output changed");
+        } else {
+            assert!(files(&s.dist).contains_key(write::JOURNAL), "{point}");
+        }
+        if point == "renamed:40" {
+            // Mid-way, per-file renames alone would leave a mix: the journal is what saves it.
+            let v = visible(&s.dist);
+            assert!(v != old && v != new, "the kill did not land mid-way");
+        }
+        let recovered = write::recover(&s.dist).unwrap();
+        assert_eq!(recovered, Some(expected), "{point}");
+        let after = files(&s.dist);
+        let want = if expected == Recovered::Undone {
+            &old
+        } else {
+            &new
+        };
+        if after != *want {
+            let differ: Vec<&String> = after
+                .keys()
+                .chain(want.keys())
+                .filter(|p| after.get(*p) != want.get(*p))
+                .take(10)
+                .collect();
+            panic!("{point}: after recovery the folder is a mix; differing: {differ:?}");
+        }
+        assert_eq!(write::recover(&s.dist).unwrap(), None, "{point}: done once");
+
+        // The next build after a kill works as usual.
+        build(&s.new, &s.dist);
+        assert_eq!(files(&s.dist), new, "{point}");
+        build(&s.old, &s.dist);
+        assert_eq!(files(&s.dist), old, "{point}");
+    }
+}
+
+#[test]
+fn a_build_finishes_the_journal_of_a_killed_one_first() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let s = site();
+    let old = files(&s.dist);
+    kill_at(&s.new, &s.dist, "renamed:10");
+    // Rebuilding the old service first finishes the killed build, then writes the old output.
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&s.old).arg("-o").arg(&s.dist));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("finished the renames"), "{stderr}");
+    assert_eq!(files(&s.dist), old);
+}
+
+#[test]
+fn a_damaged_journal_is_refused_not_followed() {
+    let s = site();
+    let before = files(&s.dist);
+    let outside = s.dist.parent().unwrap().join("victim.txt");
+    fs::write(&outside, "keep me").unwrap();
+    let hash = write::content_hash(b"keep me");
+    fs::write(
+        s.dist.join(write::JOURNAL),
+        format!("state commit\nremove /../victim.txt {hash}\n"),
+    )
+    .unwrap();
+    let err = write::recover(&s.dist).unwrap_err();
+    assert!(err.message.contains("damaged"), "{}", err.message);
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "keep me");
+    fs::remove_file(s.dist.join(write::JOURNAL)).unwrap();
+    assert_eq!(files(&s.dist), before);
+}

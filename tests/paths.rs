@@ -1,0 +1,221 @@
+//! Paths: a hostile capability id never becomes a file outside the output folder, and a
+//! tampered or stale `.wellgen-manifest` never makes wellgen delete or replace a file it did
+//! not write.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::*;
+use wellgen::write::{self, MANIFEST};
+
+const SERVICE: &str = r#"[service]
+name = "Paths"
+description = "A service for path tests."
+base_url = "https://paths.example.com"
+
+[auth]
+type = "none"
+
+[[capabilities]]
+id = "ID"
+description = "Find a thing"
+method = "GET"
+path = "/api/things"
+"#;
+
+fn service(id: &str) -> String {
+    SERVICE.replace("\"ID\"", &toml::Value::String(id.into()).to_string())
+}
+
+fn build(source: &Path, out: &Path) -> (i32, String) {
+    let (code, _, stderr) = run(wellgen().arg("build").arg(source).arg("-o").arg(out));
+    (code, stderr)
+}
+
+#[test]
+fn a_hostile_capability_id_is_refused_before_any_file_is_named() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    let out = work.path().join("site/dist");
+    for id in [
+        "../../../escape",
+        "/etc/passwd",
+        "a/../../b",
+        "..",
+        "x\\..\\y",
+        "ok\u{1}",
+    ] {
+        fs::write(&source, service(id)).unwrap();
+        let (code, stderr) = build(&source, &out);
+        assert_eq!(code, 1, "{id:?}: {stderr}");
+        assert!(stderr.contains("is not a valid capability id"), "{stderr}");
+        assert!(!out.exists(), "{id:?}: nothing is written");
+    }
+    // Only the output folder's own files ever appear.
+    let listed: Vec<_> = walkdir::WalkDir::new(work.path())
+        .into_iter()
+        .map(|e| e.unwrap().path().to_path_buf())
+        .collect();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+}
+
+#[test]
+fn the_writer_refuses_artifact_paths_that_are_not_plain() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("dist");
+    for hostile in [
+        "/api/capabilities/../../../escape",
+        "/../escape",
+        "relative",
+        "/a/./b",
+        "/.wellgen-manifest",
+    ] {
+        let artifact = wellgen::emit::Artifact {
+            path: hostile.to_string(),
+            body: b"x".to_vec(),
+            serving: None,
+        };
+        let err = write::write(&out, &[artifact], None).unwrap_err();
+        assert!(err.message.contains("not a plain path"), "{}", err.message);
+    }
+    assert!(!work.path().join("escape").exists());
+    assert!(!out.exists(), "a refused build leaves no folder behind");
+}
+
+/// A built site plus a file outside it, for tampering tests.
+struct Site {
+    work: tempfile::TempDir,
+    source: std::path::PathBuf,
+    out: std::path::PathBuf,
+}
+
+fn site() -> Site {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    fs::write(&source, service("find_thing")).unwrap();
+    let out = work.path().join("dist");
+    assert_eq!(build(&source, &out).0, 0);
+    Site { work, source, out }
+}
+
+fn add_to_manifest(out: &Path, lines: &[String]) {
+    let mut text = fs::read_to_string(out.join(MANIFEST)).unwrap();
+    for l in lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    fs::write(out.join(MANIFEST), text).unwrap();
+}
+
+#[test]
+fn a_tampered_manifest_deletes_nothing_outside_or_foreign() {
+    let s = site();
+    let outside = s.work.path().join("victim.txt");
+    fs::write(&outside, "not yours").unwrap();
+    fs::write(s.out.join("user.txt"), "my notes").unwrap();
+    fs::write(s.out.join("edited.json"), "{}").unwrap();
+    let hash = |b: &[u8]| write::content_hash(b);
+    let victim = hash(b"not yours");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&outside, s.out.join("link.txt")).unwrap();
+    add_to_manifest(
+        &s.out,
+        &[
+            format!("/../victim.txt {victim}"),
+            format!("{} {victim}", outside.display()),
+            format!("//{} {victim}", outside.display()),
+            format!("/link.txt {victim}"),
+            "/user.txt".to_string(),
+            format!("/edited.json {}", hash(b"{\"old\": true}")),
+            format!("/{MANIFEST} {}", hash(b"")),
+        ],
+    );
+    let (code, stderr) = build(&s.source, &s.out);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "not yours");
+    assert_eq!(
+        fs::read_to_string(s.out.join("user.txt")).unwrap(),
+        "my notes"
+    );
+    assert_eq!(fs::read_to_string(s.out.join("edited.json")).unwrap(), "{}");
+    #[cfg(unix)]
+    assert!(s.out.join("link.txt").is_symlink());
+    for why in [
+        "`/../victim.txt`, which is not a file wellgen writes; ignored",
+        "`/user.txt`, but the manifest has no content hash for it; left in place",
+        "`/edited.json`, but it was changed since wellgen wrote it; left in place",
+        "`/link.txt`, but it is a symbolic link; left in place",
+    ] {
+        assert!(stderr.contains(why), "missing `{why}` in:\n{stderr}");
+    }
+    // The rewritten manifest no longer lists what it does not own.
+    let manifest = fs::read_to_string(s.out.join(MANIFEST)).unwrap();
+    assert!(!manifest.contains("victim") && !manifest.contains("user.txt"));
+}
+
+#[test]
+fn a_stale_file_with_its_recorded_hash_is_removed() {
+    let s = site();
+    fs::create_dir_all(s.out.join("old")).unwrap();
+    fs::write(s.out.join("old/doc.json"), "{}").unwrap();
+    add_to_manifest(
+        &s.out,
+        &[format!("/old/doc.json {}", write::content_hash(b"{}"))],
+    );
+    let (code, stderr) = build(&s.source, &s.out);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("1 stale removed"), "{stderr}");
+    assert!(!s.out.join("old").exists(), "the emptied folder goes too");
+}
+
+#[test]
+fn an_output_file_edited_by_hand_is_not_overwritten() {
+    let s = site();
+    let ai = s.out.join(".well-known/ai");
+    fs::write(&ai, "{\"edited\": true}\n").unwrap();
+    let (code, stderr) = build(&s.source, &s.out);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("was changed since wellgen wrote it; refusing to replace it"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_to_string(&ai).unwrap(), "{\"edited\": true}\n");
+    // Deleting it hands it back to wellgen.
+    fs::remove_file(&ai).unwrap();
+    assert_eq!(build(&s.source, &s.out).0, 0);
+    assert!(fs::read_to_string(&ai).unwrap().contains("\"Paths\""));
+}
+
+#[test]
+fn a_manifest_without_hashes_is_upgraded_only_where_nothing_changes() {
+    let s = site();
+    let manifest = fs::read_to_string(s.out.join(MANIFEST)).unwrap();
+    let legacy: String = manifest
+        .lines()
+        .map(|l| l.split(' ').next().unwrap().to_string() + "\n")
+        .collect();
+    fs::write(s.out.join(MANIFEST), legacy).unwrap();
+    let (code, stderr) = build(&s.source, &s.out);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(fs::read_to_string(s.out.join(MANIFEST)).unwrap(), manifest);
+
+    // Without a hash, a file whose bytes differ from the new ones is not wellgen's to replace.
+    let legacy: String = manifest
+        .lines()
+        .map(|l| l.split(' ').next().unwrap().to_string() + "\n")
+        .collect();
+    fs::write(s.out.join(MANIFEST), legacy).unwrap();
+    fs::write(
+        &s.source,
+        service("find_thing").replace("Find a thing", "Find a thing by name"),
+    )
+    .unwrap();
+    let (code, stderr) = build(&s.source, &s.out);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("has no content hash in the manifest"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,222 @@
+//! Inputs that once broke wellgen, replayed in the normal suite: fuzz crashes
+//! (`tests/regressions/<target>/*`, through the fuzz targets' own entry points) and the
+//! resource bombs the input limits exist for, generated here.
+
+mod common;
+
+use std::fs;
+use std::panic;
+use std::time::Instant;
+
+use common::*;
+
+#[test]
+fn fuzz_crashes_stay_fixed() {
+    let dir = root().join("tests/regressions");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for target in [
+        "service_toml",
+        "openapi_json",
+        "openapi_yaml",
+        "headers_merge",
+    ] {
+        let Ok(entries) = fs::read_dir(dir.join(target)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let data = fs::read(&path).unwrap();
+            count += 1;
+            let outcome = panic::catch_unwind(|| match target {
+                "headers_merge" => wellgen::fuzzing::headers_merge(&data),
+                _ => {
+                    let Ok(text) = std::str::from_utf8(&data) else {
+                        return;
+                    };
+                    match target {
+                        "service_toml" => wellgen::fuzzing::service_toml(text),
+                        _ => wellgen::fuzzing::openapi(text),
+                    }
+                }
+            });
+            if outcome.is_err() {
+                failures.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(failures.is_empty(), "still panicking: {failures:?}");
+    eprintln!("{count} fuzz regressions replayed");
+}
+
+/// An OpenAPI document whose one large enum is named, through `$ref`s, by every property of
+/// every response: a few MB that would expand to many GB.
+fn ref_bomb() -> String {
+    let big: Vec<String> = (0..20_000).map(|i| format!("\"value-{i:040}\"")).collect();
+    let props: Vec<String> = (0..150)
+        .map(|i| format!("\"p{i}\": {{\"$ref\": \"#/components/schemas/Big\"}}"))
+        .collect();
+    let paths: Vec<String> = (0..60)
+        .map(|i| {
+            format!(
+                "\"/things/t{i}\": {{\"get\": {{\"operationId\": \"thing_{i}\", \"responses\": {{\"200\": \
+                 {{\"description\": \"ok\", \"content\": {{\"application/json\": {{\"schema\": \
+                 {{\"$ref\": \"#/components/schemas/Many\"}}}}}}}}}}}}}}"
+            )
+        })
+        .collect();
+    format!(
+        "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"Bomb\", \"version\": \"1\"}}, \
+         \"servers\": [{{\"url\": \"https://bomb.example.com\"}}], \"paths\": {{{}}}, \
+         \"components\": {{\"schemas\": {{\"Big\": {{\"type\": \"string\", \"enum\": [{}]}}, \
+         \"Many\": {{\"type\": \"object\", \"properties\": {{{}}}}}}}}}}}",
+        paths.join(", "),
+        big.join(", "),
+        props.join(", ")
+    )
+}
+
+#[test]
+fn a_billion_laughs_of_refs_fails_fast_with_a_clear_error() {
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("bomb.json");
+    fs::write(&file, ref_bomb()).unwrap();
+    let start = Instant::now();
+    let (code, _, stderr) = run(wellgen().arg("check").arg(&file));
+    let took = start.elapsed();
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("a `$ref` bomb?"), "{stderr}");
+    assert!(took.as_secs() < 30, "took {took:?}");
+}
+
+#[test]
+fn a_long_chain_of_refs_is_an_error_not_a_stack_overflow() {
+    let n = 20_000;
+    let mut schemas: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                "\"C{i}\": {{\"$ref\": \"#/components/schemas/C{}\"}}",
+                i + 1
+            )
+        })
+        .collect();
+    schemas.push(format!("\"C{n}\": {{\"type\": \"string\"}}"));
+    let doc = format!(
+        "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"Chain\", \"version\": \"1\"}}, \
+         \"servers\": [{{\"url\": \"https://chain.example.com\"}}], \"paths\": {{\"/x\": {{\"get\": \
+         {{\"operationId\": \"x\", \"responses\": {{\"200\": {{\"description\": \"ok\", \"content\": \
+         {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/C0\"}}}}}}}}}}}}}}}}, \
+         \"components\": {{\"schemas\": {{{}}}}}}}",
+        schemas.join(", ")
+    );
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("chain.json");
+    fs::write(&file, doc).unwrap();
+    let (code, _, stderr) = run(wellgen().arg("check").arg(&file));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("`$ref`s nest more than 64 deep"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn inputs_larger_than_the_limit_are_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    let mut text = fs::read_to_string(root().join("examples/worldweather/service.toml")).unwrap();
+    text.push_str(&format!("# {}\n", "x".repeat(4096)));
+    fs::write(&source, &text).unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .args(["check", "--max-input-size", "4K"])
+        .arg(&source));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("is larger than 4 KB"), "{stderr}");
+    let (code, _, stderr) = run(wellgen()
+        .args(["check", "--max-input-size", "64K"])
+        .arg(&source));
+    assert_eq!(code, 0, "{stderr}");
+
+    // A referenced file counts towards the same limit.
+    let api = work.path().join("api.yaml");
+    fs::write(
+        &api,
+        "openapi: 3.0.3\ninfo: {title: Refs, version: '1'}\nservers: [{url: 'https://refs.example.com'}]\n\
+         paths:\n  /x:\n    get:\n      operationId: x\n      responses:\n        '200':\n          description: ok\n\
+         \x20         content:\n            application/json:\n              schema: {$ref: 'big.yaml'}\n",
+    )
+    .unwrap();
+    fs::write(
+        work.path().join("big.yaml"),
+        format!("type: string\ndescription: '{}'\n", "y".repeat(8192)),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .args(["check", "--max-input-size", "4K"])
+        .arg(&api));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("big.yaml is larger than"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_input_is_refused_not_read_forever() {
+    let (code, _, stderr) = run(wellgen().args(["check", "/dev/zero", "--max-input-size", "1M"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("larger than 1 MB"), "{stderr}");
+}
+
+/// Forty levels of schemas, each naming the next ten times, behind 1,000 operations:
+/// every expansion is cut at 200 schemas, but the whole takes many seconds, even optimised.
+fn slow_laughs() -> String {
+    let mut schemas: Vec<String> = (0..40)
+        .map(|i| {
+            let props: Vec<String> = (0..10)
+                .map(|k| {
+                    format!(
+                        "\"p{k}\": {{\"$ref\": \"#/components/schemas/L{}\"}}",
+                        i + 1
+                    )
+                })
+                .collect();
+            format!(
+                "\"L{i}\": {{\"type\": \"object\", \"properties\": {{{}}}}}",
+                props.join(", ")
+            )
+        })
+        .collect();
+    schemas.push("\"L40\": {\"type\": \"string\"}".into());
+    let paths: Vec<String> = (0..1000)
+        .map(|j| {
+            format!(
+                "\"/p{j}\": {{\"get\": {{\"operationId\": \"op{j}\", \"responses\": {{\"200\": \
+                 {{\"description\": \"ok\", \"content\": {{\"application/json\": {{\"schema\": \
+                 {{\"$ref\": \"#/components/schemas/L0\"}}}}}}}}}}}}}}"
+            )
+        })
+        .collect();
+    format!(
+        "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"Laughs\", \"version\": \"1\"}}, \
+         \"servers\": [{{\"url\": \"https://laughs.example.com\"}}], \"paths\": {{{}}}, \
+         \"components\": {{\"schemas\": {{{}}}}}}}",
+        paths.join(", "),
+        schemas.join(", ")
+    )
+}
+
+#[test]
+fn the_time_limit_stops_a_slow_input_and_writes_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("laughs.json");
+    fs::write(&file, slow_laughs()).unwrap();
+    let out = work.path().join("dist");
+    let start = Instant::now();
+    let (code, _, stderr) = run(wellgen()
+        .args(["build", "--time-limit", "1", "-o"])
+        .arg(&out)
+        .arg(&file));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("gave up after 1 s"), "{stderr}");
+    assert!(start.elapsed().as_secs() < 10);
+    assert!(!out.exists());
+}
