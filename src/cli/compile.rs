@@ -1,7 +1,6 @@
 //! The pipeline every command shares: read the source, lower it, run the checks, emit every
 //! chosen target. Diagnostics are printed here, once.
 
-use std::io::Write as _;
 
 use super::Input;
 use crate::diag::{Diagnostic, Diagnostics, SourceText};
@@ -17,6 +16,17 @@ pub(super) enum Compiled {
 }
 
 pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
+    compile_into(input, quiet, strict, &mut std::io::stderr().lock())
+}
+
+/// `compile`, with the diagnostics written to `err`: batch builds collect each service's
+/// diagnostics and print them whole, in path order.
+pub(super) fn compile_into(
+    input: &Input,
+    quiet: bool,
+    strict: bool,
+    err: &mut dyn std::io::Write,
+) -> Compiled {
     // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
     let (path, openapi) = match &input.openapi {
         Some(o) if !input.source.exists() => (o, None),
@@ -25,7 +35,8 @@ pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
     let text = match source::read(path) {
         Ok(t) => t,
         Err(d) => {
-            eprint!(
+            let _ = write!(
+                err,
                 "{}",
                 SourceText {
                     path,
@@ -64,15 +75,19 @@ pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
     });
     provenance.annotate(&mut diags);
     let failed = diags.has_errors() || (strict && diags.warning_count() > 0);
-    print_diagnostics(&src, &diags, quiet && !failed);
+    print_diagnostics(&src, &diags, quiet && !failed, err);
     match artifacts {
         Some(a) if !diags.has_errors() => Compiled::Ok(a, diags),
         _ => Compiled::Invalid,
     }
 }
 
-fn print_diagnostics(src: &SourceText, diags: &Diagnostics, errors_only: bool) {
-    let mut err = std::io::stderr().lock();
+fn print_diagnostics(
+    src: &SourceText,
+    diags: &Diagnostics,
+    errors_only: bool,
+    err: &mut dyn std::io::Write,
+) {
     let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
     sorted.sort_by_key(|d| std::cmp::Reverse(d.severity));
     sorted.dedup();
