@@ -9,7 +9,12 @@ use wellgen::cli::{Cli, run};
 const SERVICES: usize = 1_000;
 
 fn cli(dir: &std::path::Path) -> Cli {
-    let args = ["wellgen", "build", dir.to_str().expect("UTF-8 path"), "--quiet"];
+    let args = [
+        "wellgen",
+        "build",
+        dir.to_str().expect("UTF-8 path"),
+        "--quiet",
+    ];
     <Cli as clap::Parser>::parse_from(args)
 }
 

@@ -94,7 +94,9 @@ id = "string, required -- the order id"
 /// Writes `n` small services below `root`, ten to a group folder: `root/g<k>/s<i>/service.toml`.
 pub fn write_services(root: &Path, n: usize) {
     for i in 0..n {
-        let dir = root.join(format!("g{:03}", i / 10)).join(format!("s{i:04}"));
+        let dir = root
+            .join(format!("g{:03}", i / 10))
+            .join(format!("s{i:04}"));
         std::fs::create_dir_all(&dir).expect("mkdir");
         std::fs::write(dir.join("service.toml"), small_service(i)).expect("write");
     }

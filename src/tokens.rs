@@ -247,7 +247,10 @@ mod tests {
         let lines: Vec<&str> = t.lines().collect();
         assert!(lines[0].starts_with("document  "), "{t}");
         assert!(lines[1].ends_with("          4"), "{t}");
-        assert_eq!(lines[3], "total             30           8           10", "{t}");
+        assert_eq!(
+            lines[3], "total             30           8           10",
+            "{t}"
+        );
         assert!(lines.iter().all(|l| l.len() == lines[0].len()), "{t}");
     }
 

@@ -44,7 +44,11 @@ fn builds_each_service_beside_it_and_skips_hidden_build_and_output_folders() {
         put(root, &format!("{skipped}/service.toml"), "not toml [");
     }
     // A folder wellgen wrote before (it holds a manifest) is output, not input.
-    put(root, "old/.wellgen-manifest", "# Files written by wellgen\n");
+    put(
+        root,
+        "old/.wellgen-manifest",
+        "# Files written by wellgen\n",
+    );
     put(root, "old/service.toml", "not toml [");
 
     let (code, stdout, stderr) = batch(root, &[]);
@@ -88,7 +92,11 @@ fn one_failure_does_not_stop_the_others_and_every_error_names_its_file() {
         put(root, &format!("ok{i}/service.toml"), GOOD);
     }
     put(root, "bad1/service.toml", "[service]\nnmae = \"x\"\n");
-    put(root, "bad2/service.toml", &GOOD.replace("https://", "ftp://"));
+    put(
+        root,
+        "bad2/service.toml",
+        &GOOD.replace("https://", "ftp://"),
+    );
     let (code, _, stderr) = batch(root, &["--jobs", "3"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("built 6 of 8 services"), "{stderr}");
@@ -122,7 +130,12 @@ fn json_summary_lists_every_service_and_tokens_on_request() {
     assert_eq!(v["failed"], 0);
     let services = v["services"].as_array().unwrap();
     assert_eq!(services.len(), 2);
-    assert!(services[0]["source"].as_str().unwrap().ends_with("a/service.toml"));
+    assert!(
+        services[0]["source"]
+            .as_str()
+            .unwrap()
+            .ends_with("a/service.toml")
+    );
     let one = services[0]["tokens"]["o200k_base"].as_u64().unwrap();
     assert!(one > 100, "{stdout}");
     assert_eq!(v["total"]["o200k_base"].as_u64().unwrap(), 2 * one);

@@ -25,7 +25,10 @@ fn json_summary_counts_every_served_document() {
     let docs = v["documents"].as_array().unwrap();
     let paths: Vec<&str> = docs.iter().map(|d| d["path"].as_str().unwrap()).collect();
     assert!(paths.contains(&"/.well-known/ai") && paths.contains(&"/llms.txt"));
-    assert!(!paths.contains(&"/_headers"), "host files are not documents");
+    assert!(
+        !paths.contains(&"/_headers"),
+        "host files are not documents"
+    );
     let ai = &docs[paths.iter().position(|p| *p == "/.well-known/ai").unwrap()];
     let alias = &docs[paths.iter().position(|p| *p == "/ai").unwrap()];
     assert_eq!(ai["o200k_base"], alias["o200k_base"]);
@@ -43,7 +46,10 @@ fn json_summary_counts_every_served_document() {
     for k in ["bytes", "o200k_base", "cl100k_base"] {
         assert_eq!(v["total"][k].as_u64().unwrap(), sum(k), "{k}");
     }
-    assert!(v.get("ratio").is_none(), "a service.toml has no OpenAPI source");
+    assert!(
+        v.get("ratio").is_none(),
+        "a service.toml has no OpenAPI source"
+    );
     // Host files (`_headers`, `_redirects`) are written but not counted.
     assert!(v["files"].as_u64().unwrap() as usize > docs.len());
 }
@@ -69,7 +75,12 @@ fn an_openapi_source_is_compared_with_the_ai_document() {
 
     // The same through `[source] openapi` in a service.toml.
     let v = build_json(&root().join("tests/fixtures/import-petstore30/service.toml"));
-    assert!(v["openapi"]["path"].as_str().unwrap().ends_with("openapi.json"));
+    assert!(
+        v["openapi"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("openapi.json")
+    );
     assert!(v["ratio"]["cl100k_base"].as_f64().unwrap() > 0.0);
 }
 
@@ -77,13 +88,26 @@ fn an_openapi_source_is_compared_with_the_ai_document() {
 fn table_on_stdout_unless_quiet() {
     let source = root().join("examples/simplenotes/service.toml");
     let out = tempfile::tempdir().unwrap();
-    let (code, stdout, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(out.path()));
+    let (code, stdout, stderr) = run(wellgen()
+        .arg("build")
+        .arg(&source)
+        .arg("-o")
+        .arg(out.path()));
     assert_eq!(code, 0, "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert!(lines[0].starts_with("document") && lines[0].ends_with("cl100k_base"), "{stdout}");
-    assert!(lines.iter().any(|l| l.starts_with("/.well-known/ai ")), "{stdout}");
+    assert!(
+        lines[0].starts_with("document") && lines[0].ends_with("cl100k_base"),
+        "{stdout}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("/.well-known/ai ")),
+        "{stdout}"
+    );
     assert!(lines.last().unwrap().starts_with("total "), "{stdout}");
-    assert!(stderr.contains("built "), "the build line stays on stderr: {stderr}");
+    assert!(
+        stderr.contains("built "),
+        "the build line stays on stderr: {stderr}"
+    );
 
     let (code, stdout, stderr) = run(wellgen()
         .arg("build")

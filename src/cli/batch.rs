@@ -266,7 +266,10 @@ fn draw_progress(done: &AtomicUsize, total: usize) {
 
 /// `[#########.....] 512/1000 services`.
 fn bar(done: usize, total: usize, width: usize) -> String {
-    let filled = (done * width).checked_div(total).unwrap_or(width).min(width);
+    let filled = (done * width)
+        .checked_div(total)
+        .unwrap_or(width)
+        .min(width);
     format!(
         "[{}{}] {done}/{total} services",
         "#".repeat(filled),

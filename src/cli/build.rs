@@ -135,13 +135,7 @@ fn openapi_source(input: &Input) -> Option<PathBuf> {
         return Some(input.source.clone());
     }
     let rel = source::parse_service_toml(&text).ok()?.source?.openapi?;
-    Some(
-        input
-            .source
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(rel),
-    )
+    Some(input.source.parent().unwrap_or(Path::new(".")).join(rel))
 }
 
 #[derive(Serialize)]

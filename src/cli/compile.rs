@@ -1,7 +1,6 @@
 //! The pipeline every command shares: read the source, lower it, run the checks, emit every
 //! chosen target. Diagnostics are printed here, once.
 
-
 use super::Input;
 use crate::diag::{Diagnostic, Diagnostics, SourceText};
 use crate::emit::{self, Artifact};
