@@ -1,19 +1,105 @@
-//! `wellgen build`: compile, then write the output folder.
+//! `wellgen build`: compile, then write the output folder, then report what was written and
+//! what it costs an agent to read (bytes and tokens per document). A folder as SOURCE is a
+//! batch build (`batch`).
 
-use std::path::Path;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 
-use super::compile::{Compiled, compile, summary};
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input};
+use serde::Serialize;
+
+use super::compile::{Compiled, compile_into, summary};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input, Report, batch};
+use crate::diag::report::Format;
+use crate::emit::Artifact;
+use crate::source::{self, openapi};
+use crate::tokens::{self, Ratio, Row, Total};
 use crate::write;
 
-pub(super) fn build(input: &Input, out: &Path, quiet: bool) -> u8 {
-    let (artifacts, diags) = match compile(input, quiet, false) {
+/// The output folder when `--out` is not given.
+pub(super) const DEFAULT_OUT: &str = "dist";
+
+pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: bool) -> u8 {
+    if input.source.is_dir() {
+        return batch::build_all(input, out, report, quiet);
+    }
+    let out = out.unwrap_or(Path::new(DEFAULT_OUT));
+    let summarise = !quiet && !report.summary_off;
+    if summarise {
+        // Loading the encodings overlaps the compile instead of following it.
+        tokens::preload();
+    }
+    // Unlocked: the time-limit watchdog must be able to print while a compile runs.
+    let mut err = std::io::stderr();
+    let built = match build_one(input, out, quiet, &mut err) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    if !summarise {
+        return EXIT_OK;
+    }
+    eprintln!("{}", built.line(out));
+    let rows = tokens::count(&built.artifacts);
+    let source = openapi_source(input).and_then(|p| {
+        let text = std::fs::read_to_string(&p).ok()?;
+        let (o200k_base, cl100k_base) = tokens::count_text(&text);
+        Some(Row {
+            path: p.display().to_string(),
+            bytes: text.len(),
+            o200k_base,
+            cl100k_base,
+        })
+    });
+    let text = if report.json {
+        json_summary(input, out, &built, rows, source)
+    } else {
+        tokens::table(&rows, source.as_ref())
+    };
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    EXIT_OK
+}
+
+/// One service compiled and written.
+pub(super) struct Built {
+    pub artifacts: Vec<Artifact>,
+    pub written: write::Report,
+    /// "no problems", "2 warnings", ...
+    pub problems: String,
+}
+
+impl Built {
+    /// "built 22 files into dist (3 written, 19 unchanged; no problems)".
+    pub fn line(&self, out: &Path) -> String {
+        let mut line = format!(
+            "built {} files into {} ({} written, {} unchanged",
+            self.artifacts.len(),
+            out.display(),
+            self.written.written,
+            self.written.unchanged
+        );
+        if !self.written.removed.is_empty() {
+            line.push_str(&format!(", {} stale removed", self.written.removed.len()));
+        }
+        line.push_str(&format!("; {})", self.problems));
+        line
+    }
+}
+
+/// Compiles `input` and writes it into `out`; diagnostics and errors go to `err`. On failure,
+/// the exit code.
+pub(super) fn build_one(
+    input: &Input,
+    out: &Path,
+    quiet: bool,
+    err: &mut dyn std::io::Write,
+) -> Result<Built, u8> {
+    let (artifacts, diags) = match compile_into(input, quiet, false, Format::Human, err) {
         Compiled::Ok(a, d) => (a, d),
         Compiled::Invalid => {
-            eprintln!("error: build failed; {} left unchanged", out.display());
-            return EXIT_INVALID;
+            let _ = writeln!(err, "error: build failed; {} left unchanged", out.display());
+            return Err(EXIT_INVALID);
         }
-        Compiled::Unreadable => return EXIT_USAGE,
+        Compiled::Unreadable => return Err(EXIT_USAGE),
     };
     let source_dir = input.source.parent().map(|p| {
         if p.as_os_str().is_empty() {
@@ -23,53 +109,106 @@ pub(super) fn build(input: &Input, out: &Path, quiet: bool) -> u8 {
         }
     });
     match write::write(out, &artifacts, source_dir) {
-        Ok(report) => {
-            match report.recovered {
-                Some(write::Recovered::Finished) => eprintln!(
-                    "note: finished the renames of a build interrupted earlier in {}",
-                    out.display()
-                ),
-                Some(write::Recovered::Undone) => eprintln!(
-                    "note: removed the staged files of a build interrupted earlier in {}",
-                    out.display()
-                ),
+        Ok(written) => {
+            match written.recovered {
+                Some(write::Recovered::Finished) => {
+                    let _ = writeln!(
+                        err,
+                        "note: finished the renames of a build interrupted earlier in {}",
+                        out.display()
+                    );
+                }
+                Some(write::Recovered::Undone) => {
+                    let _ = writeln!(
+                        err,
+                        "note: removed the staged files of a build interrupted earlier in {}",
+                        out.display()
+                    );
+                }
                 None => {}
             }
-            for why in &report.kept {
-                if !quiet {
-                    eprintln!("warning: {why}");
-                }
-            }
             if !quiet {
-                let mut line = format!(
-                    "built {} files into {} ({} written, {} unchanged",
-                    artifacts.len(),
-                    out.display(),
-                    report.written,
-                    report.unchanged
-                );
-                if !report.removed.is_empty() {
-                    line.push_str(&format!(", {} stale removed", report.removed.len()));
+                for why in &written.kept {
+                    let _ = writeln!(err, "warning: {why}");
                 }
-                line.push_str(&format!("; {})", summary(&diags)));
-                eprintln!("{line}");
             }
-            EXIT_OK
+            Ok(Built {
+                artifacts,
+                written,
+                problems: summary(&diags),
+            })
         }
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            let _ = writeln!(err, "error: {}", e.message);
             if let Some(h) = e.help {
-                eprintln!("  = help: {h}");
+                let _ = writeln!(err, "  = help: {h}");
             }
             if e.pending {
-                eprintln!(
+                let _ = writeln!(
+                    err,
                     "error: build interrupted; {} is completed by the next build",
                     out.display()
                 );
             } else {
-                eprintln!("error: build failed; {} left unchanged", out.display());
+                let _ = writeln!(err, "error: build failed; {} left unchanged", out.display());
             }
-            EXIT_USAGE
+            Err(EXIT_USAGE)
         }
     }
+}
+
+/// The OpenAPI document a build imported, if any: the source itself, `--openapi`, or the
+/// service.toml's `[source] openapi`.
+fn openapi_source(input: &Input) -> Option<PathBuf> {
+    if let Some(o) = &input.openapi {
+        return Some(o.clone());
+    }
+    let text = std::fs::read_to_string(&input.source).ok()?;
+    if openapi::is_openapi_path(&input.source, &text) {
+        return Some(input.source.clone());
+    }
+    let rel = source::parse_service_toml(&text).ok()?.source?.openapi?;
+    Some(input.source.parent().unwrap_or(Path::new(".")).join(rel))
+}
+
+#[derive(Serialize)]
+struct JsonSummary<'a> {
+    source: String,
+    out: String,
+    files: usize,
+    written: usize,
+    unchanged: usize,
+    removed: &'a [String],
+    problems: &'a str,
+    documents: Vec<Row>,
+    total: Total,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    openapi: Option<Row>,
+    /// The OpenAPI document's tokens over /.well-known/ai's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ratio: Option<Ratio>,
+}
+
+fn json_summary(
+    input: &Input,
+    out: &Path,
+    built: &Built,
+    documents: Vec<Row>,
+    openapi: Option<Row>,
+) -> String {
+    let ratio = openapi.as_ref().and_then(|s| Ratio::of(s, &documents));
+    let summary = JsonSummary {
+        source: input.source.display().to_string(),
+        out: out.display().to_string(),
+        files: built.artifacts.len(),
+        written: built.written.written,
+        unchanged: built.written.unchanged,
+        removed: &built.written.removed,
+        problems: &built.problems,
+        total: Total::of(&documents),
+        documents,
+        openapi,
+        ratio,
+    };
+    String::from_utf8(crate::emit::to_json_bytes(&summary)).unwrap_or_default()
 }

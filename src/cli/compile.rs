@@ -15,12 +15,20 @@ pub(super) enum Compiled {
     Unreadable,
 }
 
-pub(super) fn compile(input: &Input, quiet: bool, strict: bool) -> Compiled {
-    compile_as(input, quiet, strict, Format::Human)
+/// Reads, checks and emits `input`, printing its diagnostics in `format`.
+pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Format) -> Compiled {
+    compile_into(input, quiet, strict, format, &mut std::io::stderr())
 }
 
-/// `compile`, printing its diagnostics in `format`.
-pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Format) -> Compiled {
+/// `compile_as`, with human diagnostics written to `err`: batch builds collect each service's
+/// diagnostics and print them whole, in path order.
+pub(super) fn compile_into(
+    input: &Input,
+    quiet: bool,
+    strict: bool,
+    format: Format,
+    err: &mut dyn std::io::Write,
+) -> Compiled {
     let _watchdog = Watchdog::start(input);
     // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
     let (path, openapi) = match &input.openapi {
@@ -36,11 +44,13 @@ pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Forma
                 locator: None,
             };
             match format {
-                Format::Human => eprint!("{}", src.render(&d)),
+                Format::Human => {
+                    let _ = write!(err, "{}", src.render(&d));
+                }
                 Format::Json | Format::Github | Format::Sarif => {
                     let mut diags = Diagnostics::default();
                     diags.push(d);
-                    report::print(format, &src, &diags, false);
+                    report::print_to(format, &src, &diags, false, err);
                 }
             }
             return Compiled::Unreadable;
@@ -75,7 +85,7 @@ pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Forma
     });
     provenance.annotate(&mut diags);
     let failed = diags.has_errors() || (strict && diags.warning_count() > 0);
-    report::print(format, &src, &diags, quiet && !failed);
+    report::print_to(format, &src, &diags, quiet && !failed, err);
     match artifacts {
         Some(a) if !diags.has_errors() => Compiled::Ok(a, diags),
         _ => Compiled::Invalid,

@@ -1,6 +1,7 @@
 //! The command line: argument definitions, dispatch and exit codes. Each command lives in its
 //! own module; `compile` is the pipeline they share.
 
+mod batch;
 mod build;
 mod check;
 mod compile;
@@ -32,6 +33,7 @@ Examples:
   wellgen init                     write a starter service.toml here
   wellgen build                    ./service.toml -> ./dist
   wellgen build api/service.toml -o public
+  wellgen build services/ --out site   every service.toml below services/, in parallel
   wellgen check --strict           fail CI on errors and warnings
   wellgen check --format github    annotate a GitHub Actions run (also json, sarif)
   wellgen schema                   the JSON Schema of service.toml, for editors
@@ -54,9 +56,13 @@ pub enum Command {
     Build {
         #[command(flatten)]
         input: Input,
-        /// Output folder: a fresh dist/ or an existing site folder (only wellgen's own files are touched).
-        #[arg(short, long, value_name = "DIR", default_value = "dist")]
-        out: PathBuf,
+        /// Output folder: a fresh dist/ or an existing site folder (only wellgen's own files are
+        /// touched). Default: dist; for a SOURCE folder, dist beside each service.toml, or with
+        /// --out, OUT/<folder of the service.toml relative to SOURCE>.
+        #[arg(short, long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        report: Report,
     },
     /// Run every check without writing anything.
     Check {
@@ -118,9 +124,26 @@ pub enum Command {
     },
 }
 
-#[derive(Debug, Args)]
+/// What `build` reports after writing, and how a batch runs.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Report {
+    /// Print the summary (files, bytes, tokens, source-to-/.well-known/ai ratio) as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Batch builds: how many services to build at once (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<std::num::NonZeroUsize>,
+    /// Batch builds: count tokens too (a single build always counts them, unless --quiet).
+    #[arg(long)]
+    pub tokens: bool,
+    /// No summary at all (for `serve`'s rebuilds, whose output is the server's).
+    #[arg(skip)]
+    pub summary_off: bool,
+}
+
+#[derive(Debug, Clone, Args)]
 pub struct Input {
-    /// The service description.
+    /// The service description, or a folder: every service.toml below it is built.
     #[arg(value_name = "SOURCE", default_value = "service.toml")]
     pub source: PathBuf,
     /// Targets to build (default: all). Repeat or separate with commas.
@@ -197,7 +220,9 @@ pub fn main() -> ExitCode {
 
 pub fn run(cli: &Cli) -> u8 {
     match &cli.command {
-        Command::Build { input, out } => build::build(input, out, cli.quiet),
+        Command::Build { input, out, report } => {
+            build::build(input, out.as_deref(), report, cli.quiet)
+        }
         Command::Check {
             input,
             strict,

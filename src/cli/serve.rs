@@ -59,7 +59,15 @@ pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
         None => None,
     };
     if let Some(input) = &input {
-        let code = super::build::build(input, &args.dir, quiet);
+        let code = super::build::build(
+            input,
+            Some(&args.dir),
+            &super::Report {
+                summary_off: true,
+                ..Default::default()
+            },
+            quiet,
+        );
         if code != EXIT_OK && !args.watch {
             return code;
         }
@@ -152,7 +160,16 @@ fn watch(input: &Input, dir: &Path, base: &str, quiet: bool) {
         }
         last = now;
         eprintln!("{} changed: rebuilding", input.source.display());
-        if super::build::build(input, dir, quiet) == EXIT_OK {
+        if super::build::build(
+            input,
+            Some(dir),
+            &super::Report {
+                summary_off: true,
+                ..Default::default()
+            },
+            quiet,
+        ) == EXIT_OK
+        {
             print_urls(&Site::new(dir), base);
         }
     }

@@ -54,6 +54,24 @@ impl Format {
 
 /// Prints a run's diagnostics once, errors first: human text to stderr, the others to stdout.
 pub fn print(format: Format, src: &SourceText, diags: &Diagnostics, errors_only: bool) {
+    print_to(
+        format,
+        src,
+        diags,
+        errors_only,
+        &mut std::io::stderr().lock(),
+    );
+}
+
+/// `print`, with the human format written to `human` (batch builds collect each service's
+/// diagnostics to print them whole); machine formats always go to stdout.
+pub fn print_to(
+    format: Format,
+    src: &SourceText,
+    diags: &Diagnostics,
+    errors_only: bool,
+    human: &mut dyn std::io::Write,
+) {
     let mut shown: Vec<&Diagnostic> = diags.iter().collect();
     shown.sort_by_key(|d| std::cmp::Reverse(d.severity));
     shown.dedup();
@@ -62,7 +80,7 @@ pub fn print(format: Format, src: &SourceText, diags: &Diagnostics, errors_only:
     }
     let text = format.render(src, &shown);
     let _ = match format {
-        Format::Human => std::io::stderr().lock().write_all(text.as_bytes()),
+        Format::Human => human.write_all(text.as_bytes()),
         Format::Json | Format::Github | Format::Sarif => {
             std::io::stdout().lock().write_all(text.as_bytes())
         }

@@ -250,8 +250,10 @@ pub struct SourceLocator<'a> {
 
 impl<'a> SourceLocator<'a> {
     pub fn new(text: &'a str, provenance: &'a Provenance) -> Self {
+        // An OpenAPI-only build locates nothing: its text is not parsed as TOML at all.
+        let toml_text = if provenance.openapi_only { "" } else { text };
         Self {
-            toml: TomlLocator::new(text),
+            toml: TomlLocator::new(toml_text),
             provenance,
         }
     }

@@ -449,10 +449,11 @@ impl<'a> Expander<'a> {
             if DROPPED_KEYS.contains(&key.as_str()) || key.starts_with("x-") {
                 continue;
             }
-            let child = node.child(key);
+            // The child's pointer is built only where the walk goes down: most keys are leaves.
             let value = if SCHEMA_KEYS.contains(&key.as_str()) && sub.is_object() {
-                self.schema(&child, sub, depth + 1)?
+                self.schema(&node.child(key), sub, depth + 1)?
             } else if SCHEMA_MAP_KEYS.contains(&key.as_str()) && sub.is_object() {
+                let child = node.child(key);
                 let mut map = Map::new();
                 for (name, s) in sub.as_object().into_iter().flatten() {
                     map.insert(name.clone(), self.schema(&child.child(name), s, depth + 1)?);
@@ -460,6 +461,7 @@ impl<'a> Expander<'a> {
                 Value::Object(map)
             } else if (SCHEMA_LIST_KEYS.contains(&key.as_str()) || key == "items") && sub.is_array()
             {
+                let child = node.child(key);
                 let mut list = Vec::new();
                 for (i, s) in sub.as_array().into_iter().flatten().enumerate() {
                     list.push(self.schema(&child.child(&i.to_string()), s, depth + 1)?);

@@ -1,0 +1,103 @@
+//! What the benches share: the in-memory pipeline (what `wellgen check` runs: read, import or
+//! parse, lower, check, emit every target) and generated services for batch builds.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use wellgen::diag::Diagnostics;
+use wellgen::emit::{self, Artifact, Target};
+
+/// Every target's artifacts for a source, in memory: the build without the disk.
+pub fn build_all(source: &Path) -> Vec<Artifact> {
+    let mut diags = Diagnostics::default();
+    let service = wellgen::source::load(source, &mut diags)
+        .unwrap_or_else(|| panic!("{} lowers into the model", source.display()));
+    wellgen::check::run(&service, &wellgen::check::Policy::default(), &mut diags);
+    emit::emit_all(&service, &Target::ALL, &mut diags)
+}
+
+/// The floor for an OpenAPI file: read it, parse it into a `serde_json::Value` (YAML through
+/// serde_norway) and serialise that with serde_json. Returns the serialised length.
+pub fn floor(source: &Path) -> usize {
+    let text = std::fs::read_to_string(source).expect("readable");
+    let value: serde_json::Value = if source.extension().is_some_and(|e| e == "json") {
+        serde_json::from_str(&text).expect("JSON")
+    } else {
+        serde_norway::from_str(&text).expect("YAML")
+    };
+    serde_json::to_vec(&value).expect("serialises").len()
+}
+
+/// The corpus of big OpenAPI files, or `None` (with a message) when ../shared is absent.
+pub fn big_corpus() -> Option<Vec<PathBuf>> {
+    let dir = std::env::var_os("WELLGEN_CORPUS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/big"),
+        PathBuf::from,
+    );
+    let names = [
+        "stripe.json",
+        "openai.yaml",
+        "kubernetes-swagger2.json",
+        "docker-swagger2.yaml",
+    ];
+    let files: Vec<PathBuf> = names.iter().map(|n| dir.join(n)).collect();
+    if files.iter().all(|f| f.is_file()) {
+        Some(files)
+    } else {
+        println!(
+            "skipping the corpus benches: {} does not hold {} (set WELLGEN_CORPUS to its folder)",
+            dir.display(),
+            names.join(", ")
+        );
+        None
+    }
+}
+
+/// A small service.toml, different for each `i`, that builds without problems.
+pub fn small_service(i: usize) -> String {
+    format!(
+        r#"[service]
+name = "Shop {i}"
+description = "Search the products and orders of shop number {i}, and look up its customers."
+base_url = "https://api.shop{i}.example.com"
+categories = ["ecommerce"]
+
+[auth]
+type = "api_key"
+header = "X-API-Key"
+
+[[capabilities]]
+id = "search_products"
+description = "Search products by keyword"
+method = "GET"
+path = "/products/search"
+returns = "products[] {{id, name, price}}"
+
+[capabilities.params]
+q = "string, required -- search keyword"
+limit = {{ type = "integer", default = 10, max = 50 }}
+
+[[capabilities]]
+id = "get_order"
+description = "Get one order by its id"
+method = "GET"
+path = "/orders/{{id}}"
+returns = "order {{id, total, status}}"
+
+[capabilities.params]
+id = "string, required -- the order id"
+"#
+    )
+}
+
+/// Writes `n` small services below `root`, ten to a group folder: `root/g<k>/s<i>/service.toml`.
+pub fn write_services(root: &Path, n: usize) {
+    for i in 0..n {
+        let dir = root
+            .join(format!("g{:03}", i / 10))
+            .join(format!("s{i:04}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("service.toml"), small_service(i)).expect("write");
+    }
+}
