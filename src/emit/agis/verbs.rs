@@ -719,12 +719,28 @@ pub fn noun_from_id(id: &str, method_word: &str) -> String {
                 && class_of(w).is_none()
         })
         .collect();
-    let noun = kebab(&words.join("-"));
+    // A word may split further once hyphenated (`users/find`): its verbs go too.
+    let noun = noun_words(&words.join("-"), method_word);
     if noun.starts_with(|c: char| c.is_ascii_lowercase()) {
         noun
     } else {
         "resource".into()
     }
+}
+
+/// The words of `text` (an id, a path word) that may stand in an AGIS path, hyphenated: its
+/// verbs and the method left out (§5(b), §5(e)). Empty when nothing is left.
+pub fn noun_words(text: &str, method_word: &str) -> String {
+    let kebabbed = kebab(text);
+    let words: Vec<&str> = kebabbed
+        .split('-')
+        .filter(|w| !w.is_empty() && *w != method_word && !PATH_VERBS.contains(w))
+        .collect();
+    let joined = words.join("-");
+    // A segment opens with a letter (§5(c)): leading digits go.
+    joined
+        .trim_start_matches(|c: char| !c.is_ascii_lowercase())
+        .to_string()
 }
 
 /// Every lexicon entry, uppercased: for tests that each passes the validator.
