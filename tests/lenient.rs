@@ -420,3 +420,21 @@ fn arrays_of_arrays_are_published_to_adp_as_json_text_with_a_warning() {
     assert!(description.starts_with("Rows of cells."), "{description}");
     assert!(description.contains("itself a JSON array"), "{description}");
 }
+
+#[test]
+fn a_path_with_characters_a_url_cannot_carry_is_skipped_with_a_warning() {
+    // DigitalOcean's `/<upload_url>` stands for a URL the API hands out, not a path.
+    let paths =
+        op("/<upload_url>", "put", "uploadBatchFile") + &op("/batches", "get", "listBatches");
+    let b = build(&document("Batches", "Batch jobs.", &paths));
+    let ids: Vec<&str> = b
+        .service
+        .capabilities
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(ids, ["list_batches"]);
+    let warned = b.warnings("operation skipped");
+    assert_eq!(warned.len(), 1);
+    assert!(warned[0].message.contains("`<`"), "{}", warned[0].message);
+}

@@ -142,6 +142,20 @@ impl Lx<'_> {
                 op,
             );
         }
+        // RFC 3986: a path carries only these characters unencoded. `/<upload_url>` (a
+        // stand-in for a URL the API hands out) is no path an agent could call.
+        let literal = out
+            .split('{')
+            .flat_map(|part| {
+                part.split_once('}')
+                    .map_or(part, |(_, after)| after)
+                    .chars()
+            })
+            .find(|c| !(c.is_ascii_alphanumeric() || "/-._~!$&'()*+,;=:@%".contains(*c)));
+        if let Some(c) = literal {
+            self.warn(op, format!("operation skipped: its path `{path}` holds `{c}`, which a URL path cannot carry unencoded; describe it by hand in service.toml"));
+            return None;
+        }
         // A literal `:word` after a `/` would read as a parameter: escape nothing, just refuse.
         match PathTemplate::parse(&out) {
             Ok(_) if !(out.contains("/:") && out.contains('{')) => Some((out, renamed)),
