@@ -449,20 +449,28 @@ fn a_capability_description_under_10_characters_is_completed_from_its_endpoint()
 }
 
 #[test]
-fn an_array_of_arrays_is_an_error_on_the_parameter() {
+fn an_array_of_arrays_is_published_as_json_text_with_a_warning() {
     let text = with_head(
         HEAD,
         &format!(
-            "{CAP}params = {{ grid = {{ type = \"array\", items = \"array\", description = \"pairs\" }} }}\n"
+            "{CAP}params = {{ grid = {{ type = \"array\", items = \"array\", description = \"pairs\", example = [[1, 2]] }} }}\n"
         ),
     );
-    let (_, _, diags) = build(&text);
-    assert_eq!(
-        at(&diags, "capabilities.0.params.grid", Severity::Error).len(),
-        1,
-        "{:?}",
-        errors(&diags)
+    let (_, artifacts, diags) = build(&text);
+    assert!(errors(&diags).is_empty(), "{:?}", errors(&diags));
+    let warned = at(&diags, "capabilities.0.params.grid", Severity::Warning);
+    assert!(
+        warned
+            .iter()
+            .any(|d| d.message.contains("no array of arrays")),
+        "{warned:?}"
     );
+    let d = json_of(&artifacts, "/api/capabilities/look_up");
+    assert!(check_detail(&d).is_empty(), "{:?}", check_detail(&d));
+    let grid = &d["parameters"][0];
+    assert_eq!(grid["type"], "string[]");
+    assert_eq!(grid["example"], json!(["[1,2]"]));
+    assert!(grid["description"].as_str().unwrap().starts_with("pairs."));
 }
 
 #[test]

@@ -411,21 +411,27 @@ fn small(name: &str, description: &str, plugin: &str) -> Built {
 }
 
 #[test]
-fn over_long_plugin_texts_are_errors_never_truncated() {
+fn over_long_derived_plugin_texts_are_shortened_with_a_warning() {
     let long_name = "The Extremely Long Service";
     let b = small(long_name, "Short.", "");
-    let errors = b.errors();
-    assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0].field.as_deref(), Some("service.name"));
-    assert!(errors[0].message.contains("name_for_human"));
+    assert!(b.errors().is_empty(), "{:#?}", b.errors());
+    let name = b.json(PLUGIN)["name_for_human"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(name, "The Extremely Long…");
+    assert!(name.chars().count() <= 20);
+    let warned = b.warnings_mentioning("name_for_human");
+    assert_eq!(warned.len(), 1, "{:#?}", b.diags);
+    assert_eq!(warned[0].field.as_deref(), Some("service.name"));
+    assert!(warned[0].message.contains(&name), "{}", warned[0].message);
     assert!(
-        errors[0]
+        warned[0]
             .help
             .as_deref()
             .unwrap()
             .contains("[plugin] name_for_human")
     );
-    assert!(b.artifact(PLUGIN).is_none());
 
     let b = small(
         long_name,
@@ -433,15 +439,21 @@ fn over_long_plugin_texts_are_errors_never_truncated() {
         "[plugin]\nname_for_human = \"Extremely Long\"",
     );
     assert!(b.errors().is_empty(), "{:#?}", b.errors());
+    assert!(b.warnings_mentioning("name_for_human").is_empty());
     assert_eq!(b.json(PLUGIN)["name_for_human"], "Extremely Long");
     assert_eq!(b.json(PLUGIN)["name_for_model"], "TheExtremelyLongService");
 
     let long_description = "word ".repeat(30);
     let b = small("Small", long_description.trim(), "");
-    let errors = b.errors();
-    assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0].field.as_deref(), Some("service.description"));
-    assert!(errors[0].message.contains("description_for_human"));
+    assert!(b.errors().is_empty(), "{:#?}", b.errors());
+    let description = b.json(PLUGIN)["description_for_human"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(description.chars().count() <= 100 && description.ends_with("word…"));
+    let warned = b.warnings_mentioning("description_for_human");
+    assert_eq!(warned.len(), 1);
+    assert_eq!(warned[0].field.as_deref(), Some("service.description"));
 
     let b = small("日本語サービス", "Short.", "");
     assert!(

@@ -450,12 +450,13 @@ fn warn_parameters(c: &Capability, diags: &mut Diagnostics) {
     }
     for p in c.params.iter().filter(|p| parameter::is_nested_array(p)) {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::warning(
                 "ADP's parameter types (string, number, boolean, object, and arrays of those) have \
-                 no array of arrays",
+                 no array of arrays: published as `string[]`, each item shown as the JSON text of \
+                 its array, with the description saying so",
             )
             .at(format!("{}.{}", c.field("params"), p.name))
-            .help("make the items objects with named fields (`items = \"object\"`), or send the value as a string"),
+            .help("make the items objects with named fields (`items = \"object\"`) to publish an exact type"),
         );
     }
 }

@@ -71,11 +71,15 @@ pub fn type_word(p: &Param, example: &Value) -> &'static str {
             _ => ParamType::String,
         })
     });
+    if item == Some(ParamType::Array) {
+        // ADP has no word for arrays of arrays: each item is published as its JSON text (see
+        // `view`), since calling an array an object would be the worse lie.
+        return "string[]";
+    }
     match item.map_or(Some("string"), scalar) {
         Some("string") => "string[]",
         Some("number") => "number[]",
         Some("boolean") => "boolean[]",
-        // Objects; arrays of arrays have no ADP word and are refused with an error.
         _ => "object[]",
     }
 }
@@ -134,14 +138,52 @@ pub fn description(p: &Param) -> (String, bool) {
 }
 
 pub fn view(p: &Param, example: Value) -> ParameterView {
-    let (description, _) = description(p);
+    let (mut description, _) = description(p);
+    let kind = type_word(p, &example);
+    let mut default = p.default.clone();
+    let mut example = example;
+    let nested = is_nested_array(p)
+        || p.kind == ParamType::Array
+            && p.items.is_none()
+            && example
+                .as_array()
+                .is_some_and(|a| a.first().is_some_and(Value::is_array));
+    if nested {
+        // An array of arrays, typed `string[]`: the description says what the items really
+        // are, and the example and default show each item as the JSON text of that array.
+        if !description.ends_with(['.', '!', '?']) {
+            description.push('.');
+        }
+        description.push_str(
+            " Each item is itself a JSON array, shown here as its JSON text (ADP's types have no \
+             array of arrays); send the arrays themselves.",
+        );
+        example = items_as_text(example);
+        default = default.map(items_as_text);
+    }
     ParameterView {
         name: p.name.clone(),
-        kind: type_word(p, &example),
+        kind,
         description,
         required: p.required,
         example,
-        default: p.default.clone(),
+        default,
+    }
+}
+
+/// `[[1, 2], [3]]` → `["[1,2]", "[3]"]`: the items of an array of arrays as JSON text.
+fn items_as_text(v: Value) -> Value {
+    match v {
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|i| match i {
+                    Value::String(s) => Value::String(s),
+                    other => Value::String(other.to_string()),
+                })
+                .collect(),
+        ),
+        other => other,
     }
 }
 
@@ -178,7 +220,13 @@ mod tests {
         a.items = Some(ParamType::Integer);
         assert_eq!(type_word(&a, &json!([])), "number[]");
         a.items = Some(ParamType::Array);
-        assert_eq!(type_word(&a, &json!([[1]])), "object[]");
+        assert_eq!(type_word(&a, &json!([[1]])), "string[]");
+        let v = view(&a, json!([[1, 2], ["x"]]));
+        assert_eq!(v.example, json!(["[1,2]", "[\"x\"]"]));
+        assert!(v.description.contains("itself a JSON array"));
+        // Unknown items whose example is an array of arrays are the same case.
+        a.items = None;
+        assert_eq!(view(&a, json!([[3]])).kind, "string[]");
     }
 
     #[test]

@@ -91,17 +91,31 @@ fn endpoint<'a>(
     let path = match &s.path {
         Some(p) => p.clone(),
         None => {
+            let method_word = method.to_ascii_lowercase();
             let mut p = verbs::derive_path(c, &method);
             if !path_syntax(&p, &method).is_empty() {
-                p = format!(
-                    "/{}",
-                    verbs::noun_from_id(&c.id, &method.to_ascii_lowercase())
-                );
+                p = format!("/{}", verbs::noun_from_id(&c.id, &method_word));
             }
-            // Two capabilities may reduce to the same method and path: tell them apart by id.
-            if earlier.iter().any(|e| e.method == method && e.path == p) {
-                let extra = verbs::kebab(&c.id);
-                p = format!("{}/{extra}", p.trim_end_matches('/'));
+            if !path_syntax(&p, &method).is_empty() {
+                p = "/resource".into();
+            }
+            // Two capabilities may reduce to the same method and path: tell them apart by the
+            // id's nouns (its verbs would break §5(b) in a derived path), then by a number.
+            let taken = |p: &str| earlier.iter().any(|e| e.method == method && e.path == p);
+            if taken(&p) {
+                let base = p.trim_end_matches('/').to_string();
+                let extra = verbs::noun_words(&c.id, &method_word);
+                p = if extra.is_empty() {
+                    base.clone()
+                } else {
+                    format!("{base}/{extra}")
+                };
+                let mut n = 2;
+                // `base` passes §5 and `variant-N` is a noun, so this ends; the bound is a guard.
+                while (taken(&p) || !path_syntax(&p, &method).is_empty()) && n < 10_000 {
+                    p = format!("{base}/variant-{n}");
+                    n += 1;
+                }
             }
             if p != c.path.braces() {
                 derived.push(format!("path {p} (from {})", c.path.braces()));

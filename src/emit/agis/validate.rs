@@ -844,9 +844,16 @@ fn schema_shape(s: &Map<String, Value>) -> Option<String> {
         if !ok {
             return Some("`required` must be an array of property names".into());
         }
-        if let (Some(req), Some(props)) =
-            (r.as_array(), s.get("properties").and_then(Value::as_object))
-        {
+        // With other properties allowed, a required name need not be listed (JSON Schema).
+        let others_allowed = matches!(
+            s.get("additionalProperties"),
+            Some(Value::Bool(true) | Value::Object(_))
+        );
+        if let (Some(req), Some(props), false) = (
+            r.as_array(),
+            s.get("properties").and_then(Value::as_object),
+            others_allowed,
+        ) {
             for name in req.iter().filter_map(Value::as_str) {
                 if !props.contains_key(name) {
                     return Some(format!("`{name}` is required but not among the properties"));

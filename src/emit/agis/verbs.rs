@@ -719,12 +719,25 @@ pub fn noun_from_id(id: &str, method_word: &str) -> String {
                 && class_of(w).is_none()
         })
         .collect();
-    let noun = kebab(&words.join("-"));
+    // A word may split further once hyphenated (`users/find`): its verbs go too.
+    let noun = noun_words(&words.join("-"), method_word);
     if noun.starts_with(|c: char| c.is_ascii_lowercase()) {
         noun
     } else {
         "resource".into()
     }
+}
+
+/// The words of `text` (an id, a path word) that may stand in an AGIS path, hyphenated: its
+/// verbs and the method left out (§5(b), §5(e)). Empty when nothing is left; it may open with a
+/// digit, which callers check (§5(c)).
+pub fn noun_words(text: &str, method_word: &str) -> String {
+    let kebabbed = kebab(text);
+    let words: Vec<&str> = kebabbed
+        .split('-')
+        .filter(|w| !w.is_empty() && *w != method_word && !PATH_VERBS.contains(w))
+        .collect();
+    words.join("-")
 }
 
 /// Every lexicon entry, uppercased: for tests that each passes the validator.
@@ -796,5 +809,14 @@ mod tests {
         assert_eq!(kebab("product_reviews"), "product-reviews");
         assert_eq!(kebab("Widgets"), "widgets");
         assert_eq!(snake("widgetId"), "widget_id");
+    }
+
+    #[test]
+    fn noun_words_leave_verbs_and_the_method_out() {
+        assert_eq!(noun_words("findPetsByTags", "find"), "pets-by-tags");
+        assert_eq!(noun_words("search_users", "search"), "users");
+        assert_eq!(noun_words("get-remove", "fetch"), "");
+        assert_eq!(noun_from_id("users/find", "retrieve"), "users");
+        assert_eq!(noun_from_id("get", "retrieve"), "resource");
     }
 }

@@ -19,9 +19,9 @@ pub const DESCRIPTION_FOR_MODEL_TARGET: std::ops::RangeInclusive<usize> = 500..=
 struct Manifest<'a> {
     schema_version: &'static str,
     name_for_model: String,
-    name_for_human: &'a str,
+    name_for_human: String,
     description_for_model: String,
-    description_for_human: &'a str,
+    description_for_human: String,
     auth: ManifestAuth,
     api: Api<'a>,
     logo_url: &'a str,
@@ -133,31 +133,34 @@ pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Opti
     Some(to_json_bytes(&manifest))
 }
 
-/// The author's value (already checked against the limit), else the service's own text when
-/// it fits. Longer text is an error: truncating a name or a sentence would publish a wrong one.
-fn limited<'a>(
-    written: Option<&'a str>,
-    fallback: &'a str,
+/// The author's value (already checked against the limit by the model), else the service's own
+/// text, shortened at a word boundary when it is longer than the manifest allows. A derived
+/// value is a guess, so the shortening is a warning naming the text published and the key that
+/// publishes the author's own wording instead.
+fn limited(
+    written: Option<&str>,
+    fallback: &str,
     (key, fallback_field, max): (&str, &str, usize),
     diags: &mut Diagnostics,
-) -> Option<&'a str> {
+) -> Option<String> {
     if let Some(w) = written {
-        return Some(w);
+        return Some(w.to_string());
     }
     let len = fallback.chars().count();
-    if len <= max {
-        return Some(fallback);
+    let (short, cut) = crate::text::shorten(fallback, max);
+    if cut {
+        diags.push(
+            Diagnostic::warning(format!(
+                "is {len} characters, too long for ai-plugin.json's {key} (at most {max}): \
+                 published shortened as `{short}`"
+            ))
+            .at(fallback_field)
+            .help(format!(
+                "set `[plugin] {key}` to a text of at most {max} characters to publish your own wording"
+            )),
+        );
     }
-    diags.push(
-        Diagnostic::error(format!(
-            "is {len} characters, too long for ai-plugin.json's {key} (at most {max})"
-        ))
-        .at(fallback_field)
-        .help(format!(
-            "set `[plugin] {key}` to a text of at most {max} characters"
-        )),
-    );
-    None
+    Some(short)
 }
 
 fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> {

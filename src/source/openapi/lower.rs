@@ -90,6 +90,7 @@ pub fn lower(
         diags,
         notes: BTreeMap::new(),
         deferred: Vec::new(),
+        placeholders: Vec::new(),
     };
     let imported = lx.document(filter);
     lx.flush_notes();
@@ -103,6 +104,9 @@ pub(super) struct Lx<'a> {
     /// Repeated, minor findings, reported once per kind with a count and the first places.
     notes: BTreeMap<&'static str, Vec<String>>,
     deferred: Vec<(String, Diagnostic)>,
+    /// The `{placeholders}` of the path of the operation being imported: names only path
+    /// parameters may take.
+    pub(super) placeholders: Vec<String>,
 }
 
 /// The security scheme chosen for `[auth]`.

@@ -56,6 +56,9 @@ impl Lx<'_> {
                 format!("{} {path}", method.to_ascii_uppercase())
             }
         };
+        self.placeholders = PathTemplate::parse(&path)
+            .map(|t| t.params().map(str::to_string).collect())
+            .unwrap_or_default();
         let mut params: IndexMap<String, raw::ParamValue> = IndexMap::new();
         let mut content_type = None;
         self.parameters(item, op, &renamed, &path, &mut params, &mut content_type)?;
@@ -138,6 +141,20 @@ impl Lx<'_> {
                 "path parameter names are made of letters, digits, `_` and `-` (others became `_`)",
                 op,
             );
+        }
+        // RFC 3986: a path carries only these characters unencoded. `/<upload_url>` (a
+        // stand-in for a URL the API hands out) is no path an agent could call.
+        let literal = out
+            .split('{')
+            .flat_map(|part| {
+                part.split_once('}')
+                    .map_or(part, |(_, after)| after)
+                    .chars()
+            })
+            .find(|c| !(c.is_ascii_alphanumeric() || "/-._~!$&'()*+,;=:@%".contains(*c)));
+        if let Some(c) = literal {
+            self.warn(op, format!("operation skipped: its path `{path}` holds `{c}`, which a URL path cannot carry unencoded; describe it by hand in service.toml"));
+            return None;
         }
         // A literal `:word` after a `/` would read as a parameter: escape nothing, just refuse.
         match PathTemplate::parse(&out) {
@@ -266,6 +283,37 @@ impl Lx<'_> {
         Ok(())
     }
 
+    /// A placeholder of the path names a path parameter only. A body (or form) field with a
+    /// placeholder's name is kept as `body_<name>`, since the request carries both; a header or
+    /// query parameter with it is left out, since it is sent under its own name or not at all.
+    /// The model then derives the path parameter the placeholder needs, when the input declares
+    /// none.
+    fn set_apart(
+        &mut self,
+        params: &mut IndexMap<String, raw::ParamValue>,
+        name: &str,
+        value: raw::ParamValue,
+        node: &Node,
+    ) {
+        if location(&value) != "body" {
+            self.note(
+                "header and query parameters named like a path placeholder are left out (the placeholder is the path parameter)",
+                node,
+            );
+            return;
+        }
+        self.note(
+            "body fields named like a path placeholder are renamed `body_<name>` (the placeholder is the path parameter)",
+            node,
+        );
+        let name = format!("body_{name}");
+        if params.contains_key(&name) {
+            self.note("a parameter with the name of an earlier one (e.g. a body field named like a query parameter) is left out", node);
+        } else {
+            params.insert(name, value);
+        }
+    }
+
     fn insert_param(
         &mut self,
         params: &mut IndexMap<String, raw::ParamValue>,
@@ -275,6 +323,10 @@ impl Lx<'_> {
     ) {
         if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
             self.note("parameters whose names hold white space are left out", node);
+            return;
+        }
+        if table.location.as_deref() != Some("path") && self.placeholders.contains(&name) {
+            self.set_apart(params, &name, raw::ParamValue::Table(Box::new(table)), node);
             return;
         }
         if params.contains_key(&name) {
@@ -474,6 +526,19 @@ impl Lx<'_> {
             let mut expander = Expander::new(self.docs);
             let expanded = expander.expand(&schema)?;
             let (cut, foreign_patterns) = (expander.cut, expander.foreign_patterns);
+            let (file_types, unknown_required) = (expander.file_types, expander.unknown_required);
+            if file_types > 0 {
+                self.note(
+                    "Swagger 2.0 `type: file` response schemas, not a JSON Schema type, are published as `{\"type\": \"string\", \"format\": \"binary\"}` in output_schema",
+                    op,
+                );
+            }
+            if unknown_required > 0 {
+                self.note(
+                    "`required` names that no property of the response schema has are dropped from output_schema",
+                    op,
+                );
+            }
             if cut {
                 self.note("response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema", op);
             }
@@ -670,5 +735,13 @@ fn reason(status: u16) -> &'static str {
         504 => "gateway_timeout",
         s if s < 500 => "client_error",
         _ => "server_error",
+    }
+}
+
+/// Where a parameter is sent, as the importer wrote it (`path`, `query`, `header`, `body`).
+fn location(value: &raw::ParamValue) -> &str {
+    match value {
+        raw::ParamValue::Table(t) => t.location.as_deref().unwrap_or_default(),
+        raw::ParamValue::Compact(_) => "",
     }
 }

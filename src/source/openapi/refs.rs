@@ -378,6 +378,10 @@ pub struct Expander<'a> {
     pub circular: bool,
     /// Patterns left out because they are not ECMA-262 regular expressions.
     pub foreign_patterns: usize,
+    /// Swagger 2.0 `type: file` schemas rewritten as binary strings.
+    pub file_types: usize,
+    /// `required` names dropped because no property of the schema has them.
+    pub unknown_required: usize,
 }
 
 impl<'a> Expander<'a> {
@@ -390,6 +394,8 @@ impl<'a> Expander<'a> {
             cut: false,
             circular: false,
             foreign_patterns: 0,
+            file_types: 0,
+            unknown_required: 0,
         }
     }
 
@@ -404,6 +410,10 @@ impl<'a> Expander<'a> {
     pub fn expand(&mut self, node: &Node) -> Result<Value, Diagnostic> {
         let mut v = self.schema(node, node.value(), 0)?;
         merge_all_of(&mut v);
+        // After the merge: `allOf` members may bring the properties a `required` names.
+        let (files, required) = json_schema_only(&mut v);
+        self.file_types += files;
+        self.unknown_required += required;
         Ok(v)
     }
 
@@ -540,6 +550,72 @@ fn normalise_30(schema: &mut Map<String, Value>) {
             }
         }
     }
+}
+
+/// Rewrites what OpenAPI allows in a schema but JSON Schema validators refuse: Swagger 2.0's
+/// `type: file` becomes a binary string, and `required` names that no property has are dropped
+/// when the schema lists its properties and does not allow others (a `required` that can never
+/// be met, or one naming a property the document forgot). Returns how many of each, everywhere
+/// in the schema.
+pub fn json_schema_only(schema: &mut Value) -> (usize, usize) {
+    let Some(object) = schema.as_object_mut() else {
+        return (0, 0);
+    };
+    let (mut files, mut required) = (0, 0);
+    for (key, value) in object.iter_mut() {
+        let key = key.as_str();
+        let children: Vec<&mut Value> =
+            if SCHEMA_KEYS.contains(&key) || key == "items" && value.is_object() {
+                vec![value]
+            } else if SCHEMA_MAP_KEYS.contains(&key) {
+                value
+                    .as_object_mut()
+                    .into_iter()
+                    .flat_map(|m| m.values_mut())
+                    .collect()
+            } else if SCHEMA_LIST_KEYS.contains(&key) || key == "items" {
+                value.as_array_mut().into_iter().flatten().collect()
+            } else {
+                Vec::new()
+            };
+        for child in children {
+            let (f, r) = json_schema_only(child);
+            files += f;
+            required += r;
+        }
+    }
+    match object.get_mut("type") {
+        Some(t @ Value::String(_)) if t == "file" => {
+            *t = Value::String("string".into());
+            object.insert("format".into(), Value::String("binary".into()));
+            files += 1;
+        }
+        Some(Value::Array(ts)) if ts.iter().any(|t| t == "file") => {
+            for t in ts.iter_mut().filter(|t| *t == "file") {
+                *t = Value::String("string".into());
+            }
+            ts.dedup();
+            object.insert("format".into(), Value::String("binary".into()));
+            files += 1;
+        }
+        _ => {}
+    }
+    let others_allowed = matches!(
+        object.get("additionalProperties"),
+        Some(Value::Bool(true) | Value::Object(_))
+    );
+    if !others_allowed && let Some(Value::Object(props)) = object.get("properties") {
+        let known: Vec<String> = props.keys().cloned().collect();
+        if let Some(Value::Array(names)) = object.get_mut("required") {
+            let before = names.len();
+            names.retain(|n| n.as_str().is_some_and(|n| known.iter().any(|k| k == n)));
+            required += before - names.len();
+            if names.is_empty() {
+                object.remove("required");
+            }
+        }
+    }
+    (files, required)
 }
 
 /// Folds `allOf` members into their parent (properties and `required` united), everywhere in
