@@ -45,8 +45,14 @@ def one(headers, name):
     return values[0] if len(values) == 1 else (None if not values else values)
 
 rules = parse_headers(open(os.path.join(dist, "_headers")).read())
-docs = [l for l in open(os.path.join(dist, ".wellgen-manifest")).read().splitlines()
-        if l.startswith("/") and l not in HOST_FILES]
+def manifest_path(line):
+    """A manifest line is `<path> sha256:<hex>` or `<path> section` (older builds: `<path>`)."""
+    path, _, mark = line.rpartition(" ")
+    return path if path and (mark.startswith("sha256:") or mark == "section") else line
+
+docs = [p for p in (manifest_path(l) for l in
+                    open(os.path.join(dist, ".wellgen-manifest")).read().splitlines())
+        if p.startswith("/") and p not in HOST_FILES]
 inferred = {".json": "application/json", ".txt": "text/plain"}
 errors = []
 for path in docs:
