@@ -209,7 +209,7 @@ fn build(file: &Path, set_base: bool, checks: &Checks) -> Outcome {
 struct Checks {
     aiendpoint: jsonschema::Validator,
     iajson: jsonschema::Validator,
-    /// agents.json with `{param}` templates filled in and formats asserted, as tests/rfc002.rs.
+    /// agents.json with `{param}` templates filled in and formats asserted, as tests/it/rfc002.rs.
     agents_strict: jsonschema::Validator,
     /// agents.json as published, formats as annotations (the 2020-12 default).
     agents_plain: jsonschema::Validator,
@@ -239,7 +239,7 @@ fn compile(
 impl Checks {
     fn new() -> Self {
         // ia.json: the root schema with each `defs/` file registered under its `$id`, as
-        // tests/iajson.rs builds it.
+        // tests/it/iajson.rs builds it.
         let mut registry = jsonschema::Registry::new();
         for name in [
             "common",
@@ -259,7 +259,7 @@ impl Checks {
             registry = registry.add(id, schema).expect("def registers");
         }
         let registry = registry.prepare().expect("registry resolves");
-        // The MCP schema file has no root: point it at ListToolsResult, as tests/mcp.rs does.
+        // The MCP schema file has no root: point it at ListToolsResult, as tests/it/mcp.rs does.
         let mut tools = read_schema("mcp/schema.json");
         tools
             .as_object_mut()
@@ -396,7 +396,7 @@ fn tagged(path: &str, problems: Vec<String>, out: &mut Vec<String>) {
 }
 
 /// `{param}` templates are how RFC-002 writes endpoint URLs but are not URI characters: the
-/// strict check fills them in first (tests/rfc002.rs does the same).
+/// strict check fills them in first (tests/it/rfc002.rs does the same).
 fn templates_filled(doc: &Value) -> Value {
     let mut doc = doc.clone();
     if let Some(list) = doc["endpoints"].as_array_mut() {

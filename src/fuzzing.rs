@@ -1,5 +1,5 @@
 //! Entry points shared by the fuzz targets (`fuzz/`) and the regression tests
-//! (`tests/regressions.rs`): each runs one front end on arbitrary input through every later
+//! (`tests/it/regressions.rs`): each runs one front end on arbitrary input through every later
 //! stage. They return nothing and must never panic; a panic is the bug they look for.
 
 use std::path::Path;

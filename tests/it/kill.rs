@@ -5,15 +5,13 @@
 //! The binary stops at a named point when `WELLGEN_TEST_PAUSE` says so (debug builds only),
 //! prints `wellgen: paused at <point>`, and is killed there.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::Stdio;
 
-use common::*;
+use crate::common::*;
 use wellgen::write::{self, Recovered};
 
 /// A service with `range` capabilities, all descriptions mentioning `word`: large enough that a

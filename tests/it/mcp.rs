@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 use wellgen::diag::{Diagnostics, Severity};
 use wellgen::emit::Target;
 
-const SCHEMA: &str = include_str!("schemas/mcp/schema.json");
+const SCHEMA: &str = include_str!("../schemas/mcp/schema.json");
 const EXAMPLE: &str =
-    include_str!("schemas/mcp/examples/ListToolsResult/tools-list-with-cursor-and-ttl.json");
+    include_str!("../schemas/mcp/examples/ListToolsResult/tools-list-with-cursor-and-ttl.json");
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

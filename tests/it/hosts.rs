@@ -2,12 +2,10 @@
 //! with the same headers as `_headers`; vercel.json is merged into the user's; a user's own
 //! 404.html, .nojekyll and .htaccess survive; Cloudflare's limits are enforced.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{root, run, wellgen};
+use crate::common::{root, run, wellgen};
 use serde_json::Value;
 use wellgen::diag::Diagnostics;
 use wellgen::emit::headers::document_headers;
@@ -114,7 +112,7 @@ fn deploy_host_in_the_source_accepts_every_preset_and_suggests_on_a_typo() {
 #[test]
 fn vercel_json_carries_every_documents_headers_and_the_query_redirect() {
     let (_d, out, _) = built("vercel");
-    let v = common::read_json(&out.join("vercel.json"));
+    let v = crate::common::read_json(&out.join("vercel.json"));
     assert_eq!(v["$schema"], "https://openapi.vercel.sh/vercel.json");
     let entries = v["headers"].as_array().unwrap();
     let docs = documents(Host::Vercel);
@@ -150,7 +148,7 @@ fn vercel_json_carries_every_documents_headers_and_the_query_redirect() {
         serde_json::json!([{ "type": "query", "key": "format", "value": "openapi" }])
     );
     assert_eq!(redirect["permanent"], false);
-    let agents = common::read_json(&out.join(".well-known/agents.json"));
+    let agents = crate::common::read_json(&out.join(".well-known/agents.json"));
     assert!(
         agents["discovery"]["openapi"]
             .as_str()
@@ -192,7 +190,7 @@ fn vercel_json_is_merged_into_the_users_and_taken_out_again() {
     assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), first);
     let (code, stderr) = build(&src, &out, &["--host", "vercel", "--target", "ai"]);
     assert_eq!(code, 0, "{stderr}");
-    let v: Value = common::read_json(&out.join("vercel.json"));
+    let v: Value = crate::common::read_json(&out.join("vercel.json"));
     let sources: Vec<&str> = v["headers"]
         .as_array()
         .unwrap()
@@ -204,7 +202,7 @@ fn vercel_json_is_merged_into_the_users_and_taken_out_again() {
     // Another host: wellgen's entries leave, the user's file stays as it was.
     let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(common::read_json(&out.join("vercel.json")), user);
+    assert_eq!(crate::common::read_json(&out.join("vercel.json")), user);
 }
 
 #[test]

@@ -3,15 +3,13 @@
 //! and its exact bytes; host files stay unpublished, the Netlify query rule routes, a missing
 //! path is a 404, and `--watch` rebuilds.
 
-mod common;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{root, wellgen};
+use crate::common::{root, wellgen};
 use wellgen::diag::Diagnostics;
 use wellgen::emit::{Artifact, Target, emit_all};
 use wellgen::model::Host;
@@ -178,7 +176,7 @@ fn every_example_is_served_with_its_headers_over_http() {
         let dist = tempfile::tempdir().unwrap();
         let log = dist.path().join("serve.log");
         let out = dist.path().join("dist");
-        let (code, _, stderr) = common::run(
+        let (code, _, stderr) = crate::common::run(
             wellgen()
                 .arg("build")
                 .arg(&source)
@@ -234,7 +232,7 @@ fn every_example_is_served_with_its_headers_over_http() {
 
 #[test]
 fn it_prints_every_document_url_and_refuses_a_missing_folder() {
-    let dist = common::build(&root().join("examples/exampleshop/service.toml"), &[]);
+    let dist = crate::common::build(&root().join("examples/exampleshop/service.toml"), &[]);
     let mut child = wellgen()
         .args(["serve", "--port", "0"])
         .arg(dist.path())
@@ -266,7 +264,8 @@ fn it_prints_every_document_url_and_refuses_a_missing_folder() {
     expected.sort();
     assert_eq!(printed, expected);
 
-    let (code, _, stderr) = common::run(wellgen().args(["serve", "--port", "0", "/no/such/dir"]));
+    let (code, _, stderr) =
+        crate::common::run(wellgen().args(["serve", "--port", "0", "/no/such/dir"]));
     assert_eq!(code, 2);
     assert!(stderr.contains("is not a folder"), "{stderr}");
 }

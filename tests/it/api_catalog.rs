@@ -2,9 +2,7 @@
 //! §4.2) meeting RFC 9727 (links to the API endpoints, the profile'd media type, the RFC 8631
 //! description relations), and served with its Content-Type although it has no extension.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use wellgen::diag::Diagnostics;
 use wellgen::emit::{Artifact, Target};

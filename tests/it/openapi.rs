@@ -2,11 +2,9 @@
 //! security requirement must survive, with RFC-002's `x-` extensions. (scripts/check-openapi runs
 //! openapi-spec-validator on the same documents.)
 
-mod support_rfc002;
-
+use crate::support_rfc002::{Built, build_targets, example, fixture, valid_sources};
 use oas3::spec::{ObjectOrReference, ParameterIn, SecurityScheme, Spec};
 use serde_json::{Value, json};
-use support_rfc002::{Built, build_targets, example, fixture, valid_sources};
 use wellgen::emit::Target;
 use wellgen::model::{Access, Auth, Capability, ParamIn};
 

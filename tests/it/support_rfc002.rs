@@ -1,4 +1,4 @@
-//! Shared by tests/rfc002.rs and tests/openapi.rs: the sources every RFC-002 test runs on, and
+//! Shared by the rfc002 and openapi modules: the sources every RFC-002 test runs on, and
 //! one in-process build of the RFC-002 + OpenAPI targets plus their host files.
 #![allow(dead_code)]
 

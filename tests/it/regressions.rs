@@ -2,13 +2,11 @@
 //! (`tests/regressions/<target>/*`, through the fuzz targets' own entry points) and the
 //! resource bombs the input limits exist for, generated here.
 
-mod common;
-
 use std::fs;
 use std::panic;
 use std::time::Instant;
 
-use common::*;
+use crate::common::*;
 
 #[test]
 fn fuzz_crashes_stay_fixed() {

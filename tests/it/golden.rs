@@ -2,9 +2,7 @@
 //! expected output, file by file. Changed, missing and extra files fail; `WELLGEN_BLESS=1`
 //! rewrites the expected folders for a reviewer to read in the diff.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[test]
 fn every_source_builds_to_its_golden_output() {

@@ -1,12 +1,10 @@
 //! The command line as a user meets it: bad input cases as data, exit codes, determinism,
 //! and what a build does to the output folder.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// `tests/cases/<name>/service.toml` is checked with `wellgen check service.toml [args]` from
 /// inside its folder (`args` is an optional file); `expected.txt` holds the exit code and the

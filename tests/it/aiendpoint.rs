@@ -1,9 +1,7 @@
 //! /.well-known/ai on every example and fixture: the draft's JSON Schema, the rules the schema
 //! cannot express, the /ai alias, and the draft's own §8 examples reproduced.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[test]
 fn the_validator_accepts_the_drafts_examples_and_rejects_a_broken_one() {

@@ -3,12 +3,10 @@
 //! document per tag and an index; every capability is in exactly one sub-service, nothing is
 //! dropped, and `_headers` serves the new files.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use common::{run, schema_errors, schema_validator, wellgen};
+use crate::common::{run, schema_errors, schema_validator, wellgen};
 use serde_json::{Value, json};
 
 const OPERATIONS: usize = 420;

@@ -1,9 +1,7 @@
 //! /llms.txt on every example and fixture, read back with a port of the proposal's reference
 //! parser (llms_txt/miniparse.py): title, summary, details, and sections of link lists.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use regex::Regex;
 use wellgen::diag::Diagnostics;
 use wellgen::emit::{Artifact, Target};

@@ -9,8 +9,6 @@
 //! richer vocabulary and are allowed to be re-worded (e.g. a compact param string is rebuilt
 //! from the schema), so they are not compared.
 
-mod common;
-
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
@@ -295,8 +293,8 @@ proptest! {
         let artifacts = build(raw).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
 
         let ai = document(&artifacts, "/.well-known/ai");
-        let validator = common::schema_validator("aiendpoint/schema.json");
-        let errors = common::schema_errors(&validator, &ai);
+        let validator = crate::common::schema_validator("aiendpoint/schema.json");
+        let errors = crate::common::schema_errors(&validator, &ai);
         prop_assert!(errors.is_empty(), "{errors:?}\n{text}");
 
         let oas = artifacts.iter().find(|a| a.path == "/openapi.json").unwrap();

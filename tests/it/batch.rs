@@ -1,12 +1,10 @@
 //! `wellgen build DIR`: every service.toml below a folder, each into its own output folder,
 //! skipping hidden, build and output folders; one failure does not stop the others.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 const GOOD: &str = r#"[service]
 name = "Shop"

@@ -2,9 +2,7 @@
 //! per served document, as a table or `--json`, and for an OpenAPI source the ratio of its
 //! tokens to /.well-known/ai's.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 fn build_json(source: &std::path::Path) -> Value {

@@ -1,9 +1,7 @@
 //! The JSON Schema of service.toml: the checked-in copy is the command's output, it accepts
 //! every service.toml the suite builds, and it agrees with the parser on what is a known key.
 
-mod common;
-
-use common::{root, run, sources, wellgen};
+use crate::common::{root, run, sources, wellgen};
 use serde_json::Value;
 
 const CHECKED_IN: &str = "schema/service.schema.json";
@@ -44,7 +42,7 @@ fn toml_file(path: &std::path::Path) -> Option<Value> {
 fn checked_in_schema_is_the_generated_one() {
     let path = root().join(CHECKED_IN);
     let generated = generated();
-    if common::blessing() {
+    if crate::common::blessing() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &generated).unwrap();
     }
@@ -52,7 +50,7 @@ fn checked_in_schema_is_the_generated_one() {
     assert!(
         checked_in == generated,
         "{CHECKED_IN} differs from `wellgen schema`: run `wellgen schema > {CHECKED_IN}` \
-         (or WELLGEN_BLESS=1 cargo test --test schema) and review the diff"
+         (or WELLGEN_BLESS=1 cargo test --test it schema::) and review the diff"
     );
 }
 
@@ -73,7 +71,7 @@ fn every_service_toml_the_suite_builds_validates() {
     assert!(all.len() > 10, "found only {} sources", all.len());
     for path in all {
         let doc = toml_file(&path).unwrap_or_else(|| panic!("{} reads", path.display()));
-        let errors = common::schema_errors(&v, &doc);
+        let errors = crate::common::schema_errors(&v, &doc);
         assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
     }
 }
@@ -82,7 +80,7 @@ fn every_service_toml_the_suite_builds_validates() {
 fn the_starter_validates() {
     let table: toml::Table = toml::from_str(wellgen::cli::STARTER).unwrap();
     let doc = to_json(&toml::Value::Table(table));
-    let errors = common::schema_errors(&validator(), &doc);
+    let errors = crate::common::schema_errors(&validator(), &doc);
     assert!(errors.is_empty(), "{errors:#?}");
 }
 
@@ -149,7 +147,7 @@ fn unknown_keys_and_wrong_types_are_rejected_everywhere() {
     for text in good {
         let table: toml::Table = toml::from_str(text).unwrap();
         let doc = to_json(&toml::Value::Table(table));
-        let errors = common::schema_errors(&v, &doc);
+        let errors = crate::common::schema_errors(&v, &doc);
         assert!(errors.is_empty(), "schema rejects {text:?}: {errors:?}");
         assert!(
             wellgen::source::parse_service_toml(text).is_ok(),

@@ -1,10 +1,8 @@
 //! RFC-002: agents.json against the ar-agents JSON Schema, ai-plugin.json against OpenAI's
 //! limits, /api/discovery's invariants, the host files per host, serving and determinism.
 
-mod support_rfc002;
-
+use crate::support_rfc002::{Built, ROOT, build, build_targets, example, fixture, valid_sources};
 use serde_json::Value;
-use support_rfc002::{Built, ROOT, build, build_targets, example, fixture, valid_sources};
 use wellgen::emit::{Target, host_files, rfc002};
 
 const AGENTS: &str = "/.well-known/agents.json";
@@ -14,7 +12,7 @@ const OPENAPI_FILES: [&str; 2] = ["/openapi.json", "/api/discovery.openapi.json"
 
 fn agents_schema() -> Value {
     let path = std::path::Path::new(ROOT).join("tests/schemas/rfc002/agents.v1.json");
-    serde_json::from_str(&support_rfc002::read(&path)).expect("schema is JSON")
+    serde_json::from_str(&crate::support_rfc002::read(&path)).expect("schema is JSON")
 }
 
 fn schema_errors(schema: &Value, doc: &Value, formats: bool) -> Vec<String> {

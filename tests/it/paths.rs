@@ -2,12 +2,10 @@
 //! tampered or stale `.wellgen-manifest` never makes wellgen delete or replace a file it did
 //! not write.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use wellgen::write::{self, MANIFEST};
 
 const SERVICE: &str = r#"[service]

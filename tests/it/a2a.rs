@@ -2,11 +2,9 @@
 //! proto itself (field names, types, `REQUIRED` fields and `oneof`s, read from a2a.proto), then
 //! against the mapping rules from service.toml.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::*;
+use crate::common::*;
 use regex::Regex;
 use serde_json::{Value, json};
 use wellgen::diag::Diagnostics;

@@ -1,11 +1,9 @@
 //! Editor and CI support: `check --format json|github|sarif` agree with the human output on the
 //! same inputs, the starter names the schema, and completions and man pages list the commands.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{root, run, wellgen};
+use crate::common::{root, run, wellgen};
 use serde_json::Value;
 
 /// The bad-input cases and the examples: errors of every kind, and files with many warnings.

@@ -1,0 +1,33 @@
+//! The integration tests, one binary: linking one test executable instead of 26 keeps a clean
+//! `cargo test` to a fraction of the disk and link time (each binary carries every dependency).
+//! tests/README.md says what each module checks.
+
+mod common;
+mod support_rfc002;
+
+mod a2a;
+mod adp;
+mod agis;
+mod ai_split;
+mod aiendpoint;
+mod api_catalog;
+mod batch;
+mod cli;
+mod editor;
+mod golden;
+mod hosts;
+mod iajson;
+mod import;
+mod kill;
+mod lenient;
+mod llms_txt;
+mod mcp;
+mod openapi;
+mod paths;
+mod proptest_model;
+mod regressions;
+mod rfc002;
+mod roundtrip;
+mod schema;
+mod serve;
+mod tokens;
