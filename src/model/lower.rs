@@ -10,7 +10,7 @@ use super::path::PathTemplate;
 use super::url::{HttpsUrl, check_https};
 use super::*;
 use crate::diag::{Diagnostic, Diagnostics, did_you_mean};
-use crate::source::service_toml as raw;
+use crate::source::service_toml::{self as raw, to_json};
 
 /// ia.json capability flags, plus `x_` custom flags.
 pub const FEATURES: [&str; 9] = [
@@ -770,7 +770,7 @@ impl Cx<'_> {
                     None => 200,
                 },
             });
-            let output_schema = c.output_schema.map(to_json);
+            let output_schema = c.output_schema;
             if let Some(schema) = &output_schema
                 && !schema.is_object()
             {
@@ -1263,21 +1263,6 @@ fn typed_value(kind: ParamType, text: String) -> Value {
         _ => None,
     };
     parsed.unwrap_or(Value::String(text))
-}
-
-/// TOML → JSON; dates become their RFC 3339 text.
-pub(crate) fn to_json(v: toml::Value) -> Value {
-    match v {
-        toml::Value::String(s) => Value::String(s),
-        toml::Value::Integer(i) => Value::from(i),
-        toml::Value::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
-        toml::Value::Boolean(b) => Value::Bool(b),
-        toml::Value::Datetime(d) => Value::String(d.to_string()),
-        toml::Value::Array(a) => Value::Array(a.into_iter().map(to_json).collect()),
-        toml::Value::Table(t) => {
-            Value::Object(t.into_iter().map(|(k, v)| (k, to_json(v))).collect())
-        }
-    }
 }
 
 pub(crate) fn is_snake_case(s: &str) -> bool {

@@ -387,8 +387,9 @@ pub struct CapabilityTable {
     pub errors: Vec<ErrorTable>,
     pub semantic: Option<SemanticTable>,
     /// JSON Schema of the success response, when the compact `returns` is not enough.
-    #[schemars(with = "Option<serde_json::Value>")]
-    pub output_schema: Option<toml::Value>,
+    // JSON already: the importer's schemas can be megabytes, and lowering wants JSON.
+    #[serde(default, deserialize_with = "json_from_toml")]
+    pub output_schema: Option<serde_json::Value>,
 }
 
 /// A parameter: the compact aiendpoint string, or a table.
@@ -511,4 +512,27 @@ pub struct SemanticTable {
     pub state_transition: Option<IndexMap<String, String>>,
     /// Name of the MCP tool.
     pub mcp_tool_name: Option<String>,
+}
+
+/// A TOML value read as JSON (dates become their RFC 3339 text).
+fn json_from_toml<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    Ok(Option::<toml::Value>::deserialize(d)?.map(to_json))
+}
+
+/// TOML → JSON; dates become their RFC 3339 text.
+pub fn to_json(v: toml::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        toml::Value::String(s) => Value::String(s),
+        toml::Value::Integer(i) => Value::from(i),
+        toml::Value::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
+        toml::Value::Boolean(b) => Value::Bool(b),
+        toml::Value::Datetime(d) => Value::String(d.to_string()),
+        toml::Value::Array(a) => Value::Array(a.into_iter().map(to_json).collect()),
+        toml::Value::Table(t) => {
+            Value::Object(t.into_iter().map(|(k, v)| (k, to_json(v))).collect())
+        }
+    }
 }

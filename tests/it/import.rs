@@ -167,7 +167,7 @@ fn openapi_30_maps_operations_params_returns_and_access() {
     // 3.0 `nullable` becomes a JSON Schema type list.
     assert_eq!(
         schema["items"]["properties"]["tag"]["type"],
-        toml::Value::Array(vec!["string".into(), "null".into()])
+        serde_json::json!(["string", "null"])
     );
 
     // allOf in the request body is merged into top-level body parameters.

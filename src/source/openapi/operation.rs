@@ -11,7 +11,7 @@ use super::lower::{
 };
 use super::naming::{IdAllocator, one_line, plural, shorten, snake_case};
 use super::refs::{Expander, Node, Place};
-use super::schema::{coerce, compact, schema_type, to_toml};
+use super::schema::{coerce, compact, schema_type, to_toml, toml_shape};
 use crate::diag::Diagnostic;
 use crate::model::{ParamType, PathTemplate};
 use crate::source::service_toml as raw;
@@ -502,7 +502,7 @@ impl Lx<'_> {
     }
 
     /// `returns` and `output_schema` from the first success response with a schema.
-    fn response(&mut self, op: &Node) -> Result<(Option<String>, Option<toml::Value>), Diagnostic> {
+    fn response(&mut self, op: &Node) -> Result<(Option<String>, Option<Value>), Diagnostic> {
         let responses = op.child("responses");
         let mut codes: Vec<(String, Node)> = responses
             .entries()
@@ -524,7 +524,7 @@ impl Lx<'_> {
             }
             let noun = self.noun(&schema)?;
             let mut expander = Expander::new(self.docs);
-            let expanded = expander.expand(&schema)?;
+            let mut expanded = expander.expand(&schema)?;
             let (cut, foreign_patterns) = (expander.cut, expander.foreign_patterns);
             let (file_types, unknown_required) = (expander.file_types, expander.unknown_required);
             if file_types > 0 {
@@ -553,7 +553,7 @@ impl Lx<'_> {
                 returns = compact(&expanded, &noun, 1);
             }
             let returns = shorten(&returns, RETURNS_MAX).0;
-            let output = to_toml(expanded).filter(toml::Value::is_table);
+            let output = (toml_shape(&mut expanded) && expanded.is_object()).then_some(expanded);
             return Ok((Some(returns), output));
         }
         Ok((None, None))
