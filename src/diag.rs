@@ -98,6 +98,10 @@ impl Diagnostics {
         self.items.extend(other);
     }
 
+    pub fn append(&mut self, other: Diagnostics) {
+        self.items.extend(other.items);
+    }
+
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(Diagnostic::is_error)
     }

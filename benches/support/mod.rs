@@ -5,6 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
+// The allocator the wellgen binary uses (src/main.rs), so the benches measure what it does.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use wellgen::diag::Diagnostics;
 use wellgen::emit::{self, Artifact, Target};
 

@@ -180,15 +180,67 @@ pub fn emit_all_split(
     split: Option<ai_split::Split>,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
-    let mut artifacts: Vec<Artifact> = targets
-        .iter()
-        .flat_map(|t| t.emit_among(service, targets, diags))
-        .collect();
+    let workers = if service.capabilities.len() < PARALLEL_FROM {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    };
+    let mut artifacts = emit_targets(service, targets, workers, diags);
     if let Some(split) = split.filter(|_| targets.contains(&Target::AiEndpoint)) {
         artifacts.extend(ai_split::emit(service, split, diags));
     }
     let host_files = host_files::emit(service, &artifacts, diags);
     artifacts.extend(host_files);
+    artifacts
+}
+
+/// Services at least this large emit their targets on several threads: below it, a build
+/// takes about a millisecond and threads would only cost (and batch builds are parallel already).
+const PARALLEL_FROM: usize = 64;
+
+/// Every target's artifacts, in target order, the targets shared among `workers` threads (a
+/// large service gets one per core). Each target keeps its own diagnostics, appended in target
+/// order, so artifacts and messages are the same whatever the number of workers.
+pub fn emit_targets(
+    service: &Service,
+    targets: &[Target],
+    workers: usize,
+    diags: &mut Diagnostics,
+) -> Vec<Artifact> {
+    let workers = workers.min(targets.len());
+    if workers < 2 {
+        return targets
+            .iter()
+            .flat_map(|t| t.emit_among(service, targets, diags))
+            .collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Vec<Artifact>, Diagnostics)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(t) = targets.get(i) else { break out };
+                        let mut d = Diagnostics::default();
+                        let artifacts = t.emit_among(service, targets, &mut d);
+                        out.push((i, artifacts, d));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    done.sort_by_key(|(i, ..)| *i);
+    let mut artifacts = Vec::new();
+    for (_, a, d) in done {
+        artifacts.extend(a);
+        diags.append(d);
+    }
     artifacts
 }
 

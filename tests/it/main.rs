@@ -23,6 +23,7 @@ mod lenient;
 mod llms_txt;
 mod mcp;
 mod openapi;
+mod parallel;
 mod paths;
 mod proptest_model;
 mod regressions;

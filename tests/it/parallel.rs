@@ -1,0 +1,51 @@
+//! A large service's targets are emitted on several threads: the artifacts and the diagnostics
+//! must be exactly those of one thread, in the same order.
+
+use std::fmt::Write as _;
+
+use wellgen::diag::Diagnostics;
+use wellgen::emit::{self, Target};
+
+/// A service with `n` capabilities and no semantic fields, so every target derives values and
+/// warns: the diagnostics' order is tested too.
+fn big_service(n: usize) -> String {
+    let mut s = String::from(
+        "[service]\nname = \"Big\"\ndescription = \"A generated service with many capabilities.\"\n\
+         base_url = \"https://api.big.example\"\n\n[auth]\ntype = \"bearer\"\n",
+    );
+    for i in 0..n {
+        let method = ["GET", "POST", "DELETE"][i % 3];
+        let _ = write!(
+            s,
+            "\n[[capabilities]]\nid = \"op_{i}\"\ndescription = \"Operation number {i} of the generated service.\"\n\
+             method = \"{method}\"\npath = \"/things/{i}/{{id}}\"\nreturns = \"thing {{id, name}}\"\n\
+             [capabilities.params]\nid = \"string, required -- the thing\"\n"
+        );
+    }
+    s
+}
+
+#[test]
+fn several_workers_emit_what_one_does() {
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("service.toml");
+    std::fs::write(&file, big_service(100)).unwrap();
+    let mut diags = Diagnostics::default();
+    let service = wellgen::source::load(&file, &mut diags).expect("the service lowers");
+    assert!(!diags.has_errors());
+
+    let run = |workers| {
+        let mut d = Diagnostics::default();
+        let artifacts = emit::emit_targets(&service, &Target::ALL, workers, &mut d);
+        let files: Vec<(String, Vec<u8>)> =
+            artifacts.into_iter().map(|a| (a.path, a.body)).collect();
+        let messages: Vec<String> = d.iter().map(|m| format!("{m:?}")).collect();
+        (files, messages)
+    };
+    let one = run(1);
+    assert!(one.0.len() > 100, "every capability has an ADP detail file");
+    assert!(!one.1.is_empty(), "derived values are warned about");
+    for workers in [2, 3, 16] {
+        assert_eq!(run(workers), one, "{workers} workers");
+    }
+}
