@@ -2,9 +2,9 @@
 //! split into `parameters` (path, query, header) and `body`.
 
 use indexmap::IndexMap;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::view::{Api, Endpoint, Group, Parameter};
+use super::view::{Api, Endpoint, Group, Parameter, Response};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Access, Capability, Param, ParamIn, Service};
 
@@ -129,21 +129,18 @@ fn number(n: f64) -> Value {
 
 /// `response` is a free-form "response schema description" (§4.3.3): wellgen gathers what the
 /// model knows — the compact `returns`, the JSON Schema, a successful example — under plain keys.
-fn response(c: &Capability) -> Option<Map<String, Value>> {
-    let mut out = Map::new();
-    if let Some(r) = &c.returns {
-        out.insert("description".into(), Value::String(r.clone()));
-    }
-    if let Some(s) = &c.output_schema {
-        out.insert("schema".into(), s.clone());
-    }
-    if let Some(e) = &c.example
-        && let Some(r) = &e.response
-        && (200..300).contains(&e.status)
-    {
-        out.insert("example".into(), r.clone());
-    }
-    (!out.is_empty()).then_some(out)
+fn response(c: &Capability) -> Option<Response<'_>> {
+    let example = c
+        .example
+        .as_ref()
+        .filter(|e| (200..300).contains(&e.status))
+        .and_then(|e| e.response.as_ref());
+    let r = Response {
+        description: c.returns.as_deref(),
+        schema: c.output_schema.as_ref(),
+        example,
+    };
+    (r.description.is_some() || r.schema.is_some() || r.example.is_some()).then_some(r)
 }
 
 #[cfg(test)]

@@ -68,13 +68,25 @@ pub struct Endpoint<'a> {
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     pub body: IndexMap<&'a str, Parameter<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub response: Option<serde_json::Map<String, Value>>,
+    pub response: Option<Response<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_limit: Option<String>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub scopes: &'a [String],
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deprecated: bool,
+}
+
+/// `response`, free-form in the spec: plain keys for what the model knows, borrowed (a large
+/// API's response schemas are most of the document).
+#[derive(Serialize)]
+pub struct Response<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<&'a Value>,
 }
 
 /// The schema's `parameter`: exactly these keys (`additionalProperties: false`), `type` and
