@@ -2,8 +2,10 @@
 //! reading the file and parsing + re-serialising it with serde_json alone (YAML parsed with
 //! serde_norway into a `serde_json::Value`). Skips, with a message, when ../shared is absent.
 //!
-//! `WELLGEN_BENCH_ONCE=floor|build FILE` runs one of the two once and exits: scripts/bench runs
-//! that under callgrind (instruction counts) and `/usr/bin/time -v` (peak RSS).
+//! `WELLGEN_BENCH_ONCE=floor|build|output FILE` runs one of them once and exits: scripts/bench
+//! runs that under callgrind (instruction counts) and `/usr/bin/time -v` (peak RSS). `output`
+//! serialises the build's JSON documents from ready values: callgrind with
+//! `--toggle-collect=*serialise_outputs*` counts that alone, the cost of the output's size.
 
 mod support;
 
@@ -22,7 +24,8 @@ fn corpus(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("floor", name), file, |b, f| {
             b.iter(|| support::floor(f))
         });
-        g.bench_with_input(BenchmarkId::new("all_targets", name), file, |b, f| {
+        let source = support::source_for(file);
+        g.bench_with_input(BenchmarkId::new("all_targets", name), &source, |b, f| {
             b.iter(|| support::build_all(f))
         });
     }
@@ -37,11 +40,18 @@ fn main() {
             .skip(1)
             .find(|a| !a.starts_with('-'))
             .expect("WELLGEN_BENCH_ONCE needs a FILE argument");
-        let file = Path::new(&file);
+        let original = Path::new(&file);
+        let source = support::source_for(original);
+        let file = source.as_path();
         match mode.as_str() {
-            "floor" => println!("floor: {} bytes re-serialised", support::floor(file)),
+            "floor" => println!("floor: {} bytes re-serialised", support::floor(original)),
             "build" => println!("build: {} artifacts", support::build_all(file).len()),
-            other => panic!("WELLGEN_BENCH_ONCE is floor or build, not {other}"),
+            "output" => {
+                let values = support::output_values(&support::build_all(file));
+                let bytes = support::serialise_outputs(&values);
+                println!("output: {} JSON documents, {bytes} bytes", values.len());
+            }
+            other => panic!("WELLGEN_BENCH_ONCE is floor, build or output, not {other}"),
         }
         return;
     }

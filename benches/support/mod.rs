@@ -12,6 +12,25 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use wellgen::diag::Diagnostics;
 use wellgen::emit::{self, Artifact, Target};
 
+/// What to build for a corpus file: a service.toml that imports it and sets `base_url`, which
+/// Swagger 2.0 files without `host` lack (under target/bench-sources/; every file gets one, so
+/// all are built the same way).
+pub fn source_for(file: &Path) -> PathBuf {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("spec");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/bench-sources")
+        .join(name);
+    std::fs::create_dir_all(&dir).expect("target/bench-sources is writable");
+    let abs = std::fs::canonicalize(file).expect("the corpus file exists");
+    let toml = format!(
+        "[service]\nbase_url = \"https://api.example.com\"\n\n[source]\nopenapi = {:?}\n",
+        abs.display().to_string()
+    );
+    let service = dir.join("service.toml");
+    std::fs::write(&service, toml).expect("service.toml is writable");
+    service
+}
+
 /// Every target's artifacts for a source, in memory: the build without the disk.
 pub fn build_all(source: &Path) -> Vec<Artifact> {
     let mut diags = Diagnostics::default();
@@ -31,6 +50,29 @@ pub fn floor(source: &Path) -> usize {
         serde_norway::from_str(&text).expect("YAML")
     };
     serde_json::to_vec(&value).expect("serialises").len()
+}
+
+/// The JSON documents a build writes, parsed back: what `serialise_outputs` writes again.
+pub fn output_values(artifacts: &[Artifact]) -> Vec<serde_json::Value> {
+    artifacts
+        .iter()
+        .filter(|a| {
+            a.serving
+                .as_ref()
+                .is_some_and(|s| s.content_type.contains("json"))
+        })
+        .filter_map(|a| serde_json::from_slice(&a.body).ok())
+        .collect()
+}
+
+/// A lower bound for any build: writing its JSON documents (as wellgen does, pretty) from
+/// values that already exist. scripts/bench counts only this function's instructions.
+#[inline(never)]
+pub fn serialise_outputs(values: &[serde_json::Value]) -> usize {
+    values
+        .iter()
+        .map(|v| serde_json::to_vec_pretty(v).expect("serialises").len())
+        .sum()
 }
 
 /// The corpus of big OpenAPI files, or `None` (with a message) when ../shared is absent.
