@@ -31,3 +31,4 @@ mod roundtrip;
 mod schema;
 mod serve;
 mod tokens;
+mod yaml;
