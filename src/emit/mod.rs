@@ -18,6 +18,7 @@ pub mod rfc002;
 pub mod section;
 pub mod server_config;
 pub mod vercel;
+pub mod yaml;
 
 use crate::diag::Diagnostics;
 use crate::model::Service;

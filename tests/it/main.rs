@@ -32,3 +32,4 @@ mod roundtrip;
 mod schema;
 mod serve;
 mod tokens;
+mod yaml;

@@ -60,27 +60,15 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         &site.join(JSON_PATH),
         &site.join(MCP_TOOLS_PATH),
     );
-    let mut out = vec![Artifact::document(
-        JSON_PATH,
-        to_json_bytes(&doc),
-        SERVING_JSON,
-    )];
-    match serde_norway::to_string(&doc) {
-        Ok(yaml) => out.push(Artifact::document(
-            YAML_PATH,
-            yaml.into_bytes(),
-            SERVING_YAML,
-        )),
-        Err(e) => diags.push(Diagnostic::error(format!(
-            "the AGIS document could not be written as YAML: {e}"
-        ))),
-    }
-    out.push(Artifact::document(
-        SUMMARY_PATH,
-        to_json_bytes(&summary),
-        SERVING_JSON,
-    ));
-    out
+    let json = to_json_bytes(&doc);
+    // The YAML is nearly always shorter than the pretty-printed JSON: one allocation holds it.
+    let mut yaml = String::with_capacity(json.len());
+    super::yaml::write(&doc, &mut yaml);
+    vec![
+        Artifact::document(JSON_PATH, json, SERVING_JSON),
+        Artifact::document(YAML_PATH, yaml.into_bytes(), SERVING_YAML),
+        Artifact::document(SUMMARY_PATH, to_json_bytes(&summary), SERVING_JSON),
+    ]
 }
 
 /// An MCP tool name for an endpoint; `explicit` when it is not the Appendix C default, so the
