@@ -16,21 +16,7 @@ fn root() -> PathBuf {
 
 /// Every examples/*/service.toml and tests/fixtures/adp-*/service.toml.
 fn sources() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for (dir, prefix) in [("examples", ""), ("tests/fixtures", "adp-")] {
-        let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let file = e.path().join("service.toml");
-            if name.starts_with(prefix) && file.is_file() {
-                out.push(file);
-            }
-        }
-    }
-    out.sort();
-    out
+    crate::common::sources_with_fixtures("adp-")
 }
 
 fn lower(text: &str) -> (Option<Service>, Diagnostics) {

@@ -27,16 +27,7 @@ fn build_file(path: &Path) -> (Vec<Artifact>, Diagnostics) {
 }
 
 fn sources() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for dir in ["examples", "tests/fixtures"] {
-        for entry in std::fs::read_dir(root().join(dir)).unwrap() {
-            let p = entry.unwrap().path().join("service.toml");
-            if p.exists() && (dir == "examples" || p.to_string_lossy().contains("agis-")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
+    let out = crate::common::sources_with_fixtures("agis-");
     assert!(out.len() >= 6, "examples and the three agis fixtures");
     out
 }

@@ -108,12 +108,23 @@ pub fn schema_errors(v: &jsonschema::Validator, doc: &serde_json::Value) -> Vec<
 
 /// Every service.toml the suite builds: the examples and the fixtures.
 pub fn sources() -> Vec<PathBuf> {
+    sources_with_fixtures("")
+}
+
+/// The examples, and the fixtures whose folder name starts with `prefix`.
+pub fn sources_with_fixtures(prefix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for dir in ["examples", "tests/fixtures"] {
+    for (dir, prefix) in [("examples", ""), ("tests/fixtures", prefix)] {
         let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
             continue;
         };
-        let mut entries: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<_> = entries
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
+            })
+            .collect();
         entries.sort();
         out.extend(
             entries

@@ -48,20 +48,6 @@ fn build(text: &str) -> (Value, Diagnostics) {
     (serde_json::from_slice(&artifacts[0].body).unwrap(), diags)
 }
 
-fn sources() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for dir in ["examples", "tests/fixtures"] {
-        for entry in std::fs::read_dir(root().join(dir)).unwrap() {
-            let p = entry.unwrap().path().join("service.toml");
-            if p.exists() {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 fn check_names(result: &Value) {
     let mut seen = Vec::new();
     for t in result["tools"].as_array().unwrap() {
@@ -107,7 +93,7 @@ fn the_harness_accepts_the_official_example_and_rejects_broken_results() {
 fn every_example_and_fixture_yields_a_valid_tools_list() {
     let v = validator("ListToolsResult");
     let tool = validator("Tool");
-    for src in sources() {
+    for src in crate::common::sources() {
         let (result, diags) = build_file(&src);
         let problems: Vec<String> = v
             .iter_errors(&result)
