@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
@@ -138,16 +139,16 @@ fn plan_and_stage(
     let previous = read_manifest(root)?;
     let mut report = Report::default();
     report.kept.extend(previous.ignored.iter().cloned());
-    let mut bodies: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut bodies: Vec<(PathBuf, Arc<[u8]>)> = Vec::new();
     let mut manifest: BTreeMap<String, String> = BTreeMap::new();
     for a in artifacts {
         let dest = destination(root, &a.path)?;
         let body = if let Some(placement) = merged_placement(&a.path) {
             manifest.insert(a.path.clone(), SECTION.into());
-            merged_section(&dest, &a.body, placement)?
+            merged_section(&dest, &a.body, placement)?.into()
         } else if a.path == vercel::PATH {
             manifest.insert(a.path.clone(), SECTION.into());
-            merged_vercel(&dest, &a.body, &previous)?
+            merged_vercel(&dest, &a.body, &previous)?.into()
         } else if host_files::keeps_users_file(&a.path)
             && dest.exists()
             && !previous.entries.contains_key(&a.path)
@@ -163,7 +164,7 @@ fn plan_and_stage(
             refuse_foreign(&dest, &a.path, &a.body, &previous)?;
             a.body.clone()
         };
-        if fs::read(&dest).is_ok_and(|old| old == body) {
+        if fs::read(&dest).is_ok_and(|old| *old == *body) {
             report.unchanged += 1;
             continue;
         }
@@ -178,7 +179,7 @@ fn plan_and_stage(
             Ok(Some(step)) => {
                 match step {
                     Removal::Delete(dest, hash) => journal.removes.push((dest, hash)),
-                    Removal::Rewrite(dest, body) => bodies.push((dest, body)),
+                    Removal::Rewrite(dest, body) => bodies.push((dest, body.into())),
                 }
                 report.removed.push(stale.clone());
             }
@@ -194,7 +195,7 @@ fn plan_and_stage(
     let manifest_path = root.join(MANIFEST);
     if !fs::read(&manifest_path).is_ok_and(|old| old == text.as_bytes()) {
         // Last, so that the manifest changes only once every file it lists is in place.
-        bodies.push((manifest_path, text.into_bytes()));
+        bodies.push((manifest_path, text.into_bytes().into()));
     }
     journal.plan(root, &bodies)?;
     for (dest, body) in &bodies {
@@ -517,7 +518,7 @@ fn staged_name(dest: &Path) -> PathBuf {
 impl Journal {
     /// Records every rename and missing folder, then writes the journal in the `stage` state
     /// before anything is created.
-    fn plan(&mut self, root: &Path, bodies: &[(PathBuf, Vec<u8>)]) -> Result<(), WriteError> {
+    fn plan(&mut self, root: &Path, bodies: &[(PathBuf, Arc<[u8]>)]) -> Result<(), WriteError> {
         let mut dirs = BTreeSet::new();
         for (dest, _) in bodies {
             let mut d = dest.parent();

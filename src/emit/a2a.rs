@@ -179,7 +179,7 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         default_output_modes: MODES,
         icon_url: service.links.logo.as_deref(),
     };
-    let body = to_json_bytes(&card);
+    let body: std::sync::Arc<[u8]> = to_json_bytes(&card).into();
     let mut out = vec![Artifact::document(PATH, body.clone(), SERVING)];
     if service.a2a.legacy_alias {
         out.push(Artifact::document(LEGACY_PATH, body, SERVING));

@@ -131,7 +131,7 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
             )
         },
     };
-    let body = to_json_bytes(&doc);
+    let body: std::sync::Arc<[u8]> = to_json_bytes(&doc).into();
     check_size(body.len(), diags);
     PATHS
         .iter()

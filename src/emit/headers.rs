@@ -92,7 +92,7 @@ pub fn emit(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> Opti
     }
     Some(Artifact {
         path: PATH.into(),
-        body: text.into_bytes(),
+        body: text.into_bytes().into(),
         serving: None,
     })
 }

@@ -46,7 +46,7 @@ pub fn emit(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostics) 
             if route {
                 out.push(Artifact {
                     path: REDIRECTS_PATH.into(),
-                    body: netlify_redirects().into_bytes(),
+                    body: netlify_redirects().into_bytes().into(),
                     serving: None,
                 });
             }
@@ -56,13 +56,13 @@ pub fn emit(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostics) 
             if route {
                 out.push(Artifact {
                     path: WORKER_PATH.into(),
-                    body: cloudflare_worker(artifacts).into_bytes(),
+                    body: cloudflare_worker(artifacts).into_bytes().into(),
                     serving: None,
                 });
             }
             out.push(Artifact {
                 path: NOT_FOUND_PATH.into(),
-                body: NOT_FOUND_PAGE.as_bytes().to_vec(),
+                body: NOT_FOUND_PAGE.as_bytes().to_vec().into(),
                 serving: None,
             });
             out.extend(headers::emit(service.host, artifacts, diags));
@@ -134,7 +134,7 @@ fn query_route(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> b
 fn github_pages(artifacts: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
     let mut out = vec![Artifact {
         path: NOJEKYLL_PATH.into(),
-        body: Vec::new(),
+        body: Vec::new().into(),
         serving: None,
     }];
     let has = |path: &str| artifacts.iter().any(|a| a.path == path);

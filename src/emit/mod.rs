@@ -20,6 +20,8 @@ pub mod server_config;
 pub mod vercel;
 pub mod yaml;
 
+use std::sync::Arc;
+
 use crate::diag::Diagnostics;
 use crate::model::Service;
 
@@ -36,16 +38,18 @@ pub struct Serving {
 pub struct Artifact {
     /// URL path, e.g. `/.well-known/ai`; the file sits at the same path under the output folder.
     pub path: String,
-    pub body: Vec<u8>,
+    /// Shared: twins (`/ia.json` and `/.well-known/ia.json`, …) and the writer hold the same
+    /// bytes, which for a large API are tens of megabytes.
+    pub body: Arc<[u8]>,
     /// `None` for host configuration files (`_headers`), which are not served as documents.
     pub serving: Option<Serving>,
 }
 
 impl Artifact {
-    pub fn document(path: impl Into<String>, body: Vec<u8>, serving: Serving) -> Self {
+    pub fn document(path: impl Into<String>, body: impl Into<Arc<[u8]>>, serving: Serving) -> Self {
         Self {
             path: path.into(),
-            body,
+            body: body.into(),
             serving: Some(serving),
         }
     }

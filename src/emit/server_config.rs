@@ -56,7 +56,7 @@ pub fn nginx(artifacts: &[Artifact], route_query: bool) -> Artifact {
     }
     Artifact {
         path: NGINX_PATH.into(),
-        body: out.into_bytes(),
+        body: out.into_bytes().into(),
         serving: None,
     }
 }
@@ -103,7 +103,7 @@ pub fn htaccess(artifacts: &[Artifact], route_query: bool) -> Artifact {
     out.push('\n');
     Artifact {
         path: HTACCESS_PATH.into(),
-        body: out.into_bytes(),
+        body: out.into_bytes().into(),
         serving: None,
     }
 }
@@ -157,7 +157,7 @@ mod tests {
 
     #[test]
     fn nginx_sets_types_only_where_needed_and_hides_itself() {
-        let text = String::from_utf8(nginx(&docs(), false).body).unwrap();
+        let text = String::from_utf8(nginx(&docs(), false).body.to_vec()).unwrap();
         assert!(text.contains("location = /wellgen-nginx.conf {\n    return 404;\n}"));
         assert!(text.contains(
             "location = /.well-known/ai {\n    types { }\n    default_type 'application/json; charset=utf-8';\n"
@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn htaccess_is_a_marked_section_of_indented_directives() {
-        let text = String::from_utf8(htaccess(&docs(), true).body).unwrap();
+        let text = String::from_utf8(htaccess(&docs(), true).body.to_vec()).unwrap();
         assert!(text.starts_with(BEGIN) && text.ends_with(&format!("{END}\n")));
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             assert!(line.starts_with("  "), "{line:?}");

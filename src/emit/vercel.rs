@@ -44,7 +44,7 @@ pub fn emit(artifacts: &[Artifact], route_query: bool) -> Artifact {
     }
     Artifact {
         path: PATH.into(),
-        body: super::to_json_bytes(&doc),
+        body: super::to_json_bytes(&doc).into(),
         serving: None,
     }
 }

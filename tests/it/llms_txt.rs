@@ -147,7 +147,7 @@ fn every_llms_txt_parses_back_to_the_model() {
         assert_eq!(serving.content_type, "text/plain; charset=utf-8");
         assert_eq!(serving.cache_control, "public, max-age=3600");
 
-        let text = String::from_utf8(a.body.clone()).unwrap();
+        let text = String::from_utf8(a.body.to_vec()).unwrap();
         assert!(
             text.ends_with('\n') && !text.ends_with("\n\n"),
             "{name}: one final newline"
@@ -244,7 +244,7 @@ fn every_llms_txt_parses_back_to_the_model() {
 #[test]
 fn multi_line_text_and_parentheses_survive_the_parser() {
     let (_, artifacts) = load(&root().join("tests/fixtures/beyond-api-key/service.toml"));
-    let text = String::from_utf8(artifacts[0].body.clone()).unwrap();
+    let text = String::from_utf8(artifacts[0].body.to_vec()).unwrap();
     let doc = parse(&text).unwrap();
     assert_eq!(
         doc.summary.as_deref(),

@@ -72,7 +72,7 @@ fn the_writer_refuses_artifact_paths_that_are_not_plain() {
     ] {
         let artifact = wellgen::emit::Artifact {
             path: hostile.to_string(),
-            body: b"x".to_vec(),
+            body: b"x".to_vec().into(),
             serving: None,
         };
         let err = write::write(&out, &[artifact], None).unwrap_err();

@@ -70,7 +70,7 @@ impl Built {
     }
 
     pub fn text(&self, path: &str) -> String {
-        String::from_utf8(self.artifact(path).expect(path).body.clone()).expect("UTF-8")
+        String::from_utf8(self.artifact(path).expect(path).body.to_vec()).expect("UTF-8")
     }
 
     pub fn errors(&self) -> Vec<&Diagnostic> {

@@ -41,7 +41,7 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         webhooks: flags::webhooks(service),
         metadata: site::metadata(service, diags),
     };
-    let body = to_json_bytes(&doc);
+    let body: std::sync::Arc<[u8]> = to_json_bytes(&doc).into();
     if body.len() > SIZE_LIMIT {
         diags.push(
             Diagnostic::warning(format!(

@@ -18,7 +18,7 @@ pub const VERSION: &str = "3.1.0";
 const PLUGIN_TEXT_LIMIT: usize = 200;
 
 pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let body = to_json_bytes(&document(service, diags));
+    let body: std::sync::Arc<[u8]> = to_json_bytes(&document(service, diags)).into();
     PATHS
         .iter()
         .map(|p| Artifact::document(*p, body.clone(), rfc002::SERVING))
