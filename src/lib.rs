@@ -10,6 +10,7 @@ pub mod emit;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod model;
+pub mod parallel;
 pub mod serve;
 pub mod source;
 mod templates;

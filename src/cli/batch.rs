@@ -8,7 +8,6 @@
 
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -163,7 +162,7 @@ pub(crate) fn plan(root: &Path, out: Option<&Path>, sources: Vec<PathBuf>) -> Ve
         .collect()
 }
 
-/// Builds every job on `workers` threads pulling from one queue; outcomes in job order.
+/// Builds every job on `workers` threads; outcomes in job order.
 fn run(
     input: &Input,
     jobs: &[Job],
@@ -172,38 +171,18 @@ fn run(
     quiet: bool,
     progress: bool,
 ) -> Vec<Outcome> {
-    let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Outcome>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..workers.clamp(1, jobs.len().max(1)) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = jobs.get(i) else { break };
-                    let outcome = build_job(input, job, count_tokens, quiet);
-                    if let Ok(mut slot) = slots[i].lock() {
-                        *slot = Some(outcome);
-                    }
-                    done.fetch_add(1, Ordering::Relaxed);
-                }
-            });
-        }
-        if progress {
-            draw_progress(&done, jobs.len());
-        }
-    });
-    slots
-        .into_iter()
-        .map(|m| {
-            m.into_inner().ok().flatten().unwrap_or(Outcome {
-                messages: b"error: a build thread stopped\n".to_vec(),
-                failure: Some(EXIT_USAGE),
-                files: 0,
-                tokens: None,
-            })
-        })
-        .collect()
+    crate::parallel::map(
+        jobs,
+        workers,
+        &done,
+        |job| build_job(input, job, count_tokens, quiet),
+        || {
+            if progress {
+                draw_progress(&done, jobs.len());
+            }
+        },
+    )
 }
 
 fn build_job(input: &Input, job: &Job, count_tokens: bool, quiet: bool) -> Outcome {

@@ -219,30 +219,18 @@ pub fn emit_targets(
             .flat_map(|t| t.emit_among(service, targets, diags))
             .collect();
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, Vec<Artifact>, Diagnostics)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..workers)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(t) = targets.get(i) else { break out };
-                        let mut d = Diagnostics::default();
-                        let artifacts = t.emit_among(service, targets, &mut d);
-                        out.push((i, artifacts, d));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    done.sort_by_key(|(i, ..)| *i);
+    let done = crate::parallel::map(
+        targets,
+        workers,
+        &std::sync::atomic::AtomicUsize::new(0),
+        |t| {
+            let mut d = Diagnostics::default();
+            (t.emit_among(service, targets, &mut d), d)
+        },
+        || {},
+    );
     let mut artifacts = Vec::new();
-    for (_, a, d) in done {
+    for (a, d) in done {
         artifacts.extend(a);
         diags.append(d);
     }

@@ -1,0 +1,73 @@
+//! The one way wellgen spreads work over cores (batch builds, the targets of a large service):
+//! scoped threads pulling items from one queue, results in item order.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+/// `f` of every item on `workers` threads, results in item order. `done` counts finished items
+/// (a panicking one too, so a progress display never waits forever) and `meanwhile` runs on the
+/// calling thread while the workers do. A panic in `f` is raised again once all have stopped.
+pub fn map<T: Sync, R: Send>(
+    items: &[T],
+    workers: usize,
+    done: &AtomicUsize,
+    f: impl Fn(&T) -> R + Sync,
+    meanwhile: impl FnOnce(),
+) -> Vec<R> {
+    struct Count<'a>(&'a AtomicUsize);
+    impl Drop for Count<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..workers.clamp(1, items.len().max(1)) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let _count = Count(done);
+                    let r = f(item);
+                    *slots[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
+                }
+            });
+        }
+        meanwhile();
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .unwrap_or_else(PoisonError::into_inner)
+                .expect("every item is mapped when no worker panicked")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_keep_item_order_whatever_the_workers() {
+        let items: Vec<u64> = (0..200).collect();
+        for workers in [0, 1, 2, 7, 500] {
+            let done = AtomicUsize::new(0);
+            let out = map(&items, workers, &done, |n| n * n, || {});
+            assert_eq!(out, items.iter().map(|n| n * n).collect::<Vec<_>>());
+            assert_eq!(done.load(Ordering::Relaxed), items.len());
+        }
+        assert!(map(&[] as &[u8], 4, &AtomicUsize::new(0), |_| 0, || {}).is_empty());
+    }
+
+    #[test]
+    fn a_panic_is_counted_and_raised_again() {
+        let done = AtomicUsize::new(0);
+        let result =
+            std::panic::catch_unwind(|| map(&[1, 2, 3], 2, &done, |&n| assert_ne!(n, 2), || {}));
+        assert!(result.is_err());
+        assert_eq!(done.load(Ordering::Relaxed), 3);
+    }
+}
