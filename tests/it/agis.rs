@@ -215,14 +215,10 @@ fn the_restaurant_example_of_section_10() {
         ],
     );
     let book = &doc["endpoints"][0];
-    let mut required: Vec<&str> = book["input"]["required"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    required.sort();
-    assert_eq!(required, ["datetime", "party_size", "restaurant_id"]);
+    assert_eq!(
+        crate::common::sorted_strs(&book["input"]["required"]),
+        ["datetime", "party_size", "restaurant_id"]
+    );
     assert_eq!(
         book["input"]["properties"]["party_size"],
         json!({"type": "integer", "minimum": 1, "maximum": 20})

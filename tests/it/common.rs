@@ -148,3 +148,15 @@ pub fn build(source: &Path, extra: &[&str]) -> tempfile::TempDir {
     assert_eq!(code, 0, "building {} failed:\n{stderr}", source.display());
     out
 }
+
+/// A JSON array of strings, sorted (e.g. a schema's `required`, whose order is not asserted).
+pub fn sorted_strs(v: &serde_json::Value) -> Vec<&str> {
+    let mut out: Vec<&str> = v
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|s| s.as_str().expect("a string"))
+        .collect();
+    out.sort();
+    out
+}

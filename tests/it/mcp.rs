@@ -128,14 +128,10 @@ fn appendix_c_names_descriptions_and_input_schemas() {
         book["description"],
         "Books a restaurant reservation on behalf of the requesting agent"
     );
-    let mut required: Vec<&str> = book["inputSchema"]["required"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    required.sort();
-    assert_eq!(required, ["datetime", "party_size", "restaurant_id"]);
+    assert_eq!(
+        crate::common::sorted_strs(&book["inputSchema"]["required"]),
+        ["datetime", "party_size", "restaurant_id"]
+    );
     assert_eq!(
         book["inputSchema"]["properties"]["restaurant_id"],
         json!({"type": "integer"})
