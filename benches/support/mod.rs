@@ -56,8 +56,10 @@ pub fn floor(source: &Path) -> usize {
     }
 }
 
-/// The JSON documents a build writes, parsed back: what `serialise_outputs` writes again.
+/// The JSON documents a build serialises, parsed back: what `serialise_outputs` writes again.
+/// A twin shares its document's bytes, so it is counted once.
 pub fn output_values(artifacts: &[Artifact]) -> Vec<serde_json::Value> {
+    let mut seen = std::collections::HashSet::new();
     artifacts
         .iter()
         .filter(|a| {
@@ -65,17 +67,18 @@ pub fn output_values(artifacts: &[Artifact]) -> Vec<serde_json::Value> {
                 .as_ref()
                 .is_some_and(|s| s.content_type.contains("json"))
         })
+        .filter(|a| seen.insert(a.body.as_ptr()))
         .filter_map(|a| serde_json::from_slice(&a.body).ok())
         .collect()
 }
 
-/// A lower bound for any build: writing its JSON documents (as wellgen does, pretty) from
-/// values that already exist. scripts/bench counts only this function's instructions.
+/// A lower bound for any build: writing its JSON documents (as wellgen does) from values that
+/// already exist. scripts/bench counts only this function's instructions.
 #[inline(never)]
 pub fn serialise_outputs(values: &[serde_json::Value]) -> usize {
     values
         .iter()
-        .map(|v| serde_json::to_vec_pretty(v).expect("serialises").len())
+        .map(|v| wellgen::emit::to_json_bytes(v).len())
         .sum()
 }
 

@@ -237,9 +237,50 @@ pub fn emit_targets(
     artifacts
 }
 
-/// Pretty JSON with a trailing newline: the one serialisation every JSON target uses.
+/// Documents whose compact form is larger than this are written compact. Indentation is most
+/// of a large document (stripe's OpenAPI description: 19 MB pretty, 5 MB compact), costs
+/// tokens as well as bytes, and helps nobody at a size no one reads by hand; ia.json's own
+/// limit for a whole document is 1 MB.
+pub const COMPACT_FROM: usize = 1 << 20;
+
+/// JSON with a trailing newline, pretty unless its compact form is over `COMPACT_FROM`: the
+/// one serialisation every JSON target uses.
 pub fn to_json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
-    let mut out = serde_json::to_vec_pretty(value).expect("model views serialise to JSON");
+    let mut out = serde_json::to_vec(value).expect("model views serialise to JSON");
+    if out.len() <= COMPACT_FROM {
+        out = serde_json::to_vec_pretty(value).expect("model views serialise to JSON");
+    }
     out.push(b'\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_are_pretty_up_to_the_compact_threshold_and_compact_beyond() {
+        let small = serde_json::json!({"name": "x", "tags": ["a", "b"]});
+        let text = String::from_utf8(to_json_bytes(&small)).unwrap();
+        assert_eq!(
+            text,
+            "{\n  \"name\": \"x\",\n  \"tags\": [\n    \"a\",\n    \"b\"\n  ]\n}\n"
+        );
+
+        // Just over the threshold in compact form: written compact, one line.
+        let item = "y".repeat(1000);
+        let n = COMPACT_FROM / (item.len() + 3) + 1;
+        let big = serde_json::json!({ "items": vec![item; n] });
+        let bytes = to_json_bytes(&big);
+        assert!(bytes.len() > COMPACT_FROM);
+        assert_eq!(bytes.iter().filter(|&&b| b == b'\n').count(), 1);
+        assert!(bytes.ends_with(b"]}\n"));
+        let back: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(back, big);
+
+        // Just under it: still pretty.
+        let under = serde_json::json!({ "items": vec!["y".repeat(1000); n - 2] });
+        assert!(serde_json::to_vec(&under).unwrap().len() <= COMPACT_FROM);
+        assert!(to_json_bytes(&under).starts_with(b"{\n  \"items\": [\n"));
+    }
 }

@@ -560,6 +560,72 @@ fn a_service_toml_completes_and_overrides_the_import() {
 }
 
 #[test]
+fn a_service_toml_output_schema_merges_into_the_imported_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("openapi.yaml"),
+        r#"openapi: 3.0.3
+info: {title: Pets, version: "1", description: Pets.}
+servers: [{url: "https://pets.example.com"}]
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      summary: List pets
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {id: {type: string}, size: {type: integer}}}
+  /pets/{id}:
+    get:
+      operationId: getPet
+      summary: Get a pet
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {name: {type: string}}}
+"#,
+    )
+    .unwrap();
+    let path = dir.path().join("service.toml");
+    let text = r#"[source]
+openapi = "openapi.yaml"
+
+[[capabilities]]
+id = "list_pets"
+output_schema = { properties = { id = { description = "the pet's id" }, size = { minimum = 0 } } }
+
+[[capabilities]]
+id = "count_pets"
+description = "Count the pets"
+path = "/pets/count"
+output_schema = { type = "integer" }
+"#;
+    std::fs::write(&path, text).unwrap();
+    let mut diags = Diagnostics::default();
+    let (raw, _) = openapi::read_source(&path, text, None, &Options::default(), &mut diags);
+    let doc = raw.unwrap_or_else(|| panic!("{:#?}", errors(&diags)));
+    let schema = |id| cap(&doc, id).output_schema.clone().unwrap();
+    assert_eq!(
+        schema("list_pets"),
+        serde_json::json!({"type": "object", "properties": {
+            "id": {"type": "string", "description": "the pet's id"},
+            "size": {"type": "integer", "minimum": 0}}}),
+        "the service.toml's keys are laid over the imported schema"
+    );
+    assert_eq!(
+        schema("get_pet"),
+        serde_json::json!({"type": "object", "properties": {"name": {"type": "string"}}})
+    );
+    assert_eq!(schema("count_pets"), serde_json::json!({"type": "integer"}));
+}
+
+#[test]
 fn import_writes_a_service_toml_that_builds_the_same_documents() {
     let bin = env!("CARGO_BIN_EXE_wellgen");
     let dir = tempfile::tempdir().unwrap();

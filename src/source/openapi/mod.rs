@@ -105,9 +105,21 @@ pub struct Merged {
     pub origins: Vec<Option<String>>,
 }
 
-pub fn merge(imported: Imported, overlay: ServiceToml, diags: &mut Diagnostics) -> Option<Merged> {
+pub fn merge(
+    mut imported: Imported,
+    overlay: ServiceToml,
+    diags: &mut Diagnostics,
+) -> Option<Merged> {
     // `[source]` says how to read and publish; only `split` matters after the import.
     let split = overlay.source.as_ref().and_then(|s| s.split.clone());
+    // Response schemas are most of a large import: they skip the trip through JSON values and
+    // the mirror's TOML-shaped reader, and are merged with the service.toml's own afterwards.
+    let schemas: Vec<Option<Value>> = imported
+        .doc
+        .capabilities
+        .iter_mut()
+        .map(|c| c.output_schema.take())
+        .collect();
     let mut base = serde_json::to_value(&imported.doc).ok()?;
     let mut top = serde_json::to_value(&overlay).ok()?;
     if let Some(t) = top.as_object_mut() {
@@ -146,6 +158,14 @@ pub fn merge(imported: Imported, overlay: ServiceToml, diags: &mut Diagnostics) 
     }
     match serde_json::from_value::<ServiceToml>(base) {
         Ok(mut doc) => {
+            for (cap, schema) in doc.capabilities.iter_mut().zip(schemas) {
+                if let Some(mut schema) = schema {
+                    if let Some(over) = cap.output_schema.take() {
+                        merge_values(&mut schema, over);
+                    }
+                    cap.output_schema = Some(schema);
+                }
+            }
             if split.is_some() {
                 doc.source = Some(SourceTable {
                     split,
