@@ -2,6 +2,8 @@
 //! author left a field out (each derivation reported once per capability), and the
 //! `/.well-known/agis.json` summary of §11.1.
 
+use std::borrow::Cow;
+
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
@@ -26,7 +28,9 @@ pub struct Endpoint<'a> {
     pub impact: Impact,
     pub idempotent: bool,
     pub input: Value,
-    pub output: Value,
+    /// Borrowed from the model when it has a schema: the MCP back end builds endpoints too and
+    /// never reads this.
+    pub output: Cow<'a, Value>,
     pub errors: Vec<(String, Option<String>)>,
 }
 
@@ -192,15 +196,15 @@ fn endpoint<'a>(
         v
     });
     let output = match (&c.output_schema, &c.returns) {
-        (Some(schema), _) => schema.clone(),
+        (Some(schema), _) => Cow::Borrowed(schema),
         // The compact notation is the author's own statement of the shape: no guess to warn of.
-        (None, Some(r)) => crate::model::returns::schema(r).unwrap_or_else(|| {
+        (None, Some(r)) => Cow::Owned(crate::model::returns::schema(r).unwrap_or_else(|| {
             derived.push("output schema (an object described by `returns`)".into());
             json!({"type": "object", "description": r})
-        }),
+        })),
         (None, None) => {
             derived.push("output schema (any object)".into());
-            json!({"type": "object"})
+            Cow::Owned(json!({"type": "object"}))
         }
     };
     let errors = if c.errors.is_empty() {
@@ -507,19 +511,23 @@ fn endpoint_json(
     if let Some(n) = namespace {
         headers.insert("X-AGIS-Namespace", n);
     }
-    json!({
-        "method": e.method,
-        "path": e.path,
-        "semantic": semantic,
-        "input": e.input,
-        "output": e.output,
-        "errors": errors,
-        "http_binding": {
+    // Built by hand: `json!` would serialise the schemas into copies instead of moving them.
+    let mut endpoint = Map::new();
+    endpoint.insert("method".into(), e.method.clone().into());
+    endpoint.insert("path".into(), e.path.clone().into());
+    endpoint.insert("semantic".into(), Value::Object(semantic));
+    endpoint.insert("input".into(), e.input.clone());
+    endpoint.insert("output".into(), e.output.as_ref().clone());
+    endpoint.insert("errors".into(), Value::Array(errors));
+    endpoint.insert(
+        "http_binding".into(),
+        json!({
             "method": e.capability.method.as_str(),
             "url": e.capability.url(&service.base_url),
             "headers": headers,
-        },
-    })
+        }),
+    );
+    Value::Object(endpoint)
 }
 
 /// `/.well-known/agis.json`: every field of §11.1, from the document and the model.

@@ -245,7 +245,13 @@ fn paths(
             .or_default()
             .insert(c.method.as_str().to_ascii_lowercase(), op);
     }
-    json!(paths)
+    // Moved, not `json!`: that would serialise every operation into a copy.
+    Value::Object(
+        paths
+            .into_iter()
+            .map(|(k, ops)| (k, Value::Object(ops)))
+            .collect(),
+    )
 }
 
 /// The path with parameter names erased, plus the host, for the same-shape check.
@@ -515,7 +521,8 @@ fn responses(c: &Capability) -> Value {
         if let Some(e) = example {
             media.insert("example".into(), e);
         }
-        ok.insert("content".into(), json!({ "application/json": media }));
+        let content = Map::from_iter([("application/json".to_string(), Value::Object(media))]);
+        ok.insert("content".into(), Value::Object(content));
     }
     out.insert(status.to_string(), Value::Object(ok));
     // Named errors, grouped by status; the ones without a status share `default`.
