@@ -85,7 +85,24 @@ pub fn escape(segment: &str) -> String {
 
 /// Un-escapes one JSON-pointer segment.
 pub fn unescape(segment: &str) -> String {
-    segment.replace("~1", "/").replace("~0", "~")
+    // One pass: `~01` is `~1`, which two `replace`s in the other order would get wrong.
+    let mut out = String::with_capacity(segment.len());
+    let mut rest = segment;
+    while let Some(i) = rest.find('~') {
+        out.push_str(&rest[..i]);
+        match rest.as_bytes().get(i + 1) {
+            Some(b'1') => out.push('/'),
+            Some(b'0') => out.push('~'),
+            _ => {
+                out.push('~');
+                rest = &rest[i + 1..];
+                continue;
+            }
+        }
+        rest = &rest[i + 2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `pointer` + `/segment`.
@@ -180,6 +197,15 @@ mod tests {
     fn pointers_and_plurals() {
         assert_eq!(child("#/paths", "/pets/{id}"), "#/paths/~1pets~1{id}");
         assert_eq!(unescape("~1pets~0x"), "/pets~x");
+        // RFC 6901: `~1` first, then `~0`; stray tildes stay.
+        for s in [
+            "", "~", "~~", "~01", "~10", "a~2b", "x~", "~0~1~", "é~1ü", "~~1~0~",
+        ] {
+            assert_eq!(unescape(s), s.replace("~1", "/").replace("~0", "~"), "{s}");
+        }
+        for s in ["a/b~c", "~1", "/~0/", ""] {
+            assert_eq!(unescape(&escape(s)), s);
+        }
         assert_eq!(plural("product"), "products");
         assert_eq!(plural("category"), "categories");
         assert_eq!(plural("key"), "keys");

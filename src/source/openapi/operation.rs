@@ -188,10 +188,9 @@ impl Lx<'_> {
             .chain(item.child("parameters").items())
         {
             let node = self.docs.deref(node)?;
-            let key = (
-                node.str("name").unwrap_or_default().to_string(),
-                node.str("in").unwrap_or_default().to_string(),
-            );
+            let v = node.value();
+            let text = |key| v.get(key).and_then(Value::as_str).unwrap_or_default();
+            let key = (text("name").to_string(), text("in").to_string());
             if !keys.contains(&key) {
                 keys.push(key);
                 list.push(node);
@@ -200,15 +199,24 @@ impl Lx<'_> {
         let template = PathTemplate::parse(path).ok();
         let mut form = false;
         for node in list {
-            let Some(name) = node.str("name").map(str::to_string) else {
+            // Each `Node` access walks its pointer from the root: read the value once.
+            let v = node.value();
+            let Some(name) = v.get("name").and_then(Value::as_str).map(str::to_string) else {
                 continue;
             };
-            let location = node.str("in").unwrap_or_default().to_string();
+            let location = v
+                .get("in")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
             match location.as_str() {
                 "body" => {
                     let schema = node.child("schema");
-                    let required = node.get("required") == Some(&Value::Bool(true));
-                    let description = node.str("description").map(str::to_string);
+                    let required = v.get("required") == Some(&Value::Bool(true));
+                    let description = v
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
                     self.body_schema(&schema, required, description, params)?;
                     continue;
                 }
@@ -243,7 +251,7 @@ impl Lx<'_> {
             let schema = match self.version {
                 Version::Swagger2 => Expander::shallow(self.docs).expand(&node)?,
                 _ => {
-                    let schema = if node.get("schema").is_some() {
+                    let schema = if v.get("schema").is_some() {
                         node.child("schema")
                     } else {
                         node.child("content")
@@ -263,12 +271,15 @@ impl Lx<'_> {
                 "path" => ("path", true),
                 other => (other, false),
             };
-            let required = default_required || node.get("required") == Some(&Value::Bool(true));
-            let example = node
+            let required = default_required || v.get("required") == Some(&Value::Bool(true));
+            let example = v
                 .get("example")
                 .cloned()
-                .or_else(|| first_example(node.get("examples")));
-            let description = node.str("description").map(str::to_string);
+                .or_else(|| first_example(v.get("examples")));
+            let description = v
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string);
             let table = self.param_table(&schema, required, description, in_, example, &node);
             self.insert_param(params, name, table, &node);
         }
