@@ -748,3 +748,76 @@ fn impossible_dates_and_odd_emails_are_errors_not_invalid_output() {
         "not a plain email address",
     );
 }
+
+#[test]
+fn response_schemas_give_way_before_the_document_outgrows_one_mb() {
+    let properties: Vec<String> = (0..100)
+        .map(|i| {
+            format!(
+                "p{i} = {{ type = \"string\", description = \"{}\" }}",
+                "d".repeat(150)
+            )
+        })
+        .collect();
+    let schema = format!(
+        "output_schema = {{ type = \"object\", properties = {{ {} }} }}",
+        properties.join(", ")
+    );
+    let mut text = HEAD.to_string();
+    for i in 0..80 {
+        let returns = if i % 2 == 0 {
+            "\nreturns = \"{ id }\""
+        } else {
+            ""
+        };
+        text += &cap(
+            &format!("get_{i}"),
+            "GET",
+            &format!("/things/{i}"),
+            &format!("{schema}{returns}"),
+        );
+    }
+    let (diags, doc) = run(&text);
+    let doc = doc.expect("a document");
+    let size = serde_json::to_vec(&doc).unwrap().len();
+    assert!(size <= 1 << 20, "{size} bytes");
+    let warning = diags
+        .iter()
+        .find(|d| d.message.contains("with every response schema"))
+        .unwrap_or_else(|| panic!("{diags:#?}"));
+    assert_eq!(warning.severity, Severity::Warning);
+    assert!(
+        warning.message.contains("the `response` of 80 endpoints"),
+        "{}",
+        warning.message
+    );
+    assert!(
+        !diags.iter().any(|d| d.message.starts_with("ia.json is")),
+        "{diags:#?}"
+    );
+    let public = doc["api"]["public"].as_object().unwrap();
+    assert_eq!(public.len(), 80);
+    assert_eq!(
+        public["get_0"]["response"],
+        json!({"description": "{ id }"})
+    );
+    assert!(public["get_1"].get("response").is_none());
+
+    // The same service with half the capabilities fits: its schemas stay.
+    let mut small = HEAD.to_string();
+    for i in 0..20 {
+        small += &cap(&format!("get_{i}"), "GET", &format!("/things/{i}"), &schema);
+    }
+    let (diags, doc) = run(&small);
+    assert!(
+        !diags.iter().any(|d| d.message.contains("response schema")),
+        "{diags:#?}"
+    );
+    assert_eq!(
+        doc.unwrap()["api"]["public"]["get_3"]["response"]["schema"]["properties"]
+            .as_object()
+            .unwrap()
+            .len(),
+        100
+    );
+}

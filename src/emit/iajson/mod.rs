@@ -31,7 +31,7 @@ const SIZE_LIMIT: usize = 1024 * 1024;
 
 pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
     rules::check(service, diags);
-    let doc = view::Document {
+    let mut doc = view::Document {
         version: SPEC_VERSION,
         site: site::site(service, diags),
         api: api::api(service, diags),
@@ -41,7 +41,26 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         webhooks: flags::webhooks(service),
         metadata: site::metadata(service, diags),
     };
-    let body: std::sync::Arc<[u8]> = to_json_bytes(&doc).into();
+    let mut body = to_json_bytes(&doc);
+    if body.len() > SIZE_LIMIT {
+        // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6.
+        let full = body.len();
+        let shortened = doc.api.shorten_responses();
+        if shortened > 0 {
+            body = to_json_bytes(&doc);
+            diags.push(
+                Diagnostic::warning(format!(
+                    "ia.json would be {} KB with every response schema: the `response` of {shortened} \
+                     endpoints keeps only its compact description (`returns`), making it {} KB \
+                     (§3.6 says it SHOULD NOT exceed 1 MB)",
+                    full.div_ceil(1024),
+                    body.len().div_ceil(1024)
+                ))
+                .help("the other targets keep the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
+            );
+        }
+    }
+    let body: std::sync::Arc<[u8]> = body.into();
     if body.len() > SIZE_LIMIT {
         diags.push(
             Diagnostic::warning(format!(
