@@ -1,6 +1,7 @@
 //! `$ref` resolution: local pointers, other files below the entry document's folder, and
 //! schema expansion that stops at cycles instead of recursing forever. Network refs are refused.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -11,7 +12,7 @@ use super::naming::{escape, unescape};
 use crate::diag::Diagnostic;
 
 /// A place in one of the loaded documents: the file's index and a JSON pointer (`/paths/…`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Place {
     pub file: usize,
     pub pointer: String,
@@ -112,6 +113,27 @@ pub struct Documents {
     /// Bytes expanded schemas may still copy out of the documents, over the whole import.
     expansion_left: usize,
     expansion_limit: usize,
+    /// Expansions of a `$ref`'s target, by target, depth and depth limit, for the next
+    /// operation that names it (large APIs name the same components hundreds of times).
+    expanded: HashMap<(Place, usize, usize), Rc<Expanded>>,
+    /// Off only where tests compare remembered expansions with plain ones.
+    remember: bool,
+}
+
+/// A `$ref`'s target as an `Expander` expanded it, with what the expansion spent and met, so
+/// that a later expansion of the same target at the same depth can replay it exactly: only
+/// when it has the nodes and stack room that expansion used, and none of the targets it
+/// went through is on its own stack (that would be a cycle the first one did not meet).
+struct Expanded {
+    value: Value,
+    nodes: usize,
+    bytes: usize,
+    /// How much deeper than at its start the `$ref` stack went.
+    hops: usize,
+    /// Every `$ref` target followed inside.
+    targets: Vec<Place>,
+    cut: bool,
+    foreign_patterns: usize,
 }
 
 /// The longest chain of `$ref`s followed in one place, and the deepest nesting of `$ref`s
@@ -143,6 +165,8 @@ impl Documents {
             input_left: crate::source::DEFAULT_MAX_INPUT_SIZE,
             expansion_left: expansion_limit(0),
             expansion_limit: expansion_limit(0),
+            expanded: HashMap::new(),
+            remember: true,
         }
     }
 
@@ -396,6 +420,14 @@ const DROPPED_KEYS: [&str; 9] = [
 pub struct Expander<'a> {
     pub docs: &'a mut Documents,
     stack: Vec<Place>,
+    /// The deepest `stack` has been, and every target pushed on it: what a memo records.
+    deepest: usize,
+    followed: Vec<Place>,
+    /// Cycles met and cuts for want of nodes: an expansion that met either depends on more
+    /// than its target and depth, and is not remembered.
+    cycles: usize,
+    budget_cuts: usize,
+    cuts: usize,
     nodes_left: usize,
     max_depth: usize,
     /// Whether a limit cut something (the caller reports it once).
@@ -415,6 +447,11 @@ impl<'a> Expander<'a> {
         Self {
             docs,
             stack: Vec::new(),
+            deepest: 0,
+            followed: Vec::new(),
+            cycles: 0,
+            budget_cuts: 0,
+            cuts: 0,
             nodes_left: MAX_SCHEMA_NODES,
             max_depth: MAX_SCHEMA_DEPTH,
             cut: false,
@@ -449,6 +486,7 @@ impl<'a> Expander<'a> {
             let target = self.docs.resolve(r, &node.place)?;
             if self.stack.contains(&target) {
                 self.circular = true;
+                self.cycles += 1;
                 let name = self.docs.name(&target);
                 return Ok(Value::Object(Map::from_iter([(
                     "description".to_string(),
@@ -461,11 +499,7 @@ impl<'a> Expander<'a> {
                     self.docs.describe(&node.place)
                 )));
             }
-            self.stack.push(target.clone());
-            let target = self.docs.node(target);
-            let out = self.schema(&target, target.value(), depth);
-            self.stack.pop();
-            return out;
+            return self.follow(target, depth);
         }
         let Some(object) = value.as_object() else {
             // `true`/`false` schemas of 3.1, or junk: keep booleans, drop the rest.
@@ -476,6 +510,8 @@ impl<'a> Expander<'a> {
         };
         if depth > self.max_depth || self.nodes_left == 0 {
             self.cut = true;
+            self.cuts += 1;
+            self.budget_cuts += usize::from(depth <= self.max_depth);
             return Ok(Value::Object(Map::new()));
         }
         self.nodes_left -= 1;
@@ -525,6 +561,69 @@ impl<'a> Expander<'a> {
         }
         normalise_30(&mut out);
         Ok(Value::Object(out))
+    }
+
+    /// A `$ref`'s target, expanded or replayed from an earlier expansion of it.
+    fn follow(&mut self, target: Place, depth: usize) -> Result<Value, Diagnostic> {
+        let key = (target, depth, self.max_depth);
+        if let Some(memo) = self
+            .docs
+            .expanded
+            .get(&key)
+            .cloned()
+            .filter(|_| self.docs.remember)
+            && memo.nodes <= self.nodes_left
+            && self.stack.len() + memo.hops < MAX_HOPS
+            && !memo.targets.iter().any(|t| self.stack.contains(t))
+        {
+            self.docs.spend_expansion(memo.bytes, &key.0)?;
+            self.nodes_left -= memo.nodes;
+            self.deepest = self.deepest.max(self.stack.len() + memo.hops);
+            self.followed.extend(memo.targets.iter().cloned());
+            if memo.cut {
+                self.cut = true;
+                self.cuts += 1;
+            }
+            self.foreign_patterns += memo.foreign_patterns;
+            return Ok(memo.value.clone());
+        }
+        let (target, ..) = &key;
+        let before = (
+            self.nodes_left,
+            self.docs.expansion_left,
+            self.followed.len(),
+            self.cycles,
+            self.budget_cuts,
+            self.cuts,
+            self.foreign_patterns,
+        );
+        let outer_deepest = std::mem::replace(&mut self.deepest, self.stack.len());
+        let start = self.stack.len();
+        self.stack.push(target.clone());
+        self.followed.push(target.clone());
+        self.deepest = self.deepest.max(self.stack.len());
+        let node = self.docs.node(target.clone());
+        let out = self.schema(&node, node.value(), depth);
+        self.stack.pop();
+        let hops = self.deepest - start;
+        self.deepest = self.deepest.max(outer_deepest);
+        let value = out?;
+        if self.docs.remember && self.cycles == before.3 && self.budget_cuts == before.4 {
+            let mut targets = self.followed[before.2..].to_vec();
+            targets.sort_by(|a, b| (a.file, &a.pointer).cmp(&(b.file, &b.pointer)));
+            targets.dedup();
+            let memo = Expanded {
+                value: value.clone(),
+                nodes: before.0 - self.nodes_left,
+                bytes: before.1 - self.docs.expansion_left,
+                hops,
+                targets,
+                cut: self.cuts > before.5,
+                foreign_patterns: self.foreign_patterns - before.6,
+            };
+            self.docs.expanded.insert(key, Rc::new(memo));
+        }
+        Ok(value)
     }
 }
 
@@ -776,6 +875,62 @@ mod tests {
                 .message
                 .contains("circular")
         );
+    }
+
+    /// Expanding with the `$ref` memo of earlier expansions gives what plain expansion gives:
+    /// cycles met only from another starting point, node budgets spent by siblings, depth cuts,
+    /// left-out patterns and the shallow expander all replay exactly.
+    #[test]
+    fn remembered_expansions_equal_fresh_ones() {
+        let many: Map<String, Value> = (0..60)
+            .map(|i| (format!("f{i}"), json!({"$ref": "#/C"})))
+            .collect();
+        let doc = json!({
+            "A": {"type": "object", "properties": {"b": {"$ref": "#/B"}, "p": {"type": "string", "pattern": "(?i)x"}}},
+            "B": {"type": "object", "description": "b", "properties": {"a": {"$ref": "#/A"}, "c": {"$ref": "#/C"}}},
+            "C": {"type": "object", "properties": {"deep": {"$ref": "#/D"}}},
+            "D": {"type": "array", "items": {"type": "object", "properties": {"x": {"type": "object",
+                  "properties": {"y": {"type": "object", "properties": {"z": {"type": "object"}}}}}}}},
+            "Big": {"type": "object", "properties": many},
+            // R reached at the depth limit cuts X; reached from inside X, the same R meets X.
+            "R": {"type": "object", "properties": {"x": {"$ref": "#/X"}}},
+            "X": {"type": "object", "properties": {"r": {"$ref": "#/R"}}},
+            "at5": {"properties": {"a": {"properties": {"b": {"properties": {"c": {"properties": {
+                "d": {"properties": {"r": {"$ref": "#/R"}}}}}}}}}}},
+            "at4": {"properties": {"a": {"properties": {"b": {"properties": {"c": {"properties": {
+                "x": {"$ref": "#/X"}}}}}}}}},
+            "ops": [
+                {"$ref": "#/C"}, {"$ref": "#/A"}, {"$ref": "#/B"}, {"$ref": "#/Big"},
+                {"type": "object", "properties": {"x": {"$ref": "#/Big"}, "y": {"$ref": "#/C"}}},
+                {"type": "array", "items": {"$ref": "#/B"}}, {"$ref": "#/A"}, {"$ref": "#/D"},
+                {"type": "object", "properties": {"one": {"$ref": "#/C"}, "two": {"$ref": "#/A"}}},
+                {"$ref": "#/at5"}, {"$ref": "#/at4"}
+            ]
+        });
+        let mut shared = docs(doc.clone());
+        let ops = shared.root().child("ops").items();
+        for shallow in [false, true, false] {
+            for op in &ops {
+                let expand = |d: &mut Documents| {
+                    let mut x = if shallow {
+                        Expander::shallow(d)
+                    } else {
+                        Expander::new(d)
+                    };
+                    let v = x.expand(op).unwrap();
+                    (v, x.cut, x.circular, x.foreign_patterns)
+                };
+                let mut plain = docs(doc.clone());
+                plain.remember = false;
+                assert_eq!(
+                    expand(&mut shared),
+                    expand(&mut plain),
+                    "{}",
+                    op.place.pointer
+                );
+            }
+        }
+        assert!(shared.expanded.len() > 5, "the memo was used");
     }
 
     #[test]
