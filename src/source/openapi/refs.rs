@@ -732,9 +732,11 @@ pub fn json_schema_only(schema: &mut Value) -> (usize, usize) {
     if !others_allowed
         && let (Some(Value::Object(props)), Some(Value::Array(names))) =
             (object.get("properties"), object.get("required"))
-        && !names
-            .iter()
-            .all(|n| n.as_str().is_some_and(|n| props.contains_key(n)))
+        // An empty list goes too, as it always has.
+        && (names.is_empty()
+            || !names
+                .iter()
+                .all(|n| n.as_str().is_some_and(|n| props.contains_key(n))))
     {
         let kept: Vec<Value> = names
             .iter()
@@ -948,6 +950,22 @@ mod tests {
             "{v}"
         );
         assert!(v["properties"]["value"].get("example").is_none());
+    }
+
+    #[test]
+    fn required_names_only_of_listed_properties_and_never_an_empty_list() {
+        let mut v = json!({"type": "object", "properties": {
+            "known": {"type": "object", "properties": {"a": {}}, "required": ["a"]},
+            "unknown": {"type": "object", "properties": {"a": {}}, "required": ["a", "b", 3]},
+            "empty": {"type": "object", "properties": {"a": {}}, "required": []},
+            "open": {"type": "object", "properties": {"a": {}}, "required": ["b"], "additionalProperties": true}
+        }});
+        assert_eq!(json_schema_only(&mut v), (0, 2));
+        let p = &v["properties"];
+        assert_eq!(p["known"]["required"], json!(["a"]));
+        assert_eq!(p["unknown"]["required"], json!(["a"]));
+        assert!(p["empty"].get("required").is_none(), "{v}");
+        assert_eq!(p["open"]["required"], json!(["b"]));
     }
 
     #[test]
