@@ -254,6 +254,31 @@ pub fn to_json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
     out
 }
 
+/// `to_json_bytes` of a value whose document must stay within `limit` bytes (at most
+/// `COMPACT_FROM`, so it is pretty), or `None` as soon as it would not: what is past the limit
+/// is never serialised.
+pub fn to_json_bytes_within<T: serde::Serialize>(value: &T, limit: usize) -> Option<Vec<u8>> {
+    struct Capped(Vec<u8>, usize);
+    impl std::io::Write for Capped {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            // One byte is kept for the trailing newline.
+            if self.0.len() + bytes.len() >= self.1 {
+                return Err(std::io::ErrorKind::FileTooLarge.into());
+            }
+            self.0.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    debug_assert!(limit <= COMPACT_FROM);
+    let mut out = Capped(Vec::new(), limit);
+    serde_json::to_writer_pretty(&mut out, value).ok()?;
+    out.0.push(b'\n');
+    Some(out.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +307,14 @@ mod tests {
         let under = serde_json::json!({ "items": vec!["y".repeat(1000); n - 2] });
         assert!(serde_json::to_vec(&under).unwrap().len() <= COMPACT_FROM);
         assert!(to_json_bytes(&under).starts_with(b"{\n  \"items\": [\n"));
+    }
+
+    #[test]
+    fn a_capped_document_is_the_same_bytes_or_none() {
+        let v = serde_json::json!({"name": "x", "tags": ["a", "b"]});
+        let full = to_json_bytes(&v);
+        assert_eq!(to_json_bytes_within(&v, full.len()), Some(full.clone()));
+        assert_eq!(to_json_bytes_within(&v, full.len() - 1), None);
+        assert_eq!(to_json_bytes_within(&v, 1), None);
     }
 }

@@ -16,7 +16,11 @@ const DATE: &str = "2026-01-01";
 /// A plausible string for a field, guessed from its name.
 pub fn string_for(name: &str) -> String {
     let n = name.to_ascii_lowercase();
-    let ends = |s: &str| n == s || n.ends_with(&format!("_{s}"));
+    // `s` itself or `…_s`, without building `_s` for every word tried.
+    let ends = |s: &str| {
+        n.strip_suffix(s)
+            .is_some_and(|rest| rest.is_empty() || rest.ends_with('_'))
+    };
     let text = if ends("email") {
         "user@example.com"
     } else if ends("url") || ends("uri") || ends("link") || n == "href" || n == "website" {
@@ -247,5 +251,9 @@ mod tests {
         assert_eq!(string_for("page_id"), "abc123");
         assert_eq!(string_for("city"), "example city");
         assert_eq!(string_for("paid"), "example paid");
+        assert_eq!(string_for("Email"), "user@example.com");
+        assert_eq!(string_for("xemail"), "example xemail");
+        assert_eq!(string_for("_id"), "abc123");
+        assert_eq!(string_for("home_country"), "US");
     }
 }

@@ -11,7 +11,7 @@ mod rules;
 mod site;
 mod view;
 
-use super::{Artifact, JSON, Serving, to_json_bytes};
+use super::{Artifact, JSON, Serving, to_json_bytes, to_json_bytes_within};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::Service;
 
@@ -41,25 +41,26 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         webhooks: flags::webhooks(service),
         metadata: site::metadata(service, diags),
     };
-    let mut body = to_json_bytes(&doc);
-    if body.len() > SIZE_LIMIT {
+    let body = match to_json_bytes_within(&doc, SIZE_LIMIT) {
+        Some(body) => body,
         // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6.
-        let full = body.len();
-        let shortened = doc.api.shorten_responses();
-        if shortened > 0 {
-            body = to_json_bytes(&doc);
-            diags.push(
-                Diagnostic::warning(format!(
-                    "ia.json would be {} KB with every response schema: the `response` of {shortened} \
-                     endpoints keeps only its compact description (`returns`), making it {} KB \
-                     (§3.6 says it SHOULD NOT exceed 1 MB)",
-                    full.div_ceil(1024),
-                    body.len().div_ceil(1024)
-                ))
-                .help("the other targets keep the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
-            );
+        None => {
+            let shortened = doc.api.shorten_responses();
+            let body = to_json_bytes(&doc);
+            if shortened > 0 {
+                diags.push(
+                    Diagnostic::warning(format!(
+                        "ia.json would be over 1 MB with every response schema (§3.6 says it SHOULD \
+                         NOT exceed 1 MB): the `response` of {shortened} endpoints keeps only its \
+                         compact description (`returns`), making it {} KB",
+                        body.len().div_ceil(1024)
+                    ))
+                    .help("the other targets keep the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
+                );
+            }
+            body
         }
-    }
+    };
     let body: std::sync::Arc<[u8]> = body.into();
     if body.len() > SIZE_LIMIT {
         diags.push(
