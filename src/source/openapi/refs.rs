@@ -136,6 +136,17 @@ struct Expanded {
     foreign_patterns: usize,
 }
 
+/// An `Expander`'s counters where an expansion starts: what it spent and met is the difference.
+struct Mark {
+    nodes_left: usize,
+    expansion_left: usize,
+    followed: usize,
+    cycles: usize,
+    budget_cuts: usize,
+    cuts: usize,
+    foreign_patterns: usize,
+}
+
 /// The longest chain of `$ref`s followed in one place, and the deepest nesting of `$ref`s
 /// inside one expanded schema: far beyond any real document, short enough that a chain of
 /// refs cannot exhaust the stack.
@@ -588,15 +599,15 @@ impl<'a> Expander<'a> {
             return Ok(memo.value.clone());
         }
         let (target, ..) = &key;
-        let before = (
-            self.nodes_left,
-            self.docs.expansion_left,
-            self.followed.len(),
-            self.cycles,
-            self.budget_cuts,
-            self.cuts,
-            self.foreign_patterns,
-        );
+        let before = Mark {
+            nodes_left: self.nodes_left,
+            expansion_left: self.docs.expansion_left,
+            followed: self.followed.len(),
+            cycles: self.cycles,
+            budget_cuts: self.budget_cuts,
+            cuts: self.cuts,
+            foreign_patterns: self.foreign_patterns,
+        };
         let outer_deepest = std::mem::replace(&mut self.deepest, self.stack.len());
         let start = self.stack.len();
         self.stack.push(target.clone());
@@ -608,18 +619,21 @@ impl<'a> Expander<'a> {
         let hops = self.deepest - start;
         self.deepest = self.deepest.max(outer_deepest);
         let value = out?;
-        if self.docs.remember && self.cycles == before.3 && self.budget_cuts == before.4 {
-            let mut targets = self.followed[before.2..].to_vec();
+        if self.docs.remember
+            && self.cycles == before.cycles
+            && self.budget_cuts == before.budget_cuts
+        {
+            let mut targets = self.followed[before.followed..].to_vec();
             targets.sort_by(|a, b| (a.file, &a.pointer).cmp(&(b.file, &b.pointer)));
             targets.dedup();
             let memo = Expanded {
                 value: value.clone(),
-                nodes: before.0 - self.nodes_left,
-                bytes: before.1 - self.docs.expansion_left,
+                nodes: before.nodes_left - self.nodes_left,
+                bytes: before.expansion_left - self.docs.expansion_left,
                 hops,
                 targets,
-                cut: self.cuts > before.5,
-                foreign_patterns: self.foreign_patterns - before.6,
+                cut: self.cuts > before.cuts,
+                foreign_patterns: self.foreign_patterns - before.foreign_patterns,
             };
             self.docs.expanded.insert(key, Rc::new(memo));
         }
