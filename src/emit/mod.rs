@@ -246,6 +246,10 @@ pub const COMPACT_FROM: usize = 1 << 20;
 /// JSON with a trailing newline, pretty unless its compact form is over `COMPACT_FROM`: the
 /// one serialisation every JSON target uses.
 pub fn to_json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
+    // Nearly every document is small: written pretty at once, the compact form is never made.
+    if let Some(pretty) = to_json_bytes_within(value, COMPACT_FROM) {
+        return pretty;
+    }
     let mut out = serde_json::to_vec(value).expect("model views serialise to JSON");
     if out.len() <= COMPACT_FROM {
         out = serde_json::to_vec_pretty(value).expect("model views serialise to JSON");
