@@ -126,17 +126,31 @@ fn is_empty(v: &Value) -> bool {
     }
 }
 
-/// A key, quoted when it is not a bare TOML key.
+/// A key, quoted when it is not a bare TOML key: always as a one-line basic string, since a
+/// key may not be a multi-line string, which `toml` picks for a value holding a newline.
 fn bare(key: &str) -> String {
     if !key.is_empty()
         && key
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
-        key.to_string()
-    } else {
-        toml::Value::String(key.to_string()).to_string()
+        return key.to_string();
     }
+    let mut out = String::with_capacity(key.len() + 2);
+    out.push('"');
+    for c in key.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 const DATETIME: &str = "$__toml_private_datetime";
@@ -178,6 +192,32 @@ fn inline(v: &Value) -> String {
 mod tests {
     use super::*;
     use crate::source::parse_service_toml;
+
+    #[test]
+    fn any_key_is_written_as_a_key_toml_reads_back() {
+        for key in [
+            "plain",
+            "a b",
+            "line\nbreak",
+            "\"quoted\"",
+            "back\\slash",
+            "tab\there",
+            "del\u{7f}",
+            "nul\u{0}",
+            "c1\u{85}",
+            "crlf\r\n",
+            "ünï",
+            "",
+            "'single'",
+            "\"\"\"",
+        ] {
+            let text = format!("{} = 1\n", bare(key));
+            let table: toml::Table = text
+                .parse()
+                .unwrap_or_else(|e| panic!("{key:?}: {e}\n{text}"));
+            assert_eq!(table.keys().collect::<Vec<_>>(), [key], "{text}");
+        }
+    }
 
     #[test]
     fn rendering_parses_back_to_the_same_mirror() {
