@@ -262,6 +262,16 @@ pub fn to_json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
 /// `COMPACT_FROM`, so it is pretty), or `None` as soon as it would not: what is past the limit
 /// is never serialised.
 pub fn to_json_bytes_within<T: serde::Serialize>(value: &T, limit: usize) -> Option<Vec<u8>> {
+    debug_assert!(limit <= COMPACT_FROM);
+    capped(value, limit, true)
+}
+
+/// The compact document (with its newline) if it takes at most `limit` bytes.
+pub fn compact_json_bytes_within<T: serde::Serialize>(value: &T, limit: usize) -> Option<Vec<u8>> {
+    capped(value, limit, false)
+}
+
+fn capped<T: serde::Serialize>(value: &T, limit: usize, pretty: bool) -> Option<Vec<u8>> {
     struct Capped(Vec<u8>, usize);
     impl std::io::Write for Capped {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -276,9 +286,12 @@ pub fn to_json_bytes_within<T: serde::Serialize>(value: &T, limit: usize) -> Opt
             Ok(())
         }
     }
-    debug_assert!(limit <= COMPACT_FROM);
     let mut out = Capped(Vec::new(), limit);
-    serde_json::to_writer_pretty(&mut out, value).ok()?;
+    if pretty {
+        serde_json::to_writer_pretty(&mut out, value).ok()?;
+    } else {
+        serde_json::to_writer(&mut out, value).ok()?;
+    }
     out.0.push(b'\n');
     Some(out.0)
 }
@@ -320,5 +333,11 @@ mod tests {
         assert_eq!(to_json_bytes_within(&v, full.len()), Some(full.clone()));
         assert_eq!(to_json_bytes_within(&v, full.len() - 1), None);
         assert_eq!(to_json_bytes_within(&v, 1), None);
+        let compact = b"{\"name\":\"x\",\"tags\":[\"a\",\"b\"]}\n".to_vec();
+        assert_eq!(
+            compact_json_bytes_within(&v, compact.len()),
+            Some(compact.clone())
+        );
+        assert_eq!(compact_json_bytes_within(&v, compact.len() - 1), None);
     }
 }

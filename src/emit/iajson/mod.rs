@@ -11,7 +11,9 @@ mod rules;
 mod site;
 mod view;
 
-use super::{Artifact, JSON, Serving, to_json_bytes, to_json_bytes_within};
+use super::{
+    Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes, to_json_bytes_within,
+};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::Service;
 
@@ -41,18 +43,22 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         webhooks: flags::webhooks(service),
         metadata: site::metadata(service, diags),
     };
-    let body = match to_json_bytes_within(&doc, SIZE_LIMIT) {
+    // Within §3.6's limit: pretty if that fits, else compact, else without response schemas.
+    let fitting = |doc: &view::Document| {
+        to_json_bytes_within(doc, SIZE_LIMIT).or_else(|| compact_json_bytes_within(doc, SIZE_LIMIT))
+    };
+    let body = match fitting(&doc) {
         Some(body) => body,
         // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6.
         None => {
             let shortened = doc.api.shorten_responses();
-            let body = to_json_bytes(&doc);
+            let body = fitting(&doc).unwrap_or_else(|| to_json_bytes(&doc));
             if shortened > 0 {
                 diags.push(
                     Diagnostic::warning(format!(
-                        "ia.json would be over 1 MB with every response schema (§3.6 says it SHOULD \
-                         NOT exceed 1 MB): the `response` of {shortened} endpoints keeps only its \
-                         compact description (`returns`), making it {} KB",
+                        "ia.json would be over 1 MB with every response schema, even compact (§3.6 \
+                         says it SHOULD NOT exceed 1 MB): the `response` of {shortened} endpoints \
+                         keeps only its compact description (`returns`), making it {} KB",
                         body.len().div_ceil(1024)
                     ))
                     .help("the other targets keep the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),

@@ -586,6 +586,8 @@ impl<'a> Expander<'a> {
             && memo.nodes <= self.nodes_left
             && self.stack.len() + memo.hops < MAX_HOPS
             && !memo.targets.iter().any(|t| self.stack.contains(t))
+            // Where the budget runs out, plain expansion fails at the node it runs out on.
+            && memo.bytes <= self.docs.expansion_left
         {
             self.docs.spend_expansion(memo.bytes, &key.0)?;
             self.nodes_left -= memo.nodes;
@@ -947,6 +949,45 @@ mod tests {
             }
         }
         assert!(shared.expanded.len() > 5, "the memo was used");
+    }
+
+    /// A replay that would overrun the expansion budget expands plainly instead, so the error
+    /// names the node where the budget ran out and the budget left is the same.
+    #[test]
+    fn remembered_expansions_fail_where_plain_ones_do() {
+        let values: Vec<String> = (0..20).map(|i| format!("{i:0>200}")).collect();
+        let props: Map<String, Value> = (0..10)
+            .map(|i| (format!("p{i}"), json!({"type": "string", "enum": values})))
+            .collect();
+        let doc = json!({
+            "Big": {"type": "object", "properties": props},
+            "ops": [{"$ref": "#/Big"}, {"$ref": "#/Big"}, {"$ref": "#/Big"}]
+        });
+        let spent = {
+            let mut d = docs(doc.clone());
+            let left = d.expansion_left;
+            let op = d.root().child("ops").child("0");
+            Expander::new(&mut d).expand(&op).unwrap();
+            left - d.expansion_left
+        };
+        let run = |remember: bool| {
+            let mut d = docs(doc.clone());
+            d.remember = remember;
+            d.expansion_left = spent + spent / 2;
+            let ops = d.root().child("ops").items();
+            ops.iter()
+                .map(|op| {
+                    let out = Expander::new(&mut d).expand(op).map_err(|e| e.message);
+                    (out, d.expansion_left)
+                })
+                .collect::<Vec<_>>()
+        };
+        let plain = run(false);
+        assert!(
+            plain[1].0.is_err(),
+            "the budget runs out in the second: {plain:?}"
+        );
+        assert_eq!(run(true), plain);
     }
 
     #[test]
