@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::diag::Diagnostics;
 use crate::emit::{self, Target, section};
+use crate::serve::{headers_file::HeadersFile, redirects_file::RedirectsFile, site};
 use crate::source::{self, openapi, service_toml::ServiceToml};
 use crate::{check, model};
 
@@ -62,6 +63,27 @@ pub fn headers_merge(data: &[u8]) {
         let _ = section::merge(&merged, &ours, placement);
     }
     let _ = section::merge(&existing, "", placement);
+}
+
+/// `wellgen serve`'s reading of host files and requests: a `_headers` file, a `_redirects` file
+/// and a request URL, split at NUL bytes. Every rule is matched against the request, both with
+/// and without a file published at its path (so forced and unforced redirects both run).
+pub fn serve_rules(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut parts = text.splitn(3, '\0');
+    let headers_text = parts.next().unwrap_or_default();
+    let redirects_text = parts.next().unwrap_or_default();
+    let url = parts.next().unwrap_or("/");
+    let headers = HeadersFile::parse(headers_text);
+    let _ = emit::headers::cloudflare_limits(headers_text);
+    let redirects = RedirectsFile::parse(redirects_text);
+    let _ = redirects.cloudflare_limits(redirects_text);
+    if let Some((path, query)) = site::parse_request(url) {
+        let _ = headers.headers_for(&path);
+        for exists in [false, true] {
+            let _ = redirects.resolve(&path, &query, |_| exists);
+        }
+    }
 }
 
 fn lower_and_emit(raw: ServiceToml, diags: &mut Diagnostics) {

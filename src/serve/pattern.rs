@@ -85,15 +85,32 @@ impl Pattern {
     }
 }
 
-/// Replaces `:name` (and `:splat`) in a destination with what the match captured. Longer names
-/// first, so `:id` does not eat the start of `:identity`.
+/// Replaces `:name` (and `:splat`) in a destination with what the match captured, in one pass:
+/// a captured value is never searched again (it comes from the request, and re-expanding it
+/// could multiply its size once per placeholder). The longest name wins, so `:id` does not eat
+/// the start of `:identity`.
 pub fn substitute(destination: &str, captures: &Captures) -> String {
-    let mut names: Vec<&String> = captures.keys().collect();
-    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
-    let mut out = destination.to_string();
-    for name in names {
-        out = out.replace(&format!(":{name}"), &captures[name]);
+    let mut out = String::with_capacity(destination.len());
+    let mut rest = destination;
+    while let Some(colon) = rest.find(':') {
+        out.push_str(&rest[..colon]);
+        let after = &rest[colon + 1..];
+        let name = captures
+            .iter()
+            .filter(|(name, _)| !name.is_empty() && after.starts_with(name.as_str()))
+            .max_by_key(|(name, _)| name.len());
+        match name {
+            Some((name, value)) => {
+                out.push_str(value);
+                rest = &after[name.len()..];
+            }
+            None => {
+                out.push(':');
+                rest = after;
+            }
+        }
     }
+    out.push_str(rest);
     out
 }
 
@@ -137,5 +154,20 @@ mod tests {
         c.insert("id".into(), "1".into());
         c.insert("identity".into(), "me".into());
         assert_eq!(substitute("/:identity/:id", &c), "/me/1");
+        assert_eq!(
+            substitute("https://a.example/:nothing", &c),
+            "https://a.example/:nothing"
+        );
+    }
+
+    #[test]
+    fn captured_values_are_not_substituted_again() {
+        let mut c = Captures::new();
+        c.insert("aa".into(), ":a:a".into());
+        c.insert("a".into(), "x".repeat(1000));
+        assert_eq!(
+            substitute("/:aa/:a", &c),
+            format!("/:a:a/{}", "x".repeat(1000))
+        );
     }
 }

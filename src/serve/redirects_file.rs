@@ -169,7 +169,7 @@ fn query_matches(
         let Some(actual) = given.get(key.as_str()) else {
             return false;
         };
-        match value.strip_prefix(':') {
+        match value.strip_prefix(':').filter(|name| !name.is_empty()) {
             Some(name) => {
                 captures.insert(name.to_string(), actual.to_string());
                 true
@@ -243,6 +243,17 @@ mod tests {
             f.resolve("/missing", &[], exists).unwrap().to,
             "/index.html"
         );
+    }
+
+    #[test]
+    fn a_bare_colon_in_a_query_condition_is_a_literal_value() {
+        let f = RedirectsFile::parse("/s q=: /found 200\n");
+        let none = |_: &str| false;
+        assert_eq!(
+            f.resolve("/s", &q(&[("q", ":")]), none).unwrap().to,
+            "/found"
+        );
+        assert_eq!(f.resolve("/s", &q(&[("q", "x")]), none), None);
     }
 
     #[test]

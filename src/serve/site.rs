@@ -80,21 +80,9 @@ impl Site {
 
     /// Answers `GET url` (a path with an optional query string).
     pub fn respond(&self, url: &str) -> Reply {
-        let (raw_path, raw_query) = url.split_once('?').unwrap_or((url, ""));
-        let Some(path) = percent_decode(raw_path).filter(|p| p.starts_with('/')) else {
+        let Some((path, query)) = parse_request(url) else {
             return text_reply(400, "400 Bad Request\n");
         };
-        let query: Vec<(String, String)> = raw_query
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .filter_map(|pair| {
-                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-                Some((
-                    percent_decode(&k.replace('+', " "))?,
-                    percent_decode(&v.replace('+', " "))?,
-                ))
-            })
-            .collect();
         if is_hidden(&path) {
             return self.not_found();
         }
@@ -218,6 +206,25 @@ pub fn content_type(name: &str) -> &'static str {
     }
 }
 
+/// A request target's decoded path and query pairs; `None` if the path is not absolute or has a
+/// bad escape (a query pair with one is dropped).
+pub(crate) fn parse_request(url: &str) -> Option<(String, Vec<(String, String)>)> {
+    let (raw_path, raw_query) = url.split_once('?').unwrap_or((url, ""));
+    let path = percent_decode(raw_path).filter(|p| p.starts_with('/'))?;
+    let query = raw_query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .filter_map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            Some((
+                percent_decode(&k.replace('+', " "))?,
+                percent_decode(&v.replace('+', " "))?,
+            ))
+        })
+        .collect();
+    Some((path, query))
+}
+
 /// Decodes `%XX` escapes; `None` for a bad escape or bytes that are not UTF-8.
 fn percent_decode(s: &str) -> Option<String> {
     let bytes = s.as_bytes();
@@ -225,8 +232,10 @@ fn percent_decode(s: &str) -> Option<String> {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
+            // Two hex digits exactly: `from_str_radix` alone would take `%+1` as 0x01.
+            let hex = bytes.get(i + 1..i + 3)?;
+            let digit = |b: &u8| (*b as char).to_digit(16);
+            out.push((digit(&hex[0])? * 16 + digit(&hex[1])?) as u8);
             i += 3;
         } else {
             out.push(bytes[i]);
@@ -319,7 +328,9 @@ mod tests {
         ] {
             assert_eq!(site.respond(path).status, 404, "{path}");
         }
-        assert_eq!(site.respond("/%zz").status, 400);
+        for bad in ["/%zz", "/%+1", "/%-f", "/%4", "/%e9", "x"] {
+            assert_eq!(site.respond(bad).status, 400, "{bad}");
+        }
         fs::write(d.path().join("404.html"), "gone").unwrap();
         let r = site.respond("/nope");
         assert_eq!((r.status, r.body.as_slice()), (404, b"gone".as_slice()));

@@ -18,6 +18,7 @@ fn fuzz_crashes_stay_fixed() {
         "openapi_json",
         "openapi_yaml",
         "headers_merge",
+        "serve_rules",
     ] {
         let Ok(entries) = fs::read_dir(dir.join(target)) else {
             continue;
@@ -28,6 +29,7 @@ fn fuzz_crashes_stay_fixed() {
             count += 1;
             let outcome = panic::catch_unwind(|| match target {
                 "headers_merge" => wellgen::fuzzing::headers_merge(&data),
+                "serve_rules" => wellgen::fuzzing::serve_rules(&data),
                 _ => {
                     let Ok(text) = std::str::from_utf8(&data) else {
                         return;
