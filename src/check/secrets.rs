@@ -22,54 +22,129 @@ const PREFIXES: &[(&str, &str, usize)] = &[
     ("AKIA", "AWS access key", 16),
     ("ASIA", "AWS access key", 16),
     ("AIza", "Google API key", 35),
-    ("SG.", "SendGrid key", 40),
+    // `SG.` + 22 characters + `.` + 43 characters: checked as two parts, 16 and 30 at least.
+    ("SG.", "SendGrid key", 16),
 ];
 
-fn is_token_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '+' | '/' | '=')
+/// Byte classes, looked up once per byte.
+const TOKEN: u8 = 1;
+const KEY: u8 = 2;
+const CANDIDATE: u8 = 4;
+
+/// `TOKEN`: a byte of a candidate random token. `KEY`: a byte a key of one of `PREFIXES` is
+/// made of; any other byte (`=`, `/`, `.`, `?`, `&`, `:`, quotes, white space, non-ASCII) ends
+/// one, and so is a boundary before one. `CANDIDATE`: the first byte of a prefix, a JWT or a
+/// private key block.
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' || c == b'-' {
+            t[b] = TOKEN | KEY;
+        } else if matches!(c, b'.' | b'+' | b'/' | b'=') {
+            t[b] = TOKEN;
+        }
+        if matches!(c, b's' | b'r' | b'g' | b'x' | b'A' | b'S' | b'e' | b'P') {
+            t[b] |= CANDIDATE;
+        }
+        b += 1;
+    }
+    t
+};
+
+fn is_key_byte(b: u8) -> bool {
+    CLASS[b as usize] & KEY != 0
 }
 
-/// The kind of credential `text` appears to hold, if any.
+/// The shortest text that can hold a finding (`xoxb-` and ten characters).
+pub const SHORTEST: usize = 15;
+
+/// The kind of credential `text` appears to hold, if any. One pass over the bytes: every
+/// schema and example string of an imported API goes through here.
 pub fn find(text: &str) -> Option<&'static str> {
-    if text.contains("PRIVATE KEY-----") {
-        return Some("private key block");
+    if text.len() < SHORTEST {
+        return None;
     }
-    for word in text
-        .split(|c: char| !is_token_char(c))
-        .filter(|w| w.len() >= 12)
-    {
-        for (prefix, kind, min) in PREFIXES {
-            if let Some(rest) = word.strip_prefix(prefix) {
-                let aws = prefix.starts_with('A') && prefix.len() == 4 && prefix != &"AIza";
-                let ok = if aws {
-                    rest.len() == *min
-                        && rest
-                            .chars()
-                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
-                } else {
-                    rest.len() >= *min
-                };
-                if ok {
-                    return Some(kind);
+    let bytes = text.as_bytes();
+    let mut random = false;
+    // Where the current run of token bytes started (a candidate random token).
+    let mut run = 0;
+    let mut prev = 0u8;
+    for (i, &b) in bytes.iter().enumerate() {
+        let class = CLASS[b as usize];
+        if class & TOKEN == 0 {
+            random = random || (i - run >= 32 && looks_random(&text[run..i]));
+            run = i + 1;
+        } else if class & CANDIDATE != 0 {
+            if b == b'P' {
+                if bytes[i..].starts_with(b"PRIVATE KEY-----") {
+                    return Some("private key block");
                 }
+            } else if prev & KEY == 0
+                && let Some(kind) = key_at(&text[i..])
+            {
+                return Some(kind);
             }
         }
-        if is_jwt(word) {
-            return Some("JSON Web Token");
-        }
-        if looks_random(word) {
-            return Some("long random token");
-        }
+        prev = class;
+    }
+    if random || (bytes.len() - run >= 32 && looks_random(&text[run..])) {
+        return Some("long random token");
     }
     None
 }
 
-fn is_jwt(word: &str) -> bool {
-    let parts: Vec<&str> = word.split('.').collect();
-    parts.len() == 3
-        && parts[0].starts_with("eyJ")
-        && parts[1].starts_with("eyJ")
-        && parts.iter().all(|p| p.len() >= 10)
+/// The well-known key format or JWT `at` starts with, if any.
+fn key_at(at: &str) -> Option<&'static str> {
+    let head = at.as_bytes();
+    for (prefix, kind, min) in PREFIXES {
+        let p = prefix.as_bytes();
+        // Two bytes first: most words starting with `s` or `g` are not keys.
+        if head.len() < p.len() + min || head[..2] != p[..2] || !head.starts_with(p) {
+            continue;
+        }
+        let rest = &at[p.len()..];
+        let body = &rest[..rest
+            .bytes()
+            .position(|b| !is_key_byte(b))
+            .unwrap_or(rest.len())];
+        let ok = match *prefix {
+            "AKIA" | "ASIA" => {
+                body.len() == *min
+                    && body
+                        .bytes()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+            }
+            "SG." => {
+                body.len() >= *min
+                    && rest[body.len()..].strip_prefix('.').is_some_and(|tail| {
+                        tail.bytes().take_while(|&b| is_key_byte(b)).count() >= 30
+                    })
+            }
+            _ => body.len() >= *min,
+        };
+        if ok {
+            return Some(kind);
+        }
+    }
+    (at.starts_with("eyJ") && is_jwt(at)).then_some("JSON Web Token")
+}
+
+/// `header.payload.signature`, base64url, the first two JSON objects (`eyJ` is `{"`).
+fn is_jwt(at: &str) -> bool {
+    let end = at
+        .bytes()
+        .position(|b| !(is_key_byte(b) || b == b'.'))
+        .unwrap_or(at.len());
+    // A sentence may end right after the token.
+    let mut parts = at[..end].trim_end_matches('.').split('.');
+    let mut n = 0;
+    let ok = parts.by_ref().take(3).all(|p| {
+        n += 1;
+        p.len() >= 10 && (n == 3 || p.starts_with("eyJ"))
+    });
+    ok && n == 3 && parts.next().is_none()
 }
 
 /// 32+ characters mixing letters and digits with the entropy of random data (hex digests, at
@@ -139,6 +214,41 @@ mod tests {
     }
 
     #[test]
+    fn finds_keys_after_punctuation() {
+        let cases = [
+            ("key=glpat-abcdefghij0123456789", "GitLab token"),
+            ("pw=AKIAIOSFODNN7EXAMPLE", "AWS access key"),
+            (
+                "https://docs.example/?key=AKIAIOSFODNN7EXAMPLE&x=1",
+                "AWS access key",
+            ),
+            (
+                "https://hooks.example/services/xoxb-123456789012-abcdefABCDEF",
+                "Slack token",
+            ),
+            (
+                "config.sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+                "Stripe secret key",
+            ),
+            (
+                "\"AIzaSyD-abcdefghijklmnopqrstuvwxyz012345\"",
+                "Google API key",
+            ),
+            (
+                "key:SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG",
+                "SendGrid key",
+            ),
+            (
+                "token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U.",
+                "JSON Web Token",
+            ),
+        ];
+        for (text, kind) in cases {
+            assert_eq!(find(text), Some(kind), "{text}");
+        }
+    }
+
+    #[test]
     fn leaves_ordinary_text_alone() {
         for text in [
             "Search products by keyword",
@@ -149,6 +259,14 @@ mod tests {
             "sk_live_",
             "AKIA is how AWS keys start",
             "/api/capabilities/search_products_by_category_and_price",
+            "https://example.com/docs/sk_live_keys",
+            "key=value&mode=AKIA",
+            "task-ant-colony-simulation-parameters-long",
+            "risk_live_feed_of_prices_for_all_markets",
+            "/v1/regions/ASIA_PACIFIC_NORTHEAST_1",
+            "SG.some.dotted.configuration.name.that.is.quite.long",
+            "https://sk-proj-docs.example/guide",
+            "eyJ is how a JSON object starts in base64",
         ] {
             assert_eq!(find(text), None, "{text}");
         }
