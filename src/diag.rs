@@ -35,6 +35,9 @@ pub struct Diagnostic {
     /// An exact byte range, for errors found before a field path exists (syntax errors).
     pub span: Option<Range<usize>>,
     pub help: Option<String>,
+    /// The source text at this position is a secret: the printed line shows it masked, so a CI
+    /// log does not publish what the message itself masks.
+    pub conceal: bool,
 }
 
 impl Diagnostic {
@@ -45,6 +48,7 @@ impl Diagnostic {
             field: None,
             span: None,
             help: None,
+            conceal: false,
         }
     }
 
@@ -67,6 +71,11 @@ impl Diagnostic {
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    pub fn concealed(mut self) -> Self {
+        self.conceal = true;
         self
     }
 
@@ -197,7 +206,11 @@ impl SourceText<'_> {
                 let _ = writeln!(out, "{file}:{line_no}:{col}: {label}: {}", d.message);
                 let gutter = " ".repeat(line_no.to_string().len());
                 let _ = writeln!(out, "{gutter} |");
-                let _ = writeln!(out, "{line_no} | {line}");
+                if d.conceal {
+                    let _ = writeln!(out, "{line_no} | {}", conceal(line, col, width));
+                } else {
+                    let _ = writeln!(out, "{line_no} | {line}");
+                }
                 let pad: String = line
                     .chars()
                     .take(col - 1)
@@ -217,6 +230,22 @@ impl SourceText<'_> {
         }
         out
     }
+}
+
+/// `line` with the `width` characters from column `col` masked but for the first four of the
+/// value (after an opening quote) and a closing quote; the length is kept, so the caret still fits.
+fn conceal(line: &str, col: usize, width: usize) -> String {
+    let span = col - 1..col - 1 + width;
+    let quoted = matches!(line.chars().nth(span.start), Some('"' | '\''));
+    let shown = span.start + 4 + usize::from(quoted);
+    let last = span.end - 1;
+    line.chars()
+        .enumerate()
+        .map(|(i, c)| {
+            let hidden = span.contains(&i) && i >= shown && !(i == last && matches!(c, '"' | '\''));
+            if hidden { '*' } else { c }
+        })
+        .collect()
 }
 
 fn display_path(path: &Path) -> String {

@@ -16,4 +16,5 @@ pub mod source;
 mod templates;
 pub mod text;
 pub mod tokens;
+pub mod watchdog;
 pub mod write;

@@ -93,13 +93,13 @@ pub fn content_hash(bytes: &[u8]) -> String {
 }
 
 /// Writes `artifacts` into `out`, replacing the previous build's files and removing those it
-/// no longer produces. `source_dir` is refused as an output folder.
+/// no longer produces. Each of `source_dirs` is refused as an output folder.
 pub fn write(
     out: &Path,
     artifacts: &[Artifact],
-    source_dir: Option<&Path>,
+    source_dirs: &[&Path],
 ) -> Result<Report, WriteError> {
-    refuse_dangerous_root(out, source_dir)?;
+    refuse_dangerous_root(out, source_dirs)?;
     let recovered = recover(out)?;
     let mut journal = Journal::default();
     let created_root = !out.exists();
@@ -164,7 +164,7 @@ fn plan_and_stage(
             refuse_foreign(&dest, &a.path, &a.body, &previous)?;
             a.body.clone()
         };
-        if fs::read(&dest).is_ok_and(|old| *old == *body) {
+        if is_regular_file(&dest) && fs::read(&dest).is_ok_and(|old| *old == *body) {
             report.unchanged += 1;
             continue;
         }
@@ -193,7 +193,9 @@ fn plan_and_stage(
         text.push_str(&format!("{path} {hash}\n"));
     }
     let manifest_path = root.join(MANIFEST);
-    if !fs::read(&manifest_path).is_ok_and(|old| old == text.as_bytes()) {
+    if !(is_regular_file(&manifest_path)
+        && fs::read(&manifest_path).is_ok_and(|old| old == text.as_bytes()))
+    {
         // Last, so that the manifest changes only once every file it lists is in place.
         bodies.push((manifest_path, text.into_bytes().into()));
     }
@@ -361,11 +363,7 @@ fn merged_placement(url_path: &str) -> Option<Placement> {
 }
 
 fn merged_vercel(dest: &Path, ours: &[u8], previous: &Manifest) -> Result<Vec<u8>, WriteError> {
-    let existing = match fs::read_to_string(dest) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(io(format!("cannot read {}", dest.display()))(e)),
-    };
+    let existing = read_host_file(dest)?;
     vercel::merge(
         &existing,
         &String::from_utf8_lossy(ours),
@@ -375,30 +373,55 @@ fn merged_vercel(dest: &Path, ours: &[u8], previous: &Manifest) -> Result<Vec<u8
     .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
 }
 
+fn is_regular_file(path: &Path) -> bool {
+    path.symlink_metadata().is_ok_and(|m| m.is_file())
+}
+
+/// An error if something other than a regular file is at `path`: reading a FIFO would block the
+/// build forever, a device would be read without end.
+fn refuse_special(path: &Path) -> Result<(), WriteError> {
+    match path.symlink_metadata() {
+        Ok(meta) if !meta.is_file() => Err(WriteError::new(format!(
+            "cannot read {}: it is not a regular file",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The site's own copy of a host file wellgen merges into: empty if there is none.
+fn read_host_file(dest: &Path) -> Result<String, WriteError> {
+    refuse_special(dest)?;
+    match fs::read_to_string(dest) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(io(format!("cannot read {}", dest.display()))(e)),
+    }
+}
+
 fn merged_section(dest: &Path, ours: &[u8], placement: Placement) -> Result<Vec<u8>, WriteError> {
     let ours = String::from_utf8_lossy(ours);
-    let existing = match fs::read_to_string(dest) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(io(format!("cannot read {}", dest.display()))(e)),
-    };
+    let existing = read_host_file(dest)?;
     section::merge(&existing, &ours, placement)
         .map(String::into_bytes)
         .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
 }
 
-fn refuse_dangerous_root(out: &Path, source_dir: Option<&Path>) -> Result<(), WriteError> {
-    let real = out.canonicalize().ok();
-    let real = real.as_deref().unwrap_or(out);
+fn refuse_dangerous_root(out: &Path, source_dirs: &[&Path]) -> Result<(), WriteError> {
+    let real = resolve_to_be(out);
+    let real = real.as_path();
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .and_then(|h| h.canonicalize().ok());
-    let source = source_dir.and_then(|s| s.canonicalize().ok());
+
     let why = if real.parent().is_none() {
         Some("the file system root")
     } else if home.as_deref() == Some(real) {
         Some("your home folder")
-    } else if source.as_deref() == Some(real) {
+    } else if source_dirs
+        .iter()
+        .any(|s| s.canonicalize().is_ok_and(|s| s == real))
+    {
         Some("the folder of the source file")
     } else {
         None
@@ -411,6 +434,33 @@ fn refuse_dangerous_root(out: &Path, source_dir: Option<&Path>) -> Result<(), Wr
         .help("choose an output folder with --out, e.g. `--out dist`")),
         None => Ok(()),
     }
+}
+
+/// Where `path` will be once its missing folders are made: its longest existing ancestor
+/// resolved, the rest applied lexically (what does not exist yet holds no symlink), so that
+/// `new/..` is seen to be the current folder before anything is created.
+fn resolve_to_be(path: &Path) -> PathBuf {
+    let parts: Vec<Component> = path.components().collect();
+    for existing in (0..=parts.len()).rev() {
+        let base: PathBuf = parts[..existing].iter().collect();
+        let real = if base.as_os_str().is_empty() {
+            std::env::current_dir()
+        } else {
+            base.canonicalize()
+        };
+        let Ok(mut real) = real else { continue };
+        for part in &parts[existing..] {
+            match part {
+                Component::ParentDir => {
+                    real.pop();
+                }
+                Component::Normal(name) => real.push(name),
+                _ => {}
+            }
+        }
+        return real;
+    }
+    path.to_path_buf()
 }
 
 /// The previous build's files as its manifest lists them; lines that name no file wellgen
@@ -443,6 +493,7 @@ pub fn manifest_paths(root: &Path) -> Vec<String> {
 
 fn read_manifest(root: &Path) -> Result<Manifest, WriteError> {
     let path = root.join(MANIFEST);
+    refuse_special(&path)?;
     let text = match fs::read(&path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Manifest::default()),
@@ -477,6 +528,7 @@ pub fn recover(out: &Path) -> Result<Option<Recovered>, WriteError> {
         return Ok(None);
     };
     let path = root.join(JOURNAL);
+    refuse_special(&path)?;
     let text = match fs::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -693,13 +745,18 @@ impl Journal {
     }
 }
 
-/// Test hook for the kill test: a debug build stops at the named point for a minute, having
-/// said so on stderr, when `WELLGEN_TEST_PAUSE` names it. Release builds never read it.
+/// Test hook for the kill tests: a debug build stops at the named point, having said so on
+/// stderr, when `WELLGEN_TEST_PAUSE` names it, for `WELLGEN_TEST_PAUSE_SECONDS` (default 60).
+/// Release builds never read them.
 fn test_pause(point: &str) {
     #[cfg(debug_assertions)]
     if std::env::var("WELLGEN_TEST_PAUSE").is_ok_and(|p| p == point) {
         eprintln!("wellgen: paused at {point}");
-        std::thread::sleep(std::time::Duration::from_secs(60));
+        let seconds = std::env::var("WELLGEN_TEST_PAUSE_SECONDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60);
+        std::thread::sleep(std::time::Duration::from_secs(seconds));
     }
     let _ = point;
 }

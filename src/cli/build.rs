@@ -101,14 +101,24 @@ pub(super) fn build_one(
         }
         Compiled::Unreadable => return Err(EXIT_USAGE),
     };
-    let source_dir = input.source.parent().map(|p| {
-        if p.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            p
-        }
-    });
-    match write::write(out, &artifacts, source_dir) {
+    // The folders of the service.toml and of the OpenAPI document it imports are both sources.
+    let openapi = openapi_source(input);
+    let source_dirs: Vec<&Path> = [Some(input.source.as_path()), openapi.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter_map(Path::parent)
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .collect();
+    let writing = crate::watchdog::writing();
+    let written = write::write(out, &artifacts, &source_dirs);
+    drop(writing);
+    match written {
         Ok(written) => {
             match written.recovered {
                 Some(write::Recovered::Finished) => {

@@ -6,6 +6,7 @@ use crate::diag::report::{self, Format};
 use crate::diag::{Diagnostics, SourceText};
 use crate::emit::{self, Artifact};
 use crate::source::{self, openapi};
+use crate::watchdog::Watchdog;
 use crate::{check, model};
 
 /// Everything up to the artifacts: read, parse, lower, emit.
@@ -29,7 +30,10 @@ pub(super) fn compile_into(
     format: Format,
     err: &mut dyn std::io::Write,
 ) -> Compiled {
-    let _watchdog = Watchdog::start(input);
+    let _watchdog = Watchdog::start(
+        input.time_limit,
+        format!("reading and checking {}", input.source.display()),
+    );
     // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
     let (path, openapi) = match &input.openapi {
         Some(o) if !input.source.exists() => (o, None),
@@ -89,43 +93,6 @@ pub(super) fn compile_into(
     match artifacts {
         Some(a) if !diags.has_errors() => Compiled::Ok(a, diags),
         _ => Compiled::Invalid,
-    }
-}
-
-/// Bounds the time of everything before writing: a pathological input ends the process with
-/// exit 2 after `--time-limit` seconds. Disarmed when dropped, so it never fires during a write
-/// (which the journal would make safe anyway, but a half-done write is worse to explain).
-struct Watchdog(std::sync::Arc<std::sync::atomic::AtomicBool>);
-
-impl Watchdog {
-    fn start(input: &Input) -> Self {
-        use std::sync::atomic::Ordering;
-        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let flag = done.clone();
-        let limit = input.time_limit;
-        let source = input.source.display().to_string();
-        std::thread::spawn(move || {
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(limit);
-            while std::time::Instant::now() < deadline {
-                std::thread::sleep(std::time::Duration::from_millis(100));
-                if flag.load(Ordering::Relaxed) {
-                    return;
-                }
-            }
-            if !flag.load(Ordering::Relaxed) {
-                eprintln!(
-                    "error: gave up after {limit} s reading and checking {source}; nothing was written\n  = help: the input is too large or too complex; raise the limit with `--time-limit`"
-                );
-                std::process::exit(i32::from(super::EXIT_USAGE));
-            }
-        });
-        Self(done)
-    }
-}
-
-impl Drop for Watchdog {
-    fn drop(&mut self) {
-        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

@@ -101,6 +101,9 @@ pub enum Command {
         /// Refuse inputs larger than this (the document and every file its refs reach, together): bytes, or with K, M or G.
         #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
         max_input_size: u64,
+        /// Give up (exit 2) if reading and converting take longer than this many seconds; nothing is written then.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+        time_limit: u64,
     },
     /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
     Schema,
@@ -249,6 +252,7 @@ pub fn run(cli: &Cli) -> u8 {
             exclude,
             allow_remote_refs,
             max_input_size,
+            time_limit,
         } => {
             let options = openapi::Options {
                 allow_remote_refs: *allow_remote_refs,
@@ -258,7 +262,7 @@ pub fn run(cli: &Cli) -> u8 {
                     exclude: exclude.clone(),
                 },
             };
-            openapi::command::import(source, out, &options, cli.quiet)
+            openapi::command::import(source, out, &options, *time_limit, cli.quiet)
         }
     }
 }

@@ -343,12 +343,19 @@ impl Cx<'_> {
             "api_key" => {
                 let header = self.required(a.header, "auth.header");
                 if let Some(h) = &header
-                    && !is_header_name(h)
+                    && (!is_header_name(h) || looks_like_key(h))
                 {
+                    // Not echoed: a value here is likely the key itself.
+                    let shown: String = h.chars().take(4).collect();
                     self.push(
-                        Diagnostic::error(format!("`{h}` is not an HTTP header name"))
-                            .at("auth.header")
-                            .help("give the header's name (e.g. `X-API-Key`), never a key itself"),
+                        Diagnostic::error(format!(
+                            "`{shown}…` ({} characters) is not an HTTP header name; a key \
+                             here would be published",
+                            h.chars().count()
+                        ))
+                        .at("auth.header")
+                        .concealed()
+                        .help("give the header's name (e.g. `X-API-Key`), never a key itself"),
                     );
                 }
                 Auth::ApiKey {
@@ -398,11 +405,20 @@ impl Cx<'_> {
                 self.one_of(&algorithm, "auth.algorithm", &names, |g| {
                     names.contains(&g).then_some(())
                 });
+                let header_prefix = a.header_prefix.unwrap_or_else(|| "X-IA-".into());
+                if !is_header_name(&header_prefix) || looks_like_key(&header_prefix) {
+                    self.push(
+                        Diagnostic::error("not the start of an HTTP header name")
+                            .at("auth.header_prefix")
+                            .concealed()
+                            .help("the prefix of the signature headers, e.g. `X-IA-`"),
+                    );
+                }
                 Auth::SignedKey {
                     docs,
                     register_url: register_url?,
                     algorithm,
-                    header_prefix: a.header_prefix.unwrap_or_else(|| "X-IA-".into()),
+                    header_prefix,
                     key_rotation_days: self.positive(a.key_rotation_days, "auth.key_rotation_days"),
                 }
             }
@@ -1326,6 +1342,14 @@ fn is_email(s: &str) -> bool {
             .chars()
             .any(|c| c.is_whitespace() || matches!(c, '<' | '>' | ',' | ';'))
         && !domain.contains('@')
+}
+
+/// A long run of letters and digits with no word separator: a key, not a header's name
+/// (`X-API-Key`, `Ocp-Apim-Subscription-Key`, `apikey`).
+fn looks_like_key(s: &str) -> bool {
+    s.len() >= 20
+        && s.chars().all(|c| c.is_ascii_alphanumeric())
+        && s.chars().any(|c| c.is_ascii_digit())
 }
 
 fn is_header_name(s: &str) -> bool {

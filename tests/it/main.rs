@@ -30,6 +30,7 @@ mod regressions;
 mod rfc002;
 mod roundtrip;
 mod schema;
+mod security;
 mod serve;
 mod tokens;
 mod yaml;

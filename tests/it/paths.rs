@@ -75,7 +75,7 @@ fn the_writer_refuses_artifact_paths_that_are_not_plain() {
             body: b"x".to_vec().into(),
             serving: None,
         };
-        let err = write::write(&out, &[artifact], None).unwrap_err();
+        let err = write::write(&out, &[artifact], &[]).unwrap_err();
         assert!(err.message.contains("not a plain path"), "{}", err.message);
     }
     assert!(!work.path().join("escape").exists());

@@ -220,3 +220,87 @@ fn the_time_limit_stops_a_slow_input_and_writes_nothing() {
     assert!(start.elapsed().as_secs() < 10);
     assert!(!out.exists());
 }
+
+/// A batch build whose one slow service runs out of time while another's write is under way:
+/// the process ends only once that write is done, so its folder holds the whole new output.
+#[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the pause hook (WELLGEN_TEST_PAUSE) exists in debug builds only"
+)]
+fn the_time_limit_of_a_batch_never_cuts_another_services_write_short() {
+    let work = tempfile::tempdir().unwrap();
+    let slow = work.path().join("slow");
+    let quick = work.path().join("quick");
+    fs::create_dir_all(&slow).unwrap();
+    fs::create_dir_all(&quick).unwrap();
+    fs::write(slow.join("laughs.json"), slow_laughs()).unwrap();
+    fs::write(
+        slow.join("service.toml"),
+        "[source]\nopenapi = \"laughs.json\"\n",
+    )
+    .unwrap();
+    fs::copy(
+        root().join("examples/worldweather/service.toml"),
+        quick.join("service.toml"),
+    )
+    .unwrap();
+    let reference = build(&quick.join("service.toml"), &[]);
+    // The quick service pauses for 4 s after its commit point, mid-way through its renames;
+    // the slow one's 1 s limit runs out meanwhile.
+    let (code, _, stderr) = run(wellgen()
+        .args(["build", "--jobs", "2", "--time-limit", "1"])
+        .arg(work.path())
+        .env("WELLGEN_TEST_PAUSE", "committed")
+        .env("WELLGEN_TEST_PAUSE_SECONDS", "4"));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("gave up after 1 s"), "{stderr}");
+    assert!(stderr.contains("paused at committed"), "{stderr}");
+    let written = quick.join("dist");
+    assert!(
+        !written.join(".wellgen-journal").exists(),
+        "a write was cut short"
+    );
+    assert_eq!(files(&written), files(reference.path()));
+    assert!(!slow.join("dist").exists());
+}
+
+#[test]
+fn the_time_limit_stops_a_slow_import_and_an_import_writes_whole_or_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("laughs.json");
+    fs::write(&file, slow_laughs()).unwrap();
+    let out = work.path().join("service.toml");
+    let (code, _, stderr) = run(wellgen()
+        .args(["import", "--time-limit", "1", "-o"])
+        .arg(&out)
+        .arg(&file));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("gave up after 1 s importing"), "{stderr}");
+    let left: Vec<_> = fs::read_dir(work.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec!["laughs.json"], "{stderr}");
+
+    // A successful import leaves the file and nothing staged beside it.
+    let api = work.path().join("petstore.json");
+    fs::copy(
+        root().join("tests/fixtures/import-petstore30/openapi.json"),
+        &api,
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen().arg("import").arg("-o").arg(&out).arg(&api));
+    assert_eq!(code, 0, "{stderr}");
+    let mut names: Vec<_> = fs::read_dir(work.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["laughs.json", "petstore.json", "service.toml"]);
+    assert!(
+        fs::read_to_string(&out)
+            .unwrap()
+            .contains("[[capabilities]]")
+    );
+}

@@ -7,10 +7,11 @@ use crate::cli::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
 use crate::diag::{Diagnostic, Diagnostics, SourceText};
 use crate::source::toml_out::{self, Notes};
 use crate::source::{self, TomlLocator, parse_service_toml};
+use crate::watchdog::Watchdog;
 
 use super::{Imported, Options, import_text};
 
-pub fn import(openapi: &Path, out: &Path, options: &Options, quiet: bool) -> u8 {
+pub fn import(openapi: &Path, out: &Path, options: &Options, time_limit: u64, quiet: bool) -> u8 {
     if out.exists() {
         eprintln!(
             "error: {} already exists; refusing to overwrite it (choose another with -o)",
@@ -18,6 +19,7 @@ pub fn import(openapi: &Path, out: &Path, options: &Options, quiet: bool) -> u8 
         );
         return EXIT_USAGE;
     }
+    let watchdog = Watchdog::start(time_limit, format!("importing {}", openapi.display()));
     let text = match source::read_limited(openapi, options.max_input_size) {
         Ok(t) => t,
         Err(d) => {
@@ -53,12 +55,9 @@ pub fn import(openapi: &Path, out: &Path, options: &Options, quiet: bool) -> u8 
             false
         }
     };
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(out)
-        .and_then(|mut f| f.write_all(rendered.as_bytes()));
-    if let Err(e) = written {
+    drop(watchdog);
+    let _writing = crate::watchdog::writing();
+    if let Err(e) = write_new(out, rendered.as_bytes()) {
         eprintln!(
             "error: cannot write {}: {}",
             out.display(),
@@ -85,6 +84,22 @@ pub fn import(openapi: &Path, out: &Path, options: &Options, quiet: bool) -> u8 
         );
         EXIT_INVALID
     }
+}
+
+/// Writes a file that must not exist yet, whole or not at all: staged beside it, then linked
+/// into place without replacing anything (a file made meanwhile is an error, not overwritten).
+fn write_new(out: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut staged = tempfile::Builder::new()
+        .prefix(".wellgen-import-")
+        .tempfile_in(dir)?;
+    staged.write_all(bytes)?;
+    staged.as_file().sync_all()?;
+    staged.persist_noclobber(out).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// The service.toml text of an import, with comments saying where everything came from.

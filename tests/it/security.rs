@@ -1,0 +1,250 @@
+//! What a build refuses on purpose: secrets (and never printing them), local URLs, dangerous
+//! output folders, special files where host files go; and what a build that fails half-way
+//! through leaves behind.
+
+use std::fs;
+use std::path::Path;
+
+use crate::common::*;
+
+const SECRET: &str = "sk_live_51HqLyjWDarjtT1zdp7dcAbCdEf";
+
+fn case(name: &str) -> std::path::PathBuf {
+    root().join("tests/cases").join(name).join("service.toml")
+}
+
+fn example(name: &str) -> std::path::PathBuf {
+    root().join("examples").join(name).join("service.toml")
+}
+
+#[test]
+fn a_secret_is_masked_in_every_output_format_and_a_reviewed_field_is_accepted() {
+    let source = case("secret-in-example");
+    for format in ["human", "json", "github", "sarif"] {
+        let (code, stdout, stderr) = run(wellgen()
+            .args(["check", "--target", "ai", "--format", format])
+            .arg(&source));
+        assert_eq!(code, 1, "{format}: {stderr}");
+        assert!(
+            !stdout.contains("51HqLyj") && !stderr.contains("51HqLyj"),
+            "{format} printed the secret:\n{stdout}\n{stderr}"
+        );
+        assert!(
+            stdout.contains("Stripe secret key") || stderr.contains("Stripe secret key"),
+            "{format}: {stdout}{stderr}"
+        );
+    }
+    let field = "capabilities.0.example.request.key";
+    let (code, _, stderr) = run(wellgen()
+        .args(["check", "--target", "ai", "--allow-secret-like", field])
+        .arg(&source));
+    assert_eq!(code, 0, "{stderr}");
+    // Allowing another field does not allow this one.
+    let (code, _, stderr) = run(wellgen()
+        .args([
+            "check",
+            "--target",
+            "ai",
+            "--allow-secret-like",
+            "service.description",
+        ])
+        .arg(&source));
+    assert_eq!(code, 1, "{stderr}");
+}
+
+fn with_auth_header(header: &str) -> tempfile::TempDir {
+    let work = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(case("secret-in-example"))
+        .unwrap()
+        .replace(
+            "header = \"Authorization\"",
+            &format!("header = \"{header}\""),
+        )
+        .replace(&format!("key = \"{SECRET}\""), "key = \"k\"");
+    fs::write(work.path().join("service.toml"), text).unwrap();
+    work
+}
+
+#[test]
+fn a_key_given_as_the_auth_header_is_refused_and_not_echoed() {
+    for header in [
+        format!("Bearer {SECRET}"),
+        "4f3a9c2b7d1e8f6a0b5c4d3e2f1a0b9c8d7e6f5a".to_string(),
+        SECRET.to_string(),
+    ] {
+        let work = with_auth_header(&header);
+        let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+            "check",
+            "--target",
+            "ai",
+            "service.toml",
+        ]));
+        assert_eq!(code, 1, "{header}: {stderr}");
+        assert!(stderr.contains("auth.header"), "{stderr}");
+        let hidden = &header[header.len() - 12..];
+        assert!(!stderr.contains(hidden), "printed the key:\n{stderr}");
+    }
+    for header in ["X-API-Key", "Ocp-Apim-Subscription-Key", "apikey"] {
+        let work = with_auth_header(header);
+        let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+            "check",
+            "--target",
+            "ai",
+            "service.toml",
+        ]));
+        assert_eq!(code, 0, "{header}: {stderr}");
+    }
+}
+
+#[test]
+fn local_urls_pass_only_with_allow_local() {
+    let source = case("local-url");
+    let (code, _, stderr) = run(wellgen().args(["check", "--target", "ai"]).arg(&source));
+    assert_eq!(code, 1, "{stderr}");
+    let (code, _, stderr) = run(wellgen()
+        .args(["check", "--target", "ai", "--allow-local"])
+        .arg(&source));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn an_output_folder_that_resolves_to_the_source_folder_is_refused_before_anything_is_made() {
+    let work = tempfile::tempdir().unwrap();
+    fs::copy(example("worldweather"), work.path().join("service.toml")).unwrap();
+    for out in ["new/..", "./new/../.", "a/b/../../"] {
+        let (code, _, stderr) = run(wellgen()
+            .current_dir(work.path())
+            .args(["build", "-o", out]));
+        assert_eq!(code, 2, "{out}: {stderr}");
+        assert!(stderr.contains("the folder of the source file"), "{stderr}");
+        let names: Vec<_> = fs::read_dir(work.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "{out} left {names:?}");
+    }
+}
+
+#[test]
+fn the_folder_of_an_imported_openapi_document_is_a_source_folder_too() {
+    let work = tempfile::tempdir().unwrap();
+    let api = work.path().join("api");
+    fs::create_dir(&api).unwrap();
+    fs::copy(
+        root().join("tests/fixtures/import-petstore30/openapi.json"),
+        api.join("openapi.json"),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+        "build",
+        "--openapi",
+        "api/openapi.json",
+        "-o",
+        "api",
+    ]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("the folder of the source file"), "{stderr}");
+    assert_eq!(fs::read_dir(&api).unwrap().count(), 1);
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+        "build",
+        "--openapi",
+        "api/openapi.json",
+        "-o",
+        "dist",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn the_root_and_the_home_folder_are_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let below_home = home.path().join("new");
+    let to_root = format!("{}/{}", work.path().display(), "../".repeat(40));
+    let home_by_detour = format!("{}/../{}", below_home.display(), "new/..");
+    for (out, why) in [
+        ("/", "the file system root"),
+        (to_root.as_str(), "the file system root"),
+        (home.path().to_str().unwrap(), "your home folder"),
+        (home_by_detour.as_str(), "your home folder"),
+    ] {
+        let (code, _, stderr) = run(wellgen()
+            .env("HOME", home.path())
+            .args(["build", "-o", out])
+            .arg(example("worldweather")));
+        assert_eq!(code, 2, "{out}: {stderr}");
+        assert!(stderr.contains(why), "{out}: {stderr}");
+    }
+    assert_eq!(fs::read_dir(home.path()).unwrap().count(), 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_where_a_host_file_goes_is_an_error_not_a_hang() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("dist");
+    fs::create_dir(&out).unwrap();
+    let fifo = out.join("_headers");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Without the check the build blocks forever opening the FIFO; the time limit would not
+    // stop it, as the writer runs after the watchdog is disarmed.
+    let (code, _, stderr) = run(wellgen()
+        .args(["build", "-o"])
+        .arg(&out)
+        .arg(example("worldweather")));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+    assert!(!out.join(".well-known").exists());
+}
+
+/// The files below `dir`, wellgen's planted obstacle left out.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut all = files(dir);
+    all.retain(|name, _| !name.contains(".wellgen-.wellgen-manifest.tmp"));
+    all
+}
+
+#[test]
+fn a_build_that_fails_while_staging_leaves_the_previous_output_and_no_staged_file() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    let text = fs::read_to_string(example("worldweather")).unwrap();
+    fs::write(&source, &text).unwrap();
+    let out = work.path().join("dist");
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    assert_eq!(code, 0, "{stderr}");
+    let before = snapshot(&out);
+
+    // The next build changes every document; the manifest, staged last, cannot be staged:
+    // a folder (not wellgen's to remove) stands where its staged copy goes.
+    let changed = text.replacen("description = \"", "description = \"Now: ", 1);
+    assert_ne!(changed, text);
+    fs::write(&source, changed).unwrap();
+    let obstacle = out.join(".wellgen-.wellgen-manifest.tmp");
+    fs::create_dir_all(obstacle.join("inside")).unwrap();
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(".wellgen-.wellgen-manifest.tmp"),
+        "{stderr}"
+    );
+
+    assert_eq!(snapshot(&out), before, "the previous output changed");
+    let leftovers: Vec<String> = files(&out)
+        .into_keys()
+        .filter(|n| n.contains(".wellgen-") && !n.contains(".wellgen-.wellgen-manifest.tmp"))
+        .filter(|n| !n.ends_with(".wellgen-manifest"))
+        .collect();
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+    assert!(
+        obstacle.join("inside").is_dir(),
+        "removed a folder it did not make"
+    );
+
+    // Once the obstacle is gone the same build goes through.
+    fs::remove_dir_all(&obstacle).unwrap();
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    assert_eq!(code, 0, "{stderr}");
+    assert_ne!(snapshot(&out), before);
+}
