@@ -14,6 +14,7 @@ mod api_catalog;
 mod batch;
 mod cli;
 mod editor;
+mod error_roundtrip;
 mod golden;
 mod hosts;
 mod iajson;

@@ -55,8 +55,7 @@
 //!    trip's build: every path and every body, host files included.
 //!
 //! **Narrowed until fixed** (each explained where it is set): `MISTYPED_REQUEST_VALUES`,
-//! `OAUTH2_CLIENT_CREDENTIALS_ONLY`, `UNLISTED_5XX_ERRORS`, `TAG_ONLY_NAMES`, and
-//! `service(false)` (no named errors) for the fixed point.
+//! `OAUTH2_CLIENT_CREDENTIALS_ONLY` and `TAG_ONLY_NAMES`.
 //!
 //! 96 cases each by default; `PROPTEST_CASES=2000` explores more.
 
@@ -403,7 +402,7 @@ fn semantic() -> BoxedStrategy<Semantic> {
         .boxed()
 }
 
-fn capability(with_errors: bool) -> BoxedStrategy<Capability> {
+fn capability() -> BoxedStrategy<Capability> {
     (
         (
             0..NOUNS.len(),
@@ -430,14 +429,10 @@ fn capability(with_errors: bool) -> BoxedStrategy<Capability> {
             prop::collection::vec(
                 (
                     0..ERRORS.len(),
-                    prop::option::of(if UNLISTED_5XX_ERRORS {
-                        400..600u16
-                    } else {
-                        400..505u16
-                    }),
+                    prop::option::of(400..600u16),
                     prop::option::of(text(1..6)),
                 ),
-                if with_errors { 0..3 } else { 0..1 },
+                0..3,
             ),
             prop::option::of(semantic()),
             prop::option::of(any::<u8>()),
@@ -508,15 +503,6 @@ const CATEGORIES: [&str; 18] = [
     "government", "developer",
 ];
 const LANGUAGES: [&str; 7] = ["en", "pt-BR", "ja", "de", "zh-TW", "ar", "fr-CA"];
-/// Whether named errors may have a 5xx status above 504.
-///
-/// NARROWED (bug: the importer names such errors `server_error`, a name AGIS rejects): the
-/// OpenAPI import names an error response by its status (`src/source/openapi/operation.rs`,
-/// `errors` and `reason`); 505–599 fall through to `server_error`, which is in AGIS's
-/// `GENERIC_ERRORS`, so `errors = [{ name = "upstream_timeout", status = 505 }]` builds but its
-/// OpenAPI document imports into a service.toml whose build fails ("AGIS pass 8 (Schema
-/// Completeness) … `server_error` is a generic error name"). Set to `true` once fixed.
-const UNLISTED_5XX_ERRORS: bool = false;
 
 #[rustfmt::skip]
 const ERRORS: [&str; 5] = [
@@ -984,16 +970,8 @@ fn agis_table() -> BoxedStrategy<String> {
 /// removing HTML tags)") while the build reports no error. Set to `true` once fixed.
 const TAG_ONLY_NAMES: bool = false;
 
-/// A generated service. `with_errors: false` leaves out `[[capabilities.errors]]`.
-///
-/// NARROWED for the fixed-point property (bug: named errors grow on every round trip): the
-/// OpenAPI back end writes a capability's named errors as the response description
-/// "`name`: description" (`src/emit/openapi/mod.rs`, `responses`), and the importer names an
-/// error by its status and takes that whole description as the error's description
-/// (`src/source/openapi/operation.rs`, `errors`). Each build → import → build prepends one more
-/// "`invalid_parameters`: " (or "`book_not_found`: "…), so no trip is a fixed point. Widen by
-/// using `service(true)` in `one_round_trip_reaches_a_fixed_point` once fixed.
-fn service(with_errors: bool) -> BoxedStrategy<Service> {
+/// A generated service.
+fn service() -> BoxedStrategy<Service> {
     (
         (
             text(1..4),
@@ -1015,7 +993,7 @@ fn service(with_errors: bool) -> BoxedStrategy<Service> {
             sections(),
             prop::option::of(select(&HOSTS[..])),
             prop::option::of(select(&HOSTS[..])),
-            prop::collection::vec(capability(with_errors), 1..6).prop_map(|mut caps| {
+            prop::collection::vec(capability(), 1..6).prop_map(|mut caps| {
                 for i in 1..caps.len() {
                     if caps[i].shares_path {
                         let before = caps[i - 1].clone();
@@ -1932,16 +1910,15 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn any_generated_service_builds_clean_and_survives_an_openapi_round_trip(s in service(true)) {
+    fn any_generated_service_builds_clean_and_survives_an_openapi_round_trip(s in service()) {
         let trip = first_trip(&s)?;
         let ai = document(&trip.built, aiendpoint::PATHS[0]);
         let again = document(&trip.first, aiendpoint::PATHS[0]);
         prop_assert_eq!(shape(&ai), shape(&again), "{}\n--- import\n{}", trip.text, trip.rendered);
     }
 
-    /// NARROWED (bug: named errors grow on every round trip): see `service`.
     #[test]
-    fn one_round_trip_reaches_a_fixed_point(s in service(false)) {
+    fn one_round_trip_reaches_a_fixed_point(s in service()) {
         let trip = first_trip(&s)?;
         let (rendered, second) = round_trip(&trip.first, s.host())
             .map_err(|e| TestCaseError::fail(format!("second trip: {e}\n{}", trip.text)))?;

@@ -525,19 +525,34 @@ fn responses(c: &Capability) -> Value {
         ok.insert("content".into(), Value::Object(content));
     }
     out.insert(status.to_string(), Value::Object(ok));
-    // Named errors, grouped by status; the ones without a status share `default`.
-    let mut by_status: IndexMap<String, Vec<String>> = IndexMap::new();
+    // Named errors, grouped by status; the ones without a status share `default`. The prose
+    // description joins them for people; `x-errors` keeps each name and description apart, so
+    // the OpenAPI import reads back the same errors (a description may hold `; ` or backticks).
+    let mut by_status: IndexMap<String, Vec<&crate::model::NamedError>> = IndexMap::new();
     for e in &c.errors {
         let key = e.status.map_or("default".to_string(), |s| s.to_string());
-        let text = match &e.description {
-            Some(d) => format!("`{}`: {d}", e.name),
-            None => format!("`{}`", e.name),
-        };
-        by_status.entry(key).or_default().push(text);
+        by_status.entry(key).or_default().push(e);
     }
     by_status.sort_by(|a, _, b, _| response_order(a).cmp(&response_order(b)));
-    for (status, texts) in by_status {
-        out.insert(status, json!({ "description": texts.join("; ") }));
+    for (status, errors) in by_status {
+        let texts: Vec<String> = errors
+            .iter()
+            .map(|e| match &e.description {
+                Some(d) => format!("`{}`: {d}", e.name),
+                None => format!("`{}`", e.name),
+            })
+            .collect();
+        let named: Vec<Value> = errors
+            .iter()
+            .map(|e| match &e.description {
+                Some(d) => json!({ "name": e.name, "description": d }),
+                None => json!({ "name": e.name }),
+            })
+            .collect();
+        out.insert(
+            status,
+            json!({ "description": texts.join("; "), "x-errors": named }),
+        );
     }
     Value::Object(out)
 }

@@ -13,6 +13,7 @@ use super::naming::{IdAllocator, one_line, plural, shorten, snake_case};
 use super::refs::{Expander, Node, Place};
 use super::schema::{coerce, compact, schema_type, to_toml, toml_shape};
 use crate::diag::Diagnostic;
+use crate::emit::agis::verbs::GENERIC_ERRORS;
 use crate::model::{ParamType, PathTemplate};
 use crate::source::service_toml as raw;
 
@@ -630,36 +631,60 @@ impl Lx<'_> {
 
     /// Error responses as named conditions. Status names alone (`not_found`) are too generic
     /// for AGIS, so the resource the path names goes in front where that makes them specific.
+    /// A response that lists its errors in `x-errors` (as wellgen's OpenAPI output does, also
+    /// under `default` for errors without a status) gives their names and descriptions as
+    /// written, so a build → import → build keeps them.
     fn errors(&mut self, op: &Node, path: &str) -> Result<Vec<raw::ErrorTable>, Diagnostic> {
         let noun = resource_noun(path);
         let mut out: Vec<raw::ErrorTable> = Vec::new();
         for (code, response) in op.child("responses").entries() {
-            let Ok(status) = code.parse::<i64>() else {
-                continue;
+            let status = match code.parse::<i64>() {
+                Ok(s) if (400..=599).contains(&s) => Some(s),
+                Err(_) if code == "default" => None,
+                _ => continue,
             };
-            if !(400..=599).contains(&status) {
+            // `default` was not read before it could carry `x-errors`: a broken ref there stays
+            // no error.
+            let response = match self.docs.deref(response) {
+                Ok(r) => r,
+                Err(_) if status.is_none() => continue,
+                Err(e) => return Err(e),
+            };
+            let named = named_errors(response.get("x-errors"));
+            if !named.is_empty() {
+                for (name, description) in named {
+                    if let Some(name) = unique(&out, name, status) {
+                        out.push(raw::ErrorTable {
+                            name: Some(name),
+                            status,
+                            description,
+                        });
+                    }
+                }
                 continue;
             }
-            let description = self
-                .docs
-                .deref(response)?
+            let Some(status) = status else {
+                continue;
+            };
+            let description = response
                 .str("description")
                 .map(|d| shorten(d, DESCRIPTION_MAX).0)
                 .filter(|d| !d.is_empty());
-            let mut name = match status {
+            let name = match status {
                 400 | 422 => "invalid_parameters".to_string(),
                 404 | 410 => format!("{noun}_{}", reason(status as u16)),
                 500 => "service_malfunction".to_string(),
+                // No specific reason phrase: the status keeps the name specific for AGIS.
+                _ if reason(status as u16) == "server_error" => format!("server_error_{status}"),
                 _ => reason(status as u16).to_string(),
             };
-            if out.iter().any(|e| e.name.as_deref() == Some(name.as_str())) {
-                name = format!("{name}_{status}");
+            if let Some(name) = unique(&out, name, Some(status)) {
+                out.push(raw::ErrorTable {
+                    name: Some(name),
+                    status: Some(status),
+                    description,
+                });
             }
-            out.push(raw::ErrorTable {
-                name: Some(name),
-                status: Some(status),
-                description,
-            });
         }
         Ok(out)
     }
@@ -718,6 +743,42 @@ fn resource_noun(path: &str) -> String {
     }
 }
 
+/// The `(name, description)` entries of an `x-errors` list whose names an error can take
+/// (snake_case, and not one of the generic names AGIS rejects); empty when there is none.
+fn named_errors(list: Option<&Value>) -> Vec<(String, Option<String>)> {
+    list.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.get("name")?.as_str()?;
+            let description = e
+                .get("description")
+                .and_then(Value::as_str)
+                .filter(|d| !d.is_empty())
+                .map(str::to_string);
+            (is_snake_case(name) && !GENERIC_ERRORS.contains(&name))
+                .then(|| (name.to_string(), description))
+        })
+        .collect()
+}
+
+fn is_snake_case(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.split('_').all(|part| !part.is_empty())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// `name`, else `<name>_<status>` when an earlier error took it; `None` when both are taken.
+fn unique(out: &[raw::ErrorTable], name: String, status: Option<i64>) -> Option<String> {
+    let taken = |n: &str| out.iter().any(|e| e.name.as_deref() == Some(n));
+    if !taken(&name) {
+        return Some(name);
+    }
+    let name = format!("{name}_{}", status?);
+    (!taken(&name)).then_some(name)
+}
+
 /// snake_case names for HTTP error statuses, for `errors`.
 fn reason(status: u16) -> &'static str {
     match status {
@@ -744,6 +805,12 @@ fn reason(status: u16) -> &'static str {
         502 => "bad_gateway",
         503 => "service_unavailable",
         504 => "gateway_timeout",
+        505 => "http_version_not_supported",
+        506 => "variant_also_negotiates",
+        507 => "insufficient_storage",
+        508 => "loop_detected",
+        510 => "not_extended",
+        511 => "network_authentication_required",
         s if s < 500 => "client_error",
         _ => "server_error",
     }
@@ -754,5 +821,43 @@ fn location(value: &raw::ParamValue) -> &str {
     match value {
         raw::ParamValue::Table(t) => t.location.as_deref().unwrap_or_default(),
         raw::ParamValue::Compact(_) => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn x_errors_names_that_no_error_may_take_are_ignored() {
+        let list = serde_json::json!([
+            {"name": "quota_exhausted", "description": "Out of quota."},
+            {"name": "server_error"},
+            {"name": "Not Snake"},
+            {"description": "no name"},
+            {"name": "upstream_timeout", "description": ""},
+        ]);
+        assert_eq!(
+            named_errors(Some(&list)),
+            [
+                (
+                    "quota_exhausted".to_string(),
+                    Some("Out of quota.".to_string())
+                ),
+                ("upstream_timeout".to_string(), None),
+            ]
+        );
+        assert!(named_errors(Some(&serde_json::json!("x"))).is_empty());
+    }
+
+    #[test]
+    fn statuses_above_504_have_no_generic_name() {
+        for status in 505..=599 {
+            let name = reason(status);
+            assert!(
+                name == "server_error" || !GENERIC_ERRORS.contains(&name),
+                "{status}: {name}"
+            );
+        }
     }
 }
