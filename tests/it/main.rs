@@ -7,6 +7,7 @@ mod support_rfc002;
 
 mod a2a;
 mod adp;
+mod adp_invalid;
 mod agis;
 mod ai_split;
 mod aiendpoint;

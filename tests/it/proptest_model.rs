@@ -54,8 +54,7 @@
 //!    `/openapi.json`, render, read back, build) gives byte-identical artifacts to the round
 //!    trip's build: every path and every body, host files included.
 //!
-//! **Narrowed until fixed** (each explained where it is set): `MISTYPED_REQUEST_VALUES`,
-//! `OAUTH2_CLIENT_CREDENTIALS_ONLY` and `TAG_ONLY_NAMES`.
+//! **Narrowed until fixed** (explained where it is set): `OAUTH2_CLIENT_CREDENTIALS_ONLY`.
 //!
 //! 96 cases each by default; `PROPTEST_CASES=2000` explores more.
 
@@ -961,14 +960,10 @@ fn agis_table() -> BoxedStrategy<String> {
         .boxed()
 }
 
-/// Whether a service name may be nothing but HTML-like tags (`<b>`).
-///
-/// NARROWED (bug: an all-tag name publishes an invalid ADP manifest with only a warning): the ADP
-/// back end warns that `<b>` "looks like it holds HTML tags" (`src/emit/adp/mod.rs`, `fit_text`)
-/// but publishes it as the manifest's `name`, which the registry reads as empty after stripping
-/// tags, so `adp::check_manifest` rejects `/.well-known/agent` ("name: must not be empty (after
-/// removing HTML tags)") while the build reports no error. Set to `true` once fixed.
-const TAG_ONLY_NAMES: bool = false;
+/// Whether a service name may be nothing but HTML-like tags (`<b>`): on, since the ADP back
+/// end derives a manifest name from the host for such a name (it published an empty one before;
+/// `tests/it/adp_invalid.rs`).
+const TAG_ONLY_NAMES: bool = true;
 
 /// A generated service.
 fn service() -> BoxedStrategy<Service> {
@@ -1239,15 +1234,10 @@ fn param_line(p: &Param, j: usize) -> String {
     }
 }
 
-/// Whether an example request may give a parameter a value of another type than its own.
-///
-/// NARROWED (bug: mistyped example.request values reach ADP unchecked): `model::lower` copies
-/// `[capabilities.example] request` as it is, and the ADP back end publishes a parameter's
-/// request value as that parameter's `example` without looking at its type
-/// (`src/emit/adp/parameter.rs`, `example`), so `n = "integer, required"` with
-/// `request = { n = "ten" }` builds with no diagnostic and `adp::check_detail` rejects the
-/// detail document ("parameters[0].example: \"ten\" is not a number"). Set to `true` once fixed.
-const MISTYPED_REQUEST_VALUES: bool = false;
+/// Whether an example request may give a parameter a value of another type than its own: on,
+/// since the ADP back end converts or replaces such a value with a warning (it published an
+/// invalid detail document before; `tests/it/adp_invalid.rs`).
+const MISTYPED_REQUEST_VALUES: bool = true;
 
 /// A TOML value for a parameter in an example request: of the parameter's type and within its
 /// enum, bounds and items (unless `MISTYPED_REQUEST_VALUES`, for every other seed).

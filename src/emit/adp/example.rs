@@ -43,15 +43,16 @@ pub enum ResponseSource {
     Nothing,
 }
 
-/// The request: `origin_and_prefix` is the URL the capability path is appended to;
+/// The request: `given` is the author's example request (its values fitted to their
+/// parameters' types); `origin_and_prefix` is the URL the capability path is appended to;
 /// `examples` holds each parameter's example value, in declaration order.
 pub fn request(
     c: &Capability,
+    given: Option<&Value>,
     origin_and_prefix: &str,
     auth: Option<&AuthHeader>,
     examples: &[Value],
 ) -> RequestExample {
-    let given = c.example.as_ref().and_then(|e| e.request.as_ref());
     let mut args: Map<String, Value> = match given {
         Some(Value::Object(m)) => m.clone(),
         // Synthesised: what a caller must send, plus what the author chose to illustrate.

@@ -19,7 +19,7 @@ use super::{Artifact, JSON, Serving, to_json_bytes};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Auth, Capability, Period, Service};
 use example::{AuthHeader, RequestExample, ResponseExample, ResponseSource};
-use parameter::{Origin, ParameterView};
+use parameter::{Misfit, Origin, ParameterView};
 
 pub const MANIFEST_PATH: &str = "/.well-known/agent";
 /// The spec page's own convention (`/api/capabilities/send_email`); the README uses
@@ -111,7 +111,11 @@ struct RateLimitsView {
 }
 
 pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let (description, capability_descriptions) = fit_text(service, diags);
+    let Fitted {
+        name,
+        description,
+        capabilities: capability_descriptions,
+    } = fit_text(service, diags);
     // Endpoints carry base_url's path prefix, so the manifest's base_url is its origin: relative
     // detail_urls then resolve (by concatenation) onto the site when the site shares it.
     let base_url = service.base_url.origin();
@@ -119,7 +123,7 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
     let header = auth_header(service.auth.as_ref());
     let manifest = Manifest {
         spec_version: check::SPEC_VERSION,
-        name: &service.name,
+        name: &name,
         description: &description,
         base_url: base_url.as_str(),
         auth: auth(service.auth.as_ref(), diags),
@@ -147,6 +151,21 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
             })
             .collect(),
     };
+    // A site on neither base_url's host nor a subdomain is warned about above (agents follow
+    // its detail_urls; only the registry refuses them): the one finding not made an error.
+    let registry_only = |problem: &str| {
+        local_address(problem)
+            || !detail_origin.is_empty()
+                && problem.starts_with("capabilities[")
+                && problem.ends_with("nor a subdomain of it")
+    };
+    let manifest = checked(
+        &manifest,
+        check_manifest,
+        registry_only,
+        |problem| manifest_field(service, problem),
+        diags,
+    );
     let mut artifacts = vec![Artifact::document(
         MANIFEST_PATH,
         to_json_bytes(&manifest),
@@ -154,6 +173,13 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
     )];
     for (c, description) in service.capabilities.iter().zip(&capability_descriptions) {
         let detail = detail(service, c, description, header.as_ref(), diags);
+        let detail = checked(
+            &detail,
+            check_detail,
+            local_address,
+            |problem| detail_field(c, problem),
+            diags,
+        );
         artifacts.push(Artifact::document(
             format!("{DETAIL_PREFIX}{}", c.id),
             to_json_bytes(&detail),
@@ -163,11 +189,103 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
     artifacts
 }
 
+/// The document as JSON, after running the back end's own checker over it: every rule it
+/// still breaks (the fitting above should leave none) and was not `warned` about is an error at the service.toml field
+/// `field` names for it, so no build publishes an invalid document without saying so.
+fn checked(
+    doc: &impl Serialize,
+    check: fn(&Value) -> Vec<String>,
+    warned: impl Fn(&str) -> bool,
+    field: impl Fn(&str) -> String,
+    diags: &mut Diagnostics,
+) -> Value {
+    let value = serde_json::to_value(doc).expect("ADP views serialise to JSON");
+    for problem in check(&value).into_iter().filter(|p| !warned(p)) {
+        diags.push(
+            Diagnostic::error(format!(
+                "the ADP document would break ADP's rules: {problem}"
+            ))
+            .at(field(&problem))
+            .help("change this value so the published document is valid"),
+        );
+    }
+    value
+}
+
+/// A URL on localhost or a private network: the publication checks (`crate::check`) refuse
+/// those unless a staging build allows them (`--allow-local`), so it is not the back end's to
+/// report.
+fn local_address(problem: &str) -> bool {
+    problem.ends_with("is a local or private address")
+}
+
+/// The service.toml field behind a manifest problem (`capabilities[2].detail_url: …`).
+fn manifest_field(service: &Service, problem: &str) -> String {
+    let path = problem.split(':').next().unwrap_or_default();
+    if let Some(rest) = path.strip_prefix("capabilities[")
+        && let Some((index, key)) = rest.split_once("].")
+        && let Some(c) = index
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| service.capabilities.get(i))
+    {
+        return c.field(match key {
+            "description" => "description",
+            "detail_url" if service.site_url != service.base_url.origin() => {
+                return "service.site_url".into();
+            }
+            _ => "id",
+        });
+    }
+    match path.split(['.', '[']).next().unwrap_or_default() {
+        "name" => "service.name".into(),
+        "description" => "service.description".into(),
+        "auth" => "auth".into(),
+        "pricing" => "pricing".into(),
+        "capabilities" => "capabilities".into(),
+        _ => "service.base_url".into(),
+    }
+}
+
+/// The service.toml field behind a detail document problem (`parameters[0].example: …`).
+fn detail_field(c: &Capability, problem: &str) -> String {
+    let path = problem.split(':').next().unwrap_or_default();
+    if let Some(rest) = path.strip_prefix("parameters[")
+        && let Some(p) = rest
+            .split(']')
+            .next()
+            .and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| c.params.get(i))
+    {
+        return format!("{}.{}", c.field("params"), p.name);
+    }
+    c.field(match path.split(['.', '[']).next().unwrap_or_default() {
+        "description" => "description",
+        "endpoint" => "path",
+        "method" => "method",
+        // The URL is base_url + path, with the example's values filled in.
+        "request_example" if path == "request_example.url" => "path",
+        "request_example" | "response_example" => "example",
+        "auth_scopes" => "scopes",
+        "rate_limits" => "rate_limit",
+        _ => "id",
+    })
+}
+
+/// The manifest's texts as published.
+struct Fitted {
+    name: String,
+    description: String,
+    /// Each capability's description, in order.
+    capabilities: Vec<String>,
+}
+
 /// The registry's length limits, on text as it counts it (HTML tags removed). Text outside
 /// them is fitted, with a warning, so that large imported APIs still publish valid documents:
-/// a long description is shortened at a word boundary, a short one completed from the name or
-/// the endpoint. Returns the service description and each capability's, as published.
-fn fit_text(service: &Service, diags: &mut Diagnostics) -> (String, Vec<String>) {
+/// a name that is nothing but tags is replaced by the API's host, a long description is
+/// shortened at a word boundary, a short one completed from the name or the endpoint.
+fn fit_text(service: &Service, diags: &mut Diagnostics) -> Fitted {
+    let name = fit_name(service, diags);
     let len = check::visible_len(&service.description);
     let description = if len > check::DESCRIPTION_MAX {
         let (short, _) = crate::text::shorten(&service.description, check::DESCRIPTION_MAX);
@@ -181,11 +299,7 @@ fn fit_text(service: &Service, diags: &mut Diagnostics) -> (String, Vec<String>)
         );
         short
     } else if len < check::DESCRIPTION_MIN {
-        let longer = format!(
-            "{}: {}",
-            service.name,
-            service.description.trim_end_matches('.')
-        );
+        let longer = format!("{name}: {}", service.description.trim_end_matches('.'));
         let longer = if check::visible_len(&longer) < check::DESCRIPTION_MIN {
             format!("{longer} (an API for AI agents)")
         } else {
@@ -205,26 +319,31 @@ fn fit_text(service: &Service, diags: &mut Diagnostics) -> (String, Vec<String>)
     } else {
         service.description.clone()
     };
-    let mut texts = vec![
-        ("service.name".to_string(), service.name.as_str()),
-        (
-            "service.description".to_string(),
-            service.description.as_str(),
-        ),
-    ];
+    let mut texts = vec![(
+        "service.description".to_string(),
+        service.description.as_str(),
+    )];
+    if name == service.name {
+        texts.push(("service.name".to_string(), service.name.as_str()));
+    }
     let mut capabilities = Vec::new();
     for c in &service.capabilities {
         let len = check::visible_len(&c.description);
         if len < check::CAPABILITY_DESCRIPTION_MIN {
-            let longer = format!(
+            let mut longer = format!(
                 "{} ({} {})",
                 c.description,
                 c.method.as_str(),
                 c.path.braces()
             );
+            if check::visible_len(&longer) < check::CAPABILITY_DESCRIPTION_MIN {
+                // The description and path were (nearly) all tags: the id is never a tag, and
+                // text with no `>` after the last `<` is kept whole by the registry.
+                longer.push_str(&format!(" (the `{}` capability)", c.id));
+            }
             diags.push(
                 Diagnostic::warning(format!(
-                    "is {len} characters; the ADP registry needs at least {}, so `{longer}` is                      published",
+                    "is {len} characters; the ADP registry needs at least {}, so `{longer}` is published",
                     check::CAPABILITY_DESCRIPTION_MIN
                 ))
                 .at(c.field("description"))
@@ -247,7 +366,31 @@ fn fit_text(service: &Service, diags: &mut Diagnostics) -> (String, Vec<String>)
             );
         }
     }
-    (description, capabilities)
+    Fitted {
+        name,
+        description,
+        capabilities,
+    }
+}
+
+/// `service.name`, unless the registry would read it as empty (it is nothing but `<…>` tags):
+/// then the API's host, with a warning.
+fn fit_name(service: &Service, diags: &mut Diagnostics) -> String {
+    if check::visible_len(&service.name) > 0 {
+        return service.name.clone();
+    }
+    let origin = service.base_url.origin();
+    let host = origin.as_str().trim_start_matches("https://");
+    let (host, _) = crate::text::shorten(host, check::NAME_MAX);
+    diags.push(
+        Diagnostic::warning(format!(
+            "is nothing but HTML-like tags, which the ADP registry strips, leaving an empty name; \
+             /.well-known/agent publishes the API's host `{host}` as its name"
+        ))
+        .at("service.name")
+        .help("write the service's name as plain text"),
+    );
+    host
 }
 
 /// Where detail documents are linked from: "" (relative to base_url) when the site is
@@ -380,24 +523,41 @@ fn detail<'a>(
     header: Option<&AuthHeader>,
     diags: &mut Diagnostics,
 ) -> Detail<'a> {
-    let request = c
-        .example
-        .as_ref()
-        .and_then(|e| e.request.as_ref())
-        .and_then(Value::as_object);
-    let examples: Vec<(Value, Origin)> = c
+    let given = c.example.as_ref().and_then(|e| e.request.as_ref());
+    let request = given.and_then(Value::as_object);
+    let examples: Vec<(Value, Origin, Vec<Misfit>)> = c
         .params
         .iter()
         .map(|p| parameter::example(p, request))
         .collect();
-    let values: Vec<Value> = examples.iter().map(|(v, _)| v.clone()).collect();
-    let parameters: Vec<ParameterView> = c
+    let values: Vec<Value> = examples.iter().map(|(v, _, _)| v.clone()).collect();
+    let mut parameters: Vec<ParameterView> = c
         .params
         .iter()
         .zip(&values)
         .map(|(p, v)| parameter::view(p, v.clone()))
         .collect();
     warn_parameters(c, diags);
+    for ((p, (chosen, _, misfits)), view) in c.params.iter().zip(&examples).zip(&mut parameters) {
+        warn_misfits(c, p, chosen, misfits, diags);
+        if let Some(d) = &view.default
+            && !check::admits(view.kind, d)
+        {
+            diags.push(
+                Diagnostic::warning(format!(
+                    "the default {d} is not a `{}`, the parameter's ADP type: the detail document \
+                     leaves it out",
+                    view.kind
+                ))
+                .at(format!("{}.{}.default", c.field("params"), p.name))
+                .help("give a default of the parameter's type (and `items`)"),
+            );
+            view.default = None;
+        }
+    }
+    // The author's request, each value of the wrong type replaced by its parameter's example
+    // (already converted or chosen above), so request and parameters agree.
+    let fixed = fixed_request(c, given, &values);
 
     let (endpoint, url_base) = match &c.host {
         Some(host) => (host.join(&c.path.braces()), host.as_str().to_string()),
@@ -406,13 +566,13 @@ fn detail<'a>(
             service.base_url.as_str().to_string(),
         ),
     };
-    let request_example = example::request(c, &url_base, header, &values);
+    let request_example = example::request(c, fixed.as_ref().or(given), &url_base, header, &values);
     let (response_example, response_source) = example::response(c);
     let made_up: Vec<&str> = c
         .params
         .iter()
         .zip(&examples)
-        .filter(|(_, (_, origin))| *origin == Origin::Type)
+        .filter(|(_, (_, origin, _))| *origin == Origin::Type)
         .map(|(p, _)| p.name.as_str())
         .collect();
     warn_examples(c, response_source, &made_up, diags);
@@ -427,6 +587,94 @@ fn detail<'a>(
         response_example,
         auth_scopes: &c.scopes,
         rate_limits: rate_limits(service, c, diags),
+    }
+}
+
+/// The author's example request with every argument whose type is not its parameter's
+/// replaced by the parameter's published example; `None` when nothing needed replacing.
+fn fixed_request(c: &Capability, given: Option<&Value>, values: &[Value]) -> Option<Value> {
+    let mut args = given?.as_object()?.clone();
+    let mut changed = false;
+    for (p, v) in c.params.iter().zip(values) {
+        if let Some(arg) = args.get_mut(&p.name)
+            && let Err(converted) = parameter::fit(p, arg)
+        {
+            *arg = converted.unwrap_or_else(|| v.clone());
+            changed = true;
+        }
+    }
+    changed.then_some(Value::Object(args))
+}
+
+/// A warning for each value given for a parameter that is not of its type: where it came
+/// from, and what was published instead.
+fn warn_misfits(
+    c: &Capability,
+    p: &crate::model::Param,
+    chosen: &Value,
+    misfits: &[Misfit],
+    diags: &mut Diagnostics,
+) {
+    let param = format!("{}.{}", c.field("params"), p.name);
+    for m in misfits {
+        let (field, what) = match m.origin {
+            Origin::Request => (
+                format!("{}.request.{}", c.field("example"), p.name),
+                "the example request's value",
+            ),
+            Origin::Author => (format!("{param}.example"), "the example"),
+            // The published `default` is checked (and warned about) on its own.
+            Origin::Default => continue,
+            Origin::Enum => (format!("{param}.enum"), "the first allowed value"),
+            Origin::Type => continue,
+        };
+        let done = match &m.converted {
+            Some(v) => format!("published as {v}"),
+            None => format!("the detail document uses {chosen} instead"),
+        };
+        diags.push(
+            Diagnostic::warning(format!(
+                "{what} {} for `{}` is not of its type, {}: {done}",
+                m.given,
+                p.name,
+                type_text(p)
+            ))
+            .at(field)
+            .help(format!("give a value of type {}", type_text(p))),
+        );
+    }
+    // A request value passed over because an own example came first is still replaced in
+    // request_example (see `fixed_request`): say so too.
+    let request = c
+        .example
+        .as_ref()
+        .and_then(|e| e.request.as_ref())
+        .and_then(|r| r.get(&p.name));
+    if let Some(v) = request
+        && !misfits.iter().any(|m| m.origin == Origin::Request)
+        && let Err(converted) = parameter::fit(p, v)
+    {
+        diags.push(
+            Diagnostic::warning(format!(
+                "the example request's value {v} for `{}` is not of its type, {}: \
+                 request_example uses {} instead",
+                p.name,
+                type_text(p),
+                converted.unwrap_or_else(|| chosen.clone())
+            ))
+            .at(format!("{}.request.{}", c.field("example"), p.name))
+            .help(format!("give a value of type {}", type_text(p))),
+        );
+    }
+}
+
+/// `integer`, or `array` of `string`: a parameter's type as service.toml spells it.
+fn type_text(p: &crate::model::Param) -> String {
+    match p.items {
+        Some(items) if p.kind == crate::model::ParamType::Array => {
+            format!("`array` of `{}`", items.as_str())
+        }
+        _ => format!("`{}`", p.kind.as_str()),
     }
 }
 

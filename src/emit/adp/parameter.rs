@@ -31,21 +31,81 @@ pub enum Origin {
 }
 
 /// The example of a parameter: its own, else the value the author's example request gives it,
-/// else its default, else its first allowed value, else one made from its type.
-pub fn example(p: &Param, request: Option<&Map<String, Value>>) -> (Value, Origin) {
-    if let Some(v) = &p.example {
-        return (v.clone(), Origin::Author);
+/// else its default, else its first allowed value, else one made from its type. A value whose
+/// type is not the parameter's (as ADP publishes it) is converted where that loses nothing
+/// (`7` → `"7"` for a string, `"10"` → `10` for a number), else passed over for the next
+/// source; each such value is returned as a `Misfit` for the warning.
+pub fn example(p: &Param, request: Option<&Map<String, Value>>) -> (Value, Origin, Vec<Misfit>) {
+    let candidates = [
+        (Origin::Author, p.example.as_ref()),
+        (Origin::Request, request.and_then(|r| r.get(&p.name))),
+        (Origin::Default, p.default.as_ref()),
+        (Origin::Enum, p.allowed.first()),
+    ];
+    let mut misfits = Vec::new();
+    for (origin, value) in candidates {
+        let Some(value) = value else { continue };
+        match fit(p, value) {
+            Ok(v) => return (v, origin, misfits),
+            Err(converted) => {
+                misfits.push(Misfit {
+                    origin,
+                    given: value.clone(),
+                    converted: converted.clone(),
+                });
+                if let Some(v) = converted {
+                    return (v, origin, misfits);
+                }
+            }
+        }
     }
-    if let Some(v) = request.and_then(|r| r.get(&p.name)) {
-        return (v.clone(), Origin::Request);
+    (sample::param_value(p), Origin::Type, misfits)
+}
+
+/// A value given for a parameter whose type it does not have: `converted` is the value of the
+/// parameter's type that says the same thing, when there is one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Misfit {
+    pub origin: Origin,
+    pub given: Value,
+    pub converted: Option<Value>,
+}
+
+/// `Ok` with the value when ADP's checker admits it as this parameter's example; otherwise
+/// `Err` with its lossless conversion, if any.
+pub fn fit(p: &Param, v: &Value) -> Result<Value, Option<Value>> {
+    if admitted(p, v) {
+        return Ok(v.clone());
     }
-    if let Some(v) = &p.default {
-        return (v.clone(), Origin::Default);
+    Err(convert(p.kind, v).filter(|c| admitted(p, c)))
+}
+
+/// Whether the published parameter (type word and example as `view` writes them) is valid.
+fn admitted(p: &Param, v: &Value) -> bool {
+    let published = view(p, v.clone());
+    super::check::admits(published.kind, &published.example)
+        && (p.kind != ParamType::Integer || v.is_i64() || v.is_u64())
+}
+
+/// The same value in the parameter's type, when the text says exactly it: numbers and booleans
+/// as strings, and strings that are exactly a JSON number or boolean.
+fn convert(kind: ParamType, v: &Value) -> Option<Value> {
+    match (kind, v) {
+        (ParamType::String, Value::Number(n)) => Some(Value::String(n.to_string())),
+        (ParamType::String, Value::Bool(b)) => Some(Value::String(b.to_string())),
+        (ParamType::Integer | ParamType::Number, Value::String(s)) => {
+            let n: serde_json::Number = s.parse().ok()?;
+            let exact = n.to_string() == *s;
+            let whole = kind == ParamType::Number || n.is_i64() || n.is_u64();
+            (exact && whole).then_some(Value::Number(n))
+        }
+        (ParamType::Boolean, Value::String(s)) => match s.as_str() {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        _ => None,
     }
-    if let Some(v) = p.allowed.first() {
-        return (v.clone(), Origin::Enum);
-    }
-    (sample::param_value(p), Origin::Type)
 }
 
 /// ADP's type word. Integers are numbers; an array is `<item type>[]`, its item type taken
@@ -258,14 +318,56 @@ mod tests {
     fn examples_prefer_the_authors_values() {
         let mut p = param(ParamType::Integer);
         p.min = Some(5.0);
-        assert_eq!(example(&p, None), (json!(5), Origin::Type));
+        let chosen = |p: &Param, r: Option<&Map<String, Value>>| {
+            let (v, origin, misfits) = example(p, r);
+            assert_eq!(misfits, vec![]);
+            (v, origin)
+        };
+        assert_eq!(chosen(&p, None), (json!(5), Origin::Type));
         p.allowed = vec![json!(7)];
-        assert_eq!(example(&p, None), (json!(7), Origin::Enum));
+        assert_eq!(chosen(&p, None), (json!(7), Origin::Enum));
         p.default = Some(json!(6));
-        assert_eq!(example(&p, None), (json!(6), Origin::Default));
+        assert_eq!(chosen(&p, None), (json!(6), Origin::Default));
         let req = json!({"limit": 9});
-        assert_eq!(example(&p, req.as_object()), (json!(9), Origin::Request));
+        assert_eq!(chosen(&p, req.as_object()), (json!(9), Origin::Request));
         p.example = Some(json!(8));
-        assert_eq!(example(&p, req.as_object()), (json!(8), Origin::Author));
+        assert_eq!(chosen(&p, req.as_object()), (json!(8), Origin::Author));
+    }
+
+    #[test]
+    fn mistyped_examples_are_converted_or_passed_over() {
+        let mut n = param(ParamType::Integer);
+        n.default = Some(json!(6));
+        let req = json!({"limit": "ten"});
+        let (v, origin, misfits) = example(&n, req.as_object());
+        assert_eq!((v, origin), (json!(6), Origin::Default));
+        assert_eq!(
+            misfits,
+            vec![Misfit {
+                origin: Origin::Request,
+                given: json!("ten"),
+                converted: None
+            }]
+        );
+        for (given, converted) in [("10", Some(json!(10))), ("1.5", None), ("010", None)] {
+            let req = json!({ "limit": given });
+            let (v, _, misfits) = example(&n, req.as_object());
+            assert_eq!(misfits[0].converted, converted, "{given}");
+            assert_eq!(v, converted.unwrap_or(json!(6)), "{given}");
+        }
+        let s = param(ParamType::String);
+        let req = json!({"limit": 7});
+        let (v, origin, _) = example(&s, req.as_object());
+        assert_eq!((v, origin), (json!("7"), Origin::Request));
+        let mut b = param(ParamType::Boolean);
+        b.example = Some(json!("true"));
+        assert_eq!(example(&b, None).0, json!(true));
+        // An array with no declared items takes its type word from the example: a string is
+        // no array, so a made-up one is published instead.
+        let a = param(ParamType::Array);
+        let req = json!({"limit": "ten"});
+        let (v, origin, misfits) = example(&a, req.as_object());
+        assert_eq!(origin, Origin::Type);
+        assert!(v.is_array() && misfits.len() == 1);
     }
 }
