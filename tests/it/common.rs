@@ -160,3 +160,46 @@ pub fn sorted_strs(v: &serde_json::Value) -> Vec<&str> {
     out.sort();
     out
 }
+
+/// The ia.json root schema with each `defs/` file registered under its `$id`, so its relative
+/// `$ref`s resolve locally; `formats`: whether formats are assertions.
+pub fn iajson_validator(formats: bool) -> jsonschema::Validator {
+    let dir = root().join("tests/schemas/iajson");
+    let mut registry = jsonschema::Registry::new();
+    for name in [
+        "common",
+        "site",
+        "api",
+        "auth",
+        "security",
+        "capabilities",
+        "webhooks",
+        "metadata",
+    ] {
+        let schema = read_json(&dir.join(format!("defs/{name}.schema.json")));
+        let id = schema["$id"]
+            .as_str()
+            .expect("every def has an $id")
+            .to_owned();
+        registry = registry.add(id, schema).expect("def registers");
+    }
+    let registry = registry.prepare().expect("registry resolves");
+    jsonschema::options()
+        .with_registry(&registry)
+        .should_validate_formats(formats)
+        .build(&read_json(&dir.join("ia.schema.json")))
+        .expect("ia.json schema compiles")
+}
+
+/// The MCP schema file has no root schema: one of its `$defs` (e.g. `ListToolsResult`).
+pub fn mcp_validator(def: &str) -> jsonschema::Validator {
+    let mut schema = read_json(&root().join("tests/schemas/mcp/schema.json"));
+    schema
+        .as_object_mut()
+        .expect("the MCP schema is an object")
+        .insert("$ref".into(), format!("#/$defs/{def}").into());
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the MCP schema compiles")
+}

@@ -10,45 +10,14 @@ use wellgen::emit::{Artifact, Target};
 use wellgen::model::Service;
 
 const SCHEMA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/schemas/iajson");
-const DEFS: [&str; 8] = [
-    "common",
-    "site",
-    "api",
-    "auth",
-    "security",
-    "capabilities",
-    "webhooks",
-    "metadata",
-];
 
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The root schema with each `defs/` file registered under its `$id`, so its relative `$ref`s
-/// resolve locally; formats are assertions, not annotations.
 fn validator() -> jsonschema::Validator {
-    validator_with(true)
-}
-
-fn validator_with(formats: bool) -> jsonschema::Validator {
-    let mut registry = jsonschema::Registry::new();
-    for name in DEFS {
-        let schema = read_json(&Path::new(SCHEMA_DIR).join(format!("defs/{name}.schema.json")));
-        let id = schema["$id"]
-            .as_str()
-            .expect("every def has an $id")
-            .to_owned();
-        registry = registry.add(id, schema).expect("def registers");
-    }
-    let registry = registry.prepare().expect("registry resolves");
-    let root = read_json(&Path::new(SCHEMA_DIR).join("ia.schema.json"));
-    jsonschema::options()
-        .with_registry(&registry)
-        .should_validate_formats(formats)
-        .build(&root)
-        .expect("ia.json schema compiles")
+    crate::common::iajson_validator(true)
 }
 
 fn schema_errors(v: &jsonschema::Validator, doc: &Value) -> Vec<String> {
@@ -169,7 +138,7 @@ fn known_bad_documents_are_rejected() {
     c["api"]["base_url"] = json!("http://example.com/api");
     cases.push(("plain-http base_url", c));
     // The first two fail only because formats are asserted: proof the set-up asserts them.
-    let lax = validator_with(false);
+    let lax = crate::common::iajson_validator(false);
     assert!(lax.is_valid(&cases[0].1) && lax.is_valid(&cases[1].1));
     for (why, doc) in cases {
         assert!(!v.is_valid(&doc), "accepted: {why}");

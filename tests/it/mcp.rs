@@ -7,7 +7,6 @@ use serde_json::{Value, json};
 use wellgen::diag::{Diagnostics, Severity};
 use wellgen::emit::Target;
 
-const SCHEMA: &str = include_str!("../schemas/mcp/schema.json");
 const EXAMPLE: &str =
     include_str!("../schemas/mcp/examples/ListToolsResult/tools-list-with-cursor-and-ttl.json");
 
@@ -15,17 +14,8 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The schema file has no root schema: point it at one of its `$defs`.
 fn validator(def: &str) -> jsonschema::Validator {
-    let mut schema: Value = serde_json::from_str(SCHEMA).unwrap();
-    schema
-        .as_object_mut()
-        .unwrap()
-        .insert("$ref".into(), format!("#/$defs/{def}").into());
-    jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .unwrap()
+    crate::common::mcp_validator(def)
 }
 
 /// Builds the tools list from a source file, any kind `wellgen build` accepts.

@@ -1642,7 +1642,7 @@ fn document(artifacts: &[Artifact], path: &str) -> Value {
     serde_json::from_slice(&a.body).unwrap()
 }
 
-/// The schemas held under tests/schemas, compiled once, as examples/corpus.rs compiles them.
+/// The schemas held under tests/schemas, compiled once.
 struct Schemas {
     aiendpoint: jsonschema::Validator,
     iajson: jsonschema::Validator,
@@ -1654,30 +1654,6 @@ static SCHEMAS: LazyLock<Schemas> = LazyLock::new(|| {
     let read = |rel: &str| {
         crate::common::read_json(&crate::common::root().join("tests/schemas").join(rel))
     };
-    let mut registry = jsonschema::Registry::new();
-    for name in [
-        "common",
-        "site",
-        "api",
-        "auth",
-        "security",
-        "capabilities",
-        "webhooks",
-        "metadata",
-    ] {
-        let schema = read(&format!("iajson/defs/{name}.schema.json"));
-        let id = schema["$id"]
-            .as_str()
-            .expect("every def has an $id")
-            .to_owned();
-        registry = registry.add(id, schema).expect("def registers");
-    }
-    let registry = registry.prepare().expect("registry resolves");
-    let mut tools = read("mcp/schema.json");
-    tools
-        .as_object_mut()
-        .unwrap()
-        .insert("$ref".into(), "#/$defs/ListToolsResult".into());
     let compile = |schema: &Value| {
         jsonschema::options()
             .should_validate_formats(true)
@@ -1686,13 +1662,9 @@ static SCHEMAS: LazyLock<Schemas> = LazyLock::new(|| {
     };
     Schemas {
         aiendpoint: compile(&read("aiendpoint/schema.json")),
-        iajson: jsonschema::options()
-            .with_registry(&registry)
-            .should_validate_formats(true)
-            .build(&read("iajson/ia.schema.json"))
-            .expect("ia.json schema compiles"),
+        iajson: crate::common::iajson_validator(true),
         agents: compile(&read("rfc002/agents.v1.json")),
-        tools: compile(&tools),
+        tools: crate::common::mcp_validator("ListToolsResult"),
     }
 });
 
