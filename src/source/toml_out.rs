@@ -18,7 +18,7 @@ pub struct Notes {
     pub header: Vec<String>,
     /// One comment per capability, in order (e.g. `GET /pets  ← openapi.yaml#/paths/~1pets/get`).
     pub capabilities: Vec<String>,
-    /// (`service.base_url`, why it is missing).
+    /// (`service.base_url` or a whole table such as `auth`, why it is missing).
     pub missing: Vec<(String, String)>,
 }
 
@@ -83,6 +83,13 @@ pub fn render(doc: &ServiceToml, notes: &Notes) -> String {
                 }
             }
             _ => {}
+        }
+    }
+    // Whole tables the author must add: written commented out at the end, where a table
+    // header may stand once uncommented.
+    for (key, why) in notes.missing.iter().filter(|(k, _)| !k.contains('.')) {
+        if root.get(key.as_str()).is_none_or(is_empty) {
+            let _ = writeln!(out, "\n# set this: {}\n# [{}]", comment(why), bare(key));
         }
     }
     out

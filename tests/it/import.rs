@@ -796,3 +796,143 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// Runs `wellgen import SPEC -o OUT` on an inline spec in `dir`.
+fn import_text(dir: &Path, spec: &str) -> (std::process::Output, String) {
+    let spec_path = dir.join("openapi.yaml");
+    let out_path = dir.join("service.toml");
+    std::fs::write(&spec_path, spec).unwrap();
+    let _ = std::fs::remove_file(&out_path);
+    let out = Command::new(env!("CARGO_BIN_EXE_wellgen"))
+        .arg("import")
+        .arg(&spec_path)
+        .arg("-o")
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&out_path).unwrap_or_default();
+    (out, text)
+}
+
+fn build_dir(src: &Path, out: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wellgen"))
+        .args(["build", "-q"])
+        .arg(src)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+const SECURED_SPEC: &str = r#"openapi: 3.0.3
+info: {title: Ledger, version: "1", description: Ledger entries for accounting agents}
+servers: [{url: "https://api.ledger.example/v1"}]
+components:
+  securitySchemes:
+    SCHEME
+security: [{main: [read]}]
+paths:
+  /entries:
+    get:
+      operationId: listEntries
+      summary: List ledger entries
+      responses: {"200": {description: ok, content: {application/json: {schema: {type: array, items: {type: string}}}}}}
+"#;
+
+#[test]
+fn a_client_credentials_only_scheme_is_kept_and_asks_for_its_authorization_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let scheme = "main: {type: oauth2, flows: {clientCredentials: {tokenUrl: \"https://auth.ledger.example/token\", scopes: {read: read entries}}}}";
+    let (out, text) = import_text(dir.path(), &SECURED_SPEC.replace("SCHEME", scheme));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // It does not build as written, and says so with a failing exit.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("does not build yet"), "{stderr}");
+    assert!(stderr.contains("client-credentials flow"), "{stderr}");
+    // The scheme is kept; only the key OpenAPI cannot carry is left, commented, to set.
+    assert!(
+        text.contains("token_url = \"https://auth.ledger.example/token\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("grant_types = [\"client_credentials\"]"),
+        "{text}"
+    );
+    let hint = text
+        .lines()
+        .find(|l| l.starts_with("# authorization_url = "))
+        .unwrap_or_else(|| panic!("no commented authorization_url:\n{text}"));
+    assert!(hint.contains("set this"), "{hint}");
+
+    // Set, it builds, and the OpenAPI output carries the authorization URL back to an import.
+    let set = text.replace(
+        hint,
+        "authorization_url = \"https://auth.ledger.example/authorize\"",
+    );
+    let toml = dir.path().join("service.toml");
+    std::fs::write(&toml, set).unwrap();
+    let dist = dir.path().join("dist");
+    let built = build_dir(&toml, &dist);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let openapi: Value =
+        serde_json::from_slice(&std::fs::read(dist.join("openapi.json")).unwrap()).unwrap();
+    let flows = &openapi["components"]["securitySchemes"]["oauth2"]["flows"];
+    assert!(flows.get("authorizationCode").is_none(), "{flows}");
+    assert_eq!(
+        flows["clientCredentials"]["x-authorization-url"],
+        "https://auth.ledger.example/authorize"
+    );
+    let (again, _) = import_with_path(&dist.join("openapi.json"));
+    let auth = again.doc.auth.expect("the scheme survives the trip");
+    assert_eq!(
+        auth.authorization_url.as_deref(),
+        Some("https://auth.ledger.example/authorize")
+    );
+    assert_eq!(
+        auth.grant_types,
+        Some(vec!["client_credentials".to_string()])
+    );
+    assert!(again.deferred.is_empty(), "{:?}", again.deferred);
+}
+
+#[test]
+fn an_unpublishable_scheme_leaves_a_commented_auth_table_and_a_failing_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, text) = import_text(
+        dir.path(),
+        &SECURED_SPEC.replace("SCHEME", "main: {type: http, scheme: basic}"),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("set what its `set this` comments ask for"),
+        "{stderr}"
+    );
+    assert!(text.contains("Before building, set the keys written commented out below."));
+    // The promised table is there, commented, after everything it could not precede.
+    let at = text
+        .find("\n# [auth]\n")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        text[..at].ends_with("no target could say how to authenticate"),
+        "{text}"
+    );
+    assert!(at > text.find("[[capabilities]]").unwrap());
+    // Uncommented with a scheme, the file builds.
+    let toml = dir.path().join("service.toml");
+    let set = text.replace(
+        "\n# [auth]\n",
+        "\n[auth]\ntype = \"bearer\"\ntoken_url = \"https://auth.ledger.example/token\"\n",
+    );
+    std::fs::write(&toml, set).unwrap();
+    let built = build_dir(&toml, &dir.path().join("dist"));
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+}

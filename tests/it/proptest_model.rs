@@ -54,8 +54,6 @@
 //!    `/openapi.json`, render, read back, build) gives byte-identical artifacts to the round
 //!    trip's build: every path and every body, host files included.
 //!
-//! **Narrowed until fixed** (explained where it is set): `OAUTH2_CLIENT_CREDENTIALS_ONLY`.
-//!
 //! 96 cases each by default; `PROPTEST_CASES=2000` explores more.
 
 use std::collections::BTreeSet;
@@ -1038,19 +1036,6 @@ fn origin_of(url: &str) -> &str {
     url[after..].find('/').map_or(url, |i| &url[..after + i])
 }
 
-/// Whether OAuth 2 services may allow only `client_credentials`.
-///
-/// NARROWED (bug: a client-credentials-only OAuth 2 service does not survive an import): the
-/// OpenAPI back end writes only a `clientCredentials` flow, which has no `authorizationUrl`
-/// (`src/emit/openapi/mod.rs`, `security_schemes`); the importer refuses an OAuth 2 scheme
-/// without one (`src/source/openapi/lower.rs`, the `"oauth2"` arm) because the model requires
-/// `auth.authorization_url` (`src/model/lower.rs`). The import then has no `[auth]`, its
-/// capabilities stay `protected`, and the imported service.toml fails to build (ia.json: "is
-/// protected but the service declares no authentication"). Its header also promises "the keys
-/// written commented out below", but `toml_out::render` writes no commented `auth` (it only
-/// writes missing `table.key`s under a table that is present). Set to `true` once fixed.
-const OAUTH2_CLIENT_CREDENTIALS_ONLY: bool = false;
-
 fn auth_table(s: &Service) -> String {
     let bit = |n: u8| s.auth_extra & (1 << n) != 0;
     let mut t = String::from("[auth]\n");
@@ -1085,8 +1070,8 @@ fn auth_table(s: &Service) -> String {
             ));
             t.push_str(match s.auth_extra >> 1 & 3 {
                 0 => "",
-                2 if OAUTH2_CLIENT_CREDENTIALS_ONLY => "grant_types = [\"client_credentials\"]\n",
-                1 | 2 => "grant_types = [\"authorization_code\"]\n",
+                1 => "grant_types = [\"authorization_code\"]\n",
+                2 => "grant_types = [\"client_credentials\"]\n",
                 _ => "grant_types = [\"authorization_code\", \"client_credentials\"]\n",
             });
             if bit(3) {

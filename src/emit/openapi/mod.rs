@@ -149,10 +149,13 @@ fn security_schemes(auth: Option<&Auth>) -> IndexMap<&'static str, Value> {
                 );
             }
             if grant_types.iter().any(|t| t == "client_credentials") {
-                flows.insert(
-                    "clientCredentials".into(),
-                    json!({ "tokenUrl": token_url, "scopes": scopes }),
-                );
+                let mut flow = json!({ "tokenUrl": token_url, "scopes": scopes });
+                if !flows.contains_key("authorizationCode") {
+                    // OpenAPI's flow has no authorization URL, but ia.json requires one even
+                    // here: carried as an extension, so an import gets the service back whole.
+                    flow["x-authorization-url"] = json!(authorization_url);
+                }
+                flows.insert("clientCredentials".into(), flow);
             }
             if flows.is_empty() {
                 // Grant types OpenAPI has no flow for: the authorization-code endpoints are

@@ -48,8 +48,11 @@ pub fn import(openapi: &Path, out: &Path, options: &Options, time_limit: u64, qu
     let rendered = render(&imported, openapi, out);
     // Check the written file the way `wellgen build` will, pointing into it.
     let mut checks = Diagnostics::default();
+    // A deferred error is one the model cannot see (e.g. protected operations without
+    // `[auth]` fail only in the back ends): the file does not build until it is set.
+    let unset = imported.deferred.iter().any(|(_, d)| d.is_error());
     let builds = match parse_service_toml(&rendered) {
-        Ok(raw) => crate::model::lower(raw, &mut checks).is_some(),
+        Ok(raw) => crate::model::lower(raw, &mut checks).is_some() && !unset,
         Err(d) => {
             checks.push(d);
             false
@@ -79,8 +82,13 @@ pub fn import(openapi: &Path, out: &Path, options: &Options, time_limit: u64, qu
         EXIT_OK
     } else {
         eprintln!(
-            "wrote {} ({capabilities} capabilities), but it does not build yet: fix the errors above",
-            out.display()
+            "wrote {} ({capabilities} capabilities), but it does not build yet: {}",
+            out.display(),
+            if checks.has_errors() {
+                "fix the errors above"
+            } else {
+                "set what its `set this` comments ask for"
+            }
         );
         EXIT_INVALID
     }

@@ -578,13 +578,26 @@ impl Lx<'_> {
                         .map(|_| ())
                         .map_err(|e| format!("its {what} `{u}`: {e}")),
                 };
-                check(&authorization_url, "authorizationUrl")?;
-                check(&token_url, "tokenUrl")?;
                 if grants.is_empty() {
                     return Err("only implicit or password flows, which agents do not use".into());
                 }
+                // A client-credentials flow has no authorization URL, yet ia.json requires
+                // one: the scheme is kept and the key is left for the author to set.
+                let client_only = grants == ["client_credentials"];
+                if !(client_only && authorization_url.is_none()) {
+                    check(&authorization_url, "authorizationUrl")?;
+                }
+                check(&token_url, "tokenUrl")?;
                 if scopes.is_empty() {
                     return Err("an OAuth 2 scheme without scopes".into());
+                }
+                if authorization_url.is_none() {
+                    let d = Diagnostic::error(format!(
+                        "{}: the OAuth 2 scheme has only the client-credentials flow, which names no authorization URL; ia.json requires `authorization_url` all the same",
+                        self.at(node)
+                    ))
+                    .help("set `authorization_url = \"https://…\"` under [auth] in service.toml (the provider's authorization endpoint)");
+                    self.defer("auth.authorization_url", d);
                 }
                 Ok(raw::AuthTable {
                     kind: Some("oauth2".into()),
@@ -630,7 +643,13 @@ impl Lx<'_> {
         let mut grants = Vec::new();
         let mut scopes = IndexMap::new();
         for (flow, f) in flows {
-            auth_url = auth_url.or_else(|| f.str("authorizationUrl").map(str::to_string));
+            // `x-authorization-url`: where wellgen's own OpenAPI output keeps it for a
+            // client-credentials-only service.
+            auth_url = auth_url.or_else(|| {
+                f.str("authorizationUrl")
+                    .or_else(|| f.str("x-authorization-url"))
+                    .map(str::to_string)
+            });
             token_url = token_url.or_else(|| f.str("tokenUrl").map(str::to_string));
             match flow.as_str() {
                 "authorizationCode" => grants.push("authorization_code".to_string()),
