@@ -250,6 +250,20 @@ fn private_ipv6(host: &str) -> bool {
         || (first & 0xffc0) == 0xfec0
         // IPv4-mapped (`::ffff:a.b.c.d`) and IPv4-compatible (`::a.b.c.d`) addresses.
         || ip.to_ipv4().is_some_and(local_ipv4)
+        || embedded_ipv4(ip).is_some_and(local_ipv4)
+}
+
+/// The IPv4 address a translation prefix carries: NAT64 (`64:ff9b::/96`, RFC 6052, and the
+/// local-use `64:ff9b:1::/48`, RFC 8215) in its last 32 bits, 6to4 (`2002::/16`, RFC 3056)
+/// right after the prefix. A gateway delivers these to the IPv4 address inside.
+fn embedded_ipv4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let s = ip.segments();
+    let bits = |hi: u16, lo: u16| Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
+    match s {
+        [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] | [0x64, 0xff9b, 1, .., hi, lo] => Some(bits(hi, lo)),
+        [0x2002, hi, lo, ..] => Some(bits(hi, lo)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -394,6 +408,11 @@ mod tests {
             ("https://100.127.255.254:443/", "100.127.255.254"),
             ("https://user@localhost/", "localhost"),
             ("agtp://[::1]", "::1"),
+            ("https://[64:ff9b::7f00:1]", "64:ff9b::7f00:1"),
+            ("https://[64:ff9b::10.0.0.1]/", "64:ff9b::10.0.0.1"),
+            ("https://[64:ff9b:1::c0a8:101]", "64:ff9b:1::c0a8:101"),
+            ("https://[2002:7f00:1::]:443", "2002:7f00:1::"),
+            ("https://[2002:a9fe:a9fe::1]", "2002:a9fe:a9fe::1"),
         ] {
             assert_eq!(local_host(url), Some(host), "{url}");
         }
@@ -412,6 +431,9 @@ mod tests {
             "https://0x.example",
             "https://4294967296",
             "https://08.0.0.1",
+            "https://[64:ff9b::808:808]",
+            "https://[2002:808:808::1]",
+            "https://[64:ff9c::7f00:1]",
         ] {
             assert_eq!(local_host(url), None, "{url}");
         }
