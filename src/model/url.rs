@@ -59,23 +59,56 @@ pub fn check_https(text: &str) -> Result<&str, String> {
     if authority.contains('@') {
         return Err("a URL must not carry credentials (`user:pass@`)".into());
     }
-    let host = authority.rsplit_once(':').map_or(authority, |(h, port)| {
-        if port.chars().all(|c| c.is_ascii_digit()) {
-            h
-        } else {
-            authority
-        }
-    });
-    if host.is_empty() || host.starts_with('.') || host.ends_with('.') && host.len() == 1 {
+    let (host, port) = split_authority(authority)?;
+    if host.is_empty() {
         return Err("the URL has no host".into());
     }
-    if !host
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '[' | ']' | ':'))
+    if let Some(port) = port
+        && !(port.bytes().all(|b| b.is_ascii_digit()) && port.parse::<u16>().is_ok_and(|p| p > 0))
+    {
+        return Err(format!(
+            "`{port}` is not a port: it must be a number from 1 to 65535"
+        ));
+    }
+    if let Some(literal) = host.strip_prefix('[') {
+        let address = literal.strip_suffix(']').unwrap_or(literal);
+        if address.parse::<std::net::Ipv6Addr>().is_err() {
+            return Err(format!("`{host}` is not an IPv6 address"));
+        }
+    } else if host
+        .strip_suffix('.')
+        .unwrap_or(host)
+        .split('.')
+        .any(|label| {
+            label.is_empty() || !label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
     {
         return Err(format!("`{host}` is not a host name"));
     }
     Ok(text)
+}
+
+/// `host[:port]` or `[v6]:port`. A name cannot hold a colon, so the first one (after an IPv6
+/// literal's `]`) starts the port.
+fn split_authority(authority: &str) -> Result<(&str, Option<&str>), String> {
+    let end = if authority.starts_with('[') {
+        match authority.find(']') {
+            Some(i) => i + 1,
+            None => {
+                return Err(format!(
+                    "`{authority}` opens an IPv6 address it never closes"
+                ));
+            }
+        }
+    } else {
+        authority.find(':').unwrap_or(authority.len())
+    };
+    let (host, rest) = authority.split_at(end);
+    match rest.strip_prefix(':') {
+        Some(port) => Ok((host, Some(port))),
+        None if rest.is_empty() => Ok((host, None)),
+        None => Err(format!("`{authority}` is not a host and port")),
+    }
 }
 
 #[cfg(test)]
@@ -91,6 +124,14 @@ mod tests {
         assert_eq!(u.join("/items"), "https://api.example.com/v1/items");
         let u = HttpsUrl::parse_base("https://example.com:8443").unwrap();
         assert_eq!(u.path_prefix(), "");
+        for ok in [
+            "https://example.com.",
+            "https://x-1.example.com:65535/a:b",
+            "https://[2001:db8::1]:8443/v1",
+            "https://[2001:db8::1]",
+        ] {
+            assert!(check_https(ok).is_ok(), "{ok}");
+        }
     }
 
     #[test]
@@ -102,6 +143,18 @@ mod tests {
             ("https://", "no host"),
             ("https://exa mple.com", "white space"),
             ("https://ex_ample!.com/", "not a host name"),
+            // Found by fuzzing: these passed, and the documents built on them were broken.
+            ("https://:example.com", "no host"),
+            ("https://example.com:+80", "`+80` is not a port"),
+            ("https://example.com:abc/v1", "`abc` is not a port"),
+            ("https://example.com:99999", "`99999` is not a port"),
+            ("https://example.com:0", "`0` is not a port"),
+            ("https://example.com:", "`` is not a port"),
+            ("https://example..com", "not a host name"),
+            ("https://.example.com", "not a host name"),
+            ("https://[::1", "never closes"),
+            ("https://[::1]x", "not a host and port"),
+            ("https://[nope]/", "not an IPv6 address"),
         ] {
             let err = HttpsUrl::parse_base(url).unwrap_err();
             assert!(err.contains(why), "{url}: {err}");
