@@ -162,13 +162,9 @@ pub fn local_host(url: &str) -> Option<&str> {
     let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
     let host = match authority.strip_prefix('[') {
         Some(v6) => v6.split(']').next()?,
-        None => authority.rsplit_once(':').map_or(authority, |(h, p)| {
-            if p.chars().all(|c| c.is_ascii_digit()) {
-                h
-            } else {
-                authority
-            }
-        }),
+        // A name cannot hold a colon: whatever follows the first one, even a malformed port,
+        // is not part of the host.
+        None => authority.split(':').next()?,
     };
     let lower = host.to_ascii_lowercase();
     let name = lower.strip_suffix('.').unwrap_or(&lower);
@@ -413,6 +409,8 @@ mod tests {
             ("https://[64:ff9b:1::c0a8:101]", "64:ff9b:1::c0a8:101"),
             ("https://[2002:7f00:1::]:443", "2002:7f00:1::"),
             ("https://[2002:a9fe:a9fe::1]", "2002:a9fe:a9fe::1"),
+            ("https://localhost:abc/", "localhost"),
+            ("wss://10.0.0.1:/x", "10.0.0.1"),
         ] {
             assert_eq!(local_host(url), Some(host), "{url}");
         }
