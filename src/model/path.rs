@@ -27,14 +27,17 @@ impl PathTemplate {
         if !path.starts_with('/') {
             return Err("a path must start with `/`".into());
         }
+        // Every target publishes the path inside a URL: a control character or a space of any
+        // kind (U+00A0, U+3000…) would make it invalid there.
         if let Some(c) = path
             .chars()
-            .find(|c| matches!(c, '?' | '#' | ' ' | '\t' | '\n'))
+            .find(|&c| matches!(c, '?' | '#') || c.is_whitespace() || c.is_control())
         {
             let what = match c {
                 '?' => "a query string".to_string(),
                 '#' => "a fragment".to_string(),
-                _ => "white space".to_string(),
+                c if c.is_control() => format!("a control character (U+{:04X})", c as u32),
+                c => format!("white space (U+{:04X})", c as u32),
             };
             return Err(format!("a path must not contain {what}"));
         }
@@ -178,6 +181,14 @@ mod tests {
             ("api/x", "start with `/`"),
             ("/x?y=1", "query string"),
             ("/x#y", "fragment"),
+            ("/x y", "white space (U+0020)"),
+            ("/x\ty", "control character (U+0009)"),
+            ("/x\u{a0}y", "white space (U+00A0)"),
+            ("/x\u{3000}y", "white space (U+3000)"),
+            ("/x\ry", "control character (U+000D)"),
+            ("/x\0y", "control character (U+0000)"),
+            ("/x\u{7f}y", "control character (U+007F)"),
+            ("/x\u{85}y", "control character (U+0085)"),
             ("/x/{id", "unclosed"),
             ("/x/id}", "without a matching"),
             ("/x/{}", "not a parameter name"),
