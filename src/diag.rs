@@ -44,7 +44,7 @@ impl Diagnostic {
     pub fn error(message: impl Into<String>) -> Self {
         Self {
             severity: Severity::Error,
-            message: message.into(),
+            message: printable(message.into()),
             field: None,
             span: None,
             help: None,
@@ -70,7 +70,7 @@ impl Diagnostic {
     }
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(printable(help.into()));
         self
     }
 
@@ -82,6 +82,25 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+}
+
+/// `text` with control characters escaped (`\u{1b}`), but for line breaks and tabs: messages
+/// quote values decoded from the input (a TOML `"\u001b[2J"`), and a terminal or a CI log must
+/// not run them as escape sequences.
+pub(crate) fn printable(text: String) -> String {
+    if !text
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+    {
+        return text;
+    }
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' => c.to_string(),
+            c if c.is_control() => c.escape_debug().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 /// The diagnostics of one run, in the order they were found.
@@ -300,6 +319,18 @@ mod tests {
         assert_eq!(line_of(text, at), (1, 3, "a = 1"));
         let at = text.rfind('"').unwrap();
         assert_eq!(line_of(text, at), (2, 8, "né = \"x\""));
+    }
+
+    #[test]
+    fn control_characters_in_messages_are_escaped() {
+        let d = Diagnostic::error("`\u{1b}[2Jhttp` and \u{9b}31m and \0 and \r")
+            .help("line\nbreak\tand tab stay; \u{7}bell does not");
+        assert_eq!(d.message, "`\\u{1b}[2Jhttp` and \\u{9b}31m and \\0 and \\r");
+        assert_eq!(
+            d.help.as_deref(),
+            Some("line\nbreak\tand tab stay; \\u{7}bell does not")
+        );
+        assert_eq!(Diagnostic::error("plain é ❤️").message, "plain é ❤️");
     }
 
     #[test]

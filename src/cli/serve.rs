@@ -112,7 +112,9 @@ pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
             },
         };
         if !quiet {
-            eprintln!("{} {} -> {}", request.method(), request.url(), reply.status);
+            // The request target is the client's: escaped so it cannot drive the terminal.
+            let url = crate::diag::printable(request.url().to_string());
+            eprintln!("{} {url} -> {}", request.method(), reply.status);
         }
         let mut response =
             tiny_http::Response::from_data(reply.body).with_status_code(reply.status);

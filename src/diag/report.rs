@@ -265,10 +265,12 @@ mod tests {
     fn github_properties_and_message_are_escaped() {
         let text = "[service]\nname = \"\"\n";
         let start = text.find("\"\"").unwrap();
-        let d = Diagnostic::error("100% empty,\r\nreally: yes")
+        let mut d = Diagnostic::error("")
             .at("service.name")
             .with_span(start..start + 2)
             .help("a, b: c");
+        // Set directly: `Diagnostic::error` would already have escaped the carriage return.
+        d.message = "100% empty,\r\nreally: yes".into();
         assert_eq!(
             github_annotation(&source(text), &d),
             "::error file=api/service.toml,line=2,col=8,endColumn=10,title=service.name::\

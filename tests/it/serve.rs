@@ -312,3 +312,17 @@ fn watch_rebuilds_when_the_source_changes() {
         std::thread::sleep(Duration::from_millis(200));
     }
 }
+
+#[test]
+fn the_request_log_escapes_control_characters() {
+    let dist = crate::common::build(&root().join("examples/exampleshop/service.toml"), &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("serve.log");
+    let server = serve(&[dist.path().to_str().unwrap()], &log);
+    // A client's request target reaches the log line: ESC [2J would clear the terminal.
+    assert_eq!(get(&server.base, "/a\u{1b}[2Jb").status, 404);
+    drop(server);
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(!logged.contains('\u{1b}'), "{logged:?}");
+    assert!(logged.contains("GET /a\\u{1b}[2Jb -> 404"), "{logged:?}");
+}
