@@ -248,3 +248,28 @@ fn a_build_that_fails_while_staging_leaves_the_previous_output_and_no_staged_fil
     assert_eq!(code, 0, "{stderr}");
     assert_ne!(snapshot(&out), before);
 }
+
+#[test]
+fn control_characters_from_an_openapi_document_are_printed_escaped() {
+    // The `$ref` text reaches the message of the error about the file it names.
+    let work = tempfile::tempdir().unwrap();
+    fs::write(work.path().join("broken.json"), "{ not json").unwrap();
+    fs::write(
+        work.path().join("openapi.json"),
+        r##"{"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+            "paths": {"/a": {"get": {"responses": {"200": {"description": "ok",
+              "content": {"application/json": {"schema":
+                {"$ref": "broken.json#/x\u001b[2J"}}}}}}}}}"##,
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+        "build",
+        "--openapi",
+        "openapi.json",
+        "-o",
+        "dist",
+    ]));
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains("broken.json#/x\\u{1b}[2J"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+}

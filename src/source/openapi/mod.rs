@@ -245,7 +245,8 @@ impl Provenance {
                 .and_then(capability_index)
                 .and_then(|i| self.origins.get(i).cloned().flatten())
             {
-                d.message = format!("{} (imported from {origin})", d.message);
+                d.message =
+                    crate::diag::printable(format!("{} (imported from {origin})", d.message));
             }
             diags.push(d);
         }

@@ -351,7 +351,7 @@ impl Documents {
         self.input_left = self.input_left.saturating_sub(text.len() as u64);
         let doc = load::parse_text(&text, &name).map_err(|d| Diagnostic {
             span: None,
-            message: format!("{at}: `{reference}`: {}", d.message),
+            message: crate::diag::printable(format!("{at}: `{reference}`: {}", d.message)),
             ..d
         })?;
         self.files.push(File {
