@@ -103,6 +103,21 @@ pub(crate) fn printable(text: String) -> String {
         .collect()
 }
 
+/// A source line with each control character but tab shown as one visible character (its
+/// Unicode control picture, `␛` for ESC), so the caret under it still lines up: a parse error
+/// points at a raw control character, which must not reach the terminal.
+fn visible(line: &str) -> String {
+    line.chars()
+        .map(|c| match c {
+            '\t' => c,
+            '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+            '\u{7f}' => '\u{2421}',
+            c if c.is_control() => '\u{fffd}',
+            c => c,
+        })
+        .collect()
+}
+
 /// The diagnostics of one run, in the order they were found.
 #[derive(Debug, Default)]
 pub struct Diagnostics {
@@ -225,11 +240,12 @@ impl SourceText<'_> {
                 let _ = writeln!(out, "{file}:{line_no}:{col}: {label}: {}", d.message);
                 let gutter = " ".repeat(line_no.to_string().len());
                 let _ = writeln!(out, "{gutter} |");
-                if d.conceal {
-                    let _ = writeln!(out, "{line_no} | {}", conceal(line, col, width));
+                let shown = if d.conceal {
+                    conceal(line, col, width)
                 } else {
-                    let _ = writeln!(out, "{line_no} | {line}");
-                }
+                    line.to_string()
+                };
+                let _ = writeln!(out, "{line_no} | {}", visible(&shown));
                 let pad: String = line
                     .chars()
                     .take(col - 1)
@@ -331,6 +347,28 @@ mod tests {
             Some("line\nbreak\tand tab stay; \\u{7}bell does not")
         );
         assert_eq!(Diagnostic::error("plain é ❤️").message, "plain é ❤️");
+    }
+
+    #[test]
+    fn control_characters_in_the_source_line_are_shown_as_pictures() {
+        let text = "[service]\nname = \"a\u{1b}[2Jb\u{7f}\u{9b}\"\n";
+        let src = SourceText {
+            path: Path::new("service.toml"),
+            text,
+            locator: None,
+        };
+        let at = text.find("[2J").unwrap();
+        let out = src.render(&Diagnostic::error("bad").with_span(at..at + 1));
+        assert!(
+            !out.contains('\u{1b}') && !out.contains('\u{7f}'),
+            "{out:?}"
+        );
+        assert!(
+            out.contains("2 | name = \"a\u{241b}[2Jb\u{2421}\u{fffd}\""),
+            "{out}"
+        );
+        // One character for one: the caret stays under `[`.
+        assert!(out.contains("\n  |           ^\n"), "{out}");
     }
 
     #[test]
