@@ -48,6 +48,26 @@ impl Cx<'_> {
         self.diags.push(d);
     }
 
+    /// A TOML value as the JSON it is published as, or an error for a `nan` or `inf` in it.
+    fn json(&mut self, v: toml::Value, field: &str) -> Option<Value> {
+        match raw::non_finite(&v) {
+            Some((f, at)) => {
+                let field = if at.is_empty() {
+                    field.to_string()
+                } else {
+                    format!("{field}.{at}")
+                };
+                self.push(
+                    Diagnostic::error(raw::non_finite_message(f))
+                        .at(field)
+                        .help("write a finite number, or the text as a string (\"NaN\")"),
+                );
+                None
+            }
+            None => Some(to_json(v)),
+        }
+    }
+
     fn required<T>(&mut self, value: Option<T>, field: &str) -> Option<T> {
         if value.is_none() {
             let (table, key) = field.rsplit_once('.').unwrap_or(("", field));
@@ -577,9 +597,14 @@ impl Cx<'_> {
             issuer,
             conformance: r.conformance.unwrap_or_default(),
             instructions,
-            governance: r
-                .governance
-                .map(|g| g.into_iter().map(|(k, v)| (k, to_json(v))).collect()),
+            governance: r.governance.map(|g| {
+                g.into_iter()
+                    .filter_map(|(k, v)| {
+                        let v = self.json(v, &format!("rfc002.governance.{k}"))?;
+                        Some((k, v))
+                    })
+                    .collect()
+            }),
         }
     }
 
@@ -772,8 +797,10 @@ impl Cx<'_> {
                 .unwrap_or_default();
             let errors = self.errors(c.errors, &f("errors"));
             let example = c.example.map(|e| Example {
-                request: e.request.map(to_json),
-                response: e.response.map(to_json),
+                request: e.request.and_then(|v| self.json(v, &f("example.request"))),
+                response: e
+                    .response
+                    .and_then(|v| self.json(v, &f("example.response"))),
                 status: match e.status {
                     Some(s) if (100..=599).contains(&s) => s as u16,
                     Some(s) => {
@@ -1042,17 +1069,22 @@ impl Cx<'_> {
                     required: t.required.unwrap_or(location == ParamIn::Path),
                     location,
                     description: t.description,
-                    default: t.default.map(to_json),
+                    default: t
+                        .default
+                        .and_then(|v| self.json(v, &format!("{field}.default"))),
                     allowed: t
                         .allowed
                         .unwrap_or_default()
                         .into_iter()
-                        .map(to_json)
+                        .enumerate()
+                        .filter_map(|(i, v)| self.json(v, &format!("{field}.enum.{i}")))
                         .collect(),
                     min: t.min,
                     max: t.max,
                     pattern: t.pattern,
-                    example: t.example.map(to_json),
+                    example: t
+                        .example
+                        .and_then(|v| self.json(v, &format!("{field}.example"))),
                     items,
                     compact: None,
                 };
@@ -1104,9 +1136,15 @@ impl Cx<'_> {
             if let Some(v) = value
                 && !p.kind.admits(v)
             {
+                let kind = p.kind.as_str();
+                let article = if kind.starts_with(['a', 'i', 'o']) {
+                    "an"
+                } else {
+                    "a"
+                };
                 self.error(
                     format!("{field}.{key}"),
-                    format!("{v} is not a {}", p.kind.as_str()),
+                    format!("{v} is not {article} {kind}"),
                 );
             }
         }

@@ -518,10 +518,60 @@ pub struct SemanticTable {
 fn json_from_toml<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<serde_json::Value>, D::Error> {
-    Ok(Option::<toml::Value>::deserialize(d)?.map(to_json))
+    let value = Option::<toml::Value>::deserialize(d)?;
+    if let Some((f, at)) = value.as_ref().and_then(non_finite) {
+        // The caret lands on the whole table: name the key inside it.
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!(" (at `{at}`)")
+        };
+        return Err(serde::de::Error::custom(format!(
+            "{}{at}",
+            non_finite_message(f)
+        )));
+    }
+    Ok(value.map(to_json))
 }
 
-/// TOML → JSON; dates become their RFC 3339 text.
+/// The first `nan` or `inf` in a TOML value, and the dotted path to it: JSON has no such numbers,
+/// so [`to_json`] could only make it `null`, publishing another value than the author wrote.
+pub fn non_finite(v: &toml::Value) -> Option<(f64, String)> {
+    let inner = |key: String, v| {
+        non_finite(v).map(|(f, at)| {
+            (
+                f,
+                if at.is_empty() {
+                    key
+                } else {
+                    format!("{key}.{at}")
+                },
+            )
+        })
+    };
+    match v {
+        toml::Value::Float(f) if !f.is_finite() => Some((*f, String::new())),
+        toml::Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| inner(i.to_string(), v)),
+        toml::Value::Table(t) => t.iter().find_map(|(k, v)| inner(k.clone(), v)),
+        _ => None,
+    }
+}
+
+pub fn non_finite_message(f: f64) -> String {
+    let text = if f.is_nan() {
+        "nan"
+    } else if f > 0.0 {
+        "inf"
+    } else {
+        "-inf"
+    };
+    format!("`{text}` cannot be published: JSON has no NaN or infinity")
+}
+
+/// TOML → JSON; dates become their RFC 3339 text. Check [`non_finite`] first.
 pub fn to_json(v: toml::Value) -> serde_json::Value {
     use serde_json::Value;
     match v {
