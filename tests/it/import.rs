@@ -936,3 +936,32 @@ fn an_unpublishable_scheme_leaves_a_commented_auth_table_and_a_failing_exit() {
         String::from_utf8_lossy(&built.stderr)
     );
 }
+
+/// JSON integers run to u64; TOML's (and so service.toml's) stop at i64. A default or enum value
+/// past that is left out with the usual note, not turned into a float that the build refuses.
+#[test]
+fn integers_beyond_i64_are_left_out_not_made_floats() {
+    let text = r#"{"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "https://t.example.com"}],
+        "paths": {"/a": {"get": {"operationId": "list_a", "parameters": [
+            {"name": "n", "in": "query", "example": 9223372036854775807,
+             "schema": {"type": "integer", "default": 18446744073709551615}},
+            {"name": "e", "in": "query", "schema": {"type": "integer", "enum": [1, 18446744073709551615]}},
+            {"name": "x", "in": "query", "example": 18446744073709551615, "schema": {"type": "number"}}],
+            "responses": {"200": {"description": "ok"}}}}}}"#;
+    let mut diags = Diagnostics::default();
+    let imported = openapi::import_text(None, text, &Options::default(), &mut diags).unwrap();
+    let doc = openapi::finish(imported, &mut diags);
+    let p = param(cap(&doc, "list_a"), "n");
+    assert_eq!(p.default, None);
+    assert_eq!(p.example, Some(toml::Value::Integer(i64::MAX)));
+    let e = param(cap(&doc, "list_a"), "e");
+    assert_eq!(e.allowed, Some(vec![toml::Value::Integer(1)]));
+    let x = param(cap(&doc, "list_a"), "x");
+    assert_eq!(x.example, Some(toml::Value::Float(18446744073709551615.0)));
+    assert!(diags.iter().any(|d| {
+        d.message
+            .contains("do not fit the parameter's type are left out")
+    }));
+    build_ai(doc); // lowers and emits with no error
+}

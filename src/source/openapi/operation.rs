@@ -431,7 +431,8 @@ impl Lx<'_> {
             if v.is_null() {
                 return None;
             }
-            let t = typed(v);
+            // As a service.toml holds it: an integer beyond i64 would become a float there.
+            let t = typed(v).and_then(|mut t| (toml_shape(&mut t) && kind.admits(&t)).then_some(t));
             if t.is_none() {
                 dropped.set(true);
             }
