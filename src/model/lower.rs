@@ -28,7 +28,10 @@ pub const FEATURES: [&str; 9] = [
 /// Lowers a parsed service.toml; `None` when any error was found (all of them are in `diags`).
 pub fn lower(doc: raw::ServiceToml, diags: &mut Diagnostics) -> Option<Service> {
     let before = diags.error_count();
-    let mut cx = Cx { diags };
+    let mut cx = Cx {
+        diags,
+        auth_failed: false,
+    };
     let service = cx.service(doc);
     (cx.diags.error_count() == before)
         .then_some(service)
@@ -37,6 +40,9 @@ pub fn lower(doc: raw::ServiceToml, diags: &mut Diagnostics) -> Option<Service> 
 
 struct Cx<'a> {
     diags: &'a mut Diagnostics,
+    /// An `[auth]` table was given but had errors (already reported): scopes are not judged
+    /// against its absence, which would report one cause twice.
+    auth_failed: bool,
 }
 
 impl Cx<'_> {
@@ -190,7 +196,9 @@ impl Cx<'_> {
                 format!("`{c}` is not an ISO 4217 code (three capital letters)"),
             );
         }
+        let auth_given = doc.auth.is_some();
         let auth = doc.auth.and_then(|a| self.auth(a));
+        self.auth_failed = auth_given && auth.is_none();
         let rate_limits = doc.rate_limits.map(|r| RateLimits {
             requests_per_minute: self
                 .positive(r.requests_per_minute, "rate_limits.requests_per_minute"),
@@ -903,7 +911,7 @@ impl Cx<'_> {
     }
 
     fn scopes(&mut self, scopes: &[String], auth: Option<&Auth>, field: &str) {
-        if scopes.is_empty() {
+        if scopes.is_empty() || self.auth_failed {
             return;
         }
         let Some(declared) = auth.and_then(Auth::scopes) else {
