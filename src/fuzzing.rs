@@ -4,27 +4,32 @@
 
 use std::path::Path;
 
-use crate::diag::Diagnostics;
+use crate::diag::report::Format;
+use crate::diag::{Diagnostic, Diagnostics, Locate, SourceText};
 use crate::emit::{self, Target, section};
 use crate::serve::{headers_file::HeadersFile, redirects_file::RedirectsFile, site};
 use crate::source::{self, openapi, service_toml::ServiceToml};
 use crate::{check, model};
 
-/// service.toml text: parse, lower, check, emit every target.
+/// service.toml text: parse, lower, check, emit every target, and print the diagnostics.
 pub fn service_toml(text: &str) {
     let mut diags = Diagnostics::default();
     // Not `read_source`: a fuzzed `[source] openapi = "…"` must not read the fuzzer's disk.
-    if let Ok(raw) = source::parse_service_toml(text) {
-        lower_and_emit(raw, &mut diags);
+    match source::parse_service_toml(text) {
+        Ok(raw) => lower_and_emit(raw, &mut diags),
+        Err(d) => diags.push(d),
     }
+    let locator = source::TomlLocator::new(text);
+    render(text, Some(&locator), &diags);
 }
 
 /// An OpenAPI document (JSON or YAML): import, render the service.toml `wellgen import` would
-/// write (which must read back), then lower, check and emit every target.
+/// write (which must read back), then lower, check, emit every target, and print the diagnostics.
 pub fn openapi(text: &str) {
     let mut diags = Diagnostics::default();
     let Some(imported) = openapi::import_text(None, text, &openapi::Options::default(), &mut diags)
     else {
+        render(text, None, &diags);
         return;
     };
     let rendered = openapi::command::render(
@@ -40,6 +45,8 @@ pub fn openapi(text: &str) {
     }
     let raw = openapi::finish(imported, &mut diags);
     lower_and_emit(raw, &mut diags);
+    // As `wellgen check openapi.json` prints them: an OpenAPI-only build locates no field.
+    render(text, None, &diags);
 }
 
 /// A host file merge: the first byte picks `_headers` (append) or `_redirects` (prepend); the
@@ -83,6 +90,22 @@ pub fn serve_rules(data: &[u8]) {
         for exists in [false, true] {
             let _ = redirects.resolve(&path, &query, |_| exists);
         }
+    }
+}
+
+/// Every diagnostic in every `--format`, as `wellgen check` prints them: spans and field paths
+/// from arbitrary input meet the source text (lines, columns, carets, masking) here.
+fn render(text: &str, locator: Option<&dyn Locate>, diags: &Diagnostics) {
+    let src = SourceText {
+        path: Path::new("service.toml"),
+        text,
+        locator,
+    };
+    let mut shown: Vec<&Diagnostic> = diags.iter().collect();
+    shown.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    shown.dedup();
+    for format in [Format::Human, Format::Json, Format::Github, Format::Sarif] {
+        let _ = format.render(&src, &shown);
     }
 }
 
