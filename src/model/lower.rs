@@ -30,7 +30,7 @@ pub fn lower(doc: raw::ServiceToml, diags: &mut Diagnostics) -> Option<Service> 
     let before = diags.error_count();
     let mut cx = Cx {
         diags,
-        auth_failed: false,
+        failed_auth: FailedAuth::None,
     };
     let service = cx.service(doc);
     (cx.diags.error_count() == before)
@@ -40,9 +40,18 @@ pub fn lower(doc: raw::ServiceToml, diags: &mut Diagnostics) -> Option<Service> 
 
 struct Cx<'a> {
     diags: &'a mut Diagnostics,
-    /// An `[auth]` table was given but had errors (already reported): scopes are not judged
-    /// against its absence, which would report one cause twice.
-    auth_failed: bool,
+    failed_auth: FailedAuth,
+}
+
+/// What capability scopes are judged against when `[auth]` was given but had errors (already
+/// reported): not against its absence, which would report one cause twice.
+enum FailedAuth {
+    /// No `[auth]`, or one that lowered.
+    None,
+    /// An oauth2 table: the scope names it declares.
+    OAuth2(Vec<String>),
+    /// A table whose type could not be read, or an oauth2 one with no scopes: nothing to judge by.
+    Unknown,
 }
 
 impl Cx<'_> {
@@ -54,24 +63,18 @@ impl Cx<'_> {
         self.diags.push(d);
     }
 
-    /// A TOML value as the JSON it is published as, or an error for a `nan` or `inf` in it.
+    /// A TOML value as the JSON it is published as, or an error for each `nan` or `inf` in it.
     fn json(&mut self, v: toml::Value, field: &str) -> Option<Value> {
-        match raw::non_finite(&v) {
-            Some((f, at)) => {
-                let field = if at.is_empty() {
-                    field.to_string()
-                } else {
-                    format!("{field}.{at}")
-                };
-                self.push(
-                    Diagnostic::error(raw::non_finite_message(f))
-                        .at(field)
-                        .help("write a finite number, or the text as a string (\"NaN\")"),
-                );
-                None
-            }
-            None => Some(to_json(v)),
+        let bad = raw::non_finite_all(&v);
+        for (f, at) in &bad {
+            let field = if at.is_empty() {
+                field.to_string()
+            } else {
+                format!("{field}.{at}")
+            };
+            self.push(raw::non_finite_error(*f, field));
         }
+        bad.is_empty().then(|| to_json(v))
     }
 
     fn required<T>(&mut self, value: Option<T>, field: &str) -> Option<T> {
@@ -196,9 +199,18 @@ impl Cx<'_> {
                 format!("`{c}` is not an ISO 4217 code (three capital letters)"),
             );
         }
-        let auth_given = doc.auth.is_some();
+        let fallback = doc.auth.as_ref().map(|a| match a.kind.as_deref() {
+            Some("oauth2") => match &a.scopes {
+                Some(s) if !s.is_empty() => FailedAuth::OAuth2(s.keys().cloned().collect()),
+                _ => FailedAuth::Unknown,
+            },
+            Some(k) if Auth::KINDS.contains(&k) => FailedAuth::None,
+            _ => FailedAuth::Unknown,
+        });
         let auth = doc.auth.and_then(|a| self.auth(a));
-        self.auth_failed = auth_given && auth.is_none();
+        if auth.is_none() {
+            self.failed_auth = fallback.unwrap_or(FailedAuth::None);
+        }
         let rate_limits = doc.rate_limits.map(|r| RateLimits {
             requests_per_minute: self
                 .positive(r.requests_per_minute, "rate_limits.requests_per_minute"),
@@ -911,22 +923,29 @@ impl Cx<'_> {
     }
 
     fn scopes(&mut self, scopes: &[String], auth: Option<&Auth>, field: &str) {
-        if scopes.is_empty() || self.auth_failed {
+        if scopes.is_empty() {
             return;
         }
-        let Some(declared) = auth.and_then(Auth::scopes) else {
-            self.push(
-                Diagnostic::error("scopes need `auth.type = \"oauth2\"` with the scopes declared")
+        let declared: Vec<String> = match (auth.and_then(Auth::scopes), &self.failed_auth) {
+            (Some(d), _) => d.keys().cloned().collect(),
+            (None, FailedAuth::OAuth2(d)) => d.clone(),
+            (None, FailedAuth::Unknown) => return,
+            (None, FailedAuth::None) => {
+                self.push(
+                    Diagnostic::error(
+                        "scopes need `auth.type = \"oauth2\"` with the scopes declared",
+                    )
                     .at(field),
-            );
-            return;
+                );
+                return;
+            }
         };
         for (i, s) in scopes.iter().enumerate() {
-            if !declared.contains_key(s) {
+            if !declared.contains(s) {
                 let mut d =
                     Diagnostic::error(format!("scope `{s}` is not declared in `auth.scopes`"))
                         .at(format!("{field}.{i}"));
-                if let Some(m) = did_you_mean(s, declared.keys().map(String::as_str)) {
+                if let Some(m) = did_you_mean(s, declared.iter().map(String::as_str)) {
                     d = d.help(format!("did you mean `{m}`?"));
                 }
                 self.push(d);
@@ -1113,6 +1132,20 @@ impl Cx<'_> {
                 ),
             );
         }
+        for (key, bound) in [("min", p.min), ("max", p.max)] {
+            if let Some(b) = bound.filter(|b| !b.is_finite()) {
+                // A compact parameter has no `.min` key to point at: the string holds it.
+                let at = match p.compact {
+                    Some(_) => field.to_string(),
+                    None => format!("{field}.{key}"),
+                };
+                self.push(
+                    Diagnostic::error(raw::non_finite_message(b))
+                        .at(at)
+                        .help(format!("give a finite {key}, or leave it out")),
+                );
+            }
+        }
         if let (Some(lo), Some(hi)) = (p.min, p.max)
             && lo > hi
         {
@@ -1144,15 +1177,9 @@ impl Cx<'_> {
             if let Some(v) = value
                 && !p.kind.admits(v)
             {
-                let kind = p.kind.as_str();
-                let article = if kind.starts_with(['a', 'i', 'o']) {
-                    "an"
-                } else {
-                    "a"
-                };
                 self.error(
                     format!("{field}.{key}"),
-                    format!("{v} is not {article} {kind}"),
+                    format!("{v} is not {}", p.kind.with_article()),
                 );
             }
         }

@@ -537,27 +537,44 @@ fn json_from_toml<'de, D: serde::Deserializer<'de>>(
 /// The first `nan` or `inf` in a TOML value, and the dotted path to it: JSON has no such numbers,
 /// so [`to_json`] could only make it `null`, publishing another value than the author wrote.
 pub fn non_finite(v: &toml::Value) -> Option<(f64, String)> {
-    let inner = |key: String, v| {
-        non_finite(v).map(|(f, at)| {
-            (
-                f,
-                if at.is_empty() {
-                    key
-                } else {
-                    format!("{key}.{at}")
-                },
-            )
-        })
-    };
-    match v {
-        toml::Value::Float(f) if !f.is_finite() => Some((*f, String::new())),
-        toml::Value::Array(a) => a
-            .iter()
-            .enumerate()
-            .find_map(|(i, v)| inner(i.to_string(), v)),
-        toml::Value::Table(t) => t.iter().find_map(|(k, v)| inner(k.clone(), v)),
-        _ => None,
+    non_finite_all(v).into_iter().next()
+}
+
+/// Every `nan` and `inf` in a TOML value, each with its dotted path.
+pub fn non_finite_all(v: &toml::Value) -> Vec<(f64, String)> {
+    fn walk(v: &toml::Value, at: &str, out: &mut Vec<(f64, String)>) {
+        let child = |key: &str| {
+            if at.is_empty() {
+                key.to_string()
+            } else {
+                format!("{at}.{key}")
+            }
+        };
+        match v {
+            toml::Value::Float(f) if !f.is_finite() => out.push((*f, at.to_string())),
+            toml::Value::Array(a) => {
+                for (i, v) in a.iter().enumerate() {
+                    walk(v, &child(&i.to_string()), out);
+                }
+            }
+            toml::Value::Table(t) => {
+                for (k, v) in t {
+                    walk(v, &child(k), out);
+                }
+            }
+            _ => {}
+        }
     }
+    let mut out = Vec::new();
+    walk(v, "", &mut out);
+    out
+}
+
+/// The error for a `nan` or `inf` at `field`.
+pub fn non_finite_error(f: f64, field: String) -> crate::diag::Diagnostic {
+    crate::diag::Diagnostic::error(non_finite_message(f))
+        .at(field)
+        .help("write a finite number, or the text as a string (\"NaN\")")
 }
 
 pub fn non_finite_message(f: f64) -> String {

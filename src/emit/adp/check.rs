@@ -498,7 +498,12 @@ fn check_parameters(params: &[Value], out: &mut Problems) {
                 && PARAMETER_TYPES.contains(&k)
                 && !admits(k, v)
             {
-                out.push(field(key), format!("{v} is not a {k}"));
+                let article = if k.starts_with(['a', 'i', 'o']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                out.push(field(key), format!("{v} is not {article} {k}"));
             }
         }
     }

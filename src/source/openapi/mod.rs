@@ -351,6 +351,22 @@ pub fn read_source(
         let rel = source?.openapi.as_ref()?;
         Some(path.parent().unwrap_or(Path::new(".")).join(rel))
     });
+    // The merge goes through JSON, where a `nan` or `inf` of the service.toml would become
+    // `null` (dropped, or refused with no field named): refuse each one here, where it was written.
+    if wanted.is_some()
+        && let Ok(table) = toml::from_str::<toml::Table>(text)
+    {
+        let bad = crate::source::service_toml::non_finite_all(&toml::Value::Table(table));
+        for (f, at) in &bad {
+            diags.push(crate::source::service_toml::non_finite_error(
+                *f,
+                at.clone(),
+            ));
+        }
+        if !bad.is_empty() {
+            return (None, Provenance::default());
+        }
+    }
     let Some(openapi_path) = wanted else {
         if source.is_some_and(|s| s.include.is_some() || s.exclude.is_some()) {
             diags.push(
