@@ -542,31 +542,42 @@ pub fn non_finite(v: &toml::Value) -> Option<(f64, String)> {
 
 /// Every `nan` and `inf` in a TOML value, each with its dotted path.
 pub fn non_finite_all(v: &toml::Value) -> Vec<(f64, String)> {
-    fn walk(v: &toml::Value, at: &str, out: &mut Vec<(f64, String)>) {
-        let child = |key: &str| {
-            if at.is_empty() {
-                key.to_string()
-            } else {
-                format!("{at}.{key}")
-            }
-        };
+    enum Step<'a> {
+        Key(&'a str),
+        Index(usize),
+    }
+    // The path is spelled out only for a hit: this walks every output schema of a large import.
+    fn walk<'a>(v: &'a toml::Value, at: &mut Vec<Step<'a>>, out: &mut Vec<(f64, String)>) {
         match v {
-            toml::Value::Float(f) if !f.is_finite() => out.push((*f, at.to_string())),
+            toml::Value::Float(f) if !f.is_finite() => {
+                let path: Vec<String> = at
+                    .iter()
+                    .map(|s| match s {
+                        Step::Key(k) => k.to_string(),
+                        Step::Index(i) => i.to_string(),
+                    })
+                    .collect();
+                out.push((*f, path.join(".")));
+            }
             toml::Value::Array(a) => {
                 for (i, v) in a.iter().enumerate() {
-                    walk(v, &child(&i.to_string()), out);
+                    at.push(Step::Index(i));
+                    walk(v, at, out);
+                    at.pop();
                 }
             }
             toml::Value::Table(t) => {
                 for (k, v) in t {
-                    walk(v, &child(k), out);
+                    at.push(Step::Key(k));
+                    walk(v, at, out);
+                    at.pop();
                 }
             }
             _ => {}
         }
     }
     let mut out = Vec::new();
-    walk(v, "", &mut out);
+    walk(v, &mut Vec::new(), &mut out);
     out
 }
 
