@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use crate::diag::report::Format;
-use crate::diag::{Diagnostic, Diagnostics, Locate, SourceText};
+use crate::diag::report::{self, Format};
+use crate::diag::{Diagnostics, Locate, SourceText};
 use crate::emit::{self, Target, section};
 use crate::serve::{headers_file::HeadersFile, redirects_file::RedirectsFile, site};
 use crate::source::{self, openapi, service_toml::ServiceToml};
@@ -101,9 +101,7 @@ fn render(text: &str, locator: Option<&dyn Locate>, diags: &Diagnostics) {
         text,
         locator,
     };
-    let mut shown: Vec<&Diagnostic> = diags.iter().collect();
-    shown.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    shown.dedup();
+    let shown = report::in_order(diags);
     for format in [Format::Human, Format::Json, Format::Github, Format::Sarif] {
         let _ = format.render(&src, &shown);
     }

@@ -72,9 +72,7 @@ pub fn print_to(
     errors_only: bool,
     human: &mut dyn std::io::Write,
 ) {
-    let mut shown: Vec<&Diagnostic> = diags.iter().collect();
-    shown.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    shown.dedup();
+    let mut shown = in_order(diags);
     if errors_only && format.follows_quiet() {
         shown.retain(|d| d.is_error());
     }
@@ -85,6 +83,14 @@ pub fn print_to(
             std::io::stdout().lock().write_all(text.as_bytes())
         }
     };
+}
+
+/// The diagnostics as every format shows them: errors first, duplicates dropped.
+pub fn in_order(diags: &Diagnostics) -> Vec<&Diagnostic> {
+    let mut shown: Vec<&Diagnostic> = diags.iter().collect();
+    shown.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    shown.dedup();
+    shown
 }
 
 fn to_json(value: &impl Serialize) -> String {

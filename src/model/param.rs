@@ -34,12 +34,7 @@ impl ParamType {
     }
 
     pub fn with_article(self) -> String {
-        let article = if matches!(self, Self::Integer | Self::Array | Self::Object) {
-            "an"
-        } else {
-            "a"
-        };
-        format!("{article} {}", self.as_str())
+        with_article(self.as_str())
     }
 
     /// Whether a JSON value has this type (integers are numbers too).
@@ -232,6 +227,16 @@ fn apply_constraint(out: &mut Compact, part: &str) -> Result<(), String> {
 }
 
 /// A value as it reads in compact notation: strings bare, everything else as JSON.
+/// A type name with its article: `an integer`, `a string`, as messages name ADP's types too.
+pub fn with_article(type_name: &str) -> String {
+    let article = if type_name.starts_with(['a', 'i', 'o']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {type_name}")
+}
+
 pub fn plain(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),

@@ -498,12 +498,8 @@ fn check_parameters(params: &[Value], out: &mut Problems) {
                 && PARAMETER_TYPES.contains(&k)
                 && !admits(k, v)
             {
-                let article = if k.starts_with(['a', 'i', 'o']) {
-                    "an"
-                } else {
-                    "a"
-                };
-                out.push(field(key), format!("{v} is not {article} {k}"));
+                let kind = crate::model::param::with_article(k);
+                out.push(field(key), format!("{v} is not {kind}"));
             }
         }
     }
