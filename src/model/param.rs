@@ -226,7 +226,6 @@ fn apply_constraint(out: &mut Compact, part: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A value as it reads in compact notation: strings bare, everything else as JSON.
 /// A type name with its article: `an integer`, `a string`, as messages name ADP's types too.
 pub fn with_article(type_name: &str) -> String {
     let article = if type_name.starts_with(['a', 'i', 'o']) {
@@ -237,6 +236,7 @@ pub fn with_article(type_name: &str) -> String {
     format!("{article} {type_name}")
 }
 
+/// A value as it reads in compact notation: strings bare, everything else as JSON.
 pub fn plain(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
