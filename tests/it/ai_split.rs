@@ -266,3 +266,70 @@ fn a_large_api_builds_every_target_within_the_headers_limit() {
         .count();
     assert_eq!(details, OPERATIONS);
 }
+
+/// Tags become file names: hostile ones (path separators, `..`, the index's own name, an empty
+/// tag, names that differ only in case or punctuation) give distinct, plain file names inside
+/// the sub-service folder, and nothing is written anywhere else.
+#[test]
+fn hostile_tags_become_plain_distinct_file_names() {
+    let tags = [
+        "../../escape",
+        "..",
+        "/etc/passwd",
+        "a\\b",
+        "index",
+        "",
+        "Payment Intents",
+        "payment-intents",
+        "Ünïcode",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut toml = String::from(
+        "[source]\nsplit = \"tag\"\n\n[service]\nname = \"Notes\"\n\
+         description = \"Create and list notes.\"\nbase_url = \"https://notes.example/api\"\n",
+    );
+    for (i, tag) in tags.iter().enumerate() {
+        toml.push_str(&format!(
+            "\n[[capabilities]]\nid = \"read_{i}\"\ndescription = \"Read thing {i}\"\n\
+             path = \"/things{i}\"\ntags = [{}]\n",
+            serde_json::to_string(tag).unwrap()
+        ));
+    }
+    std::fs::write(dir.path().join("service.toml"), toml).unwrap();
+    let (code, stderr) = build(dir.path());
+    assert_eq!(code, 0, "{stderr}");
+
+    let mut top: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    top.sort();
+    assert_eq!(top, ["dist", "service.toml"], "written outside dist/");
+
+    let dist = dir.path().join("dist");
+    let index = read_json(&dist.join(".well-known/ai-services/index.json"));
+    let entries = index["sub_services"].as_array().unwrap();
+    assert_eq!(entries.len(), tags.len(), "{index:#}");
+    let mut names = BTreeSet::new();
+    for e in entries {
+        let path = e["document"].as_str().unwrap();
+        let name = path
+            .strip_prefix("/.well-known/ai-services/")
+            .and_then(|n| n.strip_suffix(".json"))
+            .unwrap_or_else(|| panic!("{path} is not in the sub-service folder"));
+        assert!(
+            !name.is_empty()
+                && name != "index"
+                && name.bytes().all(|b| b.is_ascii_lowercase()
+                    || b.is_ascii_digit()
+                    || b == b'-'
+                    || b == b'_'),
+            "{path} is not a plain file name"
+        );
+        assert!(names.insert(name.to_string()), "{path} named twice");
+        assert_eq!(
+            ids(&read_json(&dist.join(path.trim_start_matches('/')))).len(),
+            1
+        );
+    }
+}

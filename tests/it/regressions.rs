@@ -133,6 +133,75 @@ fn a_long_chain_of_refs_is_an_error_not_a_stack_overflow() {
     );
 }
 
+/// A YAML alias bomb through the command line, as a user meets it: an error that names it,
+/// in well under a second of work, and nothing written.
+#[test]
+fn a_billion_laughs_of_yaml_aliases_fails_fast_with_a_clear_error() {
+    let mut text = String::from("openapi: 3.0.3\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..12 {
+        let p = format!("*a{}", i - 1);
+        text.push_str(&format!("a{i}: &a{i} [{}]\n", [p.as_str(); 10].join(", ")));
+    }
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("bomb.yaml");
+    fs::write(&file, text).unwrap();
+    let start = Instant::now();
+    let (code, _, stderr) =
+        run(wellgen()
+            .current_dir(work.path())
+            .args(["build", "bomb.yaml", "-o", "dist"]));
+    let took = start.elapsed();
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("an alias bomb?"), "{stderr}");
+    assert!(stderr.contains("bomb.yaml"), "{stderr}");
+    assert!(took.as_secs() < 30, "took {took:?}");
+    assert!(!work.path().join("dist").exists());
+}
+
+/// Nesting deep enough to overflow a recursive parser's stack is an error, in YAML (block and
+/// flow) and in JSON, not a crash.
+#[test]
+fn deeply_nested_documents_are_an_error_not_a_stack_overflow() {
+    let depth = 100_000;
+    let inputs = [
+        (
+            "flow.yaml",
+            format!(
+                "openapi: 3.0.3\nx: {}{}\n",
+                "[".repeat(depth),
+                "]".repeat(depth)
+            ),
+        ),
+        ("block.yaml", {
+            let mut t = String::from("openapi: 3.0.3\n");
+            for i in 0..2_000 {
+                t.push_str(&" ".repeat(i));
+                t.push_str("k:\n");
+            }
+            t
+        }),
+        (
+            "deep.json",
+            format!(
+                "{{\"openapi\": \"3.0.3\", \"x\": {}{}}}",
+                "[".repeat(depth),
+                "]".repeat(depth)
+            ),
+        ),
+    ];
+    let work = tempfile::tempdir().unwrap();
+    for (name, text) in inputs {
+        fs::write(work.path().join(name), text).unwrap();
+        let (code, _, stderr) = run(wellgen().current_dir(work.path()).args(["check", name]));
+        assert_eq!(code, 1, "{name}: {stderr}");
+        assert!(stderr.contains(name), "{name}: {stderr}");
+        assert!(
+            stderr.contains("levels deep") || stderr.contains("recursion limit"),
+            "{name}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn inputs_larger_than_the_limit_are_refused() {
     let work = tempfile::tempdir().unwrap();

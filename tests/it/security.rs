@@ -97,6 +97,41 @@ fn a_key_given_as_the_auth_header_is_refused_and_not_echoed() {
 }
 
 #[test]
+fn a_key_given_as_the_signature_header_prefix_is_refused_and_not_echoed() {
+    let with_prefix = |prefix: &str| {
+        let work = tempfile::tempdir().unwrap();
+        let text = fs::read_to_string(case("secret-in-example"))
+            .unwrap()
+            .replace(
+                "type = \"api_key\"\nheader = \"Authorization\"",
+                &format!(
+                    "type = \"signed_key\"\nkey_url = \"https://pay.example/keys\"\n\
+                     header_prefix = \"{prefix}\""
+                ),
+            )
+            .replace(&format!("key = \"{SECRET}\""), "key = \"k\"");
+        fs::write(work.path().join("service.toml"), text).unwrap();
+        let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+            "check",
+            "--target",
+            "ia-json",
+            "service.toml",
+        ]));
+        (code, stderr)
+    };
+    for prefix in [SECRET, "4f3a9c2b7d1e8f6a0b5c4d3e2f1a0b9c8d7e6f5a", "X IA "] {
+        let (code, stderr) = with_prefix(prefix);
+        assert_eq!(code, 1, "{prefix}: {stderr}");
+        assert!(stderr.contains("auth.header_prefix"), "{stderr}");
+        if let Some(hidden) = prefix.get(12..) {
+            assert!(!stderr.contains(hidden), "printed the key:\n{stderr}");
+        }
+    }
+    let (code, stderr) = with_prefix("X-Sig-");
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
 fn local_urls_pass_only_with_allow_local() {
     let source = case("local-url");
     let (code, _, stderr) = run(wellgen().args(["check", "--target", "ai"]).arg(&source));
