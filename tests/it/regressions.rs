@@ -133,8 +133,8 @@ fn a_long_chain_of_refs_is_an_error_not_a_stack_overflow() {
     );
 }
 
-/// A YAML alias bomb through the command line, as a user meets it: an error that names it,
-/// in well under a second of work, and nothing written.
+/// A YAML alias bomb through the command line, as a user meets it: a fast error that names it,
+/// and nothing written.
 #[test]
 fn a_billion_laughs_of_yaml_aliases_fails_fast_with_a_clear_error() {
     let mut text = String::from("openapi: 3.0.3\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
@@ -195,8 +195,9 @@ fn deeply_nested_documents_are_an_error_not_a_stack_overflow() {
         let (code, _, stderr) = run(wellgen().current_dir(work.path()).args(["check", name]));
         assert_eq!(code, 1, "{name}: {stderr}");
         assert!(stderr.contains(name), "{name}: {stderr}");
+        // serde_json's and serde_norway's own limit (128) is met before the importer's.
         assert!(
-            stderr.contains("levels deep") || stderr.contains("recursion limit"),
+            stderr.contains("recursion limit exceeded"),
             "{name}: {stderr}"
         );
     }

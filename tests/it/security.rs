@@ -53,13 +53,15 @@ fn a_secret_is_masked_in_every_output_format_and_a_reviewed_field_is_accepted() 
 }
 
 fn with_auth_header(header: &str) -> tempfile::TempDir {
+    with_auth(&format!("type = \"api_key\"\nheader = \"{header}\""))
+}
+
+/// The `secret-in-example` case with its `[auth]` keys replaced by `auth` and its secret removed.
+fn with_auth(auth: &str) -> tempfile::TempDir {
     let work = tempfile::tempdir().unwrap();
     let text = fs::read_to_string(case("secret-in-example"))
         .unwrap()
-        .replace(
-            "header = \"Authorization\"",
-            &format!("header = \"{header}\""),
-        )
+        .replace("type = \"api_key\"\nheader = \"Authorization\"", auth)
         .replace(&format!("key = \"{SECRET}\""), "key = \"k\"");
     fs::write(work.path().join("service.toml"), text).unwrap();
     work
@@ -99,18 +101,10 @@ fn a_key_given_as_the_auth_header_is_refused_and_not_echoed() {
 #[test]
 fn a_key_given_as_the_signature_header_prefix_is_refused_and_not_echoed() {
     let with_prefix = |prefix: &str| {
-        let work = tempfile::tempdir().unwrap();
-        let text = fs::read_to_string(case("secret-in-example"))
-            .unwrap()
-            .replace(
-                "type = \"api_key\"\nheader = \"Authorization\"",
-                &format!(
-                    "type = \"signed_key\"\nkey_url = \"https://pay.example/keys\"\n\
-                     header_prefix = \"{prefix}\""
-                ),
-            )
-            .replace(&format!("key = \"{SECRET}\""), "key = \"k\"");
-        fs::write(work.path().join("service.toml"), text).unwrap();
+        let work = with_auth(&format!(
+            "type = \"signed_key\"\nkey_url = \"https://pay.example/keys\"\n\
+             header_prefix = \"{prefix}\""
+        ));
         let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
             "check",
             "--target",
