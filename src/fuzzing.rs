@@ -6,10 +6,10 @@ use std::path::Path;
 
 use crate::diag::report::{self, Format};
 use crate::diag::{Diagnostics, Locate, SourceText};
-use crate::emit::{self, Target, section};
+use crate::emit::{self, section};
+use crate::pipeline;
 use crate::serve::{headers_file::HeadersFile, redirects_file::RedirectsFile, site};
 use crate::source::{self, openapi, service_toml::ServiceToml};
-use crate::{check, model};
 
 /// service.toml text: parse, lower, check, emit every target, and print the diagnostics.
 pub fn service_toml(text: &str) {
@@ -32,7 +32,7 @@ pub fn openapi(text: &str) {
         render(text, None, &diags);
         return;
     };
-    let rendered = openapi::command::render(
+    let rendered = openapi::service_file::render(
         &imported,
         Path::new("openapi.json"),
         Path::new("service.toml"),
@@ -108,8 +108,6 @@ fn render(text: &str, locator: Option<&dyn Locate>, diags: &Diagnostics) {
 }
 
 fn lower_and_emit(raw: ServiceToml, diags: &mut Diagnostics) {
-    if let Some(service) = model::lower(raw, diags) {
-        check::run(&service, &check::Policy::default(), diags);
-        let _ = emit::emit_all(&service, &Target::ALL, diags);
-    }
+    let compiled = pipeline::compile_raw(raw, &pipeline::Options::default(), std::mem::take(diags));
+    *diags = compiled.diags;
 }

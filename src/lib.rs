@@ -11,6 +11,7 @@ pub mod emit;
 pub mod fuzzing;
 pub mod model;
 pub mod parallel;
+pub mod pipeline;
 pub mod serve;
 pub mod source;
 mod templates;

@@ -1,49 +1,44 @@
-//! A time bound on everything before a write: a pathological input ends the process with exit 2
-//! after `--time-limit` seconds. Every write holds [`WRITING`] shared and the watchdog takes it
-//! whole before it ends the process, so no write (another service's, in a batch) is cut short.
+//! A time bound on everything before a write: a pathological input must not hang a build or a
+//! CI job. The work runs on its own thread; when the limit passes first, the caller gets
+//! `None` and goes on (a batch build reports that service and builds the others). The thread
+//! left behind only reads and computes, never writes, and ends with the process.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock, RwLockReadGuard};
-use std::time::{Duration, Instant};
+use std::sync::mpsc;
+use std::time::Duration;
 
-static WRITING: RwLock<()> = RwLock::new(());
-
-/// Held while an output is written: the watchdog waits for it.
-pub fn writing() -> RwLockReadGuard<'static, ()> {
-    WRITING.read().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Armed until dropped.
-pub struct Watchdog(Arc<AtomicBool>);
-
-impl Watchdog {
-    /// Ends the process after `limit` seconds unless dropped first, saying it gave up `doing`
-    /// (e.g. "reading and checking service.toml").
-    pub fn start(limit: u64, doing: String) -> Self {
-        let done = Arc::new(AtomicBool::new(false));
-        let flag = done.clone();
-        std::thread::spawn(move || {
-            let deadline = Instant::now() + Duration::from_secs(limit);
-            while Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(100));
-                if flag.load(Ordering::Relaxed) {
-                    return;
-                }
-            }
-            let _no_write_in_progress = WRITING.write().unwrap_or_else(|e| e.into_inner());
-            if !flag.load(Ordering::Relaxed) {
-                eprintln!(
-                    "error: gave up after {limit} s {doing}; nothing was written\n  = help: the input is too large or too complex; raise the limit with `--time-limit`"
-                );
-                std::process::exit(i32::from(crate::cli::EXIT_USAGE));
-            }
+/// The work's result, or `None` if it took longer than `limit` seconds.
+pub fn within<T: Send + 'static>(
+    limit: u64,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (done, result) = mpsc::sync_channel(1);
+    let spawned = std::thread::Builder::new()
+        .name("wellgen-timed".into())
+        .spawn(move || {
+            let _ = done.send(work());
         });
-        Self(done)
+    // A thread that cannot start is reported as work not done in time: nothing is written.
+    if spawned.is_err() {
+        return None;
     }
+    result.recv_timeout(Duration::from_secs(limit)).ok()
 }
 
-impl Drop for Watchdog {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+/// The message for work that ran out of time, and its help.
+pub fn gave_up(limit: u64, doing: &str) -> String {
+    format!(
+        "error: gave up after {limit} s {doing}; nothing was written\n  = help: the input is too large or too complex; raise the limit with `--time-limit`"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_within_the_limit_returns_its_result_and_late_work_returns_none() {
+        assert_eq!(within(5, || 7), Some(7));
+        let late = within(1, || std::thread::sleep(Duration::from_secs(30)));
+        assert_eq!(late, None);
     }
 }

@@ -28,7 +28,6 @@ pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: b
         // Loading the encodings overlaps the compile instead of following it.
         tokens::preload();
     }
-    // Unlocked: the time-limit watchdog must be able to print while a compile runs.
     let mut err = std::io::stderr();
     let built = match build_one(input, out, quiet, &mut err) {
         Ok(b) => b,
@@ -115,9 +114,7 @@ pub(super) fn build_one(
             }
         })
         .collect();
-    let writing = crate::watchdog::writing();
     let written = write::write(out, &artifacts, &source_dirs);
-    drop(writing);
     match written {
         Ok(written) => {
             match written.recovered {

@@ -1,24 +1,34 @@
-//! The pipeline every command shares: read the source, lower it, run the checks, emit every
-//! chosen target. Diagnostics are printed here, once.
+//! The CLI's side of the pipeline every command shares: read the source within the time
+//! limit, run `pipeline::compile`, print its diagnostics once.
+
+use std::path::PathBuf;
 
 use super::Input;
 use crate::diag::report::{self, Format};
-use crate::diag::{Diagnostics, SourceText};
-use crate::emit::{self, Artifact};
+use crate::diag::{Diagnostic, Diagnostics, SourceText};
+use crate::emit::Artifact;
+use crate::pipeline::{self, Sources};
 use crate::source::{self, openapi};
-use crate::watchdog::Watchdog;
-use crate::{check, model};
+use crate::{check, watchdog};
 
 /// Everything up to the artifacts: read, parse, lower, emit.
 pub(super) enum Compiled {
     Ok(Vec<Artifact>, Diagnostics),
     Invalid,
+    /// Unreadable, or out of time: exit 2.
     Unreadable,
 }
 
 /// Reads, checks and emits `input`, printing its diagnostics in `format`.
 pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Format) -> Compiled {
     compile_into(input, quiet, strict, format, &mut std::io::stderr())
+}
+
+/// What the timed part produced: the text read and its compile, or why it could not be read.
+struct Read {
+    path: PathBuf,
+    text: String,
+    compiled: Result<(pipeline::Compiled, openapi::Provenance), Diagnostic>,
 }
 
 /// `compile_as`, with human diagnostics written to `err`: batch builds collect each service's
@@ -30,20 +40,18 @@ pub(super) fn compile_into(
     format: Format,
     err: &mut dyn std::io::Write,
 ) -> Compiled {
-    let _watchdog = Watchdog::start(
-        input.time_limit,
-        format!("reading and checking {}", input.source.display()),
-    );
-    // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
-    let (path, openapi) = match &input.openapi {
-        Some(o) if !input.source.exists() => (o, None),
-        o => (&input.source, o.as_deref()),
+    let owned = input.clone();
+    let read = watchdog::within(input.time_limit, move || read_and_compile(&owned));
+    let Some(read) = read else {
+        let doing = format!("reading and checking {}", input.source.display());
+        let _ = writeln!(err, "{}", watchdog::gave_up(input.time_limit, &doing));
+        return Compiled::Unreadable;
     };
-    let text = match source::read_limited(path, input.max_input_size) {
-        Ok(t) => t,
+    let (compiled, provenance) = match read.compiled {
+        Ok(c) => c,
         Err(d) => {
             let src = SourceText {
-                path,
+                path: &read.path,
                 text: "",
                 locator: None,
             };
@@ -60,39 +68,60 @@ pub(super) fn compile_into(
             return Compiled::Unreadable;
         }
     };
-    let mut diags = Diagnostics::default();
-    let options = openapi::Options {
-        allow_remote_refs: input.allow_remote_refs,
-        max_input_size: input.max_input_size,
-        ..Default::default()
-    };
-    let (raw, provenance) = openapi::read_source(path, &text, openapi, &options, &mut diags);
-    let locator = openapi::SourceLocator::new(&text, &provenance);
+    let locator = openapi::SourceLocator::new(&read.text, &provenance);
     let src = SourceText {
-        path,
-        text: &text,
+        path: &read.path,
+        text: &read.text,
         locator: Some(&locator),
     };
-    let artifacts = raw.and_then(|raw| {
-        let split = emit::ai_split::Split::of(&raw);
-        model::lower(raw, &mut diags).map(|mut service| {
-            if let Some(host) = input.host {
-                service.host = host;
-            }
-            let policy = check::Policy {
-                allow_secret_like: input.allow_secret_like.clone(),
-                allow_local: input.allow_local,
-            };
-            check::run(&service, &policy, &mut diags);
-            emit::emit_all_split(&service, &input.targets(), split, &mut diags)
-        })
-    });
-    provenance.annotate(&mut diags);
+    let diags = compiled.diags;
     let failed = diags.has_errors() || (strict && diags.warning_count() > 0);
     report::print_to(format, &src, &diags, quiet && !failed, err);
-    match artifacts {
-        Some(a) if !diags.has_errors() => Compiled::Ok(a, diags),
+    match compiled.service {
+        Some(_) if !diags.has_errors() => Compiled::Ok(compiled.artifacts, diags),
         _ => Compiled::Invalid,
+    }
+}
+
+fn read_and_compile(input: &Input) -> Read {
+    // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
+    let (path, openapi) = match &input.openapi {
+        Some(o) if !input.source.exists() => (o.clone(), None),
+        o => (input.source.clone(), o.clone()),
+    };
+    let text = match source::read_limited(&path, input.max_input_size) {
+        Ok(t) => t,
+        Err(d) => {
+            return Read {
+                path,
+                text: String::new(),
+                compiled: Err(d),
+            };
+        }
+    };
+    let options = pipeline::Options {
+        targets: input.targets(),
+        host: input.host,
+        policy: check::Policy {
+            allow_secret_like: input.allow_secret_like.clone(),
+            allow_local: input.allow_local,
+        },
+        import: openapi::Options {
+            allow_remote_refs: input.allow_remote_refs,
+            max_input_size: input.max_input_size,
+            ..Default::default()
+        },
+    };
+    let sources = Sources {
+        path: &path,
+        text: &text,
+        openapi: openapi.as_deref(),
+    };
+    let compiled = pipeline::compile(sources, &options);
+    Read {
+        path,
+        text,
+        compiled: Ok(compiled),
     }
 }
 

@@ -6,6 +6,7 @@ mod build;
 mod check;
 mod compile;
 mod completions;
+mod import;
 mod init;
 mod schema;
 mod serve;
@@ -262,7 +263,7 @@ pub fn run(cli: &Cli) -> u8 {
                     exclude: exclude.clone(),
                 },
             };
-            openapi::command::import(source, out, &options, *time_limit, cli.quiet)
+            import::import(source, out, &options, *time_limit, cli.quiet)
         }
     }
 }

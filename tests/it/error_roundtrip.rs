@@ -73,7 +73,7 @@ fn import(text: &str) -> String {
     let imported = openapi::import_text(None, text, &openapi::Options::default(), &mut diags)
         .unwrap_or_else(|| panic!("import: {:#?}", error_messages(&diags)));
     assert!(!diags.has_errors(), "{:#?}", error_messages(&diags));
-    openapi::command::render(
+    openapi::service_file::render(
         &imported,
         Path::new("openapi.json"),
         Path::new("service.toml"),

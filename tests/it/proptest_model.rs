@@ -1593,7 +1593,7 @@ fn round_trip(artifacts: &[Artifact], host: Host) -> Result<(String, Vec<Artifac
     if !errors.is_empty() {
         return Err(format!("import: {errors:?}"));
     }
-    let rendered = openapi::command::render(
+    let rendered = openapi::service_file::render(
         &imported,
         Path::new("openapi.json"),
         Path::new("service.toml"),

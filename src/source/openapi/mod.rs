@@ -4,13 +4,13 @@
 //! A service.toml may complete an OpenAPI document (`[source] openapi = "openapi.yaml"`): the
 //! import comes first and the service.toml's values win, key by key, capabilities matched by id.
 
-pub mod command;
 pub mod load;
 pub mod lower;
 pub mod naming;
 mod operation;
 pub mod refs;
 pub mod schema;
+pub mod service_file;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,105 @@
+//! The one pipeline every caller shares (the CLI, the fuzz targets, the benches): a source's
+//! text → its raw form (service.toml, or OpenAPI imported into one) → the model (lowering
+//! validates and applies defaults) → the checks → each target's artifacts. Nothing here prints,
+//! exits or touches the output folder.
+
+use std::path::Path;
+
+use crate::check;
+use crate::diag::Diagnostics;
+use crate::emit::{self, Artifact, Target};
+use crate::model::{self, Host, Service};
+use crate::source::openapi::{self, Provenance};
+use crate::source::service_toml::ServiceToml;
+
+/// What to compile: a source file's path and text. `openapi` is an OpenAPI document that the
+/// source completes and overrides (`--openapi`); the source alone may be either kind.
+#[derive(Debug, Clone, Copy)]
+pub struct Sources<'a> {
+    pub path: &'a Path,
+    pub text: &'a str,
+    pub openapi: Option<&'a Path>,
+}
+
+/// How to compile.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The targets to emit, in target order (`Target::ALL` by default).
+    pub targets: Vec<Target>,
+    /// Overrides `[deploy] host`.
+    pub host: Option<Host>,
+    pub policy: check::Policy,
+    pub import: openapi::Options,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            targets: Target::ALL.to_vec(),
+            host: None,
+            policy: check::Policy::default(),
+            import: openapi::Options::default(),
+        }
+    }
+}
+
+/// A compile's result. `artifacts` is empty unless `diags` has no error.
+#[derive(Debug, Default)]
+pub struct Compiled {
+    pub service: Option<Service>,
+    pub artifacts: Vec<Artifact>,
+    pub diags: Diagnostics,
+}
+
+impl Compiled {
+    pub fn succeeded(&self) -> bool {
+        self.service.is_some() && !self.diags.has_errors()
+    }
+}
+
+/// Reads `sources` (an OpenAPI document is imported, `$ref`s resolved) and compiles them.
+/// The provenance maps diagnostics back to where the OpenAPI document said each thing.
+pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
+    let mut diags = Diagnostics::default();
+    let (raw, provenance) = openapi::read_source(
+        sources.path,
+        sources.text,
+        sources.openapi,
+        &options.import,
+        &mut diags,
+    );
+    let mut compiled = match raw {
+        Some(raw) => compile_raw(raw, options, diags),
+        None => Compiled {
+            diags,
+            ..Compiled::default()
+        },
+    };
+    provenance.annotate(&mut compiled.diags);
+    (compiled, provenance)
+}
+
+/// The stages after reading: lower `raw` into the model, check it, emit every chosen target.
+pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) -> Compiled {
+    let split = emit::ai_split::Split::of(&raw);
+    let Some(mut service) = model::lower(raw, &mut diags) else {
+        return Compiled {
+            diags,
+            ..Compiled::default()
+        };
+    };
+    if let Some(host) = options.host {
+        service.host = host;
+    }
+    check::run(&service, &options.policy, &mut diags);
+    let artifacts = emit::emit_all_split(&service, &options.targets, split, &mut diags);
+    Compiled {
+        artifacts: if diags.has_errors() {
+            Vec::new()
+        } else {
+            artifacts
+        },
+        service: Some(service),
+        diags,
+    }
+}
