@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::diag::report::{self, Format};
 use crate::diag::{Diagnostics, Locate, SourceText};
-use crate::emit::{self, section};
+use crate::emit::{self, hosts::section};
 use crate::pipeline;
 use crate::serve::{headers_file::HeadersFile, redirects_file::RedirectsFile, site};
 use crate::source::{self, openapi, service_toml::ServiceToml};
@@ -82,7 +82,7 @@ pub fn serve_rules(data: &[u8]) {
     let redirects_text = parts.next().unwrap_or_default();
     let url = parts.next().unwrap_or("/");
     let headers = HeadersFile::parse(headers_text);
-    let _ = emit::headers::cloudflare_limits(headers_text);
+    let _ = emit::hosts::headers::cloudflare_limits(headers_text);
     let redirects = RedirectsFile::parse(redirects_text);
     let _ = redirects.cloudflare_limits(redirects_text);
     if let Some((path, query)) = site::parse_request(url) {

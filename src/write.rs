@@ -21,8 +21,9 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
-use crate::emit::section::{self, Placement};
-use crate::emit::{Artifact, host_files, vercel};
+use crate::emit::Artifact;
+use crate::emit::hosts::section::{self, Placement};
+use crate::emit::hosts::{self, Merge, vercel};
 
 pub const MANIFEST: &str = ".wellgen-manifest";
 pub const JOURNAL: &str = ".wellgen-journal";
@@ -143,13 +144,14 @@ fn plan_and_stage(
     let mut manifest: BTreeMap<String, String> = BTreeMap::new();
     for a in artifacts {
         let dest = destination(root, &a.path)?;
-        let body = if let Some(placement) = merged_placement(&a.path) {
+        let merge = hosts::merge_of(&a.path);
+        let body = if let Merge::Section(placement) = merge {
             manifest.insert(a.path.clone(), SECTION.into());
             merged_section(&dest, &a.body, placement)?.into()
-        } else if a.path == vercel::PATH {
+        } else if merge == Merge::VercelJson {
             manifest.insert(a.path.clone(), SECTION.into());
             merged_vercel(&dest, &a.body, &previous)?.into()
-        } else if host_files::keeps_users_file(&a.path)
+        } else if merge == Merge::Default
             && dest.exists()
             && !previous.entries.contains_key(&a.path)
         {
@@ -265,11 +267,12 @@ fn plan_removal(
         return Err(kept("it is not a regular file"));
     }
     let now = fs::read(&dest).map_err(|e| kept(&crate::source::io_reason(&e)))?;
-    let merged = url_path == vercel::PATH || merged_placement(url_path).is_some();
+    let merge = hosts::merge_of(url_path);
+    let merged = matches!(merge, Merge::VercelJson | Merge::Section(_));
     if merged && recorded != SECTION {
         return Err(kept("the manifest entry is damaged"));
     }
-    if url_path == vercel::PATH {
+    if merge == Merge::VercelJson {
         let text = String::from_utf8_lossy(&now);
         let rest = vercel::merge(&text, "", &previous.owned_by_vercel()).map_err(|e| kept(&e))?;
         return Ok(Some(if rest.trim().is_empty() {
@@ -278,7 +281,7 @@ fn plan_removal(
             Removal::Rewrite(dest, rest.into_bytes())
         }));
     }
-    if let Some(placement) = merged_placement(url_path) {
+    if let Merge::Section(placement) = merge {
         let text = String::from_utf8_lossy(&now);
         let rest = section::merge(&text, "", placement).map_err(|e| kept(&e))?;
         return Ok(Some(if rest.trim().is_empty() {
@@ -354,12 +357,6 @@ pub fn destination(root: &Path, url_path: &str) -> Result<PathBuf, WriteError> {
         )));
     }
     Ok(dest)
-}
-
-/// Host files whose content wellgen merges with the user's: marked sections of `_headers`,
-/// `_redirects` and `.htaccess`.
-fn merged_placement(url_path: &str) -> Option<Placement> {
-    section::placement(url_path).or_else(|| host_files::placement(url_path))
 }
 
 fn merged_vercel(dest: &Path, ours: &[u8], previous: &Manifest) -> Result<Vec<u8>, WriteError> {

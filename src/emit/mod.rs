@@ -8,16 +8,12 @@ pub mod ai_split;
 pub mod aiendpoint;
 pub mod api_catalog;
 pub mod catalog;
-pub mod headers;
-pub mod host_files;
+pub mod hosts;
 pub mod iajson;
 pub mod llms_txt;
 pub mod mcp;
 pub mod openapi;
 pub mod rfc002;
-pub mod section;
-pub mod server_config;
-pub mod vercel;
 pub mod yaml;
 
 use std::sync::Arc;
@@ -194,7 +190,7 @@ pub fn emit_all_split(
     if let Some(split) = split.filter(|_| targets.contains(&Target::AiEndpoint)) {
         artifacts.extend(ai_split::emit(service, split, diags));
     }
-    let host_files = host_files::emit(service, &artifacts, diags);
+    let host_files = hosts::emit(service, &artifacts, diags);
     artifacts.extend(host_files);
     artifacts
 }

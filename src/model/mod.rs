@@ -79,6 +79,15 @@ pub enum Host {
 }
 
 impl Host {
+    /// Whether wellgen can make `/api/discovery?format=openapi` work on this host (a rule or a
+    /// worker answers the query); elsewhere documents link to the OpenAPI file's own path.
+    pub fn routes_query(self) -> bool {
+        match self {
+            Self::Netlify | Self::Cloudflare | Self::Vercel => true,
+            Self::GithubPages | Self::Generic => false,
+        }
+    }
+
     pub const NAMES: [&'static str; 5] =
         ["netlify", "cloudflare", "vercel", "github-pages", "generic"];
 

@@ -57,7 +57,7 @@ impl Site {
         let mut out = Vec::new();
         if let Ok(text) = fs::read_to_string(self.root.join("_headers")) {
             out.extend(HeadersFile::parse(&text).problems);
-            out.extend(crate::emit::headers::cloudflare_limits(&text));
+            out.extend(crate::emit::hosts::headers::cloudflare_limits(&text));
         }
         if let Ok(text) = fs::read_to_string(self.root.join("_redirects")) {
             let file = RedirectsFile::parse(&text);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::common::{root, run, wellgen};
 use serde_json::Value;
 use wellgen::diag::Diagnostics;
-use wellgen::emit::headers::document_headers;
+use wellgen::emit::hosts::headers::document_headers;
 use wellgen::emit::{Artifact, Target, emit_all};
 use wellgen::model::Host;
 
@@ -373,17 +373,17 @@ fn many_capability_documents_collapse_under_cloudflares_rule_limit() {
         .count();
     assert!(rules <= 100, "{rules} rules");
     assert!(headers.contains("\n/api/capabilities/*\n"), "{headers}");
-    assert!(wellgen::emit::headers::cloudflare_limits(&headers).is_empty());
+    assert!(wellgen::emit::hosts::headers::cloudflare_limits(&headers).is_empty());
     // The limits themselves, on a file collapsing cannot shrink.
     let over: String = (0..101).map(|i| format!("/doc{i}\n  X: y\n")).collect();
-    let problems = wellgen::emit::headers::cloudflare_limits(&over);
+    let problems = wellgen::emit::hosts::headers::cloudflare_limits(&over);
     assert_eq!(
         problems,
         ["101 header rules: Cloudflare Pages accepts at most 100 in _headers"]
     );
     let long = format!("/a\n  X: {}\n", "y".repeat(2001));
     assert!(
-        wellgen::emit::headers::cloudflare_limits(&long)[0]
+        wellgen::emit::hosts::headers::cloudflare_limits(&long)[0]
             .contains("Cloudflare Pages accepts at most 2000")
     );
 }

@@ -3,7 +3,7 @@
 
 use crate::support_rfc002::{Built, ROOT, build, build_targets, example, fixture, valid_sources};
 use serde_json::Value;
-use wellgen::emit::{Target, host_files, rfc002};
+use wellgen::emit::{Target, rfc002};
 
 const AGENTS: &str = "/.well-known/agents.json";
 const PLUGIN: &str = "/.well-known/ai-plugin.json";
@@ -111,7 +111,7 @@ fn agents_json_links_and_endpoints_follow_the_model() {
             "/openapi.json"
         );
         let openapi = d["openapi"].as_str().unwrap();
-        if host_files::routes_query(b.service.host) {
+        if b.service.host.routes_query() {
             assert!(
                 openapi.ends_with("/api/discovery?format=openapi"),
                 "{at}: {openapi}"

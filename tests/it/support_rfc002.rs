@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use wellgen::diag::{Diagnostic, Diagnostics, Severity};
-use wellgen::emit::{Artifact, Target, host_files};
+use wellgen::emit::{Artifact, Target, hosts};
 use wellgen::model::{self, Service};
 
 pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -96,7 +96,7 @@ pub fn build_targets(text: &str, targets: &[Target]) -> Built {
         .iter()
         .flat_map(|t| t.emit(&service, &mut diags))
         .collect();
-    let hosts = host_files::emit(&service, &artifacts, &mut diags);
+    let hosts = hosts::emit(&service, &artifacts, &mut diags);
     artifacts.extend(hosts);
     Built {
         service,

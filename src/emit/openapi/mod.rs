@@ -10,7 +10,7 @@ use crate::model::{
 };
 
 /// `/openapi.json` for people and tools that look there; the second path is the static file
-/// that hosts route `/api/discovery?format=openapi` to (see `host_files`). Same bytes.
+/// that hosts route `/api/discovery?format=openapi` to (see `emit::hosts`). Same bytes.
 pub const PATHS: [&str; 2] = ["/openapi.json", DISCOVERY_PATH];
 pub const DISCOVERY_PATH: &str = "/api/discovery.openapi.json";
 pub const VERSION: &str = "3.1.0";

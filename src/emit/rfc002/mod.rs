@@ -1,13 +1,13 @@
 //! RFC-002 (ar-agents, "Agent-Discovery-By-Default"): `/.well-known/agents.json`,
 //! `/.well-known/ai-plugin.json` and `/api/discovery`. Its fourth document, the OpenAPI variant
-//! at `/api/discovery?format=openapi`, is the `openapi` target; `host_files` routes the query.
+//! at `/api/discovery?format=openapi`, is the `openapi` target; `hosts` routes the query.
 
 mod agents_json;
 mod ai_plugin;
 mod discovery;
 mod generated_at;
 
-use super::{Artifact, JSON, Serving, host_files, openapi};
+use super::{Artifact, JSON, Serving, openapi};
 use crate::diag::Diagnostics;
 use crate::model::Service;
 
@@ -61,7 +61,7 @@ pub struct Links {
 impl Links {
     fn new(service: &Service) -> Self {
         let site = &service.site_url;
-        let openapi = if host_files::routes_query(service.host) {
+        let openapi = if service.host.routes_query() {
             site.join(&format!("{DISCOVERY_PATH}?format=openapi"))
         } else {
             site.join(openapi::DISCOVERY_PATH)

@@ -8,8 +8,9 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
+use super::Artifact;
 use super::headers::document_headers;
-use super::{Artifact, openapi, rfc002};
+use crate::emit::{openapi, rfc002};
 
 pub const PATH: &str = "/vercel.json";
 const SCHEMA: &str = "https://openapi.vercel.sh/vercel.json";
@@ -44,7 +45,7 @@ pub fn emit(artifacts: &[Artifact], route_query: bool) -> Artifact {
     }
     Artifact {
         path: PATH.into(),
-        body: super::to_json_bytes(&doc).into(),
+        body: crate::emit::to_json_bytes(&doc).into(),
         serving: None,
     }
 }
@@ -120,7 +121,7 @@ fn render(doc: Map<String, Value>) -> String {
     if doc.keys().all(|k| k == "$schema") {
         return String::new();
     }
-    String::from_utf8(super::to_json_bytes(&doc)).unwrap_or_default()
+    String::from_utf8(crate::emit::to_json_bytes(&doc)).unwrap_or_default()
 }
 
 fn entries<'a>(doc: &'a Map<String, Value>, key: &str) -> impl Iterator<Item = &'a Value> {

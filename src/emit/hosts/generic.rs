@@ -3,9 +3,10 @@
 
 use std::fmt::Write as _;
 
+use super::Artifact;
 use super::headers::{Header, document_headers};
 use super::section::{BEGIN, END};
-use super::{Artifact, openapi, rfc002};
+use crate::emit::{openapi, rfc002};
 
 pub const NGINX_PATH: &str = "/wellgen-nginx.conf";
 pub const HTACCESS_PATH: &str = "/.htaccess";
@@ -15,7 +16,7 @@ const PRIVATE: [&str; 5] = [
     HTACCESS_PATH,
     "/.wellgen-manifest",
     super::headers::PATH,
-    "/_redirects",
+    super::netlify::REDIRECTS_PATH,
 ];
 
 /// An nginx snippet to `include` in the `server` block whose `root` is the output folder.

@@ -7,19 +7,10 @@ pub const END: &str = "# END wellgen";
 /// Where a new section goes in a file that has none yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
-    /// `_headers`: every matching block applies, so order does not matter; append.
+    /// At the end of the file.
     Append,
-    /// `_redirects`: the first matching rule wins, so ours go before the user's catch-alls.
+    /// At the start of the file.
     Prepend,
-}
-
-/// The host files whose content wellgen merges rather than owns, and how.
-pub fn placement(url_path: &str) -> Option<Placement> {
-    match url_path {
-        "/_headers" => Some(Placement::Append),
-        "/_redirects" => Some(Placement::Prepend),
-        _ => None,
-    }
 }
 
 /// Puts `section` into `existing`, keeping everything else. Errors when the user's part already

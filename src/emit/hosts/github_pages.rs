@@ -1,0 +1,53 @@
+//! GitHub Pages: no custom headers, so `.nojekyll`, `.json` twins where a URL is ours to
+//! choose, and a warning for each document whose media type it will get wrong.
+
+use super::{Artifact, NOJEKYLL_PATH};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::adp;
+
+/// GitHub Pages sets no custom headers and guesses the media type from the extension: every
+/// extensionless document is sent as application/octet-stream. `.nojekyll` keeps Jekyll from
+/// dropping `/.well-known/` (it skips dot folders). A `.json` twin is added where a document's
+/// URL is the publisher's choice (ADP detail files, reached through the index's `detail_url`);
+/// the fixed well-known paths cannot move, so each gets a warning instead.
+pub fn emit(artifacts: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
+    let mut out = vec![Artifact {
+        path: NOJEKYLL_PATH.into(),
+        body: Vec::new().into(),
+        serving: None,
+    }];
+    let has = |path: &str| artifacts.iter().any(|a| a.path == path);
+    for a in artifacts.iter().filter(|a| a.needs_content_type()) {
+        let Some(serving) = &a.serving else {
+            continue;
+        };
+        let twin = format!("{}.json", a.path);
+        let json = serving.content_type.starts_with("application/json");
+        let movable = a.path.starts_with(adp::DETAIL_PREFIX);
+        let mut d = Diagnostic::warning(format!(
+            "GitHub Pages will serve {} as application/octet-stream, not {}: it cannot set headers",
+            a.path, serving.content_type
+        ))
+        .at("deploy.host");
+        if json && movable && !has(&twin) {
+            out.push(Artifact::document(
+                twin.clone(),
+                a.body.clone(),
+                serving.clone(),
+            ));
+            d = d.help(format!(
+                "{twin} holds the same bytes and is served as application/json; agents reach {} \
+                 at its fixed URL, so host on Netlify, Cloudflare Pages or Vercel if they must \
+                 see the right type",
+                a.path
+            ));
+        } else {
+            d = d.help(
+                "the spec fixes this URL, so it cannot be renamed; agents that check the media \
+                 type need a host that sets headers (Netlify, Cloudflare Pages, Vercel)",
+            );
+        }
+        diags.push(d);
+    }
+    out
+}
