@@ -310,7 +310,7 @@ struct Service {
     base_url: String,
     /// `site_url`: 0 none, 1 the base URL's origin, 2 a subdomain of its host (`label.host`),
     /// 3 its host on another port. Never an unrelated host: the ADP back end then warns (by
-    /// design) that the registry refuses the manifest, and `support_adp::check_manifest` refuses it.
+    /// design) that the registry refuses the manifest, and the ADP checker refuses it.
     site: (usize, &'static str),
     /// `[service]` keys beyond the required ones, as TOML lines.
     service_keys: Vec<String>,
