@@ -127,14 +127,14 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         description,
         capabilities: capability_descriptions,
     } = fit_text(service, diags);
-    // Endpoints carry base_url's path prefix, so the manifest's base_url is its origin: relative
-    // detail_urls then resolve (by concatenation) onto the site when the site shares it.
     let detail_origin = detail_origin(service, diags);
     let header = auth_header(service.auth.as_ref());
     let manifest = Manifest {
         spec_version: rules::SPEC_VERSION,
         name,
         description,
+        // Endpoints carry base_url's path prefix, so the manifest's base_url is its origin:
+        // relative detail_urls then resolve (by concatenation) onto the site when it shares it.
         base_url: service.base_url.origin().as_str().to_string(),
         auth: auth(service.auth.as_ref(), diags),
         pricing: service.pricing.as_ref().map(|p| PricingView {
