@@ -7,9 +7,10 @@
 //!
 //! The checks: `/.well-known/ai` against the aiendpoint draft's schema, `/ia.json` against the
 //! ia.json registry of schemas, `agents.json` against RFC-002's agents.v1.json, the MCP tools
-//! list against the MCP schema's `ListToolsResult`, ADP through `check_manifest` and
-//! `check_detail`, the AGIS document through `agis::validate` (and its YAML twin equal to it),
-//! the OpenAPI document re-read by `oas3` with every operation's parameters and body resolved;
+//! list against the MCP schema's `ListToolsResult`, ADP through the tests' checker
+//! (tests/it/support_adp.rs: `check_manifest`, `check_detail`), the AGIS document through
+//! `agis::validate` (and its YAML twin equal to it), the OpenAPI document re-read by `oas3` with
+//! every operation's parameters and body resolved;
 //! every JSON artifact parses, and documents published at two paths are identical.
 //!
 //! Files that are not entry documents (fragments of multi-file APIs, reached only by `$ref`)
@@ -25,6 +26,10 @@ use serde_json::Value;
 use wellgen::diag::Diagnostics;
 use wellgen::emit::{self, Artifact, Target, adp, agis, aiendpoint, iajson, mcp, openapi, rfc002};
 use wellgen::source::openapi::{self as import, Options};
+
+#[path = "../tests/it/support_adp.rs"]
+#[allow(dead_code)]
+mod support_adp;
 
 #[derive(Default)]
 struct Counts {
@@ -332,7 +337,11 @@ impl Checks {
             schema(&self.tools, doc, mcp::PATH, &mut out);
         }
         if let Some(doc) = get(adp::MANIFEST_PATH, &mut out) {
-            tagged(adp::MANIFEST_PATH, adp::check_manifest(doc), &mut out);
+            tagged(
+                adp::MANIFEST_PATH,
+                support_adp::check_manifest(doc),
+                &mut out,
+            );
             let details = doc["capabilities"].as_array().map_or(0, Vec::len);
             let written: Vec<&str> = artifacts
                 .iter()
@@ -348,7 +357,7 @@ impl Checks {
             }
             for path in written {
                 if let Some(detail) = json.get(path) {
-                    tagged(path, adp::check_detail(detail), &mut out);
+                    tagged(path, support_adp::check_detail(detail), &mut out);
                 }
             }
         }

@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support_adp::{check_detail, check_manifest, description_length_message};
 use serde_json::{Value, json};
 use wellgen::diag::{Diagnostic, Diagnostics, Severity};
-use wellgen::emit::adp::{self, check_detail, check_manifest, description_length_message};
+use wellgen::emit::adp;
 use wellgen::emit::{Artifact, Target};
 use wellgen::model::Service;
 
@@ -158,6 +159,87 @@ fn emission_is_deterministic() {
     for file in sources() {
         let text = std::fs::read_to_string(&file).unwrap();
         assert_eq!(build(&text).1, build(&text).1, "{}", file.display());
+    }
+}
+
+/// Every published tree checked in (tests/golden/*, tests/fixtures/*/expected, the imported
+/// OpenAPI fixtures among them) that holds an ADP manifest.
+fn published_trees() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for (dir, sub) in [("tests/golden", ""), ("tests/fixtures", "expected")] {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap().flatten() {
+            let tree = entry.path().join(sub);
+            if tree.join(".well-known/agent").is_file() {
+                out.push(tree);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The checker on the documents as checked in: every manifest and detail document passes, and
+/// the manifest links exactly the detail documents published beside it.
+#[test]
+fn every_checked_in_adp_document_passes_the_checker() {
+    let trees = published_trees();
+    assert!(
+        trees
+            .iter()
+            .any(|t| t.starts_with(root().join("tests/golden")))
+            && trees
+                .iter()
+                .filter(|t| t.to_string_lossy().contains("import-"))
+                .count()
+                >= 5,
+        "found only {trees:?}"
+    );
+    for tree in trees {
+        let label = tree.display();
+        let manifest = read_json(&tree.join(".well-known/agent"));
+        // The one finding a build warns about instead (see assert_valid_build): a site on a
+        // parent domain of the API, whose absolute detail_urls the registry refuses.
+        let problems: Vec<String> = check_manifest(&manifest)
+            .into_iter()
+            .filter(|p| !p.ends_with("nor a subdomain of it"))
+            .collect();
+        assert_eq!(problems, Vec::<String>::new(), "{label}");
+        let mut linked: Vec<String> = manifest["capabilities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let url = c["detail_url"].as_str().unwrap();
+                // An absolute detail_url is on the site the tree is published at.
+                let path = match url.strip_prefix("https://") {
+                    Some(rest) => &rest[rest.find('/').unwrap()..],
+                    None => url,
+                };
+                assert!(path.starts_with(adp::DETAIL_PREFIX), "{label}: {url}");
+                path.to_string()
+            })
+            .collect();
+        linked.sort();
+        let dir = tree.join(adp::DETAIL_PREFIX.trim_matches('/'));
+        let mut published = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let detail = read_json(&entry.path());
+            assert_eq!(
+                check_detail(&detail),
+                Vec::<String>::new(),
+                "{label}: {name}"
+            );
+            assert_eq!(detail["name"], name.as_str(), "{label}");
+            published.push(format!("{}{name}", adp::DETAIL_PREFIX));
+        }
+        published.sort();
+        assert_eq!(linked, published, "{label}");
     }
 }
 

@@ -1,11 +1,12 @@
-//! Inputs that once built ADP documents the back end's own checker rejects, with no error: a
-//! service name that is nothing but tags, example request values of the wrong type. Each must
-//! now build valid documents with a warning saying what was derived, and anything the
-//! back end cannot fit must be an error rather than a silently invalid document.
+//! Inputs that once built ADP documents the ADP checker (tests/it/support_adp.rs) rejects, with
+//! no error: a service name that is nothing but tags, example request values of the wrong type.
+//! Each must now build valid documents with a warning saying what was derived, and anything the
+//! back end cannot fit must be an error from its `lower` rather than a silently invalid document.
 
+use crate::support_adp::{check_detail, check_manifest};
 use serde_json::{Value, json};
 use wellgen::diag::{Diagnostic, Diagnostics, Severity};
-use wellgen::emit::adp::{self, check_detail, check_manifest};
+use wellgen::emit::adp;
 use wellgen::emit::{Artifact, Target};
 
 fn build(text: &str) -> (Vec<Artifact>, Diagnostics) {
@@ -147,7 +148,8 @@ fn a_mistyped_request_value_is_replaced_even_when_the_parameter_has_its_own_exam
     assert_eq!(warned.len(), 1, "{warned:?}");
 }
 
-/// What the back end cannot fit is an error from its own checker, at the field behind it.
+/// What the back end cannot fit is an error from its `lower`, at the field behind it, and the
+/// checker finds the same problem in the output.
 #[test]
 fn whatever_still_breaks_the_rules_is_an_error() {
     let text = service("T", CAP).replace("/v1", "/{v}");
@@ -158,4 +160,29 @@ fn whatever_still_breaks_the_rules_is_an_error() {
     let reported = at(&diags, "capabilities.0.path", Severity::Error);
     assert_eq!(reported.len(), problems.len(), "{reported:?}");
     assert!(reported[0].message.contains(&problems[0]), "{reported:?}");
+}
+
+/// A rule broken by a derived value is an error from `lower`, at the field behind it: here a
+/// detail_url made too long by the site's host name. The checker reads the same on the output.
+#[test]
+fn a_detail_url_over_the_registrys_limit_is_an_error_on_site_url() {
+    let host = format!("{}.example", "s".repeat(2100));
+    let text = service("T", CAP).replace(
+        "base_url = \"https://api.t.example/v1\"",
+        &format!("base_url = \"https://api.t.example/v1\"\nsite_url = \"https://{host}\""),
+    );
+    let (artifacts, diags) = build(&text);
+    let problems = check_manifest(&json_of(&artifacts, adp::MANIFEST_PATH));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("capabilities[0].detail_url: is 2141 characters"),
+        "{problems:?}"
+    );
+    let reported = at(&diags, "service.site_url", Severity::Error);
+    assert_eq!(reported.len(), 1, "{reported:?}");
+    assert_eq!(
+        reported[0].message,
+        format!("the ADP document would break ADP's rules: {}", problems[0])
+    );
+    assert_eq!(errors(&diags).len(), 1, "{:?}", errors(&diags));
 }

@@ -88,7 +88,7 @@ fn build(text: &str) -> Built {
     assert!(violations.is_empty(), "{violations:#?}");
     for a in &built.artifacts {
         if a.path.starts_with(adp::DETAIL_PREFIX) {
-            let problems = adp::check_detail(&built.json(&a.path));
+            let problems = crate::support_adp::check_detail(&built.json(&a.path));
             assert!(problems.is_empty(), "{}: {problems:#?}", a.path);
         }
     }

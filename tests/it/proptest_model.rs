@@ -40,7 +40,7 @@
 //!    with no error diagnostic, for the host `--host`, else `[deploy]`, else generic. The
 //!    documents pass: `/.well-known/ai`, `/ia.json`, `agents.json` (templates filled) and the
 //!    MCP tools list against their JSON Schemas under tests/schemas, formats asserted; the ADP
-//!    manifest and every detail `adp::check_manifest`/`check_detail`; the AGIS document
+//!    manifest and every detail `support_adp::check_manifest`/`check_detail`; the AGIS document
 //!    `agis::validate`; `/openapi.json` re-read by `oas3` (3.1, every operation's parameters and
 //!    body resolve); twin documents (`/ai`, `/.well-known/ia.json`, …) the same bytes. Then the round trip: import the emitted `/openapi.json` (no error),
 //!    render the service.toml `wellgen import` writes (`openapi::command::render`), which must
@@ -310,7 +310,7 @@ struct Service {
     base_url: String,
     /// `site_url`: 0 none, 1 the base URL's origin, 2 a subdomain of its host (`label.host`),
     /// 3 its host on another port. Never an unrelated host: the ADP back end then warns (by
-    /// design) that the registry refuses the manifest, and `adp::check_manifest` refuses it.
+    /// design) that the registry refuses the manifest, and the ADP checker refuses it.
     site: (usize, &'static str),
     /// `[service]` keys beyond the required ones, as TOML lines.
     service_keys: Vec<String>,
@@ -1690,7 +1690,7 @@ fn document_problems(artifacts: &[Artifact]) -> Vec<String> {
     schema(&s.tools, &document(artifacts, mcp::PATH), mcp::PATH);
     let manifest = document(artifacts, adp::MANIFEST_PATH);
     out.extend(
-        adp::check_manifest(&manifest)
+        crate::support_adp::check_manifest(&manifest)
             .into_iter()
             .map(|p| format!("adp: {p}")),
     );
@@ -1700,7 +1700,7 @@ fn document_problems(artifacts: &[Artifact]) -> Vec<String> {
     {
         let detail: Value = serde_json::from_slice(&a.body).unwrap();
         out.extend(
-            adp::check_detail(&detail)
+            crate::support_adp::check_detail(&detail)
                 .into_iter()
                 .map(|p| format!("{}: {p}", a.path)),
         );

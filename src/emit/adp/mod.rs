@@ -5,12 +5,12 @@
 //! examples, and the registry's validator; docs/targets/adp.md records every choice made where
 //! they are silent or disagree.
 
-mod check;
 mod example;
 mod parameter;
+mod rules;
 mod sample;
 
-pub use check::{check_detail, check_detail_url, check_manifest, description_length_message};
+use std::borrow::Cow;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -35,9 +35,9 @@ pub const SERVING: Serving = Serving {
 #[derive(Serialize)]
 struct Manifest<'a> {
     spec_version: &'static str,
-    name: &'a str,
-    description: &'a str,
-    base_url: &'a str,
+    name: Cow<'a, str>,
+    description: Cow<'a, str>,
+    base_url: String,
     auth: AuthView<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pricing: Option<PricingView<'a>>,
@@ -84,14 +84,14 @@ struct PlanView<'a> {
 #[derive(Serialize)]
 struct CapabilitySummary<'a> {
     name: &'a str,
-    description: &'a str,
+    description: Cow<'a, str>,
     detail_url: String,
 }
 
 #[derive(Serialize)]
 struct Detail<'a> {
     name: &'a str,
-    description: &'a str,
+    description: Cow<'a, str>,
     endpoint: String,
     method: &'static str,
     parameters: Vec<ParameterView>,
@@ -110,22 +110,32 @@ struct RateLimitsView {
     daily_limit: Option<u64>,
 }
 
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+/// What the back end derives from the model once every ADP rule has been checked: the manifest
+/// and one detail document per capability (in capability order), with their fitted texts,
+/// parameter views, request and response samples and rate limits.
+pub struct Lowered<'a> {
+    manifest: Manifest<'a>,
+    details: Vec<Detail<'a>>,
+}
+
+/// Every ADP diagnostic, and the documents' contents: texts fitted to the registry's limits,
+/// examples chosen or made up, each with a warning; whatever would still break ADP's rules is an
+/// error at the field behind it (see `rules`).
+pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     let Fitted {
         name,
         description,
         capabilities: capability_descriptions,
     } = fit_text(service, diags);
-    // Endpoints carry base_url's path prefix, so the manifest's base_url is its origin: relative
-    // detail_urls then resolve (by concatenation) onto the site when the site shares it.
-    let base_url = service.base_url.origin();
-    let detail_origin = detail_origin(service, &base_url, diags);
+    let detail_origin = detail_origin(service, diags);
     let header = auth_header(service.auth.as_ref());
     let manifest = Manifest {
-        spec_version: check::SPEC_VERSION,
-        name: &name,
-        description: &description,
-        base_url: base_url.as_str(),
+        spec_version: rules::SPEC_VERSION,
+        name,
+        description,
+        // Endpoints carry base_url's path prefix, so the manifest's base_url is its origin:
+        // relative detail_urls then resolve (by concatenation) onto the site when it shares it.
+        base_url: service.base_url.origin().as_str().to_string(),
         auth: auth(service.auth.as_ref(), diags),
         pricing: service.pricing.as_ref().map(|p| PricingView {
             kind: &p.kind,
@@ -146,161 +156,77 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
             .zip(&capability_descriptions)
             .map(|(c, description)| CapabilitySummary {
                 name: &c.id,
-                description,
+                description: description.clone(),
                 detail_url: format!("{detail_origin}{DETAIL_PREFIX}{}", c.id),
             })
             .collect(),
     };
-    // A site on neither base_url's host nor a subdomain is warned about above (agents follow
-    // its detail_urls; only the registry refuses them): the one finding not made an error.
-    let registry_only = |problem: &str| {
-        local_address(problem)
-            || !detail_origin.is_empty()
-                && problem.starts_with("capabilities[")
-                && problem.ends_with("nor a subdomain of it")
-    };
-    let manifest = checked(
-        &manifest,
-        check_manifest,
-        registry_only,
-        |problem| manifest_field(service, problem),
-        diags,
-    );
-    let mut artifacts = vec![Artifact::document(
+    rules::check_manifest(service, &manifest, diags);
+    let details = service
+        .capabilities
+        .iter()
+        .zip(capability_descriptions)
+        .map(|(c, description)| {
+            let detail = detail(service, c, description, header.as_ref(), diags);
+            rules::check_detail(c, &detail, diags);
+            detail
+        })
+        .collect();
+    Lowered { manifest, details }
+}
+
+/// The manifest and the detail documents, as JSON.
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let mut artifacts = Vec::with_capacity(lowered.details.len() + 1);
+    artifacts.push(Artifact::document(
         MANIFEST_PATH,
-        to_json_bytes(&manifest),
+        to_json_bytes(&lowered.manifest),
         SERVING,
-    )];
-    for (c, description) in service.capabilities.iter().zip(&capability_descriptions) {
-        let detail = detail(service, c, description, header.as_ref(), diags);
-        let detail = checked(
-            &detail,
-            check_detail,
-            local_address,
-            |problem| detail_field(c, problem),
-            diags,
-        );
+    ));
+    for detail in &lowered.details {
         artifacts.push(Artifact::document(
-            format!("{DETAIL_PREFIX}{}", c.id),
-            to_json_bytes(&detail),
+            format!("{DETAIL_PREFIX}{}", detail.name),
+            to_json_bytes(detail),
             SERVING,
         ));
     }
     artifacts
 }
 
-/// The document as JSON, after running the back end's own checker over it: every rule it
-/// still breaks (the fitting above should leave none) and was not `warned` about is an error at the service.toml field
-/// `field` names for it, so no build publishes an invalid document without saying so.
-fn checked(
-    doc: &impl Serialize,
-    check: fn(&Value) -> Vec<String>,
-    warned: impl Fn(&str) -> bool,
-    field: impl Fn(&str) -> String,
-    diags: &mut Diagnostics,
-) -> Value {
-    let value = serde_json::to_value(doc).expect("ADP views serialise to JSON");
-    for problem in check(&value).into_iter().filter(|p| !warned(p)) {
-        diags.push(
-            Diagnostic::error(format!(
-                "the ADP document would break ADP's rules: {problem}"
-            ))
-            .at(field(&problem))
-            .help("change this value so the published document is valid"),
-        );
-    }
-    value
-}
-
-/// A URL on localhost or a private network: the publication checks (`crate::check`) refuse
-/// those unless a staging build allows them (`--allow-local`), so it is not the back end's to
-/// report.
-fn local_address(problem: &str) -> bool {
-    problem.ends_with("is a local or private address")
-}
-
-/// The service.toml field behind a manifest problem (`capabilities[2].detail_url: …`).
-fn manifest_field(service: &Service, problem: &str) -> String {
-    let path = problem.split(':').next().unwrap_or_default();
-    if let Some(rest) = path.strip_prefix("capabilities[")
-        && let Some((index, key)) = rest.split_once("].")
-        && let Some(c) = index
-            .parse::<usize>()
-            .ok()
-            .and_then(|i| service.capabilities.get(i))
-    {
-        return c.field(match key {
-            "description" => "description",
-            "detail_url" if service.site_url != service.base_url.origin() => {
-                return "service.site_url".into();
-            }
-            _ => "id",
-        });
-    }
-    match path.split(['.', '[']).next().unwrap_or_default() {
-        "name" => "service.name".into(),
-        "description" => "service.description".into(),
-        "auth" => "auth".into(),
-        "pricing" => "pricing".into(),
-        "capabilities" => "capabilities".into(),
-        _ => "service.base_url".into(),
-    }
-}
-
-/// The service.toml field behind a detail document problem (`parameters[0].example: …`).
-fn detail_field(c: &Capability, problem: &str) -> String {
-    let path = problem.split(':').next().unwrap_or_default();
-    if let Some(rest) = path.strip_prefix("parameters[")
-        && let Some(p) = rest
-            .split(']')
-            .next()
-            .and_then(|i| i.parse::<usize>().ok())
-            .and_then(|i| c.params.get(i))
-    {
-        return format!("{}.{}", c.field("params"), p.name);
-    }
-    c.field(match path.split(['.', '[']).next().unwrap_or_default() {
-        "description" => "description",
-        "endpoint" => "path",
-        "method" => "method",
-        // The URL is base_url + path, with the example's values filled in.
-        "request_example" if path == "request_example.url" => "path",
-        "request_example" | "response_example" => "example",
-        "auth_scopes" => "scopes",
-        "rate_limits" => "rate_limit",
-        _ => "id",
-    })
+/// Glue kept so src/emit/mod.rs compiles unchanged.
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    render(service, &lower(service, diags))
 }
 
 /// The manifest's texts as published.
-struct Fitted {
-    name: String,
-    description: String,
+struct Fitted<'a> {
+    name: Cow<'a, str>,
+    description: Cow<'a, str>,
     /// Each capability's description, in order.
-    capabilities: Vec<String>,
+    capabilities: Vec<Cow<'a, str>>,
 }
 
 /// The registry's length limits, on text as it counts it (HTML tags removed). Text outside
 /// them is fitted, with a warning, so that large imported APIs still publish valid documents:
 /// a name that is nothing but tags is replaced by the API's host, a long description is
 /// shortened at a word boundary, a short one completed from the name or the endpoint.
-fn fit_text(service: &Service, diags: &mut Diagnostics) -> Fitted {
+fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
     let name = fit_name(service, diags);
-    let len = check::visible_len(&service.description);
-    let description = if len > check::DESCRIPTION_MAX {
-        let (short, _) = crate::text::shorten(&service.description, check::DESCRIPTION_MAX);
+    let len = rules::visible_len(&service.description);
+    let description = if len > rules::DESCRIPTION_MAX {
+        let (short, _) = crate::text::shorten(&service.description, rules::DESCRIPTION_MAX);
         diags.push(
             Diagnostic::warning(format!(
                 "{}; /.well-known/agent publishes it shortened at a word boundary",
-                check::description_length_message(len)
+                rules::description_length_message(len)
             ))
             .at("service.description")
             .help("write a description of at most 200 characters to choose the words yourself"),
         );
-        short
-    } else if len < check::DESCRIPTION_MIN {
+        Cow::Owned(short)
+    } else if len < rules::DESCRIPTION_MIN {
         let longer = format!("{name}: {}", service.description.trim_end_matches('.'));
-        let longer = if check::visible_len(&longer) < check::DESCRIPTION_MIN {
+        let longer = if rules::visible_len(&longer) < rules::DESCRIPTION_MIN {
             format!("{longer} (an API for AI agents)")
         } else {
             longer
@@ -308,35 +234,35 @@ fn fit_text(service: &Service, diags: &mut Diagnostics) -> Fitted {
         diags.push(
             Diagnostic::warning(format!(
                 "{}; /.well-known/agent publishes `{longer}`",
-                check::description_length_message(len)
+                rules::description_length_message(len)
             ))
             .at("service.description")
             .help(
                 "say what the service does and when an agent should use it, in a sentence or two",
             ),
         );
-        longer
+        Cow::Owned(longer)
     } else {
-        service.description.clone()
+        Cow::Borrowed(service.description.as_str())
     };
     let mut texts = vec![(
         "service.description".to_string(),
         service.description.as_str(),
     )];
-    if name == service.name {
+    if name == service.name.as_str() {
         texts.push(("service.name".to_string(), service.name.as_str()));
     }
     let mut capabilities = Vec::new();
     for c in &service.capabilities {
-        let len = check::visible_len(&c.description);
-        if len < check::CAPABILITY_DESCRIPTION_MIN {
+        let len = rules::visible_len(&c.description);
+        if len < rules::CAPABILITY_DESCRIPTION_MIN {
             let mut longer = format!(
                 "{} ({} {})",
                 c.description,
                 c.method.as_str(),
                 c.path.braces()
             );
-            if check::visible_len(&longer) < check::CAPABILITY_DESCRIPTION_MIN {
+            if rules::visible_len(&longer) < rules::CAPABILITY_DESCRIPTION_MIN {
                 // The description and path were (nearly) all tags: the id is never a tag, and
                 // text with no `>` after the last `<` is kept whole by the registry.
                 longer.push_str(&format!(" (the `{}` capability)", c.id));
@@ -344,19 +270,19 @@ fn fit_text(service: &Service, diags: &mut Diagnostics) -> Fitted {
             diags.push(
                 Diagnostic::warning(format!(
                     "is {len} characters; the ADP registry needs at least {}, so `{longer}` is published",
-                    check::CAPABILITY_DESCRIPTION_MIN
+                    rules::CAPABILITY_DESCRIPTION_MIN
                 ))
                 .at(c.field("description"))
                 .help("describe what it does and when to use it, in a sentence"),
             );
-            capabilities.push(longer);
+            capabilities.push(Cow::Owned(longer));
         } else {
-            capabilities.push(c.description.clone());
+            capabilities.push(Cow::Borrowed(c.description.as_str()));
         }
         texts.push((c.field("description"), c.description.as_str()));
     }
     for (field, text) in texts {
-        if check::strip_tags(text) != text {
+        if rules::strip_tags(text) != text {
             diags.push(
                 Diagnostic::warning(
                     "looks like it holds HTML tags: the ADP registry strips every `<…>` before using it",
@@ -375,13 +301,13 @@ fn fit_text(service: &Service, diags: &mut Diagnostics) -> Fitted {
 
 /// `service.name`, unless the registry would read it as empty (it is nothing but `<…>` tags):
 /// then the API's host, with a warning.
-fn fit_name(service: &Service, diags: &mut Diagnostics) -> String {
-    if check::visible_len(&service.name) > 0 {
-        return service.name.clone();
+fn fit_name<'a>(service: &'a Service, diags: &mut Diagnostics) -> Cow<'a, str> {
+    if rules::visible_len(&service.name) > 0 {
+        return Cow::Borrowed(&service.name);
     }
     let origin = service.base_url.origin();
     let host = origin.as_str().trim_start_matches("https://");
-    let (host, _) = crate::text::shorten(host, check::NAME_MAX);
+    let (host, _) = crate::text::shorten(host, rules::NAME_MAX);
     diags.push(
         Diagnostic::warning(format!(
             "is nothing but HTML-like tags, which the ADP registry strips, leaving an empty name; \
@@ -390,21 +316,18 @@ fn fit_name(service: &Service, diags: &mut Diagnostics) -> String {
         .at("service.name")
         .help("write the service's name as plain text"),
     );
-    host
+    Cow::Owned(host)
 }
 
 /// Where detail documents are linked from: "" (relative to base_url) when the site is
 /// base_url's origin, else the site's origin, absolute.
-fn detail_origin(
-    service: &Service,
-    base_origin: &crate::model::HttpsUrl,
-    diags: &mut Diagnostics,
-) -> String {
-    if &service.site_url == base_origin {
+fn detail_origin(service: &Service, diags: &mut Diagnostics) -> String {
+    let base_origin = service.base_url.origin();
+    if service.site_url == base_origin {
         return String::new();
     }
-    let site = check::secure_host(service.site_url.as_str()).unwrap_or_default();
-    let base = check::secure_host(base_origin.as_str()).unwrap_or_default();
+    let site = rules::secure_host(service.site_url.as_str()).unwrap_or_default();
+    let base = rules::secure_host(base_origin.as_str()).unwrap_or_default();
     if site != base && !site.ends_with(&format!(".{base}")) {
         diags.push(
             Diagnostic::warning(format!(
@@ -519,7 +442,7 @@ fn auth_header(a: Option<&Auth>) -> Option<AuthHeader> {
 fn detail<'a>(
     service: &Service,
     c: &'a Capability,
-    description: &'a str,
+    description: Cow<'a, str>,
     header: Option<&AuthHeader>,
     diags: &mut Diagnostics,
 ) -> Detail<'a> {
@@ -541,7 +464,7 @@ fn detail<'a>(
     for ((p, (chosen, _, misfits)), view) in c.params.iter().zip(&examples).zip(&mut parameters) {
         warn_misfits(c, p, chosen, misfits, diags);
         if let Some(d) = &view.default
-            && !check::admits(view.kind, d)
+            && !rules::admits(view.kind, d)
         {
             diags.push(
                 Diagnostic::warning(format!(

@@ -83,7 +83,7 @@ pub fn fit(p: &Param, v: &Value) -> Result<Value, Option<Value>> {
 /// Whether the published parameter (type word and example as `view` writes them) is valid.
 fn admitted(p: &Param, v: &Value) -> bool {
     let published = view(p, v.clone());
-    super::check::admits(published.kind, &published.example)
+    super::rules::admits(published.kind, &published.example)
         && (p.kind != ParamType::Integer || v.is_i64() || v.is_u64())
 }
 

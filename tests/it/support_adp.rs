@@ -1,4 +1,8 @@
-//! The ADP 1.0 rules, checked on the JSON documents themselves.
+//! The ADP 1.0 rules, checked on published JSON documents: the tests run them on every build's
+//! output, the checked-in goldens and fixtures, and the upstream examples; examples/corpus.rs
+//! runs them on a corpus of imported APIs. The back end checks the same rules on what it
+//! derives before it renders (src/emit/adp/rules.rs); this checker reads only the JSON, so it
+//! can catch what that misses.
 //!
 //! No JSON Schema exists upstream: the rules are the spec page's "Requirements" list, the
 //! README's field tables, and the registry's hand-written validator (`validate.ts`), which is
@@ -8,22 +12,22 @@
 
 use serde_json::{Map, Value};
 
-pub const SPEC_VERSION: &str = "1.0";
+const SPEC_VERSION: &str = "1.0";
 /// Spec page: 10–200; registry: 20–500. Both hold inside 20–200.
-pub const DESCRIPTION_MIN: usize = 20;
-pub const DESCRIPTION_MAX: usize = 200;
+const DESCRIPTION_MIN: usize = 20;
+const DESCRIPTION_MAX: usize = 200;
 /// Registry: a name of at most 100 characters, after HTML stripping.
-pub const NAME_MAX: usize = 100;
+const NAME_MAX: usize = 100;
 /// Registry: a capability description of at least 10 characters.
-pub const CAPABILITY_DESCRIPTION_MIN: usize = 10;
+const CAPABILITY_DESCRIPTION_MIN: usize = 10;
 /// Registry: `detail_url` of at most 2048 characters.
-pub const DETAIL_URL_MAX: usize = 2048;
-pub const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-pub const AUTH_TYPES: [&str; 3] = ["none", "api_key", "oauth2"];
-pub const PRICING_TYPES: [&str; 3] = ["free", "freemium", "paid"];
+const DETAIL_URL_MAX: usize = 2048;
+const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const AUTH_TYPES: [&str; 3] = ["none", "api_key", "oauth2"];
+const PRICING_TYPES: [&str; 3] = ["free", "freemium", "paid"];
 /// The README's parameter types, then `number[]` and `boolean[]`: the same `<type>[]` spelling
 /// for arrays of the two scalars the README's list leaves out (see docs/targets/adp.md).
-pub const PARAMETER_TYPES: [&str; 8] = [
+const PARAMETER_TYPES: [&str; 8] = [
     "string",
     "number",
     "boolean",
@@ -231,12 +235,12 @@ pub fn description_length_message(len: usize) -> String {
 }
 
 /// Characters as the registry counts them: after removing HTML tags and trimming.
-pub fn visible_len(text: &str) -> usize {
+fn visible_len(text: &str) -> usize {
     strip_tags(text).trim().chars().count()
 }
 
 /// The registry's sanitiser: every `<…>` run removed.
-pub fn strip_tags(text: &str) -> String {
+fn strip_tags(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find('<') {
@@ -253,7 +257,7 @@ pub fn strip_tags(text: &str) -> String {
 }
 
 /// `^[a-z][a-z0-9_]*$`, the registry's capability name rule.
-pub fn is_capability_name(name: &str) -> bool {
+fn is_capability_name(name: &str) -> bool {
     name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && name
             .chars()
@@ -261,7 +265,7 @@ pub fn is_capability_name(name: &str) -> bool {
 }
 
 /// The lowercased host of an https URL that is safe for the registry to fetch.
-pub fn secure_host(url: &str) -> Result<String, String> {
+fn secure_host(url: &str) -> Result<String, String> {
     let Some((scheme, rest)) = url.split_once("://") else {
         return Err(format!("`{url}` is not an absolute https URL"));
     };
@@ -427,7 +431,7 @@ fn check_capabilities(caps: &[Value], base_host: Option<&str>, out: &mut Problem
 
 /// The registry's `isValidDetailUrl`: a path from the root, or https on base_url's host or a
 /// subdomain of it.
-pub fn check_detail_url(url: &str, base_host: Option<&str>) -> Result<(), String> {
+fn check_detail_url(url: &str, base_host: Option<&str>) -> Result<(), String> {
     let len = url.chars().count();
     if len > DETAIL_URL_MAX {
         return Err(format!(
@@ -498,7 +502,7 @@ fn check_parameters(params: &[Value], out: &mut Problems) {
                 && PARAMETER_TYPES.contains(&k)
                 && !admits(k, v)
             {
-                let kind = crate::model::param::with_article(k);
+                let kind = wellgen::model::param::with_article(k);
                 out.push(field(key), format!("{v} is not {kind}"));
             }
         }
@@ -506,7 +510,7 @@ fn check_parameters(params: &[Value], out: &mut Problems) {
 }
 
 /// Whether a JSON value has an ADP parameter type.
-pub fn admits(kind: &str, v: &Value) -> bool {
+fn admits(kind: &str, v: &Value) -> bool {
     let scalar = |k: &str, v: &Value| match k {
         "string" => v.is_string(),
         "number" => v.is_number(),
