@@ -199,21 +199,7 @@ fn parse_size(text: &str) -> Result<u64, String> {
 
 impl Input {
     pub(crate) fn targets(&self) -> Vec<Target> {
-        if self.targets.is_empty() {
-            return Target::ALL.to_vec();
-        }
-        let mut t = self.targets.clone();
-        // agents.json and ai-plugin.json link to the OpenAPI document: build it with them.
-        if t.contains(&Target::Rfc002) {
-            t.push(Target::OpenApi);
-        }
-        // agis.json's mcp_tools_list names the MCP tools file.
-        if t.contains(&Target::Agis) {
-            t.push(Target::Mcp);
-        }
-        t.sort();
-        t.dedup();
-        t
+        Target::with_requirements(&self.targets)
     }
 }
 

@@ -3,6 +3,7 @@
 //! Field names follow the proto's ProtoJSON mapping (lowerCamelCase, spec §5.5); `oneof`
 //! members are written as the member's name wrapping its message, as ProtoJSON does.
 
+use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -19,6 +20,24 @@ pub const SERVING: Serving = Serving {
     content_type: JSON,
     cache_control: "public, max-age=3600",
     cors: true,
+};
+
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "a2a",
+    about: "/.well-known/agent-card.json (A2A 1.0.1)",
+    documents: &[Document::linked(
+        PATH,
+        SERVING,
+        Link {
+            title: "A2A agent card",
+            note: "the service as an A2A 1.0 agent: skills, interfaces and security schemes",
+            media_type: "application/json",
+            relation: Relation::ServiceMeta,
+        },
+    )],
+    spec: "A2A 1.0.1",
+    status: "released specification",
+    requires: &[],
 };
 pub const PROTOCOL_VERSION: &str = "1.0";
 /// The interface is the service's own HTTP API, so the REST-style binding name is used.

@@ -1,5 +1,6 @@
 //! `/.well-known/ai` and its `/ai` alias: draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0).
 
+use crate::emit::targets::{self, Descriptor, Link, Relation};
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -13,6 +14,27 @@ pub const SERVING: Serving = Serving {
     content_type: JSON,
     cache_control: "public, max-age=86400",
     cors: true,
+};
+
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "ai",
+    about: "/.well-known/ai and /ai (draft-aiendpoint-ai-discovery-00)",
+    documents: &[
+        targets::Document::linked(
+            PATHS[0],
+            SERVING,
+            Link {
+                title: "AI discovery endpoint",
+                note: "capabilities, parameters and auth in the aiendpoint 1.0 format",
+                media_type: "application/json",
+                relation: Relation::ServiceMeta,
+            },
+        ),
+        targets::Document::at(PATHS[1], SERVING),
+    ],
+    spec: "draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0)",
+    status: "individual Internet-Draft, expired 2026-09-24",
+    requires: &[],
 };
 /// §4.5: SHOULD NOT exceed 64 KB; agents MAY refuse over 256 KB.
 const SIZE_GUIDANCE: usize = 64 * 1024;

@@ -1,8 +1,8 @@
 //! /.well-known/api-catalog: an RFC 9727 API catalog, written as an RFC 9264 linkset.
 //!
-//! Also home of [`DOCUMENTS`], the one list of discovery documents wellgen publishes, which the
-//! catalog and /llms.txt both link to.
+//! It links to every other document built, as their descriptors say (`targets::linked`).
 
+use crate::emit::targets::{self, Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -21,142 +21,24 @@ pub const SERVING: Serving = Serving {
     cache_control: "public, max-age=3600",
     cors: true,
 };
-/// The OpenAPI media type with its version parameter (OpenAPI 3.1 §4.1 media types).
-pub const OPENAPI_MEDIA_TYPE: &str = "application/vnd.oai.openapi+json;version=3.1";
 
-/// One discovery document wellgen publishes, as other documents link to it.
-#[derive(Debug, Clone, Copy)]
-pub struct Document {
-    /// URL path on the site.
-    pub path: &'static str,
-    /// The target that writes it: lets a caller keep only the targets being built.
-    pub target: Target,
-    /// A short human title (a link name in /llms.txt, a `title` in the catalog).
-    pub title: &'static str,
-    /// What it is for, in one line.
-    pub note: &'static str,
-    /// The media type it is served as, without parameters.
-    pub media_type: &'static str,
-    /// Its RFC 8631 relation to the API in the catalog.
-    pub relation: Relation,
-}
-
-/// RFC 8631 relations the catalog uses for the documents (RFC 9727 Appendix A.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Relation {
-    /// A machine-readable description of the API itself.
-    ServiceDesc,
-    /// Documentation primarily for human (here: language-model) readers.
-    ServiceDoc,
-    /// Further metadata about the API, for machines.
-    ServiceMeta,
-}
-
-impl Relation {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ServiceDesc => "service-desc",
-            Self::ServiceDoc => "service-doc",
-            Self::ServiceMeta => "service-meta",
-        }
-    }
-}
-
-const JSON_TYPE: &str = "application/json";
-
-/// Every discovery document, in the order they are listed. The catalog itself comes last so
-/// /llms.txt can link to it; the catalog skips itself. The paths are the targets' primary
-/// paths: aliases (`/ai`, `/.well-known/ia.json`, `/.well-known/agent.json`) are not listed.
-pub const DOCUMENTS: [Document; 11] = [
-    Document {
-        path: "/openapi.json",
-        target: Target::OpenApi,
-        title: "OpenAPI description",
-        note: "the whole API as an OpenAPI 3.1 document",
-        media_type: OPENAPI_MEDIA_TYPE,
-        relation: Relation::ServiceDesc,
-    },
-    Document {
-        path: "/.well-known/ai",
-        target: Target::AiEndpoint,
-        title: "AI discovery endpoint",
-        note: "capabilities, parameters and auth in the aiendpoint 1.0 format",
-        media_type: JSON_TYPE,
-        relation: Relation::ServiceMeta,
-    },
-    Document {
-        path: "/ia.json",
-        target: Target::IaJson,
-        title: "ia.json",
-        note: "endpoints, access groups and rate limits in the ia.json 1.0.0 format",
-        media_type: JSON_TYPE,
-        relation: Relation::ServiceMeta,
-    },
-    Document {
-        path: "/.well-known/agents.json",
-        target: Target::Rfc002,
-        title: "agents.json",
-        note: "capability metadata and agent instructions (RFC-002)",
-        media_type: JSON_TYPE,
-        relation: Relation::ServiceMeta,
-    },
-    Document {
-        path: "/.well-known/ai-plugin.json",
-        target: Target::Rfc002,
-        title: "AI plugin manifest",
-        note: "the OpenAI plugin manifest pointing at the OpenAPI description",
-        media_type: JSON_TYPE,
-        relation: Relation::ServiceMeta,
-    },
-    Document {
-        path: "/.well-known/agent",
-        target: Target::Adp,
-        title: "Agent Discovery Protocol manifest",
-        note: "the ADP 1.0 manifest, with one detail file per capability",
-        media_type: JSON_TYPE,
-        relation: Relation::ServiceMeta,
-    },
-    Document {
-        path: "/.well-known/agis.json",
-        target: Target::Agis,
-        title: "AGIS summary",
-        note: "the AGIS methods, vocabulary and data classes of the service",
-        media_type: JSON_TYPE,
-        relation: Relation::ServiceMeta,
-    },
-    Document {
-        path: "/.well-known/mcp/tools.json",
-        target: Target::Mcp,
-        title: "MCP tools list",
-        note: "every capability as an MCP tool definition (a static tools/list result)",
-        media_type: JSON_TYPE,
-        relation: Relation::ServiceMeta,
-    },
-    Document {
-        path: "/.well-known/agent-card.json",
-        target: Target::A2a,
-        title: "A2A agent card",
-        note: "the service as an A2A 1.0 agent: skills, interfaces and security schemes",
-        media_type: JSON_TYPE,
-        relation: Relation::ServiceMeta,
-    },
-    Document {
-        path: "/llms.txt",
-        target: Target::LlmsTxt,
-        title: "llms.txt",
-        note: "a plain-text overview of the service for language models",
-        media_type: "text/plain",
-        relation: Relation::ServiceDoc,
-    },
-    Document {
-        path: PATH,
-        target: Target::ApiCatalog,
-        title: "API catalog",
-        note: "an RFC 9727 linkset of the API and its descriptions",
-        media_type: "application/linkset+json",
-        relation: Relation::ServiceMeta,
-    },
-];
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "api-catalog",
+    about: "/.well-known/api-catalog (RFC 9727)",
+    documents: &[Document::linked(
+        PATH,
+        SERVING,
+        Link {
+            title: "API catalog",
+            note: "an RFC 9727 linkset of the API and its descriptions",
+            media_type: "application/linkset+json",
+            relation: Relation::ServiceMeta,
+        },
+    )],
+    spec: "RFC 9727 (api-catalog)",
+    status: "IETF RFC, Standards Track",
+    requires: &[],
+};
 
 /// The detail file of one capability, as the ADP back end publishes it.
 /// Kept here so /llms.txt and the catalog agree with it on one spelling.
@@ -223,14 +105,14 @@ pub fn emit(service: &Service, built: &[Target], _diags: &mut Diagnostics) -> Ve
 
     // The API itself, described with the RFC 8631 relations of RFC 9727 Appendix A.1.
     let mut api: IndexMap<&'static str, Vec<LinkTarget>> = IndexMap::new();
-    for d in DOCUMENTS
-        .iter()
-        .filter(|d| d.path != PATH && built.contains(&d.target))
+    for d in targets::linked(built)
+        .into_iter()
+        .filter(|d| d.target != Target::ApiCatalog)
     {
-        api.entry(d.relation.as_str()).or_default().push(link(
+        api.entry(d.link.relation.as_str()).or_default().push(link(
             site.join(d.path),
-            Some(d.media_type),
-            Some(d.title),
+            Some(d.link.media_type),
+            Some(d.link.title),
         ));
     }
     if let Some(docs) = &service.links.docs {

@@ -4,9 +4,10 @@
 //! summary line, free text, then H2 sections holding only `- [name](url): notes` lines. The
 //! view built here makes every value fit those rules, so the template only lays them out.
 
+use crate::emit::targets::{self, Descriptor, Document, Relation};
 use serde::Serialize;
 
-use super::api_catalog::{DOCUMENTS, capability_detail_path};
+use super::api_catalog::capability_detail_path;
 use super::{Artifact, Serving, Target};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Auth, Capability, Service};
@@ -17,6 +18,24 @@ pub const SERVING: Serving = Serving {
     content_type: "text/plain; charset=utf-8",
     cache_control: "public, max-age=3600",
     cors: true,
+};
+
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "llms-txt",
+    about: "/llms.txt (llms.txt proposal)",
+    documents: &[Document::linked(
+        PATH,
+        SERVING,
+        targets::Link {
+            title: "llms.txt",
+            note: "a plain-text overview of the service for language models",
+            media_type: "text/plain",
+            relation: Relation::ServiceDoc,
+        },
+    )],
+    spec: "llms.txt proposal (llmstxt.org)",
+    status: "informal proposal",
+    requires: &[],
 };
 /// The proposal's section whose links a reader may skip when context is short.
 pub const OPTIONAL: &str = "Optional";
@@ -55,13 +74,13 @@ pub fn emit(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Vec
 
 fn view(service: &Service, built: &[Target]) -> View {
     let site = &service.site_url;
-    let documents = DOCUMENTS
-        .iter()
-        .filter(|d| d.path != PATH && built.contains(&d.target))
+    let documents = targets::linked(built)
+        .into_iter()
+        .filter(|d| d.target != Target::LlmsTxt)
         .map(|d| Link {
-            name: d.title.to_string(),
+            name: d.link.title.to_string(),
             url: link_url(&site.join(d.path)),
-            notes: Some(d.note.to_string()),
+            notes: Some(d.link.note.to_string()),
         })
         .collect();
     let capabilities = service

@@ -2,6 +2,7 @@
 //! endpoint, named `method_entity`, described by the intent (plus parameter hints), with the
 //! AGIS input schema as `inputSchema`.
 
+use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -17,6 +18,24 @@ pub const SERVING: Serving = Serving {
     content_type: JSON,
     cache_control: "public, max-age=3600",
     cors: true,
+};
+
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "mcp",
+    about: "A static MCP tools/list result (MCP 2026-07-28, AGIS Appendix C)",
+    documents: &[Document::linked(
+        PATH,
+        SERVING,
+        Link {
+            title: "MCP tools list",
+            note: "every capability as an MCP tool definition (a static tools/list result)",
+            media_type: "application/json",
+            relation: Relation::ServiceMeta,
+        },
+    )],
+    spec: "MCP tools/list result, schema 2026-07-28 (AGIS Appendix C mapping)",
+    status: "published specification",
+    requires: &[],
 };
 
 #[derive(Serialize)]

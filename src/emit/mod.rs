@@ -14,12 +14,14 @@ pub mod llms_txt;
 pub mod mcp;
 pub mod openapi;
 pub mod rfc002;
+pub mod targets;
 pub mod yaml;
 
 use std::sync::Arc;
 
 use crate::diag::Diagnostics;
 use crate::model::Service;
+pub use targets::Target;
 
 /// How a host should serve one artifact.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,70 +78,7 @@ impl Artifact {
 
 pub const JSON: &str = "application/json; charset=utf-8";
 
-/// Every target wellgen can emit. Adding one: a variant here, a module, a fixture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
-pub enum Target {
-    /// /.well-known/ai and /ai (draft-aiendpoint-ai-discovery-00)
-    #[value(name = "ai")]
-    AiEndpoint,
-    /// /ia.json and /.well-known/ia.json (ia.json 1.0.0)
-    #[value(name = "ia-json")]
-    IaJson,
-    /// /.well-known/agents.json, /.well-known/ai-plugin.json, /api/discovery (RFC-002)
-    #[value(name = "rfc002")]
-    Rfc002,
-    /// The OpenAPI 3.1 document of the API (RFC-002 `?format=openapi`)
-    #[value(name = "openapi")]
-    OpenApi,
-    /// /.well-known/agent and one detail file per capability (Agent Discovery Protocol 1.0)
-    #[value(name = "adp")]
-    Adp,
-    /// The AGIS document and /.well-known/agis.json (draft-hood-independent-agis-01)
-    #[value(name = "agis")]
-    Agis,
-    /// A static MCP tools/list result (MCP 2026-07-28, AGIS Appendix C)
-    #[value(name = "mcp")]
-    Mcp,
-    /// /.well-known/agent-card.json (A2A 1.0.1)
-    #[value(name = "a2a")]
-    A2a,
-    /// /llms.txt (llms.txt proposal)
-    #[value(name = "llms-txt")]
-    LlmsTxt,
-    /// /.well-known/api-catalog (RFC 9727)
-    #[value(name = "api-catalog")]
-    ApiCatalog,
-}
-
 impl Target {
-    pub const ALL: [Target; 10] = [
-        Target::AiEndpoint,
-        Target::IaJson,
-        Target::Rfc002,
-        Target::OpenApi,
-        Target::Adp,
-        Target::Agis,
-        Target::Mcp,
-        Target::A2a,
-        Target::LlmsTxt,
-        Target::ApiCatalog,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::AiEndpoint => "ai",
-            Self::IaJson => "ia-json",
-            Self::Rfc002 => "rfc002",
-            Self::OpenApi => "openapi",
-            Self::Adp => "adp",
-            Self::Agis => "agis",
-            Self::Mcp => "mcp",
-            Self::A2a => "a2a",
-            Self::LlmsTxt => "llms-txt",
-            Self::ApiCatalog => "api-catalog",
-        }
-    }
-
     pub fn emit(self, service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         self.emit_among(service, &Self::ALL, diags)
     }

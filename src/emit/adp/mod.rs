@@ -10,6 +10,7 @@ mod parameter;
 mod rules;
 mod sample;
 
+use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use std::borrow::Cow;
 
 use serde::Serialize;
@@ -30,6 +31,32 @@ pub const SERVING: Serving = Serving {
     content_type: JSON,
     cache_control: "public, max-age=3600",
     cors: true,
+};
+
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "adp",
+    about: "/.well-known/agent and one detail file per capability (Agent Discovery Protocol 1.0)",
+    documents: &[
+        Document::linked(
+            MANIFEST_PATH,
+            SERVING,
+            Link {
+                title: "Agent Discovery Protocol manifest",
+                note: "the ADP 1.0 manifest, with one detail file per capability",
+                media_type: "application/json",
+                relation: Relation::ServiceMeta,
+            },
+        ),
+        Document {
+            path: DETAIL_PREFIX,
+            serving: SERVING,
+            per_capability: true,
+            link: None,
+        },
+    ],
+    spec: "Agent Discovery Protocol 1.0",
+    status: "community specification",
+    requires: &[],
 };
 
 #[derive(Serialize)]

@@ -10,6 +10,7 @@ pub mod verbs;
 
 pub use validate::{EndpointRef, Pass, Violation, validate};
 
+use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use serde_json::Value;
 
 use super::{Artifact, JSON, Serving, to_json_bytes};
@@ -36,6 +37,29 @@ pub const SERVING_YAML: Serving = Serving {
     content_type: "application/agis",
     cache_control: CACHE,
     cors: true,
+};
+
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "agis",
+    about: "The AGIS document and /.well-known/agis.json (draft-hood-independent-agis-01)",
+    documents: &[
+        Document::linked(
+            SUMMARY_PATH,
+            SERVING_JSON,
+            Link {
+                title: "AGIS summary",
+                note: "the AGIS methods, vocabulary and data classes of the service",
+                media_type: "application/json",
+                relation: Relation::ServiceMeta,
+            },
+        ),
+        Document::at(YAML_PATH, SERVING_YAML),
+        Document::at(JSON_PATH, SERVING_JSON),
+    ],
+    spec: "AGIS draft-hood-independent-agis-01",
+    status: "superseded by draft-hood-agtp-api-00, which deprecates it",
+    // agis.json's mcp_tools_list names the MCP tools file.
+    requires: &[Target::Mcp],
 };
 
 pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {

@@ -15,6 +15,7 @@ use super::{
     Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes, to_json_bytes_within,
 };
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use crate::model::Service;
 
 /// `/ia.json` is the MUST (§3.1); the well-known copy is the MAY (§3.2).
@@ -25,6 +26,27 @@ pub const SERVING: Serving = Serving {
     content_type: JSON,
     cache_control: "public, max-age=3600",
     cors: true,
+};
+
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "ia-json",
+    about: "/ia.json and /.well-known/ia.json (ia.json 1.0.0)",
+    documents: &[
+        Document::linked(
+            PATHS[0],
+            SERVING,
+            Link {
+                title: "ia.json",
+                note: "endpoints, access groups and rate limits in the ia.json 1.0.0 format",
+                media_type: "application/json",
+                relation: Relation::ServiceMeta,
+            },
+        ),
+        Document::at(PATHS[1], SERVING),
+    ],
+    spec: "ia.json 1.0.0",
+    status: "community specification",
+    requires: &[],
 };
 /// The version of the spec this back end follows; also the document's `version`.
 pub const SPEC_VERSION: &str = "1.0.0";

@@ -1,5 +1,6 @@
 //! The OpenAPI 3.1.0 document of the API, also served as RFC-002's `/api/discovery?format=openapi`.
 
+use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
@@ -14,6 +15,29 @@ use crate::model::{
 pub const PATHS: [&str; 2] = ["/openapi.json", DISCOVERY_PATH];
 pub const DISCOVERY_PATH: &str = "/api/discovery.openapi.json";
 pub const VERSION: &str = "3.1.0";
+
+/// The OpenAPI media type with its version parameter (OpenAPI 3.1 §4.1 media types).
+pub const MEDIA_TYPE: &str = "application/vnd.oai.openapi+json;version=3.1";
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "openapi",
+    about: "The OpenAPI 3.1 document of the API (RFC-002 `?format=openapi`)",
+    documents: &[
+        Document::linked(
+            PATHS[0],
+            rfc002::SERVING,
+            Link {
+                title: "OpenAPI description",
+                note: "the whole API as an OpenAPI 3.1 document",
+                media_type: MEDIA_TYPE,
+                relation: Relation::ServiceDesc,
+            },
+        ),
+        Document::at(PATHS[1], rfc002::SERVING),
+    ],
+    spec: "OpenAPI 3.1.0",
+    status: "published standard",
+    requires: &[],
+};
 /// OpenAI's plugin limits for the linked OpenAPI document (summary/description, parameter description).
 const PLUGIN_TEXT_LIMIT: usize = 200;
 

@@ -9,6 +9,7 @@ mod generated_at;
 
 use super::{Artifact, JSON, Serving, openapi};
 use crate::diag::Diagnostics;
+use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use crate::model::Service;
 
 pub use generated_at::{generated_at, rfc3339};
@@ -25,6 +26,38 @@ pub const SERVING: Serving = Serving {
 pub const AGENTS_PATH: &str = "/.well-known/agents.json";
 pub const AI_PLUGIN_PATH: &str = "/.well-known/ai-plugin.json";
 pub const DISCOVERY_PATH: &str = "/api/discovery";
+
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "rfc002",
+    about: "/.well-known/agents.json, /.well-known/ai-plugin.json, /api/discovery (RFC-002)",
+    documents: &[
+        Document::linked(
+            AGENTS_PATH,
+            SERVING,
+            Link {
+                title: "agents.json",
+                note: "capability metadata and agent instructions (RFC-002)",
+                media_type: "application/json",
+                relation: Relation::ServiceMeta,
+            },
+        ),
+        Document::linked(
+            AI_PLUGIN_PATH,
+            SERVING,
+            Link {
+                title: "AI plugin manifest",
+                note: "the OpenAI plugin manifest pointing at the OpenAPI description",
+                media_type: "application/json",
+                relation: Relation::ServiceMeta,
+            },
+        ),
+        Document::at(DISCOVERY_PATH, SERVING),
+    ],
+    spec: "RFC-002 Agent-Discovery-By-Default (ar-agents, 2026-05); OpenAI plugin manifest v1",
+    status: "draft, not an IETF RFC; the plugin manifest is retired by OpenAI",
+    // agents.json and ai-plugin.json link to the OpenAPI document.
+    requires: &[Target::OpenApi],
+};
 
 pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
     let links = Links::new(service);

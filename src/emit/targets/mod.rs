@@ -1,0 +1,242 @@
+//! Every target wellgen emits, each described once by its [`Descriptor`]: the documents it
+//! publishes (paths, media type, cache policy), the spec it follows and the targets it needs.
+//! Everything that lists targets (the CLI's `--target` values, `wellgen targets`, the README
+//! table, the API catalog and llms.txt links, the tests) iterates the descriptors.
+//!
+//! Adding a target: a module beside this one with its `DESCRIPTOR`, `lower` and `render`, one
+//! line in `targets!` below, and a fixture (ARCHITECTURE.md has the recipe).
+
+use super::Serving;
+
+/// What a target is, for everything that lists targets.
+#[derive(Debug)]
+pub struct Descriptor {
+    /// The `--target` value.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub about: &'static str,
+    /// Every document the target publishes, its primary one first.
+    pub documents: &'static [Document],
+    /// The exact spec version or draft followed.
+    pub spec: &'static str,
+    /// Where that spec stands.
+    pub status: &'static str,
+    /// Targets built along with this one, because its documents link to theirs.
+    pub requires: &'static [Target],
+}
+
+/// One document (or one family of documents) a target publishes.
+#[derive(Debug)]
+pub struct Document {
+    /// URL path; for a family, the prefix that each capability's id completes.
+    pub path: &'static str,
+    pub serving: Serving,
+    /// One file per capability below `path`.
+    pub per_capability: bool,
+    /// How the other documents (the API catalog, llms.txt) link to it; `None` for aliases,
+    /// twins and per-capability files.
+    pub link: Option<Link>,
+}
+
+impl Document {
+    /// A single document at `path`, linked to by no other.
+    pub const fn at(path: &'static str, serving: Serving) -> Self {
+        Self {
+            path,
+            serving,
+            per_capability: false,
+            link: None,
+        }
+    }
+
+    /// The single document at `path`, as other documents link to it.
+    pub const fn linked(path: &'static str, serving: Serving, link: Link) -> Self {
+        Self {
+            path,
+            serving,
+            per_capability: false,
+            link: Some(link),
+        }
+    }
+
+    /// The path as `wellgen targets` shows it: a family's with `<id>`.
+    pub fn display_path(&self) -> String {
+        if self.per_capability {
+            format!("{}<id>", self.path)
+        } else {
+            self.path.to_string()
+        }
+    }
+}
+
+/// A document as another document links to it.
+#[derive(Debug, Clone, Copy)]
+pub struct Link {
+    /// A short human title (a link name in /llms.txt, a `title` in the catalog).
+    pub title: &'static str,
+    /// What it is for, in one line.
+    pub note: &'static str,
+    /// The media type it is served as, without parameters.
+    pub media_type: &'static str,
+    /// Its RFC 8631 relation to the API in the catalog.
+    pub relation: Relation,
+}
+
+/// RFC 8631 relations the catalog uses for the documents (RFC 9727 Appendix A.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// A machine-readable description of the API itself.
+    ServiceDesc,
+    /// Documentation primarily for human (here: language-model) readers.
+    ServiceDoc,
+    /// Further metadata about the API, for machines.
+    ServiceMeta,
+}
+
+impl Relation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ServiceDesc => "service-desc",
+            Self::ServiceDoc => "service-doc",
+            Self::ServiceMeta => "service-meta",
+        }
+    }
+}
+
+/// A linked document and the target that writes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Linked {
+    pub target: Target,
+    pub path: &'static str,
+    pub link: Link,
+}
+
+/// The documents of the `built` targets that others link to: descriptions of the API itself
+/// (`service-desc`) first, then the rest in target order.
+pub fn linked(built: &[Target]) -> Vec<Linked> {
+    let mut all: Vec<Linked> = Target::ALL
+        .iter()
+        .filter(|t| built.contains(t))
+        .flat_map(|&target| {
+            target.descriptor().documents.iter().filter_map(move |d| {
+                Some(Linked {
+                    target,
+                    path: d.path,
+                    link: d.link?,
+                })
+            })
+        })
+        .collect();
+    all.sort_by_key(|l| l.link.relation != Relation::ServiceDesc);
+    all
+}
+
+/// Declares the targets: the enum, `ALL` in target order (the order of documents, messages
+/// and every listing), and each one's descriptor, from one line per target.
+macro_rules! targets {
+    ($($variant:ident => $module:ident),+ $(,)?) => {
+        /// Every target wellgen can emit.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Target {
+            $($variant),+
+        }
+
+        impl Target {
+            pub const ALL: [Target; [$(stringify!($variant)),+].len()] = [$(Target::$variant),+];
+
+            pub fn descriptor(self) -> &'static Descriptor {
+                match self {
+                    $(Self::$variant => &super::$module::DESCRIPTOR),+
+                }
+            }
+        }
+    };
+}
+
+targets! {
+    AiEndpoint => aiendpoint,
+    IaJson => iajson,
+    Rfc002 => rfc002,
+    OpenApi => openapi,
+    Adp => adp,
+    Agis => agis,
+    Mcp => mcp,
+    A2a => a2a,
+    LlmsTxt => llms_txt,
+    ApiCatalog => api_catalog,
+}
+
+impl Target {
+    /// The `--target` value.
+    pub fn name(self) -> &'static str {
+        self.descriptor().name
+    }
+
+    /// The target named `name`, if any.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// `chosen` with the targets they require, in target order; every target when none is chosen.
+    pub fn with_requirements(chosen: &[Target]) -> Vec<Target> {
+        if chosen.is_empty() {
+            return Self::ALL.to_vec();
+        }
+        let mut all: Vec<Target> = chosen
+            .iter()
+            .flat_map(|t| std::iter::once(*t).chain(t.descriptor().requires.iter().copied()))
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    }
+}
+
+impl clap::ValueEnum for Target {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Self::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let d = self.descriptor();
+        Some(clap::builder::PossibleValue::new(d.name).help(d.about))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_every_path_is_absolute_and_published_once() {
+        let mut names = std::collections::BTreeSet::new();
+        let mut paths = std::collections::BTreeSet::new();
+        for t in Target::ALL {
+            let d = t.descriptor();
+            assert!(names.insert(d.name), "{} named twice", d.name);
+            assert_eq!(Target::named(d.name), Some(t));
+            assert!(!d.documents.is_empty(), "{}", d.name);
+            for doc in d.documents {
+                assert!(doc.path.starts_with('/'), "{}", doc.path);
+                assert!(paths.insert(doc.path), "{} listed twice", doc.path);
+            }
+        }
+    }
+
+    #[test]
+    fn requirements_are_added_and_ordered() {
+        assert_eq!(Target::with_requirements(&[]), Target::ALL.to_vec());
+        let with = Target::with_requirements(&[Target::Agis, Target::Rfc002]);
+        assert_eq!(
+            with,
+            [Target::Rfc002, Target::OpenApi, Target::Agis, Target::Mcp]
+        );
+    }
+
+    #[test]
+    fn the_api_description_is_linked_first() {
+        let linked = linked(&Target::ALL);
+        assert_eq!(linked[0].link.relation, Relation::ServiceDesc);
+        assert_eq!(linked[0].target, Target::OpenApi);
+    }
+}
