@@ -76,13 +76,18 @@ impl<'a, F: FnMut(&Field<'_>, &'a str, Use)> Collect<'a, F> {
         (self.visit)(&field, text, usage);
     }
 
-    fn opt(&mut self, field: &str, text: &'a Option<String>, usage: Use) {
+    fn opt<T: std::ops::Deref<Target = str>>(
+        &mut self,
+        field: &str,
+        text: &'a Option<T>,
+        usage: Use,
+    ) {
         if let Some(t) = text {
             self.add(field, t, usage);
         }
     }
 
-    fn list(&mut self, field: &str, list: &'a [String], usage: Use) {
+    fn list<T: std::ops::Deref<Target = str>>(&mut self, field: &str, list: &'a [T], usage: Use) {
         for (i, t) in list.iter().enumerate() {
             self.add(&format!("{field}.{i}"), t, usage);
         }

@@ -166,17 +166,29 @@ pub fn local_host(url: &str) -> Option<&str> {
         // is not part of the host.
         None => authority.split(':').next()?,
     };
-    let lower = host.to_ascii_lowercase();
-    let name = lower.strip_suffix('.').unwrap_or(&lower);
-    let named = name == "localhost"
-        || name.ends_with(".localhost")
-        || name.ends_with(".local")
-        || name.ends_with(".internal");
-    (named || private_ipv4(name) || private_ipv6(name)).then_some(host)
+    let local = if authority.starts_with('[') {
+        private_ipv6(host)
+    } else {
+        // As a URL parser reads the host: percent-decoded, IDNA-mapped (full-width letters,
+        // `。`), lower case, and IPv4 in every spelling it takes.
+        match url::Host::parse(host) {
+            Ok(url::Host::Ipv4(ip)) => local_ipv4(ip),
+            Ok(url::Host::Domain(name)) => local_name(&name),
+            Ok(url::Host::Ipv6(_)) => false,
+            // Not a host a client could reach; judged by its name all the same.
+            Err(_) => local_name(&host.to_ascii_lowercase()),
+        }
+    };
+    local.then_some(host)
 }
 
-fn private_ipv4(host: &str) -> bool {
-    parse_ipv4(host).is_some_and(local_ipv4)
+/// Whether a lowercase host name names this machine or a local network.
+fn local_name(name: &str) -> bool {
+    let name = name.strip_suffix('.').unwrap_or(name);
+    name == "localhost"
+        || name.ends_with(".localhost")
+        || name.ends_with(".local")
+        || name.ends_with(".internal")
 }
 
 fn local_ipv4(ip: Ipv4Addr) -> bool {
@@ -186,50 +198,6 @@ fn local_ipv4(ip: Ipv4Addr) -> bool {
         || ip.is_link_local()
         || a == 0
         || (a == 100 && (b & 0xc0) == 64)
-}
-
-/// An IPv4 address as the WHATWG URL standard reads a host: one to four parts, each decimal,
-/// `0x` hex or `0`-prefixed octal, the last filling the bytes left (`127.1`, `2130706433`).
-fn parse_ipv4(host: &str) -> Option<Ipv4Addr> {
-    let mut parts = [0u64; 4];
-    let mut n = 0;
-    for part in host.split('.') {
-        if n == 4 {
-            return None;
-        }
-        parts[n] = ipv4_number(part)?;
-        n += 1;
-    }
-    let (last, init) = parts[..n].split_last()?;
-    if init.iter().any(|&p| p > 255) || *last >= 1u64 << (8 * (5 - n)) {
-        return None;
-    }
-    let high = init
-        .iter()
-        .enumerate()
-        .fold(0u64, |acc, (i, &p)| acc | p << (8 * (3 - i)));
-    u32::try_from(high | last).ok().map(Ipv4Addr::from)
-}
-
-fn ipv4_number(part: &str) -> Option<u64> {
-    let (digits, radix) =
-        if let Some(hex) = part.strip_prefix("0x").or_else(|| part.strip_prefix("0X")) {
-            (hex, 16)
-        } else if part.len() > 1 && part.starts_with('0') {
-            (&part[1..], 8)
-        } else {
-            (part, 10)
-        };
-    if part.is_empty() || digits.len() > 12 {
-        return None;
-    }
-    if digits.is_empty() {
-        return Some(0);
-    }
-    if !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
-    }
-    u64::from_str_radix(digits, radix).ok()
 }
 
 fn private_ipv6(host: &str) -> bool {
@@ -411,6 +379,26 @@ mod tests {
             ("https://[2002:a9fe:a9fe::1]", "2002:a9fe:a9fe::1"),
             ("https://localhost:abc/", "localhost"),
             ("wss://10.0.0.1:/x", "10.0.0.1"),
+            // Spellings a URL parser decodes before it reads the address or name.
+            ("https://127%2e0%2e0%2e1/", "127%2e0%2e0%2e1"),
+            ("https://%31%32%37.0.0.1", "%31%32%37.0.0.1"),
+            ("https://192.168.0x1.1", "192.168.0x1.1"),
+            ("https://0x7F.1", "0x7F.1"),
+            ("https://00", "00"),
+            (
+                "agtp://\u{ff4c}\u{ff4f}\u{ff43}\u{ff41}\u{ff4c}\u{ff48}\u{ff4f}\u{ff53}\u{ff54}",
+                "\u{ff4c}\u{ff4f}\u{ff43}\u{ff41}\u{ff4c}\u{ff48}\u{ff4f}\u{ff53}\u{ff54}",
+            ),
+            (
+                "https://\u{ff11}\u{ff12}\u{ff17}.0.0.1",
+                "\u{ff11}\u{ff12}\u{ff17}.0.0.1",
+            ),
+            (
+                "https://127\u{3002}0\u{3002}0\u{3002}1",
+                "127\u{3002}0\u{3002}0\u{3002}1",
+            ),
+            ("https://localhost\u{3002}", "localhost\u{3002}"),
+            ("https://exa^mple.localhost", "exa^mple.localhost"),
         ] {
             assert_eq!(local_host(url), Some(host), "{url}");
         }
@@ -429,6 +417,12 @@ mod tests {
             "https://0x.example",
             "https://4294967296",
             "https://08.0.0.1",
+            "https://256.0.0.1",
+            "https://10.0.0.256",
+            "https://10.0.0.0x100",
+            "https://0xffffffff",
+            "https://127.0.0.1..",
+            "https://xn--lcalhost-x2a",
             "https://[64:ff9b::808:808]",
             "https://[2002:808:808::1]",
             "https://[64:ff9c::7f00:1]",

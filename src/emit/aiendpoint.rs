@@ -64,7 +64,7 @@ struct ServiceView<'a> {
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     category: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
-    language: Option<&'a [String]>,
+    language: Option<&'a [crate::model::LanguageTag]>,
 }
 
 #[derive(Serialize)]

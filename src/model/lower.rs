@@ -301,40 +301,38 @@ impl Cx<'_> {
         list
     }
 
-    fn languages(&mut self, list: Vec<String>) -> Vec<String> {
+    fn languages(&mut self, list: Vec<String>) -> Vec<LanguageTag> {
         if list.is_empty() {
             self.error(
                 "service.languages",
                 "must list at least one language when present",
             );
         }
+        let mut tags = Vec::with_capacity(list.len());
         for (i, tag) in list.iter().enumerate() {
             let field = format!("service.languages.{i}");
-            if !is_language_tag(tag) {
-                self.push(
-                    Diagnostic::error(format!("`{tag}` is not a language tag of the form `en` or `pt-BR`"))
-                        .at(&field)
-                        .help("aiendpoint and ia.json accept a two-letter language, optionally with a region"),
-                );
-            } else if list[..i].contains(tag) {
-                self.error(field, format!("`{tag}` is listed twice"));
+            match tag.parse::<LanguageTag>() {
+                Err(e) => self.push(Diagnostic::error(e).at(&field).help(
+                    "aiendpoint and ia.json accept a two-letter language, optionally with a region",
+                )),
+                Ok(_) if list[..i].contains(tag) => {
+                    self.error(field, format!("`{tag}` is listed twice"));
+                }
+                Ok(t) => tags.push(t),
             }
         }
-        list
+        tags
     }
 
     fn contact(&mut self, c: raw::ContactTable) -> Contact {
-        if let Some(e) = &c.email
-            && !is_email(e)
-        {
-            self.error(
-                "service.contact.email",
-                format!("`{e}` is not an email address"),
-            );
-        }
+        let email = c.email.and_then(|e| {
+            e.parse::<Email>()
+                .map_err(|e| self.error("service.contact.email", e))
+                .ok()
+        });
         Contact {
             name: c.name,
-            email: c.email,
+            email,
             url: self.https(c.url, "service.contact.url"),
         }
     }
@@ -475,17 +473,9 @@ impl Cx<'_> {
                     return None;
                 }
             };
-            if is_meta_date(&text) {
-                Some(text)
-            } else {
-                self.push(
-                    Diagnostic::error(format!(
-                        "`{text}` is not a date of the form YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ"
-                    ))
-                    .at("meta.last_updated"),
-                );
-                None
-            }
+            text.parse::<MetaDate>()
+                .map_err(|e| self.push(Diagnostic::error(e).at("meta.last_updated")))
+                .ok()
         });
         Meta {
             last_updated,
@@ -1390,33 +1380,6 @@ fn is_cuit(s: &str) -> bool {
         && parts[2].len() == 1
 }
 
-fn is_language_tag(s: &str) -> bool {
-    let b = s.as_bytes();
-    match b.len() {
-        2 => b.iter().all(u8::is_ascii_lowercase),
-        5 => {
-            b[..2].iter().all(u8::is_ascii_lowercase)
-                && b[2] == b'-'
-                && b[3..].iter().all(u8::is_ascii_uppercase)
-        }
-        _ => false,
-    }
-}
-
-fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !s
-            .chars()
-            .any(|c| c.is_whitespace() || matches!(c, '<' | '>' | ',' | ';'))
-        && !domain.contains('@')
-}
-
 /// A long run of letters and digits with no word separator: a key, not a header's name
 /// (`X-API-Key`, `Ocp-Apim-Subscription-Key`, `apikey`).
 fn looks_like_key(s: &str) -> bool {
@@ -1430,30 +1393,6 @@ fn is_header_name(s: &str) -> bool {
         && s.len() <= 64
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
-}
-
-fn is_meta_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    let date = b.len() >= 10
-        && digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10);
-    match b.len() {
-        10 => date,
-        20 => {
-            date && b[10] == b'T'
-                && digits(11..13)
-                && b[13] == b':'
-                && digits(14..16)
-                && b[16] == b':'
-                && digits(17..19)
-                && b[19] == b'Z'
-        }
-        _ => false,
-    }
 }
 
 fn is_request_size(s: &str) -> bool {
@@ -1474,11 +1413,6 @@ mod tests {
 
     #[test]
     fn small_validators() {
-        assert!(is_language_tag("en") && is_language_tag("pt-BR"));
-        assert!(!is_language_tag("en-us") && !is_language_tag("eng"));
-        assert!(is_meta_date("2026-03-10") && is_meta_date("2026-03-10T09:00:00Z"));
-        assert!(!is_meta_date("2026-3-10") && !is_meta_date("2026-03-10T09:00:00+01:00"));
-        assert!(is_email("ops@example.com") && !is_email("ops@example") && !is_email("a b@x.io"));
         assert!(is_request_size("10mb") && !is_request_size("10MB") && !is_request_size("mb"));
         assert!(!is_request_size("10kbkb") && !is_request_size("10mbkb"));
         assert_eq!(

@@ -8,11 +8,13 @@ pub mod param;
 pub mod path;
 pub mod returns;
 pub mod url;
+pub mod values;
 
 pub use lower::{FEATURES, lower};
 pub use param::{Param, ParamIn, ParamType};
 pub use path::PathTemplate;
 pub use url::HttpsUrl;
+pub use values::{Email, LanguageTag, MetaDate};
 
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -28,8 +30,8 @@ pub struct Service {
     pub site_type: SiteType,
     /// aiendpoint categories (closed list), in the author's order.
     pub categories: Vec<String>,
-    /// BCP 47 tags, when the author declared them.
-    pub languages: Option<Vec<String>>,
+    /// Two-letter languages with an optional region (`en`, `pt-BR`), when the author declared them.
+    pub languages: Option<Vec<LanguageTag>>,
     pub version: String,
     pub links: Links,
     pub contact: Contact,
@@ -195,7 +197,7 @@ pub struct Links {
 #[derive(Debug, Clone, Default)]
 pub struct Contact {
     pub name: Option<String>,
-    pub email: Option<String>,
+    pub email: Option<Email>,
     pub url: Option<String>,
 }
 
@@ -349,8 +351,8 @@ pub struct TokenHints {
 
 #[derive(Debug, Clone, Default)]
 pub struct Meta {
-    /// `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`, as written.
-    pub last_updated: Option<String>,
+    /// `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`, as written, and a real day and time.
+    pub last_updated: Option<MetaDate>,
     pub changelog: Option<String>,
     pub status: Option<String>,
 }

@@ -1,5 +1,9 @@
 //! An absolute `https://` URL, checked the way the specs need it: no credentials, no query or
 //! fragment on a base, no trailing slash (so `base + path` never doubles it).
+//!
+//! The `url` crate decides what a host is (IPv4 in all its WHATWG spellings, IPv6, IDNA); the
+//! text is kept exactly as the author wrote it, because the crate's serialisation normalises
+//! (lower case, a trailing `/`, punycode) and every target publishes the author's URL.
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpsUrl(String);
@@ -70,20 +74,34 @@ pub fn check_https(text: &str) -> Result<&str, String> {
             "`{port}` is not a port: it must be a number from 1 to 65535"
         ));
     }
-    if let Some(literal) = host.strip_prefix('[') {
-        let address = literal.strip_suffix(']').unwrap_or(literal);
-        if address.parse::<std::net::Ipv6Addr>().is_err() {
-            return Err(format!("`{host}` is not an IPv6 address"));
-        }
-    } else if host
-        .strip_suffix('.')
-        .unwrap_or(host)
-        .split('.')
-        .any(|label| {
-            label.is_empty() || !label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-        })
+    // The host as a WHATWG URL parser (a browser, an agent's HTTP client) reads it. Names are
+    // held to letters, digits and hyphens first: the parser would take `_`, `!` or Unicode.
+    let bracketed = host.starts_with('[');
+    if !bracketed
+        && host
+            .strip_suffix('.')
+            .unwrap_or(host)
+            .split('.')
+            .any(|label| {
+                label.is_empty() || !label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            })
     {
         return Err(format!("`{host}` is not a host name"));
+    }
+    match url::Host::parse(host) {
+        Ok(_) => {}
+        Err(_) if bracketed => return Err(format!("`{host}` is not an IPv6 address")),
+        // A host whose last label is a number is an IPv4 address (`127.1`, `0x7f.0.0.1`).
+        Err(url::ParseError::InvalidIpv4Address) => {
+            return Err(format!(
+                "`{host}` is not an IPv4 address, and a host name cannot end in a number"
+            ));
+        }
+        Err(_) => return Err(format!("`{host}` is not a host name")),
+    }
+    // Every part was checked above with its own message; this is the whole-URL safety net.
+    if let Err(e) = url::Url::parse(text) {
+        return Err(format!("`{text}` is not a URL: {e}"));
     }
     Ok(text)
 }
@@ -129,6 +147,14 @@ mod tests {
             "https://x-1.example.com:65535/a:b",
             "https://[2001:db8::1]:8443/v1",
             "https://[2001:db8::1]",
+            // Every IPv4 spelling stays a host (the local-address check reads what it is).
+            "https://127.1",
+            "https://0x7f.0.0.1",
+            "https://2130706433/v1",
+            "https://0177.0.0.1.",
+            "https://1e1.example",
+            "https://xn--caf-dma.example",
+            "https://EXAMPLE.com:08443",
         ] {
             assert!(check_https(ok).is_ok(), "{ok}");
         }
@@ -155,6 +181,22 @@ mod tests {
             ("https://[::1", "never closes"),
             ("https://[::1]x", "not a host and port"),
             ("https://[nope]/", "not an IPv6 address"),
+            ("https://[::1%25eth0]/", "not an IPv6 address"),
+            // Read as IPv4 by a URL parser, and no address: they passed as host names.
+            ("https://1.2.3.4.5", "`1.2.3.4.5` is not an IPv4 address"),
+            ("https://256.0.0.1/v1", "`256.0.0.1` is not an IPv4 address"),
+            ("https://08.0.0.1", "`08.0.0.1` is not an IPv4 address"),
+            ("https://0x100.0.0.1", "not an IPv4 address"),
+            ("https://4294967296", "not an IPv4 address"),
+            (
+                "https://api.example.1",
+                "a host name cannot end in a number",
+            ),
+            // Punycode that decodes to nothing.
+            (
+                "https://xn--zz.example",
+                "`xn--zz.example` is not a host name",
+            ),
         ] {
             let err = HttpsUrl::parse_base(url).unwrap_err();
             assert!(err.contains(why), "{url}: {err}");

@@ -33,7 +33,7 @@ pub fn site<'a>(service: &'a Service, diags: &mut Diagnostics) -> Site<'a> {
             .languages
             .as_deref()
             .and_then(|l| l.first())
-            .map(String::as_str),
+            .map(|l| l.as_str()),
         timezone: service.timezone.as_deref(),
         contact,
     }

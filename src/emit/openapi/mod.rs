@@ -102,7 +102,11 @@ fn info(service: &Service) -> Value {
     }
     let c = &service.contact;
     let mut contact = Map::new();
-    for (key, value) in [("name", &c.name), ("url", &c.url), ("email", &c.email)] {
+    for (key, value) in [
+        ("name", c.name.as_deref()),
+        ("url", c.url.as_deref()),
+        ("email", c.email.as_deref()),
+    ] {
         if let Some(v) = value {
             contact.insert(key.into(), json!(v));
         }

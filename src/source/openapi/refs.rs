@@ -363,24 +363,12 @@ impl Documents {
     }
 }
 
+/// A ref's file part or fragment with its `%XX` escapes decoded (RFC 3986); left as written
+/// when the bytes decoded are not UTF-8.
 fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && let Some(hex) = bytes.get(i + 1..i + 3)
-            && let Ok(hex) = std::str::from_utf8(hex)
-            && let Ok(b) = u8::from_str_radix(hex, 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8()
+        .map_or_else(|_| s.to_string(), std::borrow::Cow::into_owned)
 }
 
 /// Limits that keep an expanded schema readable and bounded on huge APIs.
@@ -862,6 +850,30 @@ mod tests {
             "/list/-1",
         ] {
             assert_eq!(lookup(&doc, p), doc.pointer(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn ref_escapes_decode_as_rfc_3986_says() {
+        for (text, decoded) in [
+            ("%2e%2e/shared.yaml", "../shared.yaml"),
+            ("%2E%2E%2Fx", "../x"),
+            ("/paths/~1items~1%7Bid%7D", "/paths/~1items~1{id}"),
+            ("a%20b", "a b"),
+            ("%c3%a9", "\u{e9}"),
+            // Not an escape: kept as written.
+            ("%", "%"),
+            ("a%2", "a%2"),
+            ("%zz", "%zz"),
+            ("%%41", "%A"),
+            ("%\u{e9}", "%\u{e9}"),
+            // `u8::from_str_radix` took a sign, so the hand decoder read `%+1` as byte 1.
+            ("%+1", "%+1"),
+            // Not UTF-8 once decoded: the whole text is kept as written.
+            ("%e9", "%e9"),
+            ("x%ff%fe", "x%ff%fe"),
+        ] {
+            assert_eq!(percent_decode(text), decoded, "{text}");
         }
     }
 
