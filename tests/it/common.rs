@@ -115,8 +115,7 @@ pub fn sources() -> Vec<PathBuf> {
 pub fn sources_with_fixtures(prefix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for (dir, prefix) in [("examples", ""), ("tests/fixtures", prefix)] {
-        let entries =
-            std::fs::read_dir(root().join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let entries = std::fs::read_dir(root().join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
         let mut entries: Vec<_> = entries
             .map(|e| e.unwrap().path())
             .filter(|p| {

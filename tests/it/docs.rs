@@ -54,7 +54,10 @@ fn sections(doc: &str) -> Vec<Section> {
             let text = lines[*start..end].join("\n");
             Section {
                 names: names.clone(),
-                keys: code.captures_iter(&text).map(|c| c[1].to_string()).collect(),
+                keys: code
+                    .captures_iter(&text)
+                    .map(|c| c[1].to_string())
+                    .collect(),
             }
         })
         .collect()
@@ -260,9 +263,10 @@ fn starter_comments_state_the_enforced_limits() {
 fn messages_on(text: &str, field: &str, errors: bool) -> Vec<String> {
     let work = tempfile::tempdir().unwrap();
     std::fs::write(work.path().join("service.toml"), text).unwrap();
-    let (_, stdout, stderr) = run(wellgen()
-        .current_dir(work.path())
-        .args(["check", "--format", "json", "service.toml"]));
+    let (_, stdout, stderr) =
+        run(wellgen()
+            .current_dir(work.path())
+            .args(["check", "--format", "json", "service.toml"]));
     let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
     report["diagnostics"]
         .as_array()
@@ -290,7 +294,10 @@ fn starter_limits_are_the_enforced_ones() {
     // `service.name` and `service.description` do not speak about those.
     let plugin = starter["plugin"].as_table_mut().unwrap();
     plugin.insert("name_for_human".into(), "Widgets".into());
-    plugin.insert("description_for_human".into(), "Find widgets by name.".into());
+    plugin.insert(
+        "description_for_human".into(),
+        "Find widgets by name.".into(),
+    );
     for (key, field, min, max, errors) in LIMITS {
         let (table, name) = key.split_once('.').unwrap();
         let with_length = |n: usize| {

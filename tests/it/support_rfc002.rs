@@ -15,8 +15,8 @@ pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 pub fn sources() -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in ["examples", "tests/fixtures"] {
-        let entries = std::fs::read_dir(Path::new(ROOT).join(dir))
-            .unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let entries =
+            std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
         let before = out.len();
         for e in entries.flatten() {
             let file = e.path().join("service.toml");
