@@ -115,9 +115,7 @@ pub fn sources() -> Vec<PathBuf> {
 pub fn sources_with_fixtures(prefix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for (dir, prefix) in [("examples", ""), ("tests/fixtures", prefix)] {
-        let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
-            continue;
-        };
+        let entries = std::fs::read_dir(root().join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
         let mut entries: Vec<_> = entries
             .map(|e| e.unwrap().path())
             .filter(|p| {
@@ -126,12 +124,15 @@ pub fn sources_with_fixtures(prefix: &str) -> Vec<PathBuf> {
             })
             .collect();
         entries.sort();
+        let before = out.len();
         out.extend(
             entries
                 .into_iter()
                 .map(|p| p.join("service.toml"))
                 .filter(|p| p.exists()),
         );
+        // Callers loop over what is found: finding nothing must fail, not pass.
+        assert!(out.len() > before, "no {dir}/{prefix}*/service.toml");
     }
     out
 }

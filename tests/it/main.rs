@@ -15,6 +15,7 @@ mod aiendpoint;
 mod api_catalog;
 mod batch;
 mod cli;
+mod docs;
 mod editor;
 mod error_roundtrip;
 mod golden;

@@ -136,6 +136,7 @@ fn examples() -> Vec<PathBuf> {
         .filter(|p| p.exists())
         .collect();
     out.sort();
+    assert!(!out.is_empty(), "no examples/*/service.toml");
     out
 }
 

@@ -15,15 +15,17 @@ pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 pub fn sources() -> Vec<PathBuf> {
     let mut out = Vec::new();
     for dir in ["examples", "tests/fixtures"] {
-        let Ok(entries) = std::fs::read_dir(Path::new(ROOT).join(dir)) else {
-            continue;
-        };
+        let entries =
+            std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let before = out.len();
         for e in entries.flatten() {
             let file = e.path().join("service.toml");
             if file.is_file() {
                 out.push(file);
             }
         }
+        // Callers loop over what is found: finding nothing must fail, not pass.
+        assert!(out.len() > before, "no {dir}/*/service.toml");
     }
     out.sort();
     out
