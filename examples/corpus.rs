@@ -8,8 +8,8 @@
 //! The checks: `/.well-known/ai` against the aiendpoint draft's schema, `/ia.json` against the
 //! ia.json registry of schemas, `agents.json` against RFC-002's agents.v1.json, the MCP tools
 //! list against the MCP schema's `ListToolsResult`, ADP through `check_manifest` and
-//! `check_detail`, the AGIS document through `agis::validate` (and its YAML twin equal to it),
-//! the OpenAPI document re-read by `oas3` with every operation's parameters and body resolved;
+//! `check_detail`, the AGIS document through the test suite's validator (and its YAML twin
+//! equal to it), the OpenAPI document re-read by `oas3` with every operation's parameters and body resolved;
 //! every JSON artifact parses, and documents published at two paths are identical.
 //!
 //! Files that are not entry documents (fragments of multi-file APIs, reached only by `$ref`)
@@ -25,6 +25,11 @@ use serde_json::Value;
 use wellgen::diag::Diagnostics;
 use wellgen::emit::{self, Artifact, Target, adp, agis, aiendpoint, iajson, mcp, openapi, rfc002};
 use wellgen::source::openapi::{self as import, Options};
+
+/// The AGIS validator of the test suite: wellgen checks these rules before writing, this reads
+/// the written JSON.
+#[path = "../tests/it/support_agis.rs"]
+mod support_agis;
 
 #[derive(Default)]
 struct Counts {
@@ -353,7 +358,7 @@ impl Checks {
             }
         }
         if let Some(doc) = get(agis::JSON_PATH, &mut out) {
-            let violations: Vec<String> = agis::validate(doc)
+            let violations: Vec<String> = support_agis::validate(doc)
                 .iter()
                 .map(ToString::to_string)
                 .collect();

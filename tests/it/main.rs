@@ -3,6 +3,7 @@
 //! tests/README.md says what each module checks.
 
 mod common;
+mod support_agis;
 mod support_rfc002;
 
 mod a2a;
