@@ -7,10 +7,10 @@
 //!
 //! The checks: `/.well-known/ai` against the aiendpoint draft's schema, `/ia.json` against the
 //! ia.json registry of schemas, `agents.json` against RFC-002's agents.v1.json, the MCP tools
-//! list against the MCP schema's `ListToolsResult`, ADP through the tests' checker
-//! (tests/it/support_adp.rs: `check_manifest`, `check_detail`), the AGIS document through
-//! `agis::validate` (and its YAML twin equal to it), the OpenAPI document re-read by `oas3` with
-//! every operation's parameters and body resolved;
+//! list against the MCP schema's `ListToolsResult`, ADP and AGIS through the test suite's
+//! checkers (tests/it/support_adp.rs, tests/it/support_agis.rs; the AGIS YAML twin equal to its
+//! JSON), the OpenAPI document re-read by `oas3` with every operation's parameters and body
+//! resolved;
 //! every JSON artifact parses, and documents published at two paths are identical.
 //!
 //! Files that are not entry documents (fragments of multi-file APIs, reached only by `$ref`)
@@ -27,9 +27,13 @@ use wellgen::diag::Diagnostics;
 use wellgen::emit::{self, Artifact, Target, adp, agis, aiendpoint, iajson, mcp, openapi, rfc002};
 use wellgen::source::openapi::{self as import, Options};
 
+/// The ADP and AGIS checkers of the test suite: wellgen checks these rules before writing,
+/// these read the written JSON.
 #[path = "../tests/it/support_adp.rs"]
 #[allow(dead_code)]
 mod support_adp;
+#[path = "../tests/it/support_agis.rs"]
+mod support_agis;
 
 #[derive(Default)]
 struct Counts {
@@ -362,7 +366,7 @@ impl Checks {
             }
         }
         if let Some(doc) = get(agis::JSON_PATH, &mut out) {
-            let violations: Vec<String> = agis::validate(doc)
+            let violations: Vec<String> = support_agis::validate(doc)
                 .iter()
                 .map(ToString::to_string)
                 .collect();

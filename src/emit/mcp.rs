@@ -1,14 +1,16 @@
 //! A static MCP tools/list result (MCP 2026-07-28), per AGIS Appendix C: one tool per AGIS
 //! endpoint, named `method_entity`, described by the intent (plus parameter hints), with the
-//! AGIS input schema as `inputSchema`.
+//! AGIS input schema as `inputSchema`. The endpoints and names are the ones `model::agis`
+//! derives for the AGIS target too; MCP reports only the naming problems.
 
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::agis::{self, document::Endpoint};
+use super::agis;
 use super::{Artifact, JSON, Serving, to_json_bytes};
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::agis::{Derived, Endpoint, derive};
 use crate::model::{Impact, Service};
 
 pub const PATH: &str = agis::MCP_TOOLS_PATH;
@@ -69,14 +71,65 @@ struct Annotations {
     idempotent_hint: Option<bool>,
 }
 
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    // The AGIS back end reports what it derives; repeating it here would say everything twice.
-    let endpoints = agis::document::endpoints(service, &mut Diagnostics::default());
-    let names = agis::tool_names(&endpoints, diags);
-    let tools = endpoints
+/// The tools are the shared derivation's endpoints under their tool names.
+pub struct Lowered<'a> {
+    pub derived: &'a Derived<'a>,
+}
+
+/// The tool-name diagnostics (Appendix C): declared names that break MCP's rule or are used
+/// twice, then defaults already taken that fall back to the capability id.
+///
+/// `service` is unused: everything MCP needs is in `derived`; the signature is every target's.
+pub fn lower<'a>(
+    _service: &Service,
+    derived: &'a Derived<'a>,
+    diags: &mut Diagnostics,
+) -> Lowered<'a> {
+    let named = derived.endpoints.iter().zip(&derived.tool_names);
+    for (e, t) in named.clone() {
+        let Some(n) = &e.capability.semantic.mcp_tool_name else {
+            continue;
+        };
+        let field = e.capability.field("semantic.mcp_tool_name");
+        if t.invalid {
+            diags.push(
+                Diagnostic::error(format!("`{n}` is not an MCP tool name"))
+                    .at(&field)
+                    .help("1–128 characters: lowercase letters, digits, `_`, `-` or `.` (AGIS §6.2 asks for lowercase)"),
+            );
+        }
+        if t.declared_twice {
+            diags.push(
+                Diagnostic::error(format!("MCP tool name `{n}` is used twice"))
+                    .at(field)
+                    .help("mcp_tool_name MUST be unique within the service (AGIS §6.2)"),
+            );
+        }
+    }
+    for (e, t) in named {
+        if let Some(default) = &t.replaces {
+            let c = e.capability;
+            diags.push(
+                Diagnostic::warning(format!(
+                    "MCP tool name `{default}` is already taken; `{}` is published as `{}`",
+                    c.id, t.name
+                ))
+                .at(c.field("id"))
+                .help("set `semantic.mcp_tool_name` to choose the name (AGIS Appendix C)"),
+            );
+        }
+    }
+    Lowered { derived }
+}
+
+/// Pure: the tools/list result.
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let d = lowered.derived;
+    let tools = d
+        .endpoints
         .iter()
-        .zip(names)
-        .map(|(e, n)| tool(e, n.name))
+        .zip(&d.tool_names)
+        .map(|(e, t)| tool(e, t.name.clone()))
         .collect();
     let result = ListToolsResult {
         result_type: "complete",
@@ -85,6 +138,12 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         cache_scope: "public",
     };
     vec![Artifact::document(PATH, to_json_bytes(&result), SERVING)]
+}
+
+/// Glue kept so the dispatch in `emit/mod.rs` compiles unchanged.
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    let derived = derive(service);
+    render(service, &lower(service, &derived, diags))
 }
 
 fn tool(e: &Endpoint, name: String) -> Tool {

@@ -3,6 +3,7 @@
 //! It has no `Deserialize` on purpose: the only way in is `lower`, which checks everything and
 //! collects every diagnostic first.
 
+pub mod agis;
 mod lower;
 pub mod param;
 pub mod path;

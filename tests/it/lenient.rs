@@ -84,7 +84,7 @@ fn build(text: &str) -> Built {
         diags,
         artifacts,
     };
-    let violations = agis::validate(&built.json(agis::JSON_PATH));
+    let violations = crate::support_agis::validate(&built.json(agis::JSON_PATH));
     assert!(violations.is_empty(), "{violations:#?}");
     for a in &built.artifacts {
         if a.path.starts_with(adp::DETAIL_PREFIX) {

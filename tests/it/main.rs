@@ -4,6 +4,7 @@
 
 mod common;
 mod support_adp;
+mod support_agis;
 mod support_rfc002;
 
 mod a2a;

@@ -250,5 +250,5 @@ fn the_agis_document_records_names_that_are_not_the_default() {
         doc["endpoints"][1]["semantic"]["mcp_tool_name"],
         "find_restaurant"
     );
-    assert!(wellgen::emit::agis::validate(&doc).is_empty());
+    assert!(crate::support_agis::validate(&doc).is_empty());
 }

@@ -1707,7 +1707,7 @@ fn document_problems(artifacts: &[Artifact]) -> Vec<String> {
     }
     let agis_doc = document(artifacts, agis::JSON_PATH);
     out.extend(
-        agis::validate(&agis_doc)
+        crate::support_agis::validate(&agis_doc)
             .iter()
             .map(|v| format!("agis: {v}")),
     );

@@ -1,22 +1,20 @@
 //! AGIS (draft-hood-independent-agis-01): the full document in both normative serialisations,
 //! JSON and YAML, and the `/.well-known/agis.json` summary (§11.1).
 //!
-//! Every document is checked by the eight validation passes of §9.1 before it is returned;
-//! `validate` is public so any AGIS document can be checked the same way.
+//! The endpoints, verbs and MCP tool names are derived once in `model::agis`; `lower` reports
+//! what was derived and checks the values against the eight validation passes of §9.1 (`check`),
+//! so `render` writes a conforming document and cannot fail.
 
+mod check;
 pub mod document;
-pub mod validate;
-pub mod verbs;
-
-pub use validate::{EndpointRef, Pass, Violation, validate};
 
 use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use serde_json::Value;
 
 use super::{Artifact, JSON, Serving, to_json_bytes};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::agis::{Derived, Endpoint, derive};
 use crate::model::{Impact, Service};
-use document::Endpoint;
 
 /// The YAML serialisation (§10 recommends YAML for reading; `.agis` is the registered extension).
 pub const YAML_PATH: &str = "/.well-known/agis/service.agis";
@@ -62,21 +60,37 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     requires: &[Target::Mcp],
 };
 
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let endpoints = document::endpoints(service, diags);
-    // MCP naming problems are the MCP back end's to report; here only the resolved names matter.
-    let names = tool_names(&endpoints, &mut Diagnostics::default());
-    let explicit: Vec<Option<String>> = names
-        .iter()
-        .map(|n| n.explicit.then(|| n.name.clone()))
-        .collect();
-    document_warnings(service, diags);
-    let doc = document::document(service, &endpoints, &explicit);
-    for v in validate(&doc) {
-        diags.push(violation_diagnostic(&endpoints, &v));
-    }
-    advisories(service, &endpoints, diags);
+/// What the documents are written from: the shared derivation, and the document-level values
+/// AGIS derives (each warned of in `lower` when derived).
+pub struct Lowered<'a> {
+    pub derived: &'a Derived<'a>,
+    pub agtp: String,
+    pub domain: String,
+}
 
+/// Every AGIS diagnostic, in the order the documents are built: what was derived per endpoint,
+/// what was derived for the document, the eight passes, then SHOULD-level advice.
+pub fn lower<'a>(
+    service: &'a Service,
+    derived: &'a Derived<'a>,
+    diags: &mut Diagnostics,
+) -> Lowered<'a> {
+    for e in &derived.endpoints {
+        derivation_warning(e, diags);
+    }
+    document_warnings(service, diags);
+    check::passes(service, &derived.endpoints, &derived.tool_names, diags);
+    advisories(&derived.endpoints, diags);
+    Lowered {
+        derived,
+        agtp: document::agtp(service).0,
+        domain: document::domain(service).0,
+    }
+}
+
+/// Pure: the JSON and YAML documents and the summary.
+pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let doc = document::document(service, lowered);
     let site = service.site_url.origin();
     let summary = document::summary(
         service,
@@ -95,81 +109,34 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
     ]
 }
 
-/// An MCP tool name for an endpoint; `explicit` when it is not the Appendix C default, so the
-/// AGIS document must carry it as `mcp_tool_name`.
-pub struct ToolName {
-    pub name: String,
-    pub explicit: bool,
+/// Glue kept so the dispatch in `emit/mod.rs` compiles unchanged.
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    let derived = derive(service);
+    render(service, &lower(service, &derived, diags))
 }
 
-/// MCP's tool-name rule (tools.mdx "Tool Names").
-pub fn is_mcp_tool_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-}
-
-/// Appendix C(a): `mcp_tool_name`, else lowercase `METHOD_firstsegment`; a default name that is
-/// already taken falls back to the capability id (with a warning), so names stay unique.
-pub fn tool_names(endpoints: &[Endpoint], diags: &mut Diagnostics) -> Vec<ToolName> {
-    let mut taken: Vec<String> = Vec::new();
-    for e in endpoints {
-        let c = e.capability;
-        if let Some(n) = &c.semantic.mcp_tool_name {
-            let field = c.field("semantic.mcp_tool_name");
-            if !is_mcp_tool_name(n) || n.chars().any(|c| c.is_ascii_uppercase()) {
-                diags.push(
-                    Diagnostic::error(format!("`{n}` is not an MCP tool name"))
-                        .at(&field)
-                        .help("1–128 characters: lowercase letters, digits, `_`, `-` or `.` (AGIS §6.2 asks for lowercase)"),
-                );
-            }
-            if taken.contains(n) {
-                diags.push(
-                    Diagnostic::error(format!("MCP tool name `{n}` is used twice"))
-                        .at(field)
-                        .help("mcp_tool_name MUST be unique within the service (AGIS §6.2)"),
-                );
-            }
-            taken.push(n.clone());
-        }
+/// One warning per endpoint that lists what was derived for it.
+fn derivation_warning(e: &Endpoint, diags: &mut Diagnostics) {
+    if e.derived.is_empty() {
+        return;
     }
-    let mut out = Vec::new();
-    for e in endpoints {
-        let c = e.capability;
-        if let Some(n) = &c.semantic.mcp_tool_name {
-            out.push(ToolName {
-                name: n.clone(),
-                explicit: true,
-            });
-            continue;
-        }
-        let mut name: String = format!("{}_{}", e.method, e.entity()).to_lowercase();
-        name.retain(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-        name.truncate(128);
-        let explicit = taken.contains(&name);
-        if explicit {
-            let default = name;
-            name = c.id.clone();
-            let mut n = 2;
-            while taken.contains(&name) {
-                name = format!("{}_{n}", c.id);
-                n += 1;
-            }
-            diags.push(
-                Diagnostic::warning(format!(
-                    "MCP tool name `{default}` is already taken; `{}` is published as `{name}`",
-                    c.id
-                ))
-                .at(c.field("id"))
-                .help("set `semantic.mcp_tool_name` to choose the name (AGIS Appendix C)"),
-            );
-        }
-        taken.push(name.clone());
-        out.push(ToolName { name, explicit });
-    }
-    out
+    let c = e.capability;
+    let at = if c.semantic == Default::default() {
+        c.field("id")
+    } else {
+        c.field("semantic")
+    };
+    diags.push(
+        Diagnostic::warning(format!(
+            "AGIS endpoint `{} {}` for `{}`: derived {}",
+            e.method,
+            e.path,
+            c.id,
+            e.derived.join("; ")
+        ))
+        .at(at)
+        .help("declare these in `[capabilities.semantic]` (verb, path, intent, actor, outcome, capability, confidence, impact, idempotent) to publish your own wording"),
+    );
 }
 
 fn document_warnings(service: &Service, diags: &mut Diagnostics) {
@@ -242,8 +209,7 @@ fn document_warnings(service: &Service, diags: &mut Diagnostics) {
 }
 
 /// SHOULD-level advice that is not one of the eight passes.
-fn advisories(service: &Service, endpoints: &[Endpoint], diags: &mut Diagnostics) {
-    let _ = service;
+fn advisories(endpoints: &[Endpoint], diags: &mut Diagnostics) {
     for e in endpoints {
         let c = e.capability;
         if e.method.eq_ignore_ascii_case("PROCESS") {
@@ -272,73 +238,6 @@ fn advisories(service: &Service, endpoints: &[Endpoint], diags: &mut Diagnostics
             }
         }
     }
-}
-
-/// A violation as a diagnostic at the service.toml field that produced the failing value.
-fn violation_diagnostic(endpoints: &[Endpoint], v: &Violation) -> Diagnostic {
-    let d = Diagnostic::error(v.to_string());
-    let Some(rest) = v.field.strip_prefix("endpoints.") else {
-        return match document_field(&v.field) {
-            Some(f) => d.at(f),
-            None => d,
-        };
-    };
-    let (index, key) = rest.split_once('.').unwrap_or((rest, ""));
-    let Some(e) = index.parse::<usize>().ok().and_then(|i| endpoints.get(i)) else {
-        return d;
-    };
-    let c = e.capability;
-    let s = &c.semantic;
-    let (field, authored) = match key.split('.').next().unwrap_or_default() {
-        "method" => (
-            if s.verb.is_some() {
-                "semantic.verb"
-            } else {
-                "id"
-            },
-            s.verb.is_some(),
-        ),
-        "path" => (
-            if s.path.is_some() {
-                "semantic.path"
-            } else {
-                "path"
-            },
-            s.path.is_some(),
-        ),
-        "semantic" => match key {
-            "semantic.intent" if s.intent.is_none() => ("description", false),
-            "semantic.intent" => ("semantic.intent", true),
-            "semantic.outcome" => ("semantic.outcome", s.outcome.is_some()),
-            "semantic.actor" => ("semantic.actor", s.actor.is_some()),
-            "semantic.state_transition" => ("semantic.state_transition", true),
-            "semantic.parameter_hints" => ("semantic.parameter_hints", true),
-            "semantic.mcp_tool_name" => ("semantic.mcp_tool_name", true),
-            _ => ("semantic", false),
-        },
-        "input" => ("params", false),
-        "output" => ("output_schema", c.output_schema.is_some()),
-        "errors" => ("errors", !c.errors.is_empty()),
-        _ => ("id", false),
-    };
-    let d = d.at(c.field(field));
-    if authored {
-        d
-    } else {
-        d.help("wellgen derived this value; declare it in `[capabilities.semantic]` to choose it yourself")
-    }
-}
-
-fn document_field(field: &str) -> Option<String> {
-    Some(match field {
-        "service" => "service.name".into(),
-        "agtp" => "agis.agtp".into(),
-        "vocabulary.negotiable" | "data_manifest" => "agis.negotiable".into(),
-        "vocabulary.domain" => "agis.domain".into(),
-        "vocabulary.namespace" => "agis.namespace".into(),
-        f if f.starts_with("data_manifest.") => format!("agis.{f}"),
-        _ => return None,
-    })
 }
 
 /// Parses either serialisation back into the one JSON value both must mean (§10).

@@ -13,7 +13,7 @@ use super::naming::{IdAllocator, one_line, plural, shorten, snake_case};
 use super::refs::{Expander, Node, Place};
 use super::schema::{coerce, compact, schema_type, to_toml, toml_shape};
 use crate::diag::Diagnostic;
-use crate::emit::agis::verbs::GENERIC_ERRORS;
+use crate::model::agis::verbs::GENERIC_ERRORS;
 use crate::model::{ParamType, PathTemplate};
 use crate::source::service_toml as raw;
 

@@ -1,5 +1,5 @@
 //! AGIS method vocabulary: a deterministic lexicon of action verbs grouped by what they do,
-//! the word lists the validator needs (§4.1–§4.3, §5, §13), and the derivation of a method
+//! the word lists the rules in `rules` need (§4.1–§4.3, §5, §13), and the derivation of a method
 //! identifier and an AGIS path from a capability that does not declare them.
 //!
 //! The lexicon stands in for the embedding model §9.1 suggests for Pass 6: it knows only the
@@ -740,7 +740,7 @@ pub fn noun_words(text: &str, method_word: &str) -> String {
     words.join("-")
 }
 
-/// Every lexicon entry, uppercased: for tests that each passes the validator.
+/// Every lexicon entry, uppercased: for the test that each passes Passes 2 and 3.
 pub fn all_methods() -> impl Iterator<Item = String> {
     LEXICON
         .iter()
