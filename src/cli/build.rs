@@ -1,6 +1,6 @@
 //! `wellgen build`: compile, then write the output folder, then report what was written and
-//! what it costs an agent to read (bytes and tokens per document). A folder as SOURCE is a
-//! batch build (`batch`).
+//! what it costs an agent to read (bytes and tokens per document). `batch` builds many with
+//! `build_one`.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::compile::{Compiled, compile_into, summary};
-use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input, Report, batch};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input, Report};
 use crate::diag::report::Format;
 use crate::emit::Artifact;
 use crate::source::{self, openapi};
@@ -19,9 +19,6 @@ use crate::write;
 pub(super) const DEFAULT_OUT: &str = "dist";
 
 pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: bool) -> u8 {
-    if input.source.is_dir() {
-        return batch::build_all(input, out, report, quiet);
-    }
     let out = out.unwrap_or(Path::new(DEFAULT_OUT));
     let summarise = !quiet && !report.summary_off;
     if summarise {

@@ -210,6 +210,10 @@ pub fn main() -> ExitCode {
 
 pub fn run(cli: &Cli) -> u8 {
     match &cli.command {
+        // A folder as SOURCE: every service.toml below it.
+        Command::Build { input, out, report } if input.source.is_dir() => {
+            batch::build_all(input, out.as_deref(), report, cli.quiet)
+        }
         Command::Build { input, out, report } => {
             build::build(input, out.as_deref(), report, cli.quiet)
         }
