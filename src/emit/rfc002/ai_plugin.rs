@@ -15,15 +15,16 @@ pub const DESCRIPTION_FOR_HUMAN_MAX: usize = 100;
 /// RFC-002 §3.2: "~500-1000 chars".
 pub const DESCRIPTION_FOR_MODEL_TARGET: std::ops::RangeInclusive<usize> = 500..=1000;
 
+/// The manifest as published: every text already derived, shortened or checked by `lower`.
 #[derive(Serialize)]
-struct Manifest<'a> {
+pub struct Manifest<'a> {
     schema_version: &'static str,
     name_for_model: String,
     name_for_human: String,
     description_for_model: String,
     description_for_human: String,
     auth: ManifestAuth,
-    api: Api<'a>,
+    api: Api,
     logo_url: &'a str,
     contact_email: &'a str,
     legal_info_url: &'a str,
@@ -66,24 +67,31 @@ impl ManifestAuth {
 }
 
 #[derive(Serialize)]
-struct Api<'a> {
+struct Api {
     #[serde(rename = "type")]
     kind: &'static str,
-    url: &'a str,
+    url: String,
 }
 
 /// The manifest, or `None` (with a warning) when a field OpenAI requires has no source and
-/// cannot honestly be derived: the logo and the contact e-mail.
-pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Option<Vec<u8>> {
-    let mut missing = Vec::new();
-    if service.links.logo.is_none() {
-        missing.push("`service.logo_url`");
-    }
-    if service.contact.email.is_none() {
-        missing.push("`service.contact.email`");
-    }
-    if !missing.is_empty() {
-        let missing: Vec<String> = missing.into_iter().map(String::from).collect();
+/// cannot honestly be derived: the logo and the contact e-mail; or (with an error) when the
+/// name an agent calls it by cannot be derived.
+pub fn lower<'a>(
+    service: &'a Service,
+    links: &Links,
+    diags: &mut Diagnostics,
+) -> Option<Manifest<'a>> {
+    let (Some(logo_url), Some(contact_email)) = (
+        service.links.logo.as_deref(),
+        service.contact.email.as_deref(),
+    ) else {
+        let mut missing = Vec::new();
+        if service.links.logo.is_none() {
+            missing.push("`service.logo_url`".to_string());
+        }
+        if service.contact.email.is_none() {
+            missing.push("`service.contact.email`".to_string());
+        }
         diags.push(
             Diagnostic::warning(format!(
                 "/.well-known/ai-plugin.json is not written: OpenAI's manifest requires logo_url and \
@@ -93,7 +101,7 @@ pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Opti
             .help("set `logo_url` and `[service.contact] email` to publish all four RFC-002 documents"),
         );
         return None;
-    }
+    };
     let name_for_human = limited(
         service.plugin.name_for_human.as_deref(),
         &service.name,
@@ -114,23 +122,25 @@ pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Opti
     let description_for_model = description_for_model(service, links, diags);
     let auth = auth(service, diags);
     let legal_info_url = legal_info_url(service, diags);
-
-    let manifest = Manifest {
+    Some(Manifest {
         schema_version: "v1",
         name_for_model: name_for_model?,
-        name_for_human: name_for_human?,
+        name_for_human,
         description_for_model,
-        description_for_human: description_for_human?,
+        description_for_human,
         auth,
         api: Api {
             kind: "openapi",
-            url: &links.openapi,
+            url: links.openapi.clone(),
         },
-        logo_url: service.links.logo.as_deref()?,
-        contact_email: service.contact.email.as_deref()?,
+        logo_url,
+        contact_email,
         legal_info_url,
-    };
-    Some(to_json_bytes(&manifest))
+    })
+}
+
+pub fn render(manifest: &Manifest) -> Vec<u8> {
+    to_json_bytes(manifest)
 }
 
 /// The author's value (already checked against the limit by the model), else the service's own
@@ -142,9 +152,9 @@ fn limited(
     fallback: &str,
     (key, fallback_field, max): (&str, &str, usize),
     diags: &mut Diagnostics,
-) -> Option<String> {
+) -> String {
     if let Some(w) = written {
-        return Some(w.to_string());
+        return w.to_string();
     }
     let len = fallback.chars().count();
     let (short, cut) = crate::text::shorten(fallback, max);
@@ -160,7 +170,7 @@ fn limited(
             )),
         );
     }
-    Some(short)
+    short
 }
 
 fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> {
