@@ -14,6 +14,8 @@ pub const NAME_FOR_HUMAN_MAX: usize = 20;
 pub const DESCRIPTION_FOR_HUMAN_MAX: usize = 100;
 /// RFC-002 §3.2: "~500-1000 chars".
 pub const DESCRIPTION_FOR_MODEL_TARGET: std::ops::RangeInclusive<usize> = 500..=1000;
+/// OpenAI's limit, which the model also holds a written `[plugin] description_for_model` to.
+pub const DESCRIPTION_FOR_MODEL_MAX: usize = 8000;
 
 /// The manifest as published: every text already derived, shortened or checked by `lower`.
 #[derive(Serialize)]
@@ -126,7 +128,7 @@ pub fn lower<'a>(
         schema_version: "v1",
         name_for_model: name_for_model?,
         name_for_human,
-        description_for_model,
+        description_for_model: description_for_model?,
         description_for_human,
         auth,
         api: Api {
@@ -211,9 +213,13 @@ fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> 
     Some(derived)
 }
 
-/// Composes "use it when … / do not use it when …" from the capabilities, within the RFC's
-/// 1,000 characters: capabilities past the budget are counted, not listed.
-fn description_for_model(service: &Service, links: &Links, diags: &mut Diagnostics) -> String {
+/// The author's text, else one composed from the capabilities; `None` (with an error) when
+/// even the composed text is longer than OpenAI allows.
+fn description_for_model(
+    service: &Service,
+    links: &Links,
+    diags: &mut Diagnostics,
+) -> Option<String> {
     if let Some(d) = &service.plugin.description_for_model {
         let len = d.chars().count();
         if !DESCRIPTION_FOR_MODEL_TARGET.contains(&len) {
@@ -225,9 +231,21 @@ fn description_for_model(service: &Service, links: &Links, diags: &mut Diagnosti
                 .at("plugin.description_for_model"),
             );
         }
-        return d.clone();
+        return Some(d.clone());
     }
     let text = derive_description_for_model(service, links);
+    let len = text.chars().count();
+    if len > DESCRIPTION_FOR_MODEL_MAX {
+        // Only a site URL thousands of characters long gets here: every other part is bounded.
+        diags.push(
+            Diagnostic::error(format!(
+                "ai-plugin.json's description_for_model derived from the capabilities would be \
+                 {len} characters (at most {DESCRIPTION_FOR_MODEL_MAX})"
+            ))
+            .help("write `[plugin] description_for_model` (RFC-002 asks for 500-1000 characters)"),
+        );
+        return None;
+    }
     diags.push(
         Diagnostic::warning(format!(
             "no `plugin.description_for_model`: ai-plugin.json gets {} characters derived from the \
@@ -236,11 +254,15 @@ fn description_for_model(service: &Service, links: &Links, diags: &mut Diagnosti
         ))
         .help("write one (RFC-002 asks for 500-1000 characters saying when to use the service and when not to)"),
     );
-    text
+    Some(text)
 }
 
+/// Composes "use it when … / do not use it when …" from the capabilities, aiming at the RFC's
+/// 1,000 characters: capabilities past the budget are counted, not listed, and so are the
+/// capabilities to confirm past theirs (they are all marked in the OpenAPI document).
 pub fn derive_description_for_model(service: &Service, links: &Links) -> String {
     const LIST_BUDGET: usize = 600;
+    const CONFIRM_BUDGET: usize = 300;
     let name = &service.name;
     let mut listed = Vec::new();
     let mut used = 0;
@@ -269,12 +291,22 @@ pub fn derive_description_for_model(service: &Service, links: &Links) -> String 
     out.push_str(&format!(
         " Do not use {name} for tasks these operations do not cover, and do not guess parameters"
     ));
-    let confirm: Vec<String> = service
-        .capabilities
-        .iter()
-        .filter(|c| c.confirm)
-        .map(|c| c.id.clone())
-        .collect();
+    let mut confirm: Vec<String> = Vec::new();
+    let mut used = 0;
+    let to_confirm = service.capabilities.iter().filter(|c| c.confirm);
+    for c in to_confirm.clone() {
+        if used + c.id.len() > CONFIRM_BUDGET && !confirm.is_empty() {
+            break;
+        }
+        used += c.id.len() + 2;
+        confirm.push(c.id.clone());
+    }
+    let rest = to_confirm.count() - confirm.len();
+    if rest > 0 {
+        confirm.push(format!(
+            "the {rest} other operations marked `x-requires-confirmation` in the OpenAPI document"
+        ));
+    }
     if !confirm.is_empty() {
         out.push_str(&format!(
             "; call {} only after the user has confirmed",
