@@ -691,3 +691,100 @@ fn builds_are_byte_identical_and_dated_by_source_date_epoch() {
     let b = build(&fixture("rfc002-netlify-oauth"));
     assert_eq!(b.json(DISCOVERY)["generatedAt"], "2026-04-02T00:00:00Z");
 }
+
+#[test]
+fn every_valid_source_date_is_published_as_that_instant() {
+    for (written, published) in [
+        ("2026-04-02", "2026-04-02T00:00:00Z"),
+        ("2024-02-29", "2024-02-29T00:00:00Z"),
+        ("\"2000-02-29\"", "2000-02-29T00:00:00Z"),
+        ("1999-12-31T23:59:59Z", "1999-12-31T23:59:59Z"),
+        // TOML writes a space for the `T` too; the model holds the RFC 3339 form.
+        ("2026-05-01 09:30:00Z", "2026-05-01T09:30:00Z"),
+        ("\"2026-05-01T09:30:00Z\"", "2026-05-01T09:30:00Z"),
+    ] {
+        let b = small(
+            "Small",
+            "Short.",
+            &format!("[meta]\nlast_updated = {written}"),
+        );
+        assert!(b.errors().is_empty(), "{written}: {:#?}", b.errors());
+        assert_eq!(b.json(DISCOVERY)["generatedAt"], published, "{written}");
+        assert!(b.warnings_mentioning("generatedAt").is_empty(), "{written}");
+    }
+}
+
+/// SMALL with `n` more capabilities that ask for confirmation, each with an id of 64 characters.
+fn with_confirmed(n: usize, service_keys: &str) -> Built {
+    let mut text = SMALL
+        .replace("NAME", "Small")
+        .replace("DESCRIPTION", "Short.")
+        .replace("PLUGIN", service_keys);
+    for i in 0..n {
+        text.push_str(&format!(
+            "\n[[capabilities]]\nid = \"{}_{i:04}\"\ndescription = \"Delete {i}\"\n\
+             method = \"DELETE\"\npath = \"/r/{i}\"\nconfirm = true\n",
+            "delete".repeat(10).get(..59).unwrap()
+        ));
+    }
+    build(&text)
+}
+
+#[test]
+fn a_derived_description_for_model_stays_within_openais_limit() {
+    // Each id listed in full would take 150 × 66 characters; the list stops at its budget.
+    let b = with_confirmed(150, "");
+    assert!(b.errors().is_empty(), "{:#?}", b.errors());
+    let d = b.json(PLUGIN)["description_for_model"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        d.chars().count() <= 8000,
+        "{} characters",
+        d.chars().count()
+    );
+    assert!(
+        d.contains(" and the 146 other operations marked `x-requires-confirmation` in the OpenAPI document only after the user has confirmed"),
+        "{d}"
+    );
+    let openapi = b.json("/openapi.json");
+    let marked = openapi["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter(|item| item["delete"]["x-requires-confirmation"] == true)
+        .count();
+    assert_eq!(marked, 150);
+    // A few are all named.
+    let d = with_confirmed(3, "").json(PLUGIN)["description_for_model"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(d.contains("_0002 only after the user has confirmed"), "{d}");
+    assert!(!d.contains("x-requires-confirmation"), "{d}");
+}
+
+#[test]
+fn a_derived_description_for_model_past_openais_limit_is_an_error() {
+    // Every other part is bounded: only an origin thousands of characters long gets here.
+    let host = format!("{}example", format!("{}.", "a".repeat(60)).repeat(130));
+    let site = format!("site_url = \"https://{host}\"");
+    let b = with_confirmed(0, &site);
+    let e = b.errors();
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(e[0].message.contains("at most 8000"), "{}", e[0].message);
+    assert!(b.artifact(PLUGIN).is_none());
+    assert!(b.json(AGENTS)["discovery"].get("aiPlugin").is_none());
+    assert!(
+        b.warnings_mentioning("no `plugin.description_for_model`")
+            .is_empty()
+    );
+    // Written by the author, it is published as written.
+    let b = with_confirmed(
+        0,
+        &format!("{site}\n[plugin]\ndescription_for_model = \"Use it to ping.\""),
+    );
+    assert!(b.errors().is_empty(), "{:#?}", b.errors());
+    assert_eq!(b.json(PLUGIN)["description_for_model"], "Use it to ping.");
+}

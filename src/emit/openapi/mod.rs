@@ -41,17 +41,158 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 /// OpenAI's plugin limits for the linked OpenAPI document (summary/description, parameter description).
 const PLUGIN_TEXT_LIMIT: usize = 200;
 
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let body: std::sync::Arc<[u8]> = to_json_bytes(&document(service, diags)).into();
+/// What the OpenAPI document derives from the model once OpenAPI's rules are checked: the
+/// security schemes of `[auth]`, and the operations it can hold with the parameters each keeps.
+pub struct Lowered<'a> {
+    /// Security scheme name → scheme object, from the one `[auth]` of the service.
+    pub schemes: IndexMap<&'static str, Value>,
+    /// In capability order, without the capabilities OpenAPI cannot hold (reported as errors).
+    pub operations: Vec<Operation<'a>>,
+}
+
+/// One capability as an OpenAPI operation.
+pub struct Operation<'a> {
+    pub capability: &'a Capability,
+    /// The path template, `/items/{id}`: the key of the path item.
+    pub path: String,
+    /// The path, query and header parameters, without the headers OpenAPI ignores; each with
+    /// its `in`.
+    pub parameters: Vec<(&'a Param, &'static str)>,
+}
+
+/// Every diagnostic of the OpenAPI target, capability by capability: operations OpenAPI
+/// cannot hold (errors), then texts OpenAI's plugin tooling cuts, header parameters OpenAPI
+/// ignores and GET bodies (warnings).
+pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
+    let mut operations = Vec::with_capacity(service.capabilities.len());
+    // OpenAPI forbids two templates that differ only in parameter names (`/a/{id}`, `/a/{n}`).
+    let mut shapes: IndexMap<String, String> = IndexMap::new();
+    let mut owners: IndexMap<(String, Method), &str> = IndexMap::new();
+    for c in &service.capabilities {
+        let key = c.path.braces();
+        let shape = shape(c);
+        match shapes.get(&shape) {
+            Some(other) if *other != key => {
+                diags.push(
+                    Diagnostic::error(format!(
+                        "`{key}` differs from `{other}` only in parameter names; OpenAPI cannot hold both"
+                    ))
+                    .at(c.field("path"))
+                    .help("name the parameter the same way in every capability on this path"),
+                );
+                continue;
+            }
+            Some(_) => {}
+            None => {
+                shapes.insert(shape, key.clone());
+            }
+        }
+        if let Some(first) = owners.get(&(key.clone(), c.method)) {
+            diags.push(
+                Diagnostic::error(format!(
+                    "`{} {key}` is also capability `{first}`: OpenAPI has one operation per method and path",
+                    c.method.as_str()
+                ))
+                .at(c.field("path")),
+            );
+            continue;
+        }
+        owners.insert((key.clone(), c.method), &c.id);
+        operations.push(Operation {
+            capability: c,
+            path: key,
+            parameters: lower_operation(c, diags),
+        });
+    }
+    Lowered {
+        schemes: security_schemes(service.auth.as_ref()),
+        operations,
+    }
+}
+
+/// One operation's warnings, in the order of its fields; returns the parameters it keeps.
+fn lower_operation<'a>(
+    c: &'a Capability,
+    diags: &mut Diagnostics,
+) -> Vec<(&'a Param, &'static str)> {
+    if c.description.chars().count() > PLUGIN_TEXT_LIMIT {
+        diags.push(
+            Diagnostic::warning(format!(
+                "is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts operation summaries there"
+            ))
+            .at(c.field("description")),
+        );
+    }
+    let mut kept = Vec::new();
+    for p in &c.params {
+        let location = match p.location {
+            ParamIn::Path => "path",
+            ParamIn::Query => "query",
+            ParamIn::Header => "header",
+            ParamIn::Body => continue,
+        };
+        if p.location == ParamIn::Header
+            && RESERVED_HEADERS.contains(&p.name.to_ascii_lowercase().as_str())
+        {
+            diags.push(
+                Diagnostic::warning(format!(
+                    "OpenAPI ignores a header parameter named `{}`; it is left out of the OpenAPI document",
+                    p.name
+                ))
+                .at(format!("{}.{}", c.field("params"), p.name))
+                .help("describe Authorization through [auth], and content types through `content_type`"),
+            );
+            continue;
+        }
+        if p.description
+            .as_ref()
+            .is_some_and(|d| d.chars().count() > PLUGIN_TEXT_LIMIT)
+        {
+            diags.push(
+                Diagnostic::warning(format!(
+                    "the description is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts parameter descriptions there"
+                ))
+                .at(format!("{}.{}", c.field("params"), p.name)),
+            );
+        }
+        kept.push((p, location));
+    }
+    // A GET gets a request body only from body parameters (an example alone makes none).
+    if c.method == Method::Get && c.params.iter().any(|p| p.location == ParamIn::Body) {
+        diags.push(
+            Diagnostic::warning(
+                "a GET capability with body parameters: OpenAPI 3.1 allows it, but many clients and \
+                 proxies drop GET bodies",
+            )
+            .at(c.field("params"))
+            .help("send them as query parameters (`in = \"query\"`), or use POST"),
+        );
+    }
+    kept
+}
+
+/// Pure: the document at both of its paths, one shared body.
+pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let body: std::sync::Arc<[u8]> = to_json_bytes(&render_document(service, lowered)).into();
     PATHS
         .iter()
         .map(|p| Artifact::document(*p, body.clone(), rfc002::SERVING))
         .collect()
 }
 
-/// The whole document as JSON, keys in the order the OpenAPI specification lists them.
+/// Glue kept so `emit/mod.rs` compiles unchanged; the dispatch is rewired later.
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    render(service, &lower(service, diags))
+}
+
+/// The whole document as JSON, with the diagnostics `lower` reports.
 pub fn document(service: &Service, diags: &mut Diagnostics) -> Value {
-    let schemes = security_schemes(service.auth.as_ref());
+    render_document(service, &lower(service, diags))
+}
+
+/// The whole document as JSON, keys in the order the OpenAPI specification lists them.
+pub fn render_document(service: &Service, lowered: &Lowered) -> Value {
+    let schemes = &lowered.schemes;
     let mut doc = Map::new();
     doc.insert("openapi".into(), json!(VERSION));
     doc.insert("info".into(), info(service));
@@ -59,7 +200,7 @@ pub fn document(service: &Service, diags: &mut Diagnostics) -> Value {
         "servers".into(),
         json!([{ "url": service.base_url.as_str() }]),
     );
-    doc.insert("paths".into(), paths(service, &schemes, diags));
+    doc.insert("paths".into(), paths(service, lowered));
     if !schemes.is_empty() {
         let components: Map<String, Value> = schemes
             .iter()
@@ -231,48 +372,13 @@ fn security_schemes(auth: Option<&Auth>) -> IndexMap<&'static str, Value> {
     out
 }
 
-fn paths(
-    service: &Service,
-    schemes: &IndexMap<&'static str, Value>,
-    diags: &mut Diagnostics,
-) -> Value {
-    let mut paths: IndexMap<String, Map<String, Value>> = IndexMap::new();
-    // OpenAPI forbids two templates that differ only in parameter names (`/a/{id}`, `/a/{n}`).
-    let mut shapes: IndexMap<String, String> = IndexMap::new();
-    let mut owners: IndexMap<(String, Method), &str> = IndexMap::new();
-    for c in &service.capabilities {
-        let key = c.path.braces();
-        let shape = shape(c);
-        match shapes.get(&shape) {
-            Some(other) if *other != key => {
-                diags.push(
-                    Diagnostic::error(format!(
-                        "`{key}` differs from `{other}` only in parameter names; OpenAPI cannot hold both"
-                    ))
-                    .at(c.field("path"))
-                    .help("name the parameter the same way in every capability on this path"),
-                );
-                continue;
-            }
-            Some(_) => {}
-            None => {
-                shapes.insert(shape, key.clone());
-            }
-        }
-        if let Some(first) = owners.get(&(key.clone(), c.method)) {
-            diags.push(
-                Diagnostic::error(format!(
-                    "`{} {key}` is also capability `{first}`: OpenAPI has one operation per method and path",
-                    c.method.as_str()
-                ))
-                .at(c.field("path")),
-            );
-            continue;
-        }
-        owners.insert((key.clone(), c.method), &c.id);
-        let op = operation(service, c, schemes, diags);
+fn paths(service: &Service, lowered: &Lowered) -> Value {
+    let mut paths: IndexMap<&str, Map<String, Value>> = IndexMap::new();
+    for o in &lowered.operations {
+        let c = o.capability;
+        let op = operation(service, o, &lowered.schemes);
         paths
-            .entry(key)
+            .entry(&o.path)
             .or_default()
             .insert(c.method.as_str().to_ascii_lowercase(), op);
     }
@@ -280,7 +386,7 @@ fn paths(
     Value::Object(
         paths
             .into_iter()
-            .map(|(k, ops)| (k, Value::Object(ops)))
+            .map(|(k, ops)| (k.to_string(), Value::Object(ops)))
             .collect(),
     )
 }
@@ -301,36 +407,23 @@ fn shape(c: &Capability) -> String {
     out
 }
 
-fn operation(
-    service: &Service,
-    c: &Capability,
-    schemes: &IndexMap<&'static str, Value>,
-    diags: &mut Diagnostics,
-) -> Value {
+fn operation(service: &Service, o: &Operation, schemes: &IndexMap<&'static str, Value>) -> Value {
+    let c = o.capability;
     let mut op = Map::new();
     if !c.tags.is_empty() {
         op.insert("tags".into(), json!(c.tags));
     }
     op.insert("summary".into(), json!(c.description));
-    if c.description.chars().count() > PLUGIN_TEXT_LIMIT {
-        diags.push(
-            Diagnostic::warning(format!(
-                "is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts operation summaries there"
-            ))
-            .at(c.field("description")),
-        );
-    }
     op.insert("operationId".into(), json!(c.id));
-    let params: Vec<Value> = c
-        .params
+    let params: Vec<Value> = o
+        .parameters
         .iter()
-        .filter(|p| p.location != ParamIn::Body)
-        .filter_map(|p| parameter(c, p, diags))
+        .map(|(p, location)| parameter(p, location))
         .collect();
     if !params.is_empty() {
         op.insert("parameters".into(), Value::Array(params));
     }
-    if let Some(body) = request_body(c, diags) {
+    if let Some(body) = request_body(c) {
         op.insert("requestBody".into(), body);
     }
     op.insert("responses".into(), responses(c));
@@ -359,39 +452,12 @@ pub fn rate_limited(service: &Service, c: &Capability) -> bool {
 /// Header names OpenAPI says are ignored as parameters: they are described elsewhere.
 const RESERVED_HEADERS: [&str; 3] = ["accept", "content-type", "authorization"];
 
-fn parameter(c: &Capability, p: &Param, diags: &mut Diagnostics) -> Option<Value> {
-    let location = match p.location {
-        ParamIn::Path => "path",
-        ParamIn::Query => "query",
-        ParamIn::Header => "header",
-        ParamIn::Body => return None,
-    };
-    if p.location == ParamIn::Header
-        && RESERVED_HEADERS.contains(&p.name.to_ascii_lowercase().as_str())
-    {
-        diags.push(
-            Diagnostic::warning(format!(
-                "OpenAPI ignores a header parameter named `{}`; it is left out of the OpenAPI document",
-                p.name
-            ))
-            .at(format!("{}.{}", c.field("params"), p.name))
-            .help("describe Authorization through [auth], and content types through `content_type`"),
-        );
-        return None;
-    }
+fn parameter(p: &Param, location: &str) -> Value {
     let mut v = Map::new();
     v.insert("name".into(), json!(p.name));
     v.insert("in".into(), json!(location));
     if let Some(d) = &p.description {
         v.insert("description".into(), json!(d));
-        if d.chars().count() > PLUGIN_TEXT_LIMIT {
-            diags.push(
-                Diagnostic::warning(format!(
-                    "the description is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts parameter descriptions there"
-                ))
-                .at(format!("{}.{}", c.field("params"), p.name)),
-            );
-        }
     }
     // OpenAPI: a path parameter MUST be required.
     v.insert(
@@ -402,7 +468,7 @@ fn parameter(c: &Capability, p: &Param, diags: &mut Diagnostics) -> Option<Value
     if let Some(e) = &p.example {
         v.insert("example".into(), e.clone());
     }
-    Some(Value::Object(v))
+    Value::Object(v)
 }
 
 /// The JSON Schema of one parameter's value.
@@ -454,7 +520,7 @@ pub fn body_content_type(c: &Capability) -> &str {
     c.content_type.as_deref().unwrap_or("application/json")
 }
 
-fn request_body(c: &Capability, diags: &mut Diagnostics) -> Option<Value> {
+fn request_body(c: &Capability) -> Option<Value> {
     let body: Vec<&Param> = c
         .params
         .iter()
@@ -484,16 +550,6 @@ fn request_body(c: &Capability, diags: &mut Diagnostics) -> Option<Value> {
         .filter(|v| v.as_object().is_none_or(|m| !m.is_empty()));
     if body.is_empty() && (example.is_none() || !c.method.writes()) {
         return None;
-    }
-    if c.method == Method::Get {
-        diags.push(
-            Diagnostic::warning(
-                "a GET capability with body parameters: OpenAPI 3.1 allows it, but many clients and \
-                 proxies drop GET bodies",
-            )
-            .at(c.field("params"))
-            .help("send them as query parameters (`in = \"query\"`), or use POST"),
-        );
     }
     let mut schema = Map::new();
     schema.insert("type".into(), json!("object"));

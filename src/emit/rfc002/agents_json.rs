@@ -31,13 +31,13 @@ struct Document<'a> {
     license: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     maintainer: Option<Maintainer<'a>>,
-    issuer: Issuer<'a>,
+    issuer: &'a Issuer<'a>,
     rfc_conformance: Vec<&'a str>,
     discovery: Discovery<'a>,
     endpoints: Vec<Endpoint<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     governance: Option<&'a Map<String, Value>>,
-    agent_instructions: String,
+    agent_instructions: &'a str,
 }
 
 #[derive(Serialize)]
@@ -48,9 +48,10 @@ struct Maintainer<'a> {
     email: Option<&'a str>,
 }
 
+/// `issuer`: the author's `[rfc002.issuer]`, or the stand-in that says nobody declared one.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Issuer<'a> {
+pub struct Issuer<'a> {
     jurisdiction: &'a str,
     #[serde(rename = "type")]
     kind: &'a str,
@@ -86,7 +87,22 @@ struct Endpoint<'a> {
     rate_limited: bool,
 }
 
-pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Vec<u8> {
+/// What agents.json derives when the author leaves it out, each with a warning.
+pub struct Derived<'a> {
+    pub issuer: Issuer<'a>,
+    /// `agentInstructions`: the author's rules, or rules derived from the capabilities.
+    pub instructions: String,
+}
+
+/// The issuer and the rules, in that order (the order agents.json's warnings have always had).
+pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Derived<'a> {
+    Derived {
+        issuer: issuer(service, diags),
+        instructions: instructions(service, diags),
+    }
+}
+
+pub fn render(service: &Service, links: &Links, derived: &Derived) -> Vec<u8> {
     let c = &service.contact;
     let doc = Document {
         schema: SCHEMA,
@@ -99,7 +115,7 @@ pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Vec<
             name: c.name.as_deref(),
             email: c.email.as_deref(),
         }),
-        issuer: issuer(service, diags),
+        issuer: &derived.issuer,
         rfc_conformance: if service.rfc002.conformance.is_empty() {
             vec![DEFAULT_CONFORMANCE]
         } else {
@@ -129,7 +145,7 @@ pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Vec<
             })
             .collect(),
         governance: service.rfc002.governance.as_ref(),
-        agent_instructions: instructions(service, diags),
+        agent_instructions: &derived.instructions,
     };
     to_json_bytes(&doc)
 }

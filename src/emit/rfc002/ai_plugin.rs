@@ -14,16 +14,19 @@ pub const NAME_FOR_HUMAN_MAX: usize = 20;
 pub const DESCRIPTION_FOR_HUMAN_MAX: usize = 100;
 /// RFC-002 §3.2: "~500-1000 chars".
 pub const DESCRIPTION_FOR_MODEL_TARGET: std::ops::RangeInclusive<usize> = 500..=1000;
+/// OpenAI's limit, which the model also holds a written `[plugin] description_for_model` to.
+pub const DESCRIPTION_FOR_MODEL_MAX: usize = 8000;
 
+/// The manifest as published: every text already derived, shortened or checked by `lower`.
 #[derive(Serialize)]
-struct Manifest<'a> {
+pub struct Manifest<'a> {
     schema_version: &'static str,
     name_for_model: String,
     name_for_human: String,
     description_for_model: String,
     description_for_human: String,
     auth: ManifestAuth,
-    api: Api<'a>,
+    api: Api,
     logo_url: &'a str,
     contact_email: &'a str,
     legal_info_url: &'a str,
@@ -66,24 +69,31 @@ impl ManifestAuth {
 }
 
 #[derive(Serialize)]
-struct Api<'a> {
+struct Api {
     #[serde(rename = "type")]
     kind: &'static str,
-    url: &'a str,
+    url: String,
 }
 
 /// The manifest, or `None` (with a warning) when a field OpenAI requires has no source and
-/// cannot honestly be derived: the logo and the contact e-mail.
-pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Option<Vec<u8>> {
-    let mut missing = Vec::new();
-    if service.links.logo.is_none() {
-        missing.push("`service.logo_url`");
-    }
-    if service.contact.email.is_none() {
-        missing.push("`service.contact.email`");
-    }
-    if !missing.is_empty() {
-        let missing: Vec<String> = missing.into_iter().map(String::from).collect();
+/// cannot honestly be derived: the logo and the contact e-mail; or (with an error) when the
+/// name an agent calls it by cannot be derived.
+pub fn lower<'a>(
+    service: &'a Service,
+    links: &Links,
+    diags: &mut Diagnostics,
+) -> Option<Manifest<'a>> {
+    let (Some(logo_url), Some(contact_email)) = (
+        service.links.logo.as_deref(),
+        service.contact.email.as_deref(),
+    ) else {
+        let mut missing = Vec::new();
+        if service.links.logo.is_none() {
+            missing.push("`service.logo_url`".to_string());
+        }
+        if service.contact.email.is_none() {
+            missing.push("`service.contact.email`".to_string());
+        }
         diags.push(
             Diagnostic::warning(format!(
                 "/.well-known/ai-plugin.json is not written: OpenAI's manifest requires logo_url and \
@@ -93,7 +103,7 @@ pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Opti
             .help("set `logo_url` and `[service.contact] email` to publish all four RFC-002 documents"),
         );
         return None;
-    }
+    };
     let name_for_human = limited(
         service.plugin.name_for_human.as_deref(),
         &service.name,
@@ -114,23 +124,25 @@ pub fn render(service: &Service, links: &Links, diags: &mut Diagnostics) -> Opti
     let description_for_model = description_for_model(service, links, diags);
     let auth = auth(service, diags);
     let legal_info_url = legal_info_url(service, diags);
-
-    let manifest = Manifest {
+    Some(Manifest {
         schema_version: "v1",
         name_for_model: name_for_model?,
-        name_for_human: name_for_human?,
-        description_for_model,
-        description_for_human: description_for_human?,
+        name_for_human,
+        description_for_model: description_for_model?,
+        description_for_human,
         auth,
         api: Api {
             kind: "openapi",
-            url: &links.openapi,
+            url: links.openapi.clone(),
         },
-        logo_url: service.links.logo.as_deref()?,
-        contact_email: service.contact.email.as_deref()?,
+        logo_url,
+        contact_email,
         legal_info_url,
-    };
-    Some(to_json_bytes(&manifest))
+    })
+}
+
+pub fn render(manifest: &Manifest) -> Vec<u8> {
+    to_json_bytes(manifest)
 }
 
 /// The author's value (already checked against the limit by the model), else the service's own
@@ -142,9 +154,9 @@ fn limited(
     fallback: &str,
     (key, fallback_field, max): (&str, &str, usize),
     diags: &mut Diagnostics,
-) -> Option<String> {
+) -> String {
     if let Some(w) = written {
-        return Some(w.to_string());
+        return w.to_string();
     }
     let len = fallback.chars().count();
     let (short, cut) = crate::text::shorten(fallback, max);
@@ -160,7 +172,7 @@ fn limited(
             )),
         );
     }
-    Some(short)
+    short
 }
 
 fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> {
@@ -201,9 +213,13 @@ fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> 
     Some(derived)
 }
 
-/// Composes "use it when … / do not use it when …" from the capabilities, within the RFC's
-/// 1,000 characters: capabilities past the budget are counted, not listed.
-fn description_for_model(service: &Service, links: &Links, diags: &mut Diagnostics) -> String {
+/// The author's text, else one composed from the capabilities; `None` (with an error) when
+/// even the composed text is longer than OpenAI allows.
+fn description_for_model(
+    service: &Service,
+    links: &Links,
+    diags: &mut Diagnostics,
+) -> Option<String> {
     if let Some(d) = &service.plugin.description_for_model {
         let len = d.chars().count();
         if !DESCRIPTION_FOR_MODEL_TARGET.contains(&len) {
@@ -215,9 +231,21 @@ fn description_for_model(service: &Service, links: &Links, diags: &mut Diagnosti
                 .at("plugin.description_for_model"),
             );
         }
-        return d.clone();
+        return Some(d.clone());
     }
     let text = derive_description_for_model(service, links);
+    let len = text.chars().count();
+    if len > DESCRIPTION_FOR_MODEL_MAX {
+        // Only a site URL thousands of characters long gets here: every other part is bounded.
+        diags.push(
+            Diagnostic::error(format!(
+                "ai-plugin.json's description_for_model derived from the capabilities would be \
+                 {len} characters (at most {DESCRIPTION_FOR_MODEL_MAX})"
+            ))
+            .help("write `[plugin] description_for_model` (RFC-002 asks for 500-1000 characters)"),
+        );
+        return None;
+    }
     diags.push(
         Diagnostic::warning(format!(
             "no `plugin.description_for_model`: ai-plugin.json gets {} characters derived from the \
@@ -226,11 +254,15 @@ fn description_for_model(service: &Service, links: &Links, diags: &mut Diagnosti
         ))
         .help("write one (RFC-002 asks for 500-1000 characters saying when to use the service and when not to)"),
     );
-    text
+    Some(text)
 }
 
+/// Composes "use it when … / do not use it when …" from the capabilities, aiming at the RFC's
+/// 1,000 characters: capabilities past the budget are counted, not listed, and so are the
+/// capabilities to confirm past theirs (they are all marked in the OpenAPI document).
 pub fn derive_description_for_model(service: &Service, links: &Links) -> String {
     const LIST_BUDGET: usize = 600;
+    const CONFIRM_BUDGET: usize = 300;
     let name = &service.name;
     let mut listed = Vec::new();
     let mut used = 0;
@@ -259,12 +291,22 @@ pub fn derive_description_for_model(service: &Service, links: &Links) -> String 
     out.push_str(&format!(
         " Do not use {name} for tasks these operations do not cover, and do not guess parameters"
     ));
-    let confirm: Vec<String> = service
-        .capabilities
-        .iter()
-        .filter(|c| c.confirm)
-        .map(|c| c.id.clone())
-        .collect();
+    let mut confirm: Vec<String> = Vec::new();
+    let mut used = 0;
+    let to_confirm = service.capabilities.iter().filter(|c| c.confirm);
+    for c in to_confirm.clone() {
+        if used + c.id.len() > CONFIRM_BUDGET && !confirm.is_empty() {
+            break;
+        }
+        used += c.id.len() + 2;
+        confirm.push(c.id.clone());
+    }
+    let rest = to_confirm.count() - confirm.len();
+    if rest > 0 {
+        confirm.push(format!(
+            "the {rest} other operations marked `x-requires-confirmation` in the OpenAPI document"
+        ));
+    }
     if !confirm.is_empty() {
         out.push_str(&format!(
             "; call {} only after the user has confirmed",

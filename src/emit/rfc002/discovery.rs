@@ -15,7 +15,7 @@ pub const SCHEMA: &str = "https://ar-agents.ar/schemas/discovery.v1.json";
 struct Document<'a> {
     #[serde(rename = "$schema")]
     schema: &'static str,
-    generated_at: String,
+    generated_at: &'a str,
     name: &'a str,
     /// The model has no npm packages: every tool is an HTTP endpoint of the service.
     packages: [(); 0],
@@ -33,15 +33,21 @@ struct Endpoint<'a> {
     description: &'a str,
 }
 
-pub fn render(service: &Service, diags: &mut Diagnostics) -> Vec<u8> {
+/// `generatedAt`: the one value /api/discovery derives, and its warnings. Reads
+/// `SOURCE_DATE_EPOCH` here, so rendering depends on nothing but the model and this value.
+pub fn lower(service: &Service, diags: &mut Diagnostics) -> String {
     let epoch = std::env::var("SOURCE_DATE_EPOCH").ok();
+    super::generated_at(
+        service.meta.last_updated.as_deref(),
+        epoch.as_deref(),
+        diags,
+    )
+}
+
+pub fn render(service: &Service, generated_at: &str) -> Vec<u8> {
     let doc = Document {
         schema: SCHEMA,
-        generated_at: super::generated_at(
-            service.meta.last_updated.as_deref(),
-            epoch.as_deref(),
-            diags,
-        ),
+        generated_at,
         name: &service.name,
         packages: [],
         package_count: 0,

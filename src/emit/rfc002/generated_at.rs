@@ -90,6 +90,18 @@ mod tests {
             "2026-03-10T08:00:00Z"
         );
         assert_eq!(
+            generated_at(Some("2024-02-29"), None, &mut d),
+            "2024-02-29T00:00:00Z"
+        );
+        assert_eq!(
+            generated_at(Some("1999-12-31T23:59:59Z"), Some("0"), &mut d),
+            "1999-12-31T23:59:59Z"
+        );
+        assert_eq!(
+            generated_at(None, Some(" 1700000000\n"), &mut d),
+            "2023-11-14T22:13:20Z"
+        );
+        assert_eq!(
             generated_at(None, Some("1700000000"), &mut d),
             "2023-11-14T22:13:20Z"
         );

@@ -59,25 +59,64 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     requires: &[Target::OpenApi],
 };
 
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+/// What RFC-002 derives from the model once its rules are checked: the documents' links, the
+/// ai-plugin.json manifest (`None` when it cannot be written), agents.json's issuer and rules,
+/// and /api/discovery's date.
+pub struct Lowered<'a> {
+    /// `ai_plugin` is already `None` when the manifest is not written.
+    pub links: Links,
+    pub plugin: Option<ai_plugin::Manifest<'a>>,
+    pub agents: agents_json::Derived<'a>,
+    /// `generatedAt`, from the source, the environment or the fixed fallback.
+    pub generated_at: String,
+}
+
+/// Every diagnostic of RFC-002's three documents, in the order they are written: ai-plugin.json,
+/// agents.json, /api/discovery.
+pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     let links = Links::new(service);
-    let plugin = ai_plugin::render(service, &links, diags);
+    let plugin = ai_plugin::lower(service, &links, diags);
     let links = Links {
         ai_plugin: plugin.is_some().then_some(links.ai_plugin).flatten(),
         ..links
     };
+    let agents = agents_json::lower(service, diags);
+    let generated_at = discovery::lower(service, diags);
+    Lowered {
+        links,
+        plugin,
+        agents,
+        generated_at,
+    }
+}
+
+/// Pure: agents.json, /api/discovery and, when it can be written, ai-plugin.json.
+pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let mut out = vec![
         Artifact::document(
             AGENTS_PATH,
-            agents_json::render(service, &links, diags),
+            agents_json::render(service, &lowered.links, &lowered.agents),
             SERVING,
         ),
-        Artifact::document(DISCOVERY_PATH, discovery::render(service, diags), SERVING),
+        Artifact::document(
+            DISCOVERY_PATH,
+            discovery::render(service, &lowered.generated_at),
+            SERVING,
+        ),
     ];
-    if let Some(body) = plugin {
-        out.push(Artifact::document(AI_PLUGIN_PATH, body, SERVING));
+    if let Some(manifest) = &lowered.plugin {
+        out.push(Artifact::document(
+            AI_PLUGIN_PATH,
+            ai_plugin::render(manifest),
+            SERVING,
+        ));
     }
     out
+}
+
+/// Glue kept so `emit/mod.rs` compiles unchanged; the dispatch is rewired later.
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    render(service, &lower(service, diags))
 }
 
 /// Absolute URLs of the documents, for `discovery` in agents.json and `api.url` in ai-plugin.json.
