@@ -855,3 +855,36 @@ fn response_schemas_give_way_before_the_document_outgrows_one_mb() {
         100
     );
 }
+
+/// A document over §3.6's limit even without response schemas (it has none to drop) is written
+/// compact and warned about with the size written.
+#[test]
+fn a_document_over_one_mb_anyway_is_compact_and_warned_about_with_its_size() {
+    let mut text = HEAD.to_string();
+    for i in 0..5000 {
+        text += &cap(
+            &format!("get_{i}"),
+            "GET",
+            &format!("/things/{i}"),
+            &format!(
+                "params = {{ q = {{ type = \"string\", description = \"{}\" }} }}",
+                "words ".repeat(25)
+            ),
+        );
+    }
+    let (artifacts, diags) = emit_text(&text);
+    let body = &artifacts[0].body;
+    assert!(body.len() > 1 << 20, "{} bytes", body.len());
+    assert_eq!(body.iter().filter(|&&b| b == b'\n').count(), 1, "compact");
+    let says = format!("ia.json is {} KB;", body.len().div_ceil(1024));
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.severity == Severity::Warning && d.message.starts_with(&says)),
+        "no `{says}` in {diags:#?}"
+    );
+    assert!(
+        !diags.iter().any(|d| d.message.contains("response schema")),
+        "{diags:#?}"
+    );
+}
