@@ -155,7 +155,14 @@ struct StringList<'a> {
     list: Vec<&'a str>,
 }
 
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+/// The agent card, once the proto's requirements have been checked: its security schemes and
+/// skills (tags derived where the author gave none) are what `render` serialises.
+pub struct Lowered<'a> {
+    card: AgentCard<'a>,
+}
+
+/// Every diagnostic of the A2A card, and the card.
+pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     // The proto marks these REQUIRED; blank text would meet the letter of it, not the intent.
     for (field, value) in [
         ("service.name", &service.name),
@@ -198,12 +205,22 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         default_output_modes: MODES,
         icon_url: service.links.logo.as_deref(),
     };
-    let body: std::sync::Arc<[u8]> = to_json_bytes(&card).into();
+    Lowered { card }
+}
+
+/// The card, and its pre-1.0 alias when asked for.
+pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let body: std::sync::Arc<[u8]> = to_json_bytes(&lowered.card).into();
     let mut out = vec![Artifact::document(PATH, body.clone(), SERVING)];
     if service.a2a.legacy_alias {
         out.push(Artifact::document(LEGACY_PATH, body, SERVING));
     }
     out
+}
+
+/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    render(service, &lower(service, diags))
 }
 
 /// `AgentProvider` needs both fields once present. The organisation is the legal operator

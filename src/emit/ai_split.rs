@@ -20,8 +20,6 @@ pub const INDEX_PATH: &str = "/.well-known/ai-services/index.json";
 pub const UNTAGGED: &str = "untagged";
 /// The only value `[source] split` takes.
 pub const BY_TAG: &str = "tag";
-const SIZE_GUIDANCE: usize = 64 * 1024;
-const CAPABILITY_GUIDANCE: usize = 100;
 
 /// How the author asked for `/.well-known/ai` to be split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,9 +66,23 @@ struct Entry {
     capabilities: usize,
 }
 
-/// The sub-service documents and the index. Every capability is in exactly one sub-service:
-/// the one of its first tag, or `untagged`.
-pub fn emit(service: &Service, split: Split, diags: &mut Diagnostics) -> Vec<Artifact> {
+/// The sub-service documents and the index, once the split has been checked.
+pub struct Lowered<'a> {
+    sub_services: Vec<SubService<'a>>,
+    index: Index<'a>,
+}
+
+/// One sub-service document, at its path.
+struct SubService<'a> {
+    path: String,
+    document: aiendpoint::Document<'a>,
+}
+
+/// The diagnostics of the split (too few sub-services, sub-services over the draft's guidance)
+/// and its documents. Every capability is in exactly one sub-service: the one of its first
+/// tag, or `untagged`. The main document's diagnostics already cover the capabilities and the
+/// service, so the sub-services add none of their own.
+pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) -> Lowered<'a> {
     let Split::ByTag = split;
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, c) in service.capabilities.iter().enumerate() {
@@ -95,16 +107,15 @@ pub fn emit(service: &Service, split: Split, diags: &mut Diagnostics) -> Vec<Art
             .help("tag the capabilities (`tags = [\"…\"]`, or the OpenAPI operations' tags)"),
         );
     }
-    let mut artifacts = Vec::new();
+    let mut sub_services = Vec::new();
     let mut entries = Vec::new();
     let mut slugs: Vec<String> = Vec::new();
     for (tag, members) in groups {
         let slug = unique(slug(&tag), &slugs);
         slugs.push(slug.clone());
         let path = format!("{DIR}{slug}.json");
-        let mut sub = service.clone();
-        sub.name = fit(&format!("{}: {tag}", service.name), 100);
-        sub.description = fit(
+        let name = fit(&format!("{}: {tag}", service.name), 100);
+        let description = fit(
             &format!(
                 "The {tag} capabilities of {} ({} of {}); the full list is at /.well-known/ai.",
                 service.name,
@@ -113,24 +124,18 @@ pub fn emit(service: &Service, split: Split, diags: &mut Diagnostics) -> Vec<Art
             ),
             300,
         );
-        sub.capabilities = members
-            .iter()
-            .map(|&i| service.capabilities[i].clone())
-            .collect();
-        // The main document's diagnostics already cover these capabilities and the service.
-        let mut scratch = Diagnostics::default();
-        let Some(body) = aiendpoint::emit(&sub, &mut scratch)
-            .into_iter()
-            .next()
-            .map(|a| a.body)
-        else {
-            continue;
-        };
-        if body.len() > SIZE_GUIDANCE || members.len() > CAPABILITY_GUIDANCE {
+        let document = aiendpoint::document(
+            service,
+            name.into(),
+            description.into(),
+            members.iter().map(|&i| &service.capabilities[i]),
+        );
+        let size = aiendpoint::size(&document);
+        if size > aiendpoint::SIZE_GUIDANCE || members.len() > aiendpoint::CAPABILITY_GUIDANCE {
             diags.push(
                 Diagnostic::warning(format!(
                     "{path} is {} KB with {} capabilities, over aiendpoint's 64 KB / 100 capabilities guidance (§4.5, §6.5)",
-                    body.len().div_ceil(1024),
+                    size.div_ceil(1024),
                     members.len()
                 ))
                 .at("source.split")
@@ -142,7 +147,7 @@ pub fn emit(service: &Service, split: Split, diags: &mut Diagnostics) -> Vec<Art
             document: path.clone(),
             capabilities: members.len(),
         });
-        artifacts.push(Artifact::document(path, body, aiendpoint::SERVING));
+        sub_services.push(SubService { path, document });
     }
     let index = Index {
         description: format!(
@@ -154,12 +159,36 @@ pub fn emit(service: &Service, split: Split, diags: &mut Diagnostics) -> Vec<Art
         split: BY_TAG,
         sub_services: entries,
     };
+    Lowered {
+        sub_services,
+        index,
+    }
+}
+
+/// The sub-service documents, then the index.
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let mut artifacts: Vec<Artifact> = lowered
+        .sub_services
+        .iter()
+        .map(|s| {
+            Artifact::document(
+                s.path.as_str(),
+                to_json_bytes(&s.document),
+                aiendpoint::SERVING,
+            )
+        })
+        .collect();
     artifacts.push(Artifact::document(
         INDEX_PATH,
-        to_json_bytes(&index),
+        to_json_bytes(&lowered.index),
         aiendpoint::SERVING,
     ));
     artifacts
+}
+
+/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
+pub fn emit(service: &Service, split: Split, diags: &mut Diagnostics) -> Vec<Artifact> {
+    render(service, &lower(service, split, diags))
 }
 
 /// A file name for a tag: lower case ASCII letters, digits, `-` and `_`; runs of anything else

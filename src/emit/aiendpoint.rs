@@ -1,5 +1,7 @@
 //! `/.well-known/ai` and its `/ai` alias: draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0).
 
+use std::borrow::Cow;
+
 use crate::emit::targets::{self, Descriptor, Link, Relation};
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -37,13 +39,14 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     requires: &[],
 };
 /// §4.5: SHOULD NOT exceed 64 KB; agents MAY refuse over 256 KB.
-const SIZE_GUIDANCE: usize = 64 * 1024;
+pub(super) const SIZE_GUIDANCE: usize = 64 * 1024;
 const SIZE_REFUSAL: usize = 256 * 1024;
 /// §6.5: agents are advised to process no more than 100 capabilities.
-const CAPABILITY_GUIDANCE: usize = 100;
+pub(super) const CAPABILITY_GUIDANCE: usize = 100;
 
+/// The aiendpoint 1.0 document.
 #[derive(Serialize)]
-struct Document<'a> {
+pub(super) struct Document<'a> {
     aiendpoint: &'static str,
     service: ServiceView<'a>,
     capabilities: Vec<CapabilityView<'a>>,
@@ -59,8 +62,8 @@ struct Document<'a> {
 
 #[derive(Serialize)]
 struct ServiceView<'a> {
-    name: &'a str,
-    description: &'a str,
+    name: Cow<'a, str>,
+    description: Cow<'a, str>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     category: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -114,22 +117,79 @@ struct MetaView<'a> {
     status: Option<&'a str>,
 }
 
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+/// The document, once the draft's rules have been checked: the view `render` serialises, and
+/// its size (measured here, so the size guidance is a diagnostic of lowering).
+pub struct Lowered<'a> {
+    document: Document<'a>,
+    size: usize,
+}
+
+impl Lowered<'_> {
+    /// The size of the document `render` writes, in bytes.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+}
+
+/// Every diagnostic of /.well-known/ai, and the document.
+pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     check(service, diags);
-    let doc = Document {
+    if let Some(Auth::SignedKey { .. }) = &service.auth {
+        diags.push(
+            Diagnostic::warning(
+                "/.well-known/ai has no signed-key scheme: published as `apikey` in the key header; \
+                 the signature headers are described only in ia.json",
+            )
+            .at("auth.type")
+            .help("set `auth.docs_url` so agents can find how to sign requests"),
+        );
+    }
+    let document = document(
+        service,
+        Cow::Borrowed(&service.name),
+        Cow::Borrowed(&service.description),
+        &service.capabilities,
+    );
+    let size = size(&document);
+    check_size(size, diags);
+    Lowered { document, size }
+}
+
+/// The document at both paths.
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let body: std::sync::Arc<[u8]> = to_json_bytes(&lowered.document).into();
+    PATHS
+        .iter()
+        .map(|p| Artifact::document(*p, body.clone(), SERVING))
+        .collect()
+}
+
+/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    render(service, &lower(service, diags))
+}
+
+/// A document of `service` naming `capabilities` only, under its own name and description:
+/// the whole service, or one of its sub-services (`ai_split`).
+pub(super) fn document<'a>(
+    service: &'a Service,
+    name: Cow<'a, str>,
+    description: Cow<'a, str>,
+    capabilities: impl IntoIterator<Item = &'a Capability>,
+) -> Document<'a> {
+    Document {
         aiendpoint: "1.0",
         service: ServiceView {
-            name: &service.name,
-            description: &service.description,
+            name,
+            description,
             category: &service.categories,
             language: service.languages.as_deref(),
         },
-        capabilities: service
-            .capabilities
-            .iter()
+        capabilities: capabilities
+            .into_iter()
             .map(|c| capability(service, c))
             .collect(),
-        auth: service.auth.as_ref().map(|a| auth(a, diags)),
+        auth: service.auth.as_ref().map(auth),
         token_hints: service.token_hints.map(|t| TokenHintsView {
             compact_mode: t.compact_mode,
             field_filtering: t.field_filtering,
@@ -152,13 +212,13 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
                 },
             )
         },
-    };
-    let body: std::sync::Arc<[u8]> = to_json_bytes(&doc).into();
-    check_size(body.len(), diags);
-    PATHS
-        .iter()
-        .map(|p| Artifact::document(*p, body.clone(), SERVING))
-        .collect()
+    }
+}
+
+/// The size of a document as written (`to_json_bytes`), in bytes. Measured by serialising it:
+/// the size guidance is about the bytes agents fetch.
+pub(super) fn size(document: &Document) -> usize {
+    to_json_bytes(document).len()
 }
 
 /// The endpoint as agents resolve it: relative to the document's origin when the API lives
@@ -190,23 +250,15 @@ fn capability<'a>(service: &Service, c: &'a Capability) -> CapabilityView<'a> {
     }
 }
 
-fn auth<'a>(a: &'a Auth, diags: &mut Diagnostics) -> AuthView<'a> {
+/// The auth object. The draft has no signed-key scheme: `lower` warns that it is published as
+/// the key header of an `apikey`.
+fn auth(a: &Auth) -> AuthView<'_> {
     let (kind, header) = match a {
         Auth::None { .. } => ("none", None),
         Auth::ApiKey { header, .. } => ("apikey", Some(header.clone())),
         Auth::Bearer { .. } => ("bearer", None),
         Auth::OAuth2 { .. } => ("oauth2", None),
-        Auth::SignedKey { header_prefix, .. } => {
-            diags.push(
-                Diagnostic::warning(
-                    "/.well-known/ai has no signed-key scheme: published as `apikey` in the key header; \
-                     the signature headers are described only in ia.json",
-                )
-                .at("auth.type")
-                .help("set `auth.docs_url` so agents can find how to sign requests"),
-            );
-            ("apikey", Some(format!("{header_prefix}Key")))
-        }
+        Auth::SignedKey { header_prefix, .. } => ("apikey", Some(format!("{header_prefix}Key"))),
     };
     AuthView {
         kind,

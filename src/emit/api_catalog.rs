@@ -82,13 +82,16 @@ fn link<'a>(
     }
 }
 
-pub fn emit(service: &Service, built: &[Target], _diags: &mut Diagnostics) -> Vec<Artifact> {
-    let site = &service.site_url;
-    let catalog_url = site.join(PATH);
+/// What the catalog derives from the model: the API endpoints it links to. RFC 9727 §4.1: the
+/// catalog MUST link to the API endpoints. The bookmark form of its Appendix A.2 does that with
+/// `item` links anchored at the catalog: the API base, then any other origin a capability is
+/// served from.
+pub struct Lowered<'a> {
+    endpoints: Vec<&'a str>,
+}
 
-    // RFC 9727 §4.1: the catalog MUST link to the API endpoints. The bookmark form of its
-    // Appendix A.2 does that with `item` links anchored at the catalog: the API base, then any
-    // other origin a capability is served from.
+/// The catalog has no rule the model does not already guarantee: it reports nothing.
+pub fn lower<'a>(service: &'a Service, _diags: &mut Diagnostics) -> Lowered<'a> {
     let mut endpoints: Vec<&str> = vec![service.base_url.as_str()];
     for c in &service.capabilities {
         if let Some(host) = &c.host
@@ -97,10 +100,22 @@ pub fn emit(service: &Service, built: &[Target], _diags: &mut Diagnostics) -> Ve
             endpoints.push(host.as_str());
         }
     }
+    Lowered { endpoints }
+}
+
+/// The catalog, linking to the documents of the targets in `built`.
+pub fn render(service: &Service, built: &[Target], lowered: &Lowered) -> Vec<Artifact> {
+    let site = &service.site_url;
+    let catalog_url = site.join(PATH);
+
     let mut catalog = IndexMap::new();
     catalog.insert(
         "item",
-        endpoints.iter().map(|e| link(*e, None, None)).collect(),
+        lowered
+            .endpoints
+            .iter()
+            .map(|e| link(*e, None, None))
+            .collect(),
     );
 
     // The API itself, described with the RFC 8631 relations of RFC 9727 Appendix A.1.
@@ -148,4 +163,9 @@ pub fn emit(service: &Service, built: &[Target], _diags: &mut Diagnostics) -> Ve
         ],
     };
     vec![Artifact::document(PATH, to_json_bytes(&doc), SERVING)]
+}
+
+/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
+pub fn emit(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
+    render(service, built, &lower(service, diags))
 }

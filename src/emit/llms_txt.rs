@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::api_catalog::capability_detail_path;
 use super::{Artifact, Serving, Target};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::Diagnostics;
 use crate::model::{Auth, Capability, Service};
 use crate::templates;
 
@@ -41,60 +41,91 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 pub const OPTIONAL: &str = "Optional";
 
 #[derive(Serialize)]
-struct View {
+struct View<'a> {
+    title: &'a str,
+    summary: &'a str,
+    details: &'a str,
+    sections: Vec<Section<'a>>,
+}
+
+#[derive(Serialize)]
+struct Section<'a> {
+    name: &'static str,
+    links: Vec<Link<'a>>,
+}
+
+#[derive(Serialize, Clone)]
+struct Link<'a> {
+    name: &'a str,
+    url: String,
+    notes: Option<&'a str>,
+}
+
+/// The texts of /llms.txt, each made to fit the format's line-by-line rules; which documents
+/// it links to, and where capabilities link, depend on the targets built and are left to
+/// `render`.
+pub struct Lowered<'a> {
     title: String,
     summary: String,
     details: String,
-    sections: Vec<Section>,
+    /// One per capability, in order.
+    capability_notes: Vec<String>,
+    optional: Vec<Link<'a>>,
 }
 
-#[derive(Serialize)]
-struct Section {
-    name: &'static str,
-    links: Vec<Link>,
-}
-
-#[derive(Serialize)]
-struct Link {
-    name: String,
-    url: String,
-    notes: Option<String>,
-}
-
-pub fn emit(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
-    let view = minijinja::Value::from_serialize(view(service, built));
-    match templates::render(templates::LLMS_TXT, view) {
-        Ok(text) => vec![Artifact::document(PATH, text.into_bytes(), SERVING)],
-        Err(e) => {
-            diags.push(Diagnostic::error(e));
-            Vec::new()
-        }
+/// /llms.txt has no rule the model does not already guarantee: it reports nothing.
+pub fn lower<'a>(service: &'a Service, _diags: &mut Diagnostics) -> Lowered<'a> {
+    Lowered {
+        title: one_line(&service.name),
+        summary: one_line(&service.description),
+        details: details(service),
+        capability_notes: service
+            .capabilities
+            .iter()
+            .map(|c| capability_notes(service, c))
+            .collect(),
+        optional: optional_links(service),
     }
 }
 
-fn view(service: &Service, built: &[Target]) -> View {
+/// The file, linking to the documents of the targets in `built`.
+pub fn render(service: &Service, built: &[Target], lowered: &Lowered) -> Vec<Artifact> {
+    let view = minijinja::Value::from_serialize(view(service, built, lowered));
+    // Every view holds every value the template names, so only a bug in wellgen (in the
+    // template or the view, which every fixture's /llms.txt exercises) can make it fail.
+    let text = templates::render(templates::LLMS_TXT, view).unwrap_or_else(|e| panic!("{e}"));
+    vec![Artifact::document(PATH, text.into_bytes(), SERVING)]
+}
+
+/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
+pub fn emit(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
+    render(service, built, &lower(service, diags))
+}
+
+fn view<'a>(service: &'a Service, built: &[Target], lowered: &'a Lowered) -> View<'a> {
     let site = &service.site_url;
     let documents = targets::linked(built)
         .into_iter()
         .filter(|d| d.target != Target::LlmsTxt)
         .map(|d| Link {
-            name: d.link.title.to_string(),
+            name: d.link.title,
             url: link_url(&site.join(d.path)),
-            notes: Some(d.link.note.to_string()),
+            notes: Some(d.link.note),
         })
         .collect();
     let capabilities = service
         .capabilities
         .iter()
-        .map(|c| Link {
-            name: c.id.clone(),
+        .zip(&lowered.capability_notes)
+        .map(|(c, notes)| Link {
+            name: &c.id,
             // The ADP detail file when it is published, else the endpoint itself.
             url: link_url(&if built.contains(&Target::Adp) {
                 site.join(&capability_detail_path(&c.id))
             } else {
                 c.url(&service.base_url)
             }),
-            notes: Some(capability_notes(service, c)),
+            notes: Some(notes),
         })
         .collect();
     let mut sections = vec![
@@ -107,17 +138,16 @@ fn view(service: &Service, built: &[Target]) -> View {
             links: documents,
         },
     ];
-    let optional = optional_links(service);
-    if !optional.is_empty() {
+    if !lowered.optional.is_empty() {
         sections.push(Section {
             name: OPTIONAL,
-            links: optional,
+            links: lowered.optional.clone(),
         });
     }
     View {
-        title: one_line(&service.name),
-        summary: one_line(&service.description),
-        details: details(service),
+        title: &lowered.title,
+        summary: &lowered.summary,
+        details: &lowered.details,
         sections,
     }
 }
@@ -176,7 +206,7 @@ fn capability_notes(service: &Service, c: &Capability) -> String {
     out
 }
 
-fn optional_links(service: &Service) -> Vec<Link> {
+fn optional_links(service: &Service) -> Vec<Link<'_>> {
     let links = &service.links;
     [
         ("Documentation", links.docs.as_deref()),
@@ -190,7 +220,7 @@ fn optional_links(service: &Service) -> Vec<Link> {
     .into_iter()
     .filter_map(|(name, url)| {
         Some(Link {
-            name: name.to_string(),
+            name,
             url: link_url(url?),
             notes: None,
         })

@@ -333,3 +333,33 @@ fn hostile_tags_become_plain_distinct_file_names() {
         );
     }
 }
+
+/// A sub-service over the draft's guidance (64 KB, 100 capabilities) is warned about with the
+/// size of the file written; a small one is not.
+#[test]
+fn a_sub_service_over_the_guidance_is_warned_about_with_its_written_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut toml = String::from(
+        "[source]\nsplit = \"tag\"\n\n[service]\nname = \"Notes\"\n\
+         description = \"Create and list notes.\"\nbase_url = \"https://notes.example/api\"\n",
+    );
+    for i in 0..221 {
+        let tag = if i == 0 { "small" } else { "big" };
+        toml.push_str(&format!(
+            "\n[[capabilities]]\nid = \"read_{i}\"\ndescription = \"Read thing {i}: {}\"\n\
+             path = \"/things{i}\"\ntags = [\"{tag}\"]\n",
+            "words ".repeat(30)
+        ));
+    }
+    std::fs::write(dir.path().join("service.toml"), toml).unwrap();
+    let (code, stderr) = build(dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    let big = "/.well-known/ai-services/big.json";
+    let bytes = std::fs::metadata(dir.path().join("dist").join(&big[1..]))
+        .unwrap()
+        .len();
+    assert!(bytes > 64 * 1024, "{bytes} bytes");
+    let says = format!("{big} is {} KB with 220 capabilities", bytes.div_ceil(1024));
+    assert!(stderr.contains(&says), "no `{says}` in {stderr}");
+    assert!(!stderr.contains("small.json"), "{stderr}");
+}

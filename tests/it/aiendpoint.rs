@@ -117,3 +117,44 @@ fn keys_keep_the_authors_order() {
     assert!(at("q") < at("category") && at("category") < at("max_price"));
     assert!(at("max_price") < at("sort") && at("sort") < at("limit"));
 }
+
+/// §4.5's size guidance is reported with the size of the document written (measured before it
+/// is written), and agents' refusal threshold only past 256 KB.
+#[test]
+fn the_size_guidance_reports_the_written_size() {
+    for (capabilities, refused) in [(250, false), (1000, true)] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut toml = String::from(
+            "[service]\nname = \"Notes\"\ndescription = \"Create and list notes.\"\n\
+             base_url = \"https://notes.example/api\"\n\n[auth]\ntype = \"bearer\"\n",
+        );
+        for i in 0..capabilities {
+            toml.push_str(&format!(
+                "\n[[capabilities]]\nid = \"read_{i}\"\ndescription = \"Read thing {i}: {}\"\n\
+                 path = \"/things{i}\"\n",
+                "words ".repeat(30)
+            ));
+        }
+        let source = dir.path().join("service.toml");
+        std::fs::write(&source, toml).unwrap();
+        let out = dir.path().join("dist");
+        let (code, _, stderr) = run(wellgen()
+            .arg("build")
+            .arg(&source)
+            .arg("-o")
+            .arg(&out)
+            .args(["--target", "ai"]));
+        assert_eq!(code, 0, "{stderr}");
+        let bytes = std::fs::metadata(out.join(".well-known/ai")).unwrap().len();
+        let says = format!(
+            "/.well-known/ai is {} KB; aiendpoint says it SHOULD NOT exceed 64 KB",
+            bytes.div_ceil(1024)
+        );
+        assert!(stderr.contains(&says), "no `{says}` in {stderr}");
+        assert_eq!(
+            stderr.contains("agents MAY refuse it over 256 KB"),
+            refused,
+            "{bytes} bytes: {stderr}"
+        );
+    }
+}

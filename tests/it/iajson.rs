@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use wellgen::diag::{Diagnostic, Diagnostics, Severity};
-use wellgen::emit::{Artifact, Target};
+use wellgen::emit::{Artifact, iajson};
 use wellgen::model::Service;
 
 const SCHEMA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/schemas/iajson");
@@ -33,10 +33,18 @@ fn lower(text: &str) -> (Option<Service>, Diagnostics) {
     (service, diags)
 }
 
+/// ia.json's `lower` then `render`, checking on the way that the size `lower` measured (and
+/// reports in its §3.6 warnings) is the size of what `render` writes.
 fn emit_text(text: &str) -> (Vec<Artifact>, Diagnostics) {
     let (service, mut diags) = lower(text);
     let service = service.unwrap_or_else(|| panic!("lowering failed: {diags:#?}"));
-    let artifacts = Target::IaJson.emit(&service, &mut diags);
+    let lowered = iajson::lower(&service, &mut diags);
+    let artifacts = iajson::render(&service, &lowered);
+    assert_eq!(
+        lowered.size(),
+        artifacts[0].body.len(),
+        "the size lower measured"
+    );
     (artifacts, diags)
 }
 
@@ -184,6 +192,38 @@ fn every_example_and_fixture_is_schema_valid_and_served_twice() {
         let (again, _) = emit_text(&text);
         assert_eq!(again[0].body, artifacts[0].body, "{}", path.display());
     }
+}
+
+/// The outputs checked in for every golden and fixture (the golden test proves they are what a
+/// build writes today), the imported OpenAPI documents among them.
+#[test]
+fn every_checked_in_ia_json_is_schema_valid() {
+    let v = validator();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut folders = Vec::new();
+    for (dir, below) in [("tests/golden", ""), ("tests/fixtures", "expected")] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            folders.push(e.path().join(below));
+        }
+    }
+    folders.sort();
+    let mut seen = Vec::new();
+    for folder in folders {
+        let Ok(bytes) = std::fs::read(folder.join("ia.json")) else {
+            continue;
+        };
+        let twin = std::fs::read(folder.join(".well-known/ia.json")).unwrap();
+        assert_eq!(bytes, twin, "{}: byte-identical copies", folder.display());
+        let doc: Value = serde_json::from_slice(&bytes).unwrap();
+        let errors = schema_errors(&v, &doc);
+        assert!(errors.is_empty(), "{}: {errors:#?}", folder.display());
+        seen.push(folder);
+    }
+    let imports = seen
+        .iter()
+        .filter(|f| f.to_string_lossy().contains("/import-"))
+        .count();
+    assert!(seen.len() >= 24 && imports >= 10, "{seen:#?}");
 }
 
 #[test]
@@ -471,7 +511,7 @@ fn names_unique_across_groups_and_scopes_declared_even_if_the_model_let_them_by(
     service.capabilities.push(twin);
     service.capabilities[1].scopes.push("a:write".into());
     let mut diags = Diagnostics::default();
-    Target::IaJson.emit(&service, &mut diags);
+    iajson::lower(&service, &mut diags);
     find(
         &diags,
         Severity::Error,
@@ -760,6 +800,13 @@ fn response_schemas_give_way_before_the_document_outgrows_one_mb() {
         "{}",
         warning.message
     );
+    let (artifacts, _) = emit_text(&text);
+    let kb = artifacts[0].body.len().div_ceil(1024);
+    assert!(
+        warning.message.contains(&format!("making it {kb} KB")),
+        "{}",
+        warning.message
+    );
     assert!(
         !diags.iter().any(|d| d.message.starts_with("ia.json is")),
         "{diags:#?}"
@@ -806,5 +853,38 @@ fn response_schemas_give_way_before_the_document_outgrows_one_mb() {
             .unwrap()
             .len(),
         100
+    );
+}
+
+/// A document over §3.6's limit even without response schemas (it has none to drop) is written
+/// compact and warned about with the size written.
+#[test]
+fn a_document_over_one_mb_anyway_is_compact_and_warned_about_with_its_size() {
+    let mut text = HEAD.to_string();
+    for i in 0..5000 {
+        text += &cap(
+            &format!("get_{i}"),
+            "GET",
+            &format!("/things/{i}"),
+            &format!(
+                "params = {{ q = {{ type = \"string\", description = \"{}\" }} }}",
+                "words ".repeat(25)
+            ),
+        );
+    }
+    let (artifacts, diags) = emit_text(&text);
+    let body = &artifacts[0].body;
+    assert!(body.len() > 1 << 20, "{} bytes", body.len());
+    assert_eq!(body.iter().filter(|&&b| b == b'\n').count(), 1, "compact");
+    let says = format!("ia.json is {} KB;", body.len().div_ceil(1024));
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.severity == Severity::Warning && d.message.starts_with(&says)),
+        "no `{says}` in {diags:#?}"
+    );
+    assert!(
+        !diags.iter().any(|d| d.message.contains("response schema")),
+        "{diags:#?}"
     );
 }

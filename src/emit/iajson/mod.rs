@@ -1,8 +1,9 @@
 //! `/ia.json` and `/.well-known/ia.json`: ia.json 1.0.0 (github.com/Dandte/ai.json).
 //!
-//! One document, served byte-identical at both paths (§3.1–3.2). The views in `view` borrow
-//! from the model; each section is built by its own module, and `rules` checks what the JSON
-//! Schema cannot (unique names across groups, declared scopes, auth for non-public endpoints).
+//! One document, served byte-identical at both paths (§3.1–3.2). `lower` builds the document's
+//! view (`view`, borrowing from the model; each section by its own module) and reports every
+//! rule, `rules` among them for what the JSON Schema cannot check (unique names across groups,
+//! declared scopes, auth for non-public endpoints); `render` only serialises it.
 
 mod api;
 mod auth;
@@ -52,10 +53,31 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 pub const SPEC_VERSION: &str = "1.0.0";
 /// §3.6: the file SHOULD NOT exceed 1 MB; agents MAY refuse larger files.
 const SIZE_LIMIT: usize = 1024 * 1024;
+// `render` relies on it: a document pretty within §3.6's limit is what `to_json_bytes` writes.
+const _: () = assert!(SIZE_LIMIT == super::COMPACT_FROM);
 
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+/// The document as it will be written, once every rule has been checked: its sections (with
+/// the response schemas already dropped if they would break §3.6), how it is laid out, and the
+/// size that layout gives.
+pub struct Lowered<'a> {
+    document: view::Document<'a>,
+    /// Compact JSON: the pretty form is over §3.6's limit and the compact one is not.
+    compact: bool,
+    /// The bytes `render` writes at each path.
+    size: usize,
+}
+
+impl Lowered<'_> {
+    /// The size of the document `render` writes, in bytes.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+}
+
+/// Every diagnostic of ia.json, in the order its sections are built, and the document.
+pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     rules::check(service, diags);
-    let mut doc = view::Document {
+    let mut document = view::Document {
         version: SPEC_VERSION,
         site: site::site(service, diags),
         api: api::api(service, diags),
@@ -66,41 +88,69 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         metadata: site::metadata(service, diags),
     };
     // Within §3.6's limit: pretty if that fits, else compact, else without response schemas.
-    let fitting = |doc: &view::Document| {
-        to_json_bytes_within(doc, SIZE_LIMIT).or_else(|| compact_json_bytes_within(doc, SIZE_LIMIT))
-    };
-    let body = match fitting(&doc) {
-        Some(body) => body,
+    // The sizes are measured here, by serialising; `render` writes the chosen form.
+    let (compact, size) = match fitting(&document) {
+        Some(fit) => fit,
         // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6.
         None => {
-            let shortened = doc.api.shorten_responses();
-            let body = fitting(&doc).unwrap_or_else(|| to_json_bytes(&doc));
+            let shortened = document.api.shorten_responses();
+            let fit = fitting(&document).unwrap_or_else(|| (false, to_json_bytes(&document).len()));
             if shortened > 0 {
                 diags.push(
                     Diagnostic::warning(format!(
                         "ia.json would be over 1 MB with every response schema, even compact (§3.6 \
                          says it SHOULD NOT exceed 1 MB): the `response` of {shortened} endpoints \
                          keeps only its compact description (`returns`), making it {} KB",
-                        body.len().div_ceil(1024)
+                        fit.1.div_ceil(1024)
                     ))
                     .help("the other targets keep the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
                 );
             }
-            body
+            fit
         }
     };
-    let body: std::sync::Arc<[u8]> = body.into();
-    if body.len() > SIZE_LIMIT {
+    if size > SIZE_LIMIT {
         diags.push(
             Diagnostic::warning(format!(
                 "ia.json is {} KB; the spec says it SHOULD NOT exceed 1 MB and agents MAY refuse it (§3.6)",
-                body.len().div_ceil(1024)
+                size.div_ceil(1024)
             ))
             .help("list only the endpoints meant for agents (§8.6), or shorten descriptions"),
         );
     }
+    Lowered {
+        document,
+        compact,
+        size,
+    }
+}
+
+/// Whether the document fits §3.6's limit compact rather than pretty, and its size then; `None`
+/// when it fits neither way.
+fn fitting(doc: &view::Document) -> Option<(bool, usize)> {
+    to_json_bytes_within(doc, SIZE_LIMIT)
+        .map(|b| (false, b.len()))
+        .or_else(|| compact_json_bytes_within(doc, SIZE_LIMIT).map(|b| (true, b.len())))
+}
+
+/// The document at both paths, laid out as `lower` chose.
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let doc = &lowered.document;
+    // Pretty within the limit is what `to_json_bytes` writes (its compact threshold is §3.6's
+    // limit), and so is a document that fits no way at all.
+    let body = if lowered.compact {
+        compact_json_bytes_within(doc, usize::MAX).unwrap_or_else(|| to_json_bytes(doc))
+    } else {
+        to_json_bytes(doc)
+    };
+    let body: std::sync::Arc<[u8]> = body.into();
     PATHS
         .iter()
         .map(|p| Artifact::document(*p, body.clone(), SERVING))
         .collect()
+}
+
+/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
+pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+    render(service, &lower(service, diags))
 }
