@@ -24,7 +24,10 @@ use std::time::Instant;
 
 use serde_json::Value;
 use wellgen::diag::Diagnostics;
-use wellgen::emit::{self, Artifact, Target, adp, agis, aiendpoint, iajson, mcp, openapi, rfc002};
+use wellgen::emit::{
+    self, Artifact, Target,
+    targets::{adp, agis, ai, ia_json, mcp, openapi, rfc002},
+};
 use wellgen::source::openapi::{self as import, Options};
 
 /// The ADP and AGIS checkers of the test suite: wellgen checks these rules before writing,
@@ -320,13 +323,13 @@ impl Checks {
             }
         };
 
-        same(&aiendpoint::PATHS, &mut out);
-        if let Some(doc) = get(aiendpoint::PATHS[0], &mut out) {
-            schema(&self.aiendpoint, doc, aiendpoint::PATHS[0], &mut out);
+        same(&ai::PATHS, &mut out);
+        if let Some(doc) = get(ai::PATHS[0], &mut out) {
+            schema(&self.aiendpoint, doc, ai::PATHS[0], &mut out);
         }
-        same(&iajson::PATHS, &mut out);
-        if let Some(doc) = get(iajson::PATHS[0], &mut out) {
-            schema(&self.iajson, doc, iajson::PATHS[0], &mut out);
+        same(&ia_json::PATHS, &mut out);
+        if let Some(doc) = get(ia_json::PATHS[0], &mut out) {
+            schema(&self.iajson, doc, ia_json::PATHS[0], &mut out);
         }
         if let Some(doc) = get(rfc002::AGENTS_PATH, &mut out) {
             schema(

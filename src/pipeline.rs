@@ -81,7 +81,6 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
 
 /// The stages after reading: lower `raw` into the model, check it, emit every chosen target.
 pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) -> Compiled {
-    let split = emit::ai_split::Split::of(&raw);
     let Some(mut service) = model::lower(raw, &mut diags) else {
         return Compiled {
             diags,
@@ -92,7 +91,7 @@ pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) 
         service.host = host;
     }
     check::run(&service, &options.policy, &mut diags);
-    let artifacts = emit::emit_all_split(&service, &options.targets, split, &mut diags);
+    let artifacts = emit::emit_all(&service, &options.targets, &mut diags);
     Compiled {
         artifacts: if diags.has_errors() {
             Vec::new()

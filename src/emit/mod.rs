@@ -1,19 +1,8 @@
 //! Back ends: each target lowers the model into artifacts (a URL path, bytes and how to serve
 //! them). Emitters are pure; `write` is the only code that touches the disk.
 
-pub mod a2a;
-pub mod adp;
-pub mod agis;
-pub mod ai_split;
-pub mod aiendpoint;
-pub mod api_catalog;
 pub mod catalog;
 pub mod hosts;
-pub mod iajson;
-pub mod llms_txt;
-pub mod mcp;
-pub mod openapi;
-pub mod rfc002;
 pub mod targets;
 pub mod yaml;
 
@@ -78,97 +67,99 @@ impl Artifact {
 
 pub const JSON: &str = "application/json; charset=utf-8";
 
-impl Target {
-    pub fn emit(self, service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-        self.emit_among(service, &Self::ALL, diags)
-    }
-
-    /// Emits this target when `built` are the targets of the build: documents that link to
-    /// other documents link only to those.
-    pub fn emit_among(
-        self,
-        service: &Service,
-        built: &[Target],
-        diags: &mut Diagnostics,
-    ) -> Vec<Artifact> {
-        match self {
-            Self::AiEndpoint => aiendpoint::emit(service, diags),
-            Self::IaJson => iajson::emit(service, diags),
-            Self::Rfc002 => rfc002::emit(service, diags),
-            Self::OpenApi => openapi::emit(service, diags),
-            Self::Adp => adp::emit(service, diags),
-            Self::Agis => agis::emit(service, diags),
-            Self::Mcp => mcp::emit(service, diags),
-            Self::A2a => a2a::emit(service, diags),
-            Self::LlmsTxt => llms_txt::emit(service, built, diags),
-            Self::ApiCatalog => api_catalog::emit(service, built, diags),
-        }
-    }
+/// Every chosen target lowered, ready to render: every check made.
+pub struct Lowered<'a> {
+    service: &'a Service,
+    built: &'a [Target],
+    workers: usize,
+    targets: Vec<targets::Lowered<'a>>,
+    /// `[source] split`'s sub-service documents, part of the `ai` target; after the targets
+    /// in messages and files, as they always were.
+    split: Option<targets::ai::split::Lowered<'a>>,
 }
 
-/// Runs the chosen targets and adds the host files that serve their artifacts (`_headers`
-/// among them, for the hosts that read it).
-pub fn emit_all(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
-    emit_all_split(service, targets, None, diags)
-}
-
-/// `emit_all`, with `/.well-known/ai` also split into sub-service documents when asked
-/// (`[source] split`); their `_headers` rules come from their serving like any document's.
-pub fn emit_all_split(
-    service: &Service,
-    targets: &[Target],
-    split: Option<ai_split::Split>,
-    diags: &mut Diagnostics,
-) -> Vec<Artifact> {
-    let workers = if service.capabilities.len() < PARALLEL_FROM {
-        1
-    } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    };
-    let mut artifacts = emit_targets(service, targets, workers, diags);
-    if let Some(split) = split.filter(|_| targets.contains(&Target::AiEndpoint)) {
-        artifacts.extend(ai_split::emit(service, split, diags));
-    }
-    let host_files = hosts::emit(service, &artifacts, diags);
-    artifacts.extend(host_files);
-    artifacts
-}
-
-/// Services at least this large emit their targets on several threads: below it, a build
-/// takes about a millisecond and threads would only cost (and batch builds are parallel already).
+/// Services at least this large lower and render their targets on several threads: below it,
+/// a build takes about a millisecond and threads would only cost (and batch builds are
+/// parallel already).
 const PARALLEL_FROM: usize = 64;
 
-/// Every target's artifacts, in target order, the targets shared among `workers` threads (a
-/// large service gets one per core). Each target keeps its own diagnostics, appended in target
-/// order, so artifacts and messages are the same whatever the number of workers.
-pub fn emit_targets(
-    service: &Service,
-    targets: &[Target],
-    workers: usize,
-    diags: &mut Diagnostics,
-) -> Vec<Artifact> {
-    let workers = workers.min(targets.len());
-    if workers < 2 {
-        return targets
-            .iter()
-            .flat_map(|t| t.emit_among(service, targets, diags))
-            .collect();
+fn workers(service: &Service, targets: usize) -> usize {
+    if service.capabilities.len() < PARALLEL_FROM {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(targets))
     }
+}
+
+/// Lowers every target in `built`, in target order, the targets shared among `workers` threads
+/// (by default one per core for a large service; rendering uses as many).
+/// Each target keeps its own diagnostics, appended in target order, so the result is the same
+/// whatever the number of workers.
+pub fn lower<'a>(
+    service: &'a Service,
+    built: &'a [Target],
+    shared: &'a targets::Shared<'a>,
+    workers: Option<usize>,
+    diags: &mut Diagnostics,
+) -> Lowered<'a> {
+    let workers = workers.unwrap_or_else(|| self::workers(service, built.len()));
     let done = crate::parallel::map(
-        targets,
+        built,
         workers,
         &std::sync::atomic::AtomicUsize::new(0),
         |t| {
             let mut d = Diagnostics::default();
-            (t.emit_among(service, targets, &mut d), d)
+            (t.lower(service, built, shared, &mut d), d)
         },
         || {},
     );
-    let mut artifacts = Vec::new();
-    for (a, d) in done {
-        artifacts.extend(a);
+    let mut lowered = Vec::with_capacity(done.len());
+    for (l, d) in done {
+        lowered.push(l);
         diags.append(d);
     }
+    let split = service
+        .split
+        .filter(|_| built.contains(&Target::AiEndpoint))
+        .map(|split| targets::ai::split::lower(service, split, diags));
+    Lowered {
+        service,
+        built,
+        workers,
+        targets: lowered,
+        split,
+    }
+}
+
+impl Lowered<'_> {
+    /// Every document, in target order; pure.
+    pub fn render(&self) -> Vec<Artifact> {
+        let rendered = crate::parallel::map(
+            &self.targets,
+            self.workers,
+            &std::sync::atomic::AtomicUsize::new(0),
+            |l| l.render(self.service, self.built),
+            || {},
+        );
+        let mut artifacts: Vec<Artifact> = rendered.into_iter().flatten().collect();
+        if let Some(split) = &self.split {
+            artifacts.extend(targets::ai::split::render(self.service, split));
+        }
+        artifacts
+    }
+}
+
+/// The documents of every target in `built` and the host files that serve them, or none when
+/// a check found an error: the stages after the model, as the pipeline runs them.
+pub fn emit_all(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
+    let shared = targets::Shared::default();
+    let lowered = lower(service, built, &shared, None, diags);
+    if diags.has_errors() {
+        return Vec::new();
+    }
+    let mut artifacts = lowered.render();
+    let host_files = hosts::emit(service, &artifacts, diags);
+    artifacts.extend(host_files);
     artifacts
 }
 

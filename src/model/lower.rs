@@ -63,6 +63,27 @@ impl Cx<'_> {
         self.diags.push(d);
     }
 
+    /// `[source] split`: `None` inside when not asked for, `None` outside when refused.
+    fn split(&mut self, value: Option<&str>) -> Option<Option<Split>> {
+        match value {
+            None => Some(None),
+            Some(Split::BY_TAG) => Some(Some(Split::ByTag)),
+            Some(other) => {
+                self.push(
+                    Diagnostic::error(format!(
+                        "`{other}` is not a way to split /.well-known/ai; the one there is is \"{}\"",
+                        Split::BY_TAG
+                    ))
+                    .at("source.split")
+                    .help(
+                        "write `split = \"tag\"` for one sub-service document per tag, or remove the key",
+                    ),
+                );
+                None
+            }
+        }
+    }
+
     /// A TOML value as the JSON it is published as, or an error for each `nan` or `inf` in it.
     fn json(&mut self, v: toml::Value, field: &str) -> Option<Value> {
         let bad = raw::non_finite_all(&v);
@@ -147,6 +168,7 @@ impl Cx<'_> {
     }
 
     fn service(&mut self, doc: raw::ServiceToml) -> Option<Service> {
+        let split = self.split(doc.source.as_ref().and_then(|s| s.split.as_deref()));
         let s = doc.service;
         let name = self.required(s.name, "service.name");
         let name = self.text(name, "service.name", 1, 100);
@@ -244,6 +266,7 @@ impl Cx<'_> {
 
         let base_url = base_url?;
         Some(Service {
+            split: split?,
             name: name?,
             description: description?,
             site_url: site_url.unwrap_or_else(|| base_url.origin()),

@@ -55,6 +55,8 @@ pub struct Service {
     pub host: Host,
     pub capabilities: Vec<Capability>,
     pub a2a: A2a,
+    /// `[source] split`: `/.well-known/ai` also as one sub-service document per tag.
+    pub split: Option<Split>,
 }
 
 /// A2A agent card options.
@@ -62,6 +64,18 @@ pub struct Service {
 pub struct A2a {
     /// Also publish the card at the pre-1.0 path `/.well-known/agent.json`.
     pub legacy_alias: bool,
+}
+
+/// How `/.well-known/ai` is split into sub-service documents (aiendpoint §4.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// One sub-service per capability's first tag.
+    ByTag,
+}
+
+impl Split {
+    /// The only value `[source] split` takes.
+    pub const BY_TAG: &'static str = "tag";
 }
 
 /// Where the output folder is deployed: decides the host files written beside the documents.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::support_adp::{check_detail, check_manifest, description_length_message};
 use serde_json::{Value, json};
 use wellgen::diag::{Diagnostic, Diagnostics, Severity};
-use wellgen::emit::adp;
+use wellgen::emit::targets::adp;
 use wellgen::emit::{Artifact, Target};
 use wellgen::model::Service;
 

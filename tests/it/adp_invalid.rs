@@ -6,7 +6,7 @@
 use crate::support_adp::{check_detail, check_manifest};
 use serde_json::{Value, json};
 use wellgen::diag::{Diagnostic, Diagnostics, Severity};
-use wellgen::emit::adp;
+use wellgen::emit::targets::adp;
 use wellgen::emit::{Artifact, Target};
 
 fn build(text: &str) -> (Vec<Artifact>, Diagnostics) {

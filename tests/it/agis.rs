@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use wellgen::diag::{Diagnostics, Severity};
-use wellgen::emit::agis;
+use wellgen::emit::targets::agis;
 use wellgen::emit::{Artifact, Target};
 use wellgen::model::agis::rules::Pass;
 

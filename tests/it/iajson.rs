@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use wellgen::diag::{Diagnostic, Diagnostics, Severity};
-use wellgen::emit::{Artifact, iajson};
+use wellgen::emit::{Artifact, targets::ia_json};
 use wellgen::model::Service;
 
 const SCHEMA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/schemas/iajson");
@@ -38,8 +38,8 @@ fn lower(text: &str) -> (Option<Service>, Diagnostics) {
 fn emit_text(text: &str) -> (Vec<Artifact>, Diagnostics) {
     let (service, mut diags) = lower(text);
     let service = service.unwrap_or_else(|| panic!("lowering failed: {diags:#?}"));
-    let lowered = iajson::lower(&service, &mut diags);
-    let artifacts = iajson::render(&service, &lowered);
+    let lowered = ia_json::lower(&service, &mut diags);
+    let artifacts = ia_json::render(&service, &lowered);
     assert_eq!(
         lowered.size(),
         artifacts[0].body.len(),
@@ -511,7 +511,7 @@ fn names_unique_across_groups_and_scopes_declared_even_if_the_model_let_them_by(
     service.capabilities.push(twin);
     service.capabilities[1].scopes.push("a:write".into());
     let mut diags = Diagnostics::default();
-    iajson::lower(&service, &mut diags);
+    ia_json::lower(&service, &mut diags);
     find(
         &diags,
         Severity::Error,

@@ -7,7 +7,10 @@
 
 use serde_json::Value;
 use wellgen::diag::{Diagnostic, Diagnostics, Severity};
-use wellgen::emit::{self, Artifact, Target, adp, agis};
+use wellgen::emit::{
+    self, Artifact, Target,
+    targets::{adp, agis},
+};
 use wellgen::model::Service;
 
 struct Built {

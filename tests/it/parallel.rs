@@ -36,7 +36,9 @@ fn several_workers_emit_what_one_does() {
 
     let run = |workers| {
         let mut d = Diagnostics::default();
-        let artifacts = emit::emit_targets(&service, &Target::ALL, workers, &mut d);
+        let shared = emit::targets::Shared::default();
+        let lowered = emit::lower(&service, &Target::ALL, &shared, Some(workers), &mut d);
+        let artifacts = lowered.render();
         let files: Vec<(String, std::sync::Arc<[u8]>)> =
             artifacts.into_iter().map(|a| (a.path, a.body)).collect();
         let messages: Vec<String> = d.iter().map(|m| format!("{m:?}")).collect();

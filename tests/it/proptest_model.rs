@@ -64,7 +64,10 @@ use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
 use serde_json::Value;
 use wellgen::diag::Diagnostics;
-use wellgen::emit::{self, Artifact, Target, adp, agis, aiendpoint, iajson, mcp, rfc002};
+use wellgen::emit::{
+    self, Artifact, Target,
+    targets::{adp, agis, ai, ia_json, mcp, rfc002},
+};
 use wellgen::model::Host;
 use wellgen::source::{self, openapi};
 use wellgen::{check, model};
@@ -1666,13 +1669,13 @@ fn document_problems(artifacts: &[Artifact]) -> Vec<String> {
     };
     schema(
         &s.aiendpoint,
-        &document(artifacts, aiendpoint::PATHS[0]),
-        aiendpoint::PATHS[0],
+        &document(artifacts, ai::PATHS[0]),
+        ai::PATHS[0],
     );
     schema(
         &s.iajson,
-        &document(artifacts, iajson::PATHS[0]),
-        iajson::PATHS[0],
+        &document(artifacts, ia_json::PATHS[0]),
+        ia_json::PATHS[0],
     );
     // `{param}` templates are how RFC-002 writes endpoint URLs, but not URI characters: filled
     // in first, as tests/it/rfc002.rs does.
@@ -1734,9 +1737,9 @@ fn document_problems(artifacts: &[Artifact]) -> Vec<String> {
     }
     // Twins are the same bytes.
     for twins in [
-        &aiendpoint::PATHS[..],
-        &iajson::PATHS[..],
-        &emit::openapi::PATHS[..],
+        &ai::PATHS[..],
+        &ia_json::PATHS[..],
+        &emit::targets::openapi::PATHS[..],
     ] {
         let bodies: Vec<_> = artifacts
             .iter()
@@ -1859,8 +1862,8 @@ proptest! {
     #[test]
     fn any_generated_service_builds_clean_and_survives_an_openapi_round_trip(s in service()) {
         let trip = first_trip(&s)?;
-        let ai = document(&trip.built, aiendpoint::PATHS[0]);
-        let again = document(&trip.first, aiendpoint::PATHS[0]);
+        let ai = document(&trip.built, ai::PATHS[0]);
+        let again = document(&trip.first, ai::PATHS[0]);
         prop_assert_eq!(shape(&ai), shape(&again), "{}\n--- import\n{}", trip.text, trip.rendered);
     }
 

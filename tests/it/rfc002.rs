@@ -3,7 +3,7 @@
 
 use crate::support_rfc002::{Built, ROOT, build, build_targets, example, fixture, valid_sources};
 use serde_json::Value;
-use wellgen::emit::{Target, rfc002};
+use wellgen::emit::{Target, targets::rfc002};
 
 const AGENTS: &str = "/.well-known/agents.json";
 const PLUGIN: &str = "/.well-known/ai-plugin.json";

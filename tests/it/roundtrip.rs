@@ -263,7 +263,7 @@ fn round_trip(file: &Path) -> Value {
     }
     let service = wellgen::model::lower(doc, &mut diags)
         .unwrap_or_else(|| panic!("{}: {:#?}", file.display(), messages(&diags)));
-    let out = wellgen::emit::openapi::document(&service, &mut diags);
+    let out = wellgen::emit::targets::openapi::document(&service, &mut diags);
     assert!(
         !diags.has_errors(),
         "{}: {:#?}",

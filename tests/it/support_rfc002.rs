@@ -94,10 +94,9 @@ pub fn build_targets(text: &str, targets: &[Target]) -> Built {
     let service = model::lower(raw, &mut diags).expect("service.toml lowers");
     let lowering_errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert!(lowering_errors.is_empty(), "{lowering_errors:#?}");
-    let mut artifacts: Vec<Artifact> = targets
-        .iter()
-        .flat_map(|t| t.emit(&service, &mut diags))
-        .collect();
+    let shared = wellgen::emit::targets::Shared::default();
+    let mut artifacts: Vec<Artifact> =
+        wellgen::emit::lower(&service, targets, &shared, None, &mut diags).render();
     let hosts = hosts::emit(&service, &artifacts, &mut diags);
     artifacts.extend(hosts);
     Built {

@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 use wellgen::diag::Diagnostics;
-use wellgen::emit::{Target, agis, yaml};
+use wellgen::emit::{Target, targets::agis, yaml};
 
 use crate::common::sources;
 

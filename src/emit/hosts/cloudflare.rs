@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::Artifact;
-use crate::emit::{openapi, rfc002};
+use crate::emit::targets::{openapi, rfc002};
 
 pub const WORKER_PATH: &str = "/_worker.js";
 pub const NOT_FOUND_PATH: &str = "/404.html";

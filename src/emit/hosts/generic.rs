@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::Artifact;
 use super::headers::{Header, document_headers};
 use super::section::{BEGIN, END};
-use crate::emit::{openapi, rfc002};
+use crate::emit::targets::{openapi, rfc002};
 
 pub const NGINX_PATH: &str = "/wellgen-nginx.conf";
 pub const HTACCESS_PATH: &str = "/.htaccess";

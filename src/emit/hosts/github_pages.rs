@@ -3,7 +3,7 @@
 
 use super::{Artifact, NOJEKYLL_PATH};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::emit::adp;
+use crate::emit::targets::adp;
 
 /// GitHub Pages sets no custom headers and guesses the media type from the extension: every
 /// extensionless document is sent as application/octet-stream. `.nojekyll` keeps Jekyll from

@@ -11,7 +11,8 @@ pub mod netlify;
 pub mod section;
 pub mod vercel;
 
-use super::{Artifact, openapi, rfc002};
+use super::Artifact;
+use super::targets::{openapi, rfc002};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Host, Service};
 use cloudflare::{NOT_FOUND_PATH, WORKER_PATH};

@@ -2,7 +2,7 @@
 //! for `/api/discovery?format=openapi`.
 
 use super::section::{BEGIN, END};
-use crate::emit::{openapi, rfc002};
+use crate::emit::targets::{openapi, rfc002};
 
 pub const REDIRECTS_PATH: &str = "/_redirects";
 

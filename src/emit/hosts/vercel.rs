@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::Artifact;
 use super::headers::document_headers;
-use crate::emit::{openapi, rfc002};
+use crate::emit::targets::{openapi, rfc002};
 
 pub const PATH: &str = "/vercel.json";
 const SCHEMA: &str = "https://openapi.vercel.sh/vercel.json";

@@ -3,10 +3,32 @@
 //! Everything that lists targets (the CLI's `--target` values, `wellgen targets`, the README
 //! table, the API catalog and llms.txt links, the tests) iterates the descriptors.
 //!
-//! Adding a target: a module beside this one with its `DESCRIPTOR`, `lower` and `render`, one
-//! line in `targets!` below, and a fixture (ARCHITECTURE.md has the recipe).
+//! Each target runs in two steps. `lower` makes every check of its spec on the model and derives
+//! what its documents need, reporting every diagnostic; `render` writes the documents from that
+//! and cannot fail. Every chosen target is lowered before any is rendered, so `check --target X`
+//! and `build --target X` report the same, and nothing is rendered from an input with errors.
+//!
+//! Adding a target: a module beside this one with its `DESCRIPTOR`, `Lowered`, `lower` and
+//! `render`; one line in `targets!` and an arm in `Target::lower` and `Lowered::render` (the
+//! compiler asks for both); a fixture (ARCHITECTURE.md has the recipe).
 
-use super::Serving;
+pub mod a2a;
+pub mod adp;
+pub mod agis;
+pub mod ai;
+pub mod api_catalog;
+pub mod ia_json;
+pub mod llms_txt;
+pub mod mcp;
+pub mod openapi;
+pub mod rfc002;
+
+use std::sync::OnceLock;
+
+use super::{Artifact, Serving};
+use crate::diag::Diagnostics;
+use crate::model::Service;
+use crate::model::agis::Derived;
 
 /// What a target is, for everything that lists targets.
 #[derive(Debug)]
@@ -146,7 +168,7 @@ macro_rules! targets {
 
             pub fn descriptor(self) -> &'static Descriptor {
                 match self {
-                    $(Self::$variant => &super::$module::DESCRIPTOR),+
+                    $(Self::$variant => &$module::DESCRIPTOR),+
                 }
             }
         }
@@ -154,8 +176,8 @@ macro_rules! targets {
 }
 
 targets! {
-    AiEndpoint => aiendpoint,
-    IaJson => iajson,
+    AiEndpoint => ai,
+    IaJson => ia_json,
     Rfc002 => rfc002,
     OpenApi => openapi,
     Adp => adp,
@@ -189,6 +211,91 @@ impl Target {
         all.sort();
         all.dedup();
         all
+    }
+}
+
+/// What several targets derive from the model alike, derived once, when first asked for.
+#[derive(Default)]
+pub struct Shared<'a> {
+    /// AGIS endpoints and their MCP tool names: the AGIS and MCP targets' common ground.
+    agis: OnceLock<Derived<'a>>,
+}
+
+impl<'a> Shared<'a> {
+    pub fn agis(&self, service: &'a Service) -> &Derived<'a> {
+        self.agis
+            .get_or_init(|| crate::model::agis::derive(service))
+    }
+}
+
+/// One target, lowered: every check made, what its documents need derived.
+// One value per target per build, never a collection of them: boxing would buy nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum Lowered<'a> {
+    AiEndpoint(ai::Lowered<'a>),
+    IaJson(ia_json::Lowered<'a>),
+    Rfc002(rfc002::Lowered<'a>),
+    OpenApi(openapi::Lowered<'a>),
+    Adp(adp::Lowered<'a>),
+    Agis(agis::Lowered<'a>),
+    Mcp(mcp::Lowered<'a>),
+    A2a(a2a::Lowered<'a>),
+    LlmsTxt(llms_txt::Lowered),
+    ApiCatalog(api_catalog::Lowered<'a>),
+}
+
+impl Target {
+    /// Every check of this target's spec on `service`, reported into `diags`. `built` are the
+    /// targets of the build: documents that link to other documents link only to those.
+    pub fn lower<'a>(
+        self,
+        service: &'a Service,
+        built: &[Target],
+        shared: &'a Shared<'a>,
+        diags: &mut Diagnostics,
+    ) -> Lowered<'a> {
+        match self {
+            Self::AiEndpoint => Lowered::AiEndpoint(ai::lower(service, diags)),
+            Self::IaJson => Lowered::IaJson(ia_json::lower(service, diags)),
+            Self::Rfc002 => Lowered::Rfc002(rfc002::lower(service, diags)),
+            Self::OpenApi => Lowered::OpenApi(openapi::lower(service, diags)),
+            Self::Adp => Lowered::Adp(adp::lower(service, diags)),
+            Self::Agis => Lowered::Agis(agis::lower(service, shared.agis(service), diags)),
+            Self::Mcp => Lowered::Mcp(mcp::lower(service, shared.agis(service), diags)),
+            Self::A2a => Lowered::A2a(a2a::lower(service, diags)),
+            Self::LlmsTxt => Lowered::LlmsTxt(llms_txt::lower(service, built, diags)),
+            Self::ApiCatalog => Lowered::ApiCatalog(api_catalog::lower(service, diags)),
+        }
+    }
+}
+
+impl Target {
+    /// This target alone, lowered and rendered as in a build of every target (its diagnostics
+    /// into `diags`; rendered even when they hold errors): for tests and tools that look at
+    /// one target.
+    pub fn emit(self, service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
+        let shared = Shared::default();
+        self.lower(service, &Self::ALL, &shared, diags)
+            .render(service, &Self::ALL)
+    }
+}
+
+impl Lowered<'_> {
+    /// The target's documents. `built` are the targets of the build: documents that link to
+    /// other documents link only to those.
+    pub fn render(&self, service: &Service, built: &[Target]) -> Vec<Artifact> {
+        match self {
+            Self::AiEndpoint(l) => ai::render(service, l),
+            Self::IaJson(l) => ia_json::render(service, l),
+            Self::Rfc002(l) => rfc002::render(service, l),
+            Self::OpenApi(l) => openapi::render(service, l),
+            Self::Adp(l) => adp::render(service, l),
+            Self::Agis(l) => agis::render(service, l),
+            Self::Mcp(l) => mcp::render(service, l),
+            Self::A2a(l) => a2a::render(service, l),
+            Self::LlmsTxt(l) => llms_txt::render(service, l),
+            Self::ApiCatalog(l) => api_catalog::render(service, built, l),
+        }
     }
 }
 

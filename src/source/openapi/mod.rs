@@ -343,9 +343,6 @@ pub fn read_source(
             return (None, Provenance::default());
         }
     };
-    if let Some(d) = crate::emit::ai_split::Split::check_value(&overlay) {
-        diags.push(d);
-    }
     let source = overlay.source.as_ref();
     let wanted: Option<PathBuf> = openapi.map(Path::to_path_buf).or_else(|| {
         let rel = source?.openapi.as_ref()?;

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::{Links, clause, list};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::emit::{openapi, to_json_bytes};
+use crate::emit::{targets::openapi, to_json_bytes};
 use crate::model::{Auth, Capability, Method, ParamIn, Service};
 
 /// The schema's `$id`, as the RFC's demo apps write it.

@@ -4,8 +4,8 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
-use super::{Artifact, rfc002, to_json_bytes};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::{Artifact, targets::rfc002, to_json_bytes};
 use crate::model::{
     Access, Auth, Capability, Method, Param, ParamIn, ParamType, Service, path::Segment,
 };
@@ -178,11 +178,6 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         .iter()
         .map(|p| Artifact::document(*p, body.clone(), rfc002::SERVING))
         .collect()
-}
-
-/// Glue kept so `emit/mod.rs` compiles unchanged; the dispatch is rewired later.
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    render(service, &lower(service, diags))
 }
 
 /// The whole document as JSON, with the diagnostics `lower` reports.

@@ -11,9 +11,9 @@ pub mod document;
 use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use serde_json::Value;
 
-use super::{Artifact, JSON, Serving, to_json_bytes};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::agis::{Derived, Endpoint, derive};
+use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
+use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Impact, Service};
 
 /// The YAML serialisation (§10 recommends YAML for reading; `.agis` is the registered extension).
@@ -101,18 +101,12 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let json = to_json_bytes(&doc);
     // The YAML is nearly always shorter than the pretty-printed JSON: one allocation holds it.
     let mut yaml = String::with_capacity(json.len());
-    super::yaml::write(&doc, &mut yaml);
+    crate::emit::yaml::write(&doc, &mut yaml);
     vec![
         Artifact::document(JSON_PATH, json, SERVING_JSON),
         Artifact::document(YAML_PATH, yaml.into_bytes(), SERVING_YAML),
         Artifact::document(SUMMARY_PATH, to_json_bytes(&summary), SERVING_JSON),
     ]
-}
-
-/// Glue kept so the dispatch in `emit/mod.rs` compiles unchanged.
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let derived = derive(service);
-    render(service, &lower(service, &derived, diags))
 }
 
 /// One warning per endpoint that lists what was derived for it.

@@ -7,9 +7,9 @@ mod ai_plugin;
 mod discovery;
 mod generated_at;
 
-use super::{Artifact, JSON, Serving, openapi};
 use crate::diag::Diagnostics;
 use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
+use crate::emit::{Artifact, JSON, Serving, targets::openapi};
 use crate::model::Service;
 
 pub use generated_at::{generated_at, rfc3339};
@@ -112,11 +112,6 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         ));
     }
     out
-}
-
-/// Glue kept so `emit/mod.rs` compiles unchanged; the dispatch is rewired later.
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    render(service, &lower(service, diags))
 }
 
 /// Absolute URLs of the documents, for `discovery` in agents.json and `api.url` in ai-plugin.json.

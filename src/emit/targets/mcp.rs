@@ -7,10 +7,10 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::agis;
-use super::{Artifact, JSON, Serving, to_json_bytes};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::agis::{Derived, Endpoint, derive};
+use crate::emit::targets::agis;
+use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
+use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Impact, Service};
 
 pub const PATH: &str = agis::MCP_TOOLS_PATH;
@@ -138,12 +138,6 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         cache_scope: "public",
     };
     vec![Artifact::document(PATH, to_json_bytes(&result), SERVING)]
-}
-
-/// Glue kept so the dispatch in `emit/mod.rs` compiles unchanged.
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let derived = derive(service);
-    render(service, &lower(service, &derived, diags))
 }
 
 fn tool(e: &Endpoint, name: String) -> Tool {

@@ -1,13 +1,15 @@
 //! `/.well-known/ai` and its `/ai` alias: draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0).
 
+pub mod split;
+
 use std::borrow::Cow;
 
 use crate::emit::targets::{self, Descriptor, Link, Relation};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::{Artifact, JSON, Serving, to_json_bytes};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::{Auth, Capability, Service};
 
 pub const PATHS: [&str; 2] = ["/.well-known/ai", "/ai"];
@@ -162,11 +164,6 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         .iter()
         .map(|p| Artifact::document(*p, body.clone(), SERVING))
         .collect()
-}
-
-/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    render(service, &lower(service, diags))
 }
 
 /// A document of `service` naming `capabilities` only, under its own name and description:

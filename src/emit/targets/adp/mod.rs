@@ -16,8 +16,8 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Artifact, JSON, Serving, to_json_bytes};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::{Auth, Capability, Period, Service};
 use example::{AuthHeader, RequestExample, ResponseExample, ResponseSource};
 use parameter::{Misfit, Origin, ParameterView};
@@ -218,11 +218,6 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         ));
     }
     artifacts
-}
-
-/// Glue kept so src/emit/mod.rs compiles unchanged.
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    render(service, &lower(service, diags))
 }
 
 /// The manifest's texts as published.

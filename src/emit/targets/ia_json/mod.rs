@@ -12,11 +12,11 @@ mod rules;
 mod site;
 mod view;
 
-use super::{
-    Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes, to_json_bytes_within,
-};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
+use crate::emit::{
+    Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes, to_json_bytes_within,
+};
 use crate::model::Service;
 
 /// `/ia.json` is the MUST (§3.1); the well-known copy is the MAY (§3.2).
@@ -54,7 +54,7 @@ pub const SPEC_VERSION: &str = "1.0.0";
 /// §3.6: the file SHOULD NOT exceed 1 MB; agents MAY refuse larger files.
 const SIZE_LIMIT: usize = 1024 * 1024;
 // `render` relies on it: a document pretty within §3.6's limit is what `to_json_bytes` writes.
-const _: () = assert!(SIZE_LIMIT == super::COMPACT_FROM);
+const _: () = assert!(SIZE_LIMIT == crate::emit::COMPACT_FROM);
 
 /// The document as it will be written, once every rule has been checked: its sections (with
 /// the response schemas already dropped if they would break §3.6), how it is laid out, and the
@@ -148,9 +148,4 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         .iter()
         .map(|p| Artifact::document(*p, body.clone(), SERVING))
         .collect()
-}
-
-/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    render(service, &lower(service, diags))
 }

@@ -9,45 +9,14 @@
 
 use serde::Serialize;
 
-use super::{Artifact, aiendpoint, to_json_bytes};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::Service;
-use crate::source::service_toml::ServiceToml;
+use crate::emit::{Artifact, to_json_bytes};
+use crate::model::{Service, Split};
 
 pub const DIR: &str = "/.well-known/ai-services/";
 pub const INDEX_PATH: &str = "/.well-known/ai-services/index.json";
 /// The group of capabilities that have no tag.
 pub const UNTAGGED: &str = "untagged";
-/// The only value `[source] split` takes.
-pub const BY_TAG: &str = "tag";
-
-/// How the author asked for `/.well-known/ai` to be split.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Split {
-    /// One sub-service per capability's first tag.
-    ByTag,
-}
-
-impl Split {
-    /// The split a service.toml asks for (`[source] split = "tag"`); other values are reported
-    /// by `check_value` where the source is read.
-    pub fn of(raw: &ServiceToml) -> Option<Self> {
-        let value = raw.source.as_ref()?.split.as_deref()?;
-        (value == BY_TAG).then_some(Self::ByTag)
-    }
-
-    pub fn check_value(raw: &ServiceToml) -> Option<Diagnostic> {
-        let value = raw.source.as_ref()?.split.as_deref()?;
-        (value != BY_TAG).then(|| {
-            Diagnostic::error(format!(
-                "`{value}` is not a way to split /.well-known/ai; the one there is is \"{BY_TAG}\""
-            ))
-            .at("source.split")
-            .help("write `split = \"tag\"` for one sub-service document per tag, or remove the key")
-        })
-    }
-}
-
 #[derive(Serialize)]
 struct Index<'a> {
     /// What this file is: no draft defines an index of sub-services, so it says so itself.
@@ -75,7 +44,7 @@ pub struct Lowered<'a> {
 /// One sub-service document, at its path.
 struct SubService<'a> {
     path: String,
-    document: aiendpoint::Document<'a>,
+    document: super::Document<'a>,
 }
 
 /// The diagnostics of the split (too few sub-services, sub-services over the draft's guidance)
@@ -124,14 +93,14 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
             ),
             300,
         );
-        let document = aiendpoint::document(
+        let document = super::document(
             service,
             name.into(),
             description.into(),
             members.iter().map(|&i| &service.capabilities[i]),
         );
-        let size = aiendpoint::size(&document);
-        if size > aiendpoint::SIZE_GUIDANCE || members.len() > aiendpoint::CAPABILITY_GUIDANCE {
+        let size = super::size(&document);
+        if size > super::SIZE_GUIDANCE || members.len() > super::CAPABILITY_GUIDANCE {
             diags.push(
                 Diagnostic::warning(format!(
                     "{path} is {} KB with {} capabilities, over aiendpoint's 64 KB / 100 capabilities guidance (§4.5, §6.5)",
@@ -155,8 +124,8 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
             service.name
         ),
         service: &service.name,
-        main: aiendpoint::PATHS[0],
-        split: BY_TAG,
+        main: super::PATHS[0],
+        split: Split::BY_TAG,
         sub_services: entries,
     };
     Lowered {
@@ -170,25 +139,14 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let mut artifacts: Vec<Artifact> = lowered
         .sub_services
         .iter()
-        .map(|s| {
-            Artifact::document(
-                s.path.as_str(),
-                to_json_bytes(&s.document),
-                aiendpoint::SERVING,
-            )
-        })
+        .map(|s| Artifact::document(s.path.as_str(), to_json_bytes(&s.document), super::SERVING))
         .collect();
     artifacts.push(Artifact::document(
         INDEX_PATH,
         to_json_bytes(&lowered.index),
-        aiendpoint::SERVING,
+        super::SERVING,
     ));
     artifacts
-}
-
-/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
-pub fn emit(service: &Service, split: Split, diags: &mut Diagnostics) -> Vec<Artifact> {
-    render(service, &lower(service, split, diags))
 }
 
 /// A file name for a tag: lower case ASCII letters, digits, `-` and `_`; runs of anything else

@@ -7,9 +7,9 @@
 use crate::emit::targets::{self, Descriptor, Document, Relation};
 use serde::Serialize;
 
-use super::api_catalog::capability_detail_path;
-use super::{Artifact, Serving, Target};
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::targets::api_catalog::capability_detail_path;
+use crate::emit::{Artifact, Serving, Target};
 use crate::model::{Auth, Capability, Service};
 use crate::templates;
 
@@ -61,21 +61,16 @@ struct Link<'a> {
     notes: Option<&'a str>,
 }
 
-/// The texts of /llms.txt, each made to fit the format's line-by-line rules; which documents
-/// it links to, and where capabilities link, depend on the targets built and are left to
-/// `render`.
-pub struct Lowered<'a> {
-    title: String,
-    summary: String,
-    details: String,
-    /// One per capability, in order.
-    capability_notes: Vec<String>,
-    optional: Vec<Link<'a>>,
+/// The file's text, which depends on the targets built (it links to their documents, and
+/// capabilities link to their ADP detail files when those are published).
+pub struct Lowered {
+    text: Option<String>,
 }
 
-/// /llms.txt has no rule the model does not already guarantee: it reports nothing.
-pub fn lower<'a>(service: &'a Service, _diags: &mut Diagnostics) -> Lowered<'a> {
-    Lowered {
+/// /llms.txt has no rule the model does not already guarantee; the one error possible is
+/// wellgen's own (a template that names a value its view lacks), reported like any other.
+pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lowered {
+    let texts = Texts {
         title: one_line(&service.name),
         summary: one_line(&service.description),
         details: details(service),
@@ -85,24 +80,33 @@ pub fn lower<'a>(service: &'a Service, _diags: &mut Diagnostics) -> Lowered<'a> 
             .map(|c| capability_notes(service, c))
             .collect(),
         optional: optional_links(service),
-    }
+    };
+    let view = minijinja::Value::from_serialize(view(service, built, &texts));
+    let text = templates::render(templates::LLMS_TXT, view)
+        .map_err(|e| diags.push(Diagnostic::error(e)))
+        .ok();
+    Lowered { text }
 }
 
-/// The file, linking to the documents of the targets in `built`.
-pub fn render(service: &Service, built: &[Target], lowered: &Lowered) -> Vec<Artifact> {
-    let view = minijinja::Value::from_serialize(view(service, built, lowered));
-    // Every view holds every value the template names, so only a bug in wellgen (in the
-    // template or the view, which every fixture's /llms.txt exercises) can make it fail.
-    let text = templates::render(templates::LLMS_TXT, view).unwrap_or_else(|e| panic!("{e}"));
-    vec![Artifact::document(PATH, text.into_bytes(), SERVING)]
+/// The texts of /llms.txt, each made to fit the format's line-by-line rules.
+struct Texts<'a> {
+    title: String,
+    summary: String,
+    details: String,
+    /// One per capability, in order.
+    capability_notes: Vec<String>,
+    optional: Vec<Link<'a>>,
 }
 
-/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
-pub fn emit(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
-    render(service, built, &lower(service, diags))
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    lowered
+        .text
+        .iter()
+        .map(|text| Artifact::document(PATH, text.clone().into_bytes(), SERVING))
+        .collect()
 }
 
-fn view<'a>(service: &'a Service, built: &[Target], lowered: &'a Lowered) -> View<'a> {
+fn view<'a>(service: &'a Service, built: &[Target], lowered: &'a Texts) -> View<'a> {
     let site = &service.site_url;
     let documents = targets::linked(built)
         .into_iter()

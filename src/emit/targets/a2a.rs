@@ -7,8 +7,8 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::{Artifact, JSON, Serving, to_json_bytes};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::path::Segment;
 use crate::model::{Auth, Capability, Method, Service};
 
@@ -216,11 +216,6 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         out.push(Artifact::document(LEGACY_PATH, body, SERVING));
     }
     out
-}
-
-/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
-pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
-    render(service, &lower(service, diags))
 }
 
 /// `AgentProvider` needs both fields once present. The organisation is the legal operator

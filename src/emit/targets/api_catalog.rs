@@ -6,8 +6,8 @@ use crate::emit::targets::{self, Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::{Artifact, Serving, Target, to_json_bytes};
 use crate::diag::Diagnostics;
+use crate::emit::{Artifact, Serving, Target, to_json_bytes};
 use crate::model::Service;
 
 pub const PATH: &str = "/.well-known/api-catalog";
@@ -43,7 +43,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 /// The detail file of one capability, as the ADP back end publishes it.
 /// Kept here so /llms.txt and the catalog agree with it on one spelling.
 pub fn capability_detail_path(id: &str) -> String {
-    format!("{}{id}", super::adp::DETAIL_PREFIX)
+    format!("{}{id}", crate::emit::targets::adp::DETAIL_PREFIX)
 }
 
 #[derive(Serialize)]
@@ -163,9 +163,4 @@ pub fn render(service: &Service, built: &[Target], lowered: &Lowered) -> Vec<Art
         ],
     };
     vec![Artifact::document(PATH, to_json_bytes(&doc), SERVING)]
-}
-
-/// Glue kept so src/emit/mod.rs compiles unchanged; the dispatch is rewired later.
-pub fn emit(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
-    render(service, built, &lower(service, diags))
 }
