@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::emit::Artifact;
 
 /// The path of the document whose size the source is compared with.
-pub const AI_DOCUMENT: &str = "/.well-known/ai";
+pub const AI_DOCUMENT: &str = crate::emit::targets::ai::PATHS[0];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Row {

@@ -10,14 +10,10 @@ use crate::emit::targets::adp;
 /// dropping `/.well-known/` (it skips dot folders). A `.json` twin is added where a document's
 /// URL is the publisher's choice (ADP detail files, reached through the index's `detail_url`);
 /// the fixed well-known paths cannot move, so each gets a warning instead.
-pub fn emit(artifacts: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
-    let mut out = vec![Artifact {
-        path: NOJEKYLL_PATH.into(),
-        body: Vec::new().into(),
-        serving: None,
-    }];
-    let has = |path: &str| artifacts.iter().any(|a| a.path == path);
-    for a in artifacts.iter().filter(|a| a.needs_content_type()) {
+pub fn lower(documents: &[Artifact], diags: &mut Diagnostics) -> Vec<String> {
+    let mut twins = Vec::new();
+    let has = |path: &str| documents.iter().any(|a| a.path == path);
+    for a in documents.iter().filter(|a| a.needs_content_type()) {
         let Some(serving) = &a.serving else {
             continue;
         };
@@ -30,17 +26,13 @@ pub fn emit(artifacts: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
         ))
         .at("deploy.host");
         if json && movable && !has(&twin) {
-            out.push(Artifact::document(
-                twin.clone(),
-                a.body.clone(),
-                serving.clone(),
-            ));
             d = d.help(format!(
                 "{twin} holds the same bytes and is served as application/json; agents reach {} \
                  at its fixed URL, so host on Netlify, Cloudflare Pages or Vercel if they must \
                  see the right type",
                 a.path
             ));
+            twins.push(a.path.clone());
         } else {
             d = d.help(
                 "the spec fixes this URL, so it cannot be renamed; agents that check the media \
@@ -48,6 +40,25 @@ pub fn emit(artifacts: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
             );
         }
         diags.push(d);
+    }
+    twins
+}
+
+/// `.nojekyll` and the `.json` twin of each document `lower` chose.
+pub fn render(documents: &[Artifact], twins: &[String]) -> Vec<Artifact> {
+    let mut out = vec![Artifact {
+        path: NOJEKYLL_PATH.into(),
+        body: Vec::new().into(),
+        serving: None,
+    }];
+    for a in documents.iter().filter(|a| twins.contains(&a.path)) {
+        if let Some(serving) = &a.serving {
+            out.push(Artifact::document(
+                format!("{}.json", a.path),
+                a.body.clone(),
+                serving.clone(),
+            ));
+        }
     }
     out
 }

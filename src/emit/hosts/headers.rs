@@ -51,11 +51,11 @@ pub fn document_headers(a: &Artifact) -> Option<Vec<Header>> {
     Some(headers)
 }
 
-/// The `_headers` artifact holding wellgen's section only; the writer merges it into an
-/// existing file. Over Cloudflare's limits it is an error on Cloudflare and a warning on a
-/// generic host (which may turn out to be Cloudflare); Netlify has no such limits.
-pub fn emit(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> Option<Artifact> {
-    let mut rules: Vec<Rule> = artifacts
+/// wellgen's section of `_headers` for `documents`, or `None` when none needs a header. Over
+/// Cloudflare's limits it is an error on Cloudflare and a warning on a generic host (which
+/// may turn out to be Cloudflare); Netlify has no such limits.
+pub fn lower(host: Host, documents: &[Artifact], diags: &mut Diagnostics) -> Option<String> {
+    let mut rules: Vec<Rule> = documents
         .iter()
         .filter_map(|a| {
             Some(Rule {
@@ -90,11 +90,17 @@ pub fn emit(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> Opti
             diags.push(d.help("build fewer targets (--target), or fewer per-capability documents"));
         }
     }
-    Some(Artifact {
+    Some(text)
+}
+
+/// The `_headers` artifact holding wellgen's section only; the writer merges it into an
+/// existing file.
+pub fn render(section: &str) -> Artifact {
+    Artifact {
         path: PATH.into(),
-        body: text.into_bytes().into(),
+        body: section.as_bytes().to_vec().into(),
         serving: None,
-    })
+    }
 }
 
 /// Over the limit (a large API's one ADP detail per capability), the rules of a folder whose

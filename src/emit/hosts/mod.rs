@@ -49,9 +49,42 @@ pub fn merge_of(url_path: &str) -> Merge {
     }
 }
 
-/// Every host file for `service.host`, given the documents built.
-pub fn emit(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
-    let route = query_route(service.host, artifacts, diags);
+/// What the host layer decided for a build's documents, once every host check was made.
+pub struct Lowered {
+    /// Whether `/api/discovery?format=openapi` is routed on this host.
+    route: bool,
+    /// wellgen's section of `_headers`, for the hosts that read it.
+    headers: Option<String>,
+    /// GitHub Pages: the `.json` twins to add, by the path of the document each copies.
+    twins: Vec<String>,
+}
+
+/// Every check of the host files for `service.host`, given the documents built (their paths
+/// and serving; bodies are not read): run after the documents are rendered, before anything
+/// is written.
+pub fn lower(service: &Service, documents: &[Artifact], diags: &mut Diagnostics) -> Lowered {
+    let route = query_route(service.host, documents, diags);
+    let headers = match service.host {
+        Host::Netlify | Host::Cloudflare | Host::Generic => {
+            headers::lower(service.host, documents, diags)
+        }
+        Host::Vercel | Host::GithubPages => None,
+    };
+    let twins = match service.host {
+        Host::GithubPages => github_pages::lower(documents, diags),
+        _ => Vec::new(),
+    };
+    Lowered {
+        route,
+        headers,
+        twins,
+    }
+}
+
+/// Every host file for `service.host`; pure.
+pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> Vec<Artifact> {
+    let route = lowered.route;
+    let headers = lowered.headers.as_deref().map(headers::render);
     let mut out = Vec::new();
     match service.host {
         Host::Netlify => {
@@ -62,13 +95,13 @@ pub fn emit(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostics) 
                     serving: None,
                 });
             }
-            out.extend(headers::emit(service.host, artifacts, diags));
+            out.extend(headers);
         }
         Host::Cloudflare => {
             if route {
                 out.push(Artifact {
                     path: WORKER_PATH.into(),
-                    body: cloudflare::worker(artifacts).into_bytes().into(),
+                    body: cloudflare::worker(documents).into_bytes().into(),
                     serving: None,
                 });
             }
@@ -77,19 +110,25 @@ pub fn emit(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostics) 
                 body: cloudflare::NOT_FOUND_PAGE.as_bytes().to_vec().into(),
                 serving: None,
             });
-            out.extend(headers::emit(service.host, artifacts, diags));
+            out.extend(headers);
         }
-        Host::Vercel => out.push(vercel::emit(artifacts, route)),
-        Host::GithubPages => out.extend(github_pages::emit(artifacts, diags)),
+        Host::Vercel => out.push(vercel::emit(documents, route)),
+        Host::GithubPages => out.extend(github_pages::render(documents, &lowered.twins)),
         Host::Generic => {
             // The `.htaccess` and nginx routes work; only the documents' links cannot count on them.
-            let serve_route = has_query_pair(artifacts);
-            out.extend(headers::emit(service.host, artifacts, diags));
-            out.push(generic::nginx(artifacts, serve_route));
-            out.push(generic::htaccess(artifacts, serve_route));
+            let serve_route = has_query_pair(documents);
+            out.extend(headers);
+            out.push(generic::nginx(documents, serve_route));
+            out.push(generic::htaccess(documents, serve_route));
         }
     }
     out
+}
+
+/// `lower` then `render`: the host files, their diagnostics into `diags`.
+pub fn emit(service: &Service, documents: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
+    let lowered = lower(service, documents, diags);
+    render(service, documents, &lowered)
 }
 
 fn has_query_pair(artifacts: &[Artifact]) -> bool {
