@@ -18,7 +18,6 @@ pub mod rfc002;
 pub mod section;
 pub mod server_config;
 pub mod vercel;
-pub mod yaml;
 
 use std::sync::Arc;
 

@@ -35,4 +35,3 @@ mod schema;
 mod security;
 mod serve;
 mod tokens;
-mod yaml;

@@ -61,9 +61,7 @@ pub fn emit(service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         &site.join(MCP_TOOLS_PATH),
     );
     let json = to_json_bytes(&doc);
-    // The YAML is nearly always shorter than the pretty-printed JSON: one allocation holds it.
-    let mut yaml = String::with_capacity(json.len());
-    super::yaml::write(&doc, &mut yaml);
+    let yaml = serde_norway::to_string(&doc).expect("serde_norway writes any JSON value");
     vec![
         Artifact::document(JSON_PATH, json, SERVING_JSON),
         Artifact::document(YAML_PATH, yaml.into_bytes(), SERVING_YAML),
