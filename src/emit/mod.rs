@@ -4,7 +4,6 @@
 pub mod catalog;
 pub mod hosts;
 pub mod targets;
-pub mod yaml;
 
 use std::sync::Arc;
 

@@ -38,4 +38,3 @@ mod schema;
 mod security;
 mod serve;
 mod tokens;
-mod yaml;

@@ -99,9 +99,8 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         &site.join(MCP_TOOLS_PATH),
     );
     let json = to_json_bytes(&doc);
-    // The YAML is nearly always shorter than the pretty-printed JSON: one allocation holds it.
-    let mut yaml = String::with_capacity(json.len());
-    crate::emit::yaml::write(&doc, &mut yaml);
+    // Any JSON value has a YAML form: serde_norway fails only on what a Value cannot hold.
+    let yaml = serde_norway::to_string(&doc).expect("serde_norway writes any JSON value");
     vec![
         Artifact::document(JSON_PATH, json, SERVING_JSON),
         Artifact::document(YAML_PATH, yaml.into_bytes(), SERVING_YAML),
