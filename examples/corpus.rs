@@ -25,7 +25,7 @@ use std::time::Instant;
 use serde_json::Value;
 use wellgen::diag::Diagnostics;
 use wellgen::emit::{
-    self, Artifact, Target,
+    Artifact, Target,
     targets::{adp, agis, ai, ia_json, mcp, openapi, rfc002},
 };
 use wellgen::source::openapi::{self as import, Options};
@@ -204,7 +204,7 @@ fn build(file: &Path, set_base: bool, checks: &Checks) -> Outcome {
     if diags.has_errors() {
         return Outcome::Rejected(format!("check: {}", first_error(&diags)));
     }
-    let artifacts = emit::emit_all(&service, &Target::ALL, &mut diags);
+    let artifacts = wellgen::pipeline::emit(&service, &Target::ALL, &mut diags);
     if diags.has_errors() || artifacts.is_empty() {
         return Outcome::Rejected(format!("emit: {}", first_error(&diags)));
     }

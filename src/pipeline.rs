@@ -7,7 +7,8 @@ use std::path::Path;
 
 use crate::check;
 use crate::diag::Diagnostics;
-use crate::emit::{self, Artifact, Target};
+use crate::emit::targets::Shared;
+use crate::emit::{self, Artifact, Target, hosts};
 use crate::model::{self, Host, Service};
 use crate::source::openapi::{self, Provenance};
 use crate::source::service_toml::ServiceToml;
@@ -79,7 +80,9 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
     (compiled, provenance)
 }
 
-/// The stages after reading: lower `raw` into the model, check it, emit every chosen target.
+/// The stages after reading: lower `raw` into the model, check it, lower every chosen target
+/// (each one's checks), then, only if nothing was an error, render the documents, check and
+/// render the host files that serve them.
 pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) -> Compiled {
     let Some(mut service) = model::lower(raw, &mut diags) else {
         return Compiled {
@@ -91,14 +94,28 @@ pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) 
         service.host = host;
     }
     check::run(&service, &options.policy, &mut diags);
-    let artifacts = emit::emit_all(&service, &options.targets, &mut diags);
+    let artifacts = emit(&service, &options.targets, &mut diags);
     Compiled {
-        artifacts: if diags.has_errors() {
-            Vec::new()
-        } else {
-            artifacts
-        },
+        artifacts,
         service: Some(service),
         diags,
     }
+}
+
+/// Every artifact of `targets` and of the host, or none if a check found an error. Every
+/// target is lowered (and so reports) even after an error, so one run shows every problem.
+pub fn emit(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
+    let shared = Shared::default();
+    let lowered = emit::lower(service, targets, &shared, None, diags);
+    if diags.has_errors() {
+        return Vec::new();
+    }
+    let mut artifacts = lowered.render();
+    let host = hosts::lower(service, &artifacts, diags);
+    if diags.has_errors() {
+        return Vec::new();
+    }
+    let host_files = hosts::render(service, &artifacts, &host);
+    artifacts.extend(host_files);
+    artifacts
 }

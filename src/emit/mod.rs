@@ -148,20 +148,6 @@ impl Lowered<'_> {
     }
 }
 
-/// The documents of every target in `built` and the host files that serve them, or none when
-/// a check found an error: the stages after the model, as the pipeline runs them.
-pub fn emit_all(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
-    let shared = targets::Shared::default();
-    let lowered = lower(service, built, &shared, None, diags);
-    if diags.has_errors() {
-        return Vec::new();
-    }
-    let mut artifacts = lowered.render();
-    let host_files = hosts::emit(service, &artifacts, diags);
-    artifacts.extend(host_files);
-    artifacts
-}
-
 /// Documents whose compact form is larger than this are written compact. Indentation is most
 /// of a large document (stripe's OpenAPI description: 19 MB pretty, 5 MB compact), costs
 /// tokens as well as bytes, and helps nobody at a size no one reads by hand; ia.json's own

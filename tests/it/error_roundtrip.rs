@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use wellgen::diag::Diagnostics;
-use wellgen::emit::{self, Artifact, Target};
+use wellgen::emit::{Artifact, Target};
 use wellgen::source::{self, openapi};
 use wellgen::{check, model};
 
@@ -62,7 +62,7 @@ fn build(raw: source::service_toml::ServiceToml) -> (model::Service, Vec<Artifac
     let service = model::lower(raw, &mut diags)
         .unwrap_or_else(|| panic!("lower: {:#?}", error_messages(&diags)));
     check::run(&service, &check::Policy::default(), &mut diags);
-    let artifacts = emit::emit_all(&service, &Target::ALL, &mut diags);
+    let artifacts = wellgen::pipeline::emit(&service, &Target::ALL, &mut diags);
     assert!(!diags.has_errors(), "{:#?}", error_messages(&diags));
     (service, artifacts)
 }

@@ -9,8 +9,9 @@ use crate::common::{root, run, wellgen};
 use serde_json::Value;
 use wellgen::diag::Diagnostics;
 use wellgen::emit::hosts::headers::document_headers;
-use wellgen::emit::{Artifact, Target, emit_all};
+use wellgen::emit::{Artifact, Target};
 use wellgen::model::Host;
+use wellgen::pipeline::emit as emit_all;
 
 const BOOKSHELF: &str = "examples/bookshelf/service.toml";
 

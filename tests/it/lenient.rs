@@ -8,7 +8,7 @@
 use serde_json::Value;
 use wellgen::diag::{Diagnostic, Diagnostics, Severity};
 use wellgen::emit::{
-    self, Artifact, Target,
+    Artifact, Target,
     targets::{adp, agis},
 };
 use wellgen::model::Service;
@@ -79,7 +79,7 @@ fn build(text: &str) -> Built {
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     let service = service.expect("imports");
-    let artifacts = emit::emit_all(&service, &Target::ALL, &mut diags);
+    let artifacts = wellgen::pipeline::emit(&service, &Target::ALL, &mut diags);
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     let built = Built {
@@ -202,7 +202,7 @@ semantic = { path = \"/orders/{id}/cancel\" }
     let raw = wellgen::source::parse_service_toml(text).unwrap();
     let mut diags = Diagnostics::default();
     let service = wellgen::model::lower(raw, &mut diags).expect("lowers");
-    emit::emit_all(&service, &[Target::Agis], &mut diags);
+    wellgen::pipeline::emit(&service, &[Target::Agis], &mut diags);
     assert!(
         diags.iter().any(|d| d.is_error()
             && d.message.contains("`cancel` ")

@@ -36,7 +36,7 @@
 //!
 //! **Properties**:
 //! 1. `any_generated_service_builds_clean_and_survives_an_openapi_round_trip`: the text parses,
-//!    lowers, passes `check::run` and emits every target (`emit::emit_all`, as src/fuzzing.rs)
+//!    lowers, passes `check::run` and emits every target (`pipeline::emit`, as src/fuzzing.rs)
 //!    with no error diagnostic, for the host `--host`, else `[deploy]`, else generic. The
 //!    documents pass: `/.well-known/ai`, `/ia.json`, `agents.json` (templates filled) and the
 //!    MCP tools list against their JSON Schemas under tests/schemas, formats asserted; the ADP
@@ -1572,7 +1572,7 @@ fn build(
         service.host = h;
     }
     check::run(&service, &check::Policy::default(), &mut diags);
-    let artifacts = emit::emit_all(&service, &Target::ALL, &mut diags);
+    let artifacts = wellgen::pipeline::emit(&service, &Target::ALL, &mut diags);
     let errors = errors_of(&diags);
     if errors.is_empty() {
         Ok((service, artifacts))

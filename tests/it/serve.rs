@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use crate::common::{root, wellgen};
 use wellgen::diag::Diagnostics;
-use wellgen::emit::{Artifact, Target, emit_all};
+use wellgen::emit::{Artifact, Target};
 use wellgen::model::Host;
+use wellgen::pipeline::emit as emit_all;
 
 /// A running `wellgen serve`, killed when dropped.
 struct Server {
