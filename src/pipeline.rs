@@ -80,6 +80,14 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
     (compiled, provenance)
 }
 
+/// Reads the source at `path` (a service.toml, with or without `[source]`, or an OpenAPI
+/// document) and lowers it into the model, as a build does before its checks.
+pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<Service> {
+    let text = crate::source::read(path).map_err(|d| diags.push(d)).ok()?;
+    let (raw, _) = openapi::read_source(path, &text, None, &openapi::Options::default(), diags);
+    model::lower(raw?, diags)
+}
+
 /// The stages after reading: lower `raw` into the model, check it, lower every chosen target
 /// (each one's checks), then, only if nothing was an error, render the documents, check and
 /// render the host files that serve them.

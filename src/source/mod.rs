@@ -12,14 +12,6 @@ use toml::de::{DeTable, DeValue};
 use crate::diag::{Diagnostic, Locate, did_you_mean};
 use service_toml::ServiceToml;
 
-/// Reads any source the command line accepts (a service.toml, with or without `[source]`, or
-/// an OpenAPI document) and lowers it into the model, as `wellgen build` does.
-pub fn load(path: &Path, diags: &mut crate::diag::Diagnostics) -> Option<crate::model::Service> {
-    let text = read(path).map_err(|d| diags.push(d)).ok()?;
-    let (raw, _) = openapi::read_source(path, &text, None, &openapi::Options::default(), diags);
-    crate::model::lower(raw?, diags)
-}
-
 /// The default `--max-input-size`: far above any real service.toml or OpenAPI document.
 pub const DEFAULT_MAX_INPUT_SIZE: u64 = 64 << 20;
 

@@ -16,7 +16,7 @@ const LEGACY: &str = "/.well-known/agent.json";
 
 fn load(source: &std::path::Path) -> (Service, Vec<Artifact>, Diagnostics) {
     let mut diags = Diagnostics::default();
-    let service = wellgen::source::load(source, &mut diags)
+    let service = wellgen::pipeline::load(source, &mut diags)
         .unwrap_or_else(|| panic!("{} lowers: {diags:?}", source.display()));
     let artifacts = Target::A2a.emit(&service, &mut diags);
     assert!(!diags.has_errors(), "{}: {diags:?}", source.display());

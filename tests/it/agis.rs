@@ -63,7 +63,7 @@ fn errors(diags: &Diagnostics) -> Vec<String> {
 /// Builds any source `wellgen build` accepts (service.toml, or an OpenAPI import).
 fn load_and_build(source: &Path) -> (Vec<Artifact>, Diagnostics) {
     let mut diags = Diagnostics::default();
-    let service = wellgen::source::load(source, &mut diags)
+    let service = wellgen::pipeline::load(source, &mut diags)
         .unwrap_or_else(|| panic!("{} lowers: {diags:?}", source.display()));
     let artifacts = Target::Agis.emit(&service, &mut diags);
     (artifacts, diags)

@@ -42,7 +42,7 @@ const DOCUMENTS: [&str; 10] = [
 
 fn load(source: &std::path::Path) -> (Service, Vec<Artifact>) {
     let mut diags = Diagnostics::default();
-    let service = wellgen::source::load(source, &mut diags).unwrap();
+    let service = wellgen::pipeline::load(source, &mut diags).unwrap();
     let artifacts = Target::ApiCatalog.emit(&service, &mut diags);
     assert!(!diags.has_errors(), "{}: {diags:?}", source.display());
     (service, artifacts)

@@ -35,7 +35,7 @@ fn built(host: &str) -> (tempfile::TempDir, PathBuf, String) {
 
 fn documents(host: Host) -> Vec<Artifact> {
     let mut diags = Diagnostics::default();
-    let mut service = wellgen::source::load(&root().join(BOOKSHELF), &mut diags).unwrap();
+    let mut service = wellgen::pipeline::load(&root().join(BOOKSHELF), &mut diags).unwrap();
     service.host = host;
     emit_all(&service, &Target::ALL, &mut diags)
         .into_iter()

@@ -1,7 +1,7 @@
 //! Issue 5: legal OpenAPI input builds every target. Small OpenAPI documents shaped like the
 //! corpus documents wellgen used to refuse (verb path segments, long titles, Swagger 2.0
 //! `type: file` responses, `required` names without properties, body fields and headers named
-//! like a path placeholder, arrays of arrays) are imported through `wellgen::source::load`,
+//! like a path placeholder, arrays of arrays) are imported through `wellgen::pipeline::load`,
 //! built for every target, and must come out without errors, with the warning that says what
 //! was derived, and with documents that pass the targets' own checks.
 
@@ -75,7 +75,7 @@ fn build(text: &str) -> Built {
     let path = dir.path().join("openapi.yaml");
     std::fs::write(&path, text).unwrap();
     let mut diags = Diagnostics::default();
-    let service = wellgen::source::load(&path, &mut diags);
+    let service = wellgen::pipeline::load(&path, &mut diags);
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     let service = service.expect("imports");

@@ -76,7 +76,7 @@ fn parse(txt: &str) -> Result<LlmsTxt, String> {
 
 fn load(source: &std::path::Path) -> (Service, Vec<Artifact>) {
     let mut diags = Diagnostics::default();
-    let service = wellgen::source::load(source, &mut diags).unwrap();
+    let service = wellgen::pipeline::load(source, &mut diags).unwrap();
     let artifacts = Target::LlmsTxt.emit(&service, &mut diags);
     assert!(!diags.has_errors(), "{}: {diags:?}", source.display());
     (service, artifacts)

@@ -21,7 +21,7 @@ fn validator(def: &str) -> jsonschema::Validator {
 /// Builds the tools list from a source file, any kind `wellgen build` accepts.
 fn build_file(source: &std::path::Path) -> (Value, Diagnostics) {
     let mut diags = Diagnostics::default();
-    let service = wellgen::source::load(source, &mut diags)
+    let service = wellgen::pipeline::load(source, &mut diags)
         .unwrap_or_else(|| panic!("{} lowers: {diags:?}", source.display()));
     let artifacts = Target::Mcp.emit(&service, &mut diags);
     assert_eq!(artifacts.len(), 1);

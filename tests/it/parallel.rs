@@ -31,7 +31,7 @@ fn several_workers_emit_what_one_does() {
     let file = work.path().join("service.toml");
     std::fs::write(&file, big_service(100)).unwrap();
     let mut diags = Diagnostics::default();
-    let service = wellgen::source::load(&file, &mut diags).expect("the service lowers");
+    let service = wellgen::pipeline::load(&file, &mut diags).expect("the service lowers");
     assert!(!diags.has_errors());
 
     let run = |workers| {

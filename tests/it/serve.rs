@@ -122,7 +122,7 @@ fn get(base: &str, path: &str) -> Response {
 /// The documents a build of `source` for `host` publishes, as the model says.
 fn documents(source: &Path, host: Host) -> Vec<Artifact> {
     let mut diags = Diagnostics::default();
-    let mut service = wellgen::source::load(source, &mut diags).expect("source loads");
+    let mut service = wellgen::pipeline::load(source, &mut diags).expect("source loads");
     service.host = host;
     emit_all(&service, &Target::ALL, &mut diags)
         .into_iter()

@@ -167,7 +167,7 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
 }
 
 /// A document of `service` naming `capabilities` only, under its own name and description:
-/// the whole service, or one of its sub-services (`ai_split`).
+/// the whole service, or one of its sub-services (`split`).
 pub(super) fn document<'a>(
     service: &'a Service,
     name: Cow<'a, str>,
