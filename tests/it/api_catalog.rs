@@ -26,19 +26,14 @@ const REGISTERED: [(&str, &str); 9] = [
     ("privacy-policy", "RFC 6903"),
 ];
 
-/// The discovery documents the catalog describes the API with (all but itself).
-const DOCUMENTS: [&str; 10] = [
-    "/openapi.json",
-    "/.well-known/ai",
-    "/ia.json",
-    "/.well-known/agents.json",
-    "/.well-known/ai-plugin.json",
-    "/.well-known/agent",
-    "/.well-known/agis.json",
-    "/.well-known/mcp/tools.json",
-    "/.well-known/agent-card.json",
-    "/llms.txt",
-];
+/// The documents the other targets publish for others to link to, as their descriptors say.
+fn documents() -> Vec<&'static str> {
+    wellgen::emit::targets::linked(&Target::ALL)
+        .into_iter()
+        .filter(|d| d.target != Target::ApiCatalog)
+        .map(|d| d.path)
+        .collect()
+}
 
 fn load(source: &std::path::Path) -> (Service, Vec<Artifact>) {
     let mut diags = Diagnostics::default();
@@ -187,7 +182,7 @@ fn every_catalog_is_a_linkset_that_meets_rfc_9727() {
             .iter()
             .flat_map(|r| hrefs(api, r))
             .collect();
-        for path in DOCUMENTS {
+        for path in documents() {
             let url = format!("{site}{path}");
             let at = linked.iter().position(|l| *l == url);
             assert!(at.is_some(), "{name}: {url} not linked");

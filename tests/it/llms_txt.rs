@@ -93,19 +93,14 @@ fn section<'a>(doc: &'a LlmsTxt, name: &str) -> Option<&'a [Link]> {
         .map(|(_, l)| l.as_slice())
 }
 
-/// The documents wellgen publishes, as the issue lists them.
-const DOCUMENTS: [&str; 10] = [
-    "/.well-known/ai",
-    "/ia.json",
-    "/.well-known/agents.json",
-    "/.well-known/ai-plugin.json",
-    "/openapi.json",
-    "/.well-known/agent",
-    "/.well-known/agis.json",
-    "/.well-known/mcp/tools.json",
-    "/.well-known/agent-card.json",
-    "/.well-known/api-catalog",
-];
+/// The documents the other targets publish for others to link to, as their descriptors say.
+fn documents() -> Vec<&'static str> {
+    wellgen::emit::targets::linked(&Target::ALL)
+        .into_iter()
+        .filter(|d| d.target != Target::LlmsTxt)
+        .map(|d| d.path)
+        .collect()
+}
 
 #[test]
 fn the_port_reads_the_proposals_sample_as_intended() {
@@ -201,7 +196,7 @@ fn every_llms_txt_parses_back_to_the_model() {
             .iter()
             .map(|l| l.url.as_str())
             .collect();
-        for path in DOCUMENTS {
+        for path in documents() {
             let url = format!("{site}{path}");
             assert!(
                 docs.contains(&url.as_str()),

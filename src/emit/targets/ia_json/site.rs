@@ -40,21 +40,8 @@ pub fn site<'a>(service: &'a Service, diags: &mut Diagnostics) -> Site<'a> {
 }
 
 pub fn metadata<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<Metadata<'a>> {
-    let updated = service
-        .meta
-        .last_updated
-        .as_deref()
-        .and_then(|d| match date_time(d) {
-            Some(t) => Some(t),
-            None => {
-                diags.push(
-                    Diagnostic::error(format!("`{d}` is not a calendar date"))
-                        .at("meta.last_updated")
-                        .help("ia.json writes it as an RFC 3339 date-time"),
-                );
-                None
-            }
-        });
+    // Lowering checked that the date exists.
+    let updated = service.meta.last_updated.as_ref().map(|d| d.rfc3339());
     let links = &service.links;
     Some(Metadata {
         updated,
@@ -69,43 +56,6 @@ pub fn metadata<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<Met
             .as_deref()
             .filter(|u| uri("service.support_url", u, diags)),
     })
-}
-
-/// `meta.last_updated` as an RFC 3339 date-time: a bare date is midnight UTC. `None` when the
-/// text is not a real calendar date and time (the model only checks its shape).
-pub fn date_time(text: &str) -> Option<String> {
-    let full = if text.len() == 10 {
-        format!("{text}T00:00:00Z")
-    } else {
-        text.to_string()
-    };
-    let b = full.as_bytes();
-    if b.len() != 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[19] != b'Z' {
-        return None;
-    }
-    let num = |r: std::ops::Range<usize>| -> Option<u32> {
-        let s = full.get(r)?;
-        s.bytes()
-            .all(|c| c.is_ascii_digit())
-            .then(|| s.parse().ok())?
-    };
-    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    (b[13] == b':'
-        && b[16] == b':'
-        && (1..=days).contains(&day)
-        && hour < 24
-        && minute < 60
-        && second < 60)
-        .then_some(full)
 }
 
 /// An RFC 5322 addr-spec in its plain dot-atom form, which every `format: email` checker accepts.
@@ -147,27 +97,6 @@ fn uri(field: &str, url: &str, diags: &mut Diagnostics) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_become_rfc3339_date_times() {
-        assert_eq!(
-            date_time("2026-03-10").as_deref(),
-            Some("2026-03-10T00:00:00Z")
-        );
-        assert_eq!(
-            date_time("2024-02-29T23:59:59Z").as_deref(),
-            Some("2024-02-29T23:59:59Z")
-        );
-        for bad in [
-            "2026-02-29",
-            "2026-13-01",
-            "2026-04-31",
-            "2026-03-10T24:00:00Z",
-            "2026-3-1",
-        ] {
-            assert_eq!(date_time(bad), None, "{bad}");
-        }
-    }
 
     #[test]
     fn plain_addresses_only() {

@@ -37,11 +37,7 @@ struct Endpoint<'a> {
 /// `SOURCE_DATE_EPOCH` here, so rendering depends on nothing but the model and this value.
 pub fn lower(service: &Service, diags: &mut Diagnostics) -> String {
     let epoch = std::env::var("SOURCE_DATE_EPOCH").ok();
-    super::generated_at(
-        service.meta.last_updated.as_deref(),
-        epoch.as_deref(),
-        diags,
-    )
+    super::generated_at(service.meta.last_updated.as_ref(), epoch.as_deref(), diags)
 }
 
 pub fn render(service: &Service, generated_at: &str) -> Vec<u8> {

@@ -2,23 +2,19 @@
 //! date, so two builds of the same source give the same bytes.
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::MetaDate;
 
 /// Used when neither the source nor the environment gives a date; said in a warning.
 pub const FALLBACK: &str = "1970-01-01T00:00:00Z";
 
 /// RFC 3339 UTC. `epoch` is the value of `SOURCE_DATE_EPOCH`, passed in so this stays testable.
 pub fn generated_at(
-    last_updated: Option<&str>,
+    last_updated: Option<&MetaDate>,
     epoch: Option<&str>,
     diags: &mut Diagnostics,
 ) -> String {
     if let Some(d) = last_updated {
-        // The model holds `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`.
-        return if d.len() == 10 {
-            format!("{d}T00:00:00Z")
-        } else {
-            d.to_string()
-        };
+        return d.rfc3339();
     }
     match epoch.map(|e| e.trim().parse::<u64>()) {
         Some(Ok(secs)) => match rfc3339(secs) {
@@ -42,32 +38,19 @@ pub fn generated_at(
     FALLBACK.to_string()
 }
 
-/// Seconds since 1970 as `YYYY-MM-DDThh:mm:ssZ` (Howard Hinnant's days-to-civil algorithm).
+/// Seconds since 1970 as `YYYY-MM-DDThh:mm:ssZ`; `None` past the year 9999.
 pub fn rfc3339(secs: u64) -> Option<String> {
-    let days = i64::try_from(secs / 86_400).ok()?;
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year <= 9999).then(|| {
-        format!(
-            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-            rem / 3600,
-            rem % 3600 / 60,
-            rem % 60
-        )
-    })
+    let at = jiff::Timestamp::from_second(i64::try_from(secs).ok()?).ok()?;
+    Some(at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn date(text: &str) -> MetaDate {
+        text.parse().unwrap()
+    }
 
     #[test]
     fn epoch_seconds_render_as_utc() {
@@ -82,19 +65,19 @@ mod tests {
     fn the_source_date_wins_then_the_environment_then_the_fallback() {
         let mut d = Diagnostics::default();
         assert_eq!(
-            generated_at(Some("2026-03-10"), Some("0"), &mut d),
+            generated_at(Some(&date("2026-03-10")), Some("0"), &mut d),
             "2026-03-10T00:00:00Z"
         );
         assert_eq!(
-            generated_at(Some("2026-03-10T08:00:00Z"), None, &mut d),
+            generated_at(Some(&date("2026-03-10T08:00:00Z")), None, &mut d),
             "2026-03-10T08:00:00Z"
         );
         assert_eq!(
-            generated_at(Some("2024-02-29"), None, &mut d),
+            generated_at(Some(&date("2024-02-29")), None, &mut d),
             "2024-02-29T00:00:00Z"
         );
         assert_eq!(
-            generated_at(Some("1999-12-31T23:59:59Z"), Some("0"), &mut d),
+            generated_at(Some(&date("1999-12-31T23:59:59Z")), Some("0"), &mut d),
             "1999-12-31T23:59:59Z"
         );
         assert_eq!(
