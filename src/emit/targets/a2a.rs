@@ -24,7 +24,6 @@ pub const SERVING: Serving = Serving {
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "a2a",
-    about: "/.well-known/agent-card.json (A2A 1.0.1)",
     documents: &[Document::linked(
         PATH,
         SERVING,

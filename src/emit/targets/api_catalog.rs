@@ -24,7 +24,6 @@ pub const SERVING: Serving = Serving {
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "api-catalog",
-    about: "/.well-known/api-catalog (RFC 9727)",
     documents: &[Document::linked(
         PATH,
         SERVING,

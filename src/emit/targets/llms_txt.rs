@@ -22,7 +22,6 @@ pub const SERVING: Serving = Serving {
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "llms-txt",
-    about: "/llms.txt (llms.txt proposal)",
     documents: &[Document::linked(
         PATH,
         SERVING,

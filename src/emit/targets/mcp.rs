@@ -24,7 +24,6 @@ pub const SERVING: Serving = Serving {
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "mcp",
-    about: "A static MCP tools/list result (MCP 2026-07-28, AGIS Appendix C)",
     documents: &[Document::linked(
         PATH,
         SERVING,

@@ -35,8 +35,6 @@ use crate::model::agis::Derived;
 pub struct Descriptor {
     /// The `--target` value.
     pub name: &'static str,
-    /// One line for `--help`.
-    pub about: &'static str,
     /// Every document the target publishes, its primary one first.
     pub documents: &'static [Document],
     /// The exact spec version or draft followed.
@@ -306,7 +304,9 @@ impl clap::ValueEnum for Target {
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
         let d = self.descriptor();
-        Some(clap::builder::PossibleValue::new(d.name).help(d.about))
+        let paths: Vec<String> = d.documents.iter().map(Document::display_path).collect();
+        let help = format!("{}; {}", paths.join(", "), d.spec);
+        Some(clap::builder::PossibleValue::new(d.name).help(help))
     }
 }
 

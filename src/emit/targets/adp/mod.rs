@@ -35,7 +35,6 @@ pub const SERVING: Serving = Serving {
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "adp",
-    about: "/.well-known/agent and one detail file per capability (Agent Discovery Protocol 1.0)",
     documents: &[
         Document::linked(
             MANIFEST_PATH,

@@ -39,7 +39,6 @@ pub const SERVING_YAML: Serving = Serving {
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "agis",
-    about: "The AGIS document and /.well-known/agis.json (draft-hood-independent-agis-01)",
     documents: &[
         Document::linked(
             SUMMARY_PATH,

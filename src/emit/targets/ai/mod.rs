@@ -22,7 +22,6 @@ pub const SERVING: Serving = Serving {
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "ai",
-    about: "/.well-known/ai and /ai (draft-aiendpoint-ai-discovery-00)",
     documents: &[
         targets::Document::linked(
             PATHS[0],

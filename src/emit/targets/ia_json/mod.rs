@@ -31,7 +31,6 @@ pub const SERVING: Serving = Serving {
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "ia-json",
-    about: "/ia.json and /.well-known/ia.json (ia.json 1.0.0)",
     documents: &[
         Document::linked(
             PATHS[0],

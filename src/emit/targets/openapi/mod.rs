@@ -20,7 +20,6 @@ pub const VERSION: &str = "3.1.0";
 pub const MEDIA_TYPE: &str = "application/vnd.oai.openapi+json;version=3.1";
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "openapi",
-    about: "The OpenAPI 3.1 document of the API (RFC-002 `?format=openapi`)",
     documents: &[
         Document::linked(
             PATHS[0],

@@ -29,7 +29,6 @@ pub const DISCOVERY_PATH: &str = "/api/discovery";
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "rfc002",
-    about: "/.well-known/agents.json, /.well-known/ai-plugin.json, /api/discovery (RFC-002)",
     documents: &[
         Document::linked(
             AGENTS_PATH,
