@@ -11,6 +11,7 @@ mod operation;
 pub mod refs;
 pub mod schema;
 pub mod service_file;
+mod yaml_depth;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
