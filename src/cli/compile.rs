@@ -107,7 +107,6 @@ fn read_and_compile(input: &Input) -> Read {
             allow_local: input.allow_local,
         },
         import: openapi::Options {
-            allow_remote_refs: input.allow_remote_refs,
             max_input_size: input.max_input_size,
             ..Default::default()
         },
