@@ -329,6 +329,46 @@ fn the_time_limit_stops_a_slow_input_and_writes_nothing() {
     assert!(!out.exists());
 }
 
+/// The time-limit message names the file that was being read: the OpenAPI document when
+/// `--openapi` is given alone, not the `service.toml` that does not exist.
+#[test]
+fn the_time_limit_message_names_the_source_read() {
+    let work = tempfile::tempdir().unwrap();
+    fs::write(work.path().join("laughs.json"), slow_laughs()).unwrap();
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+        "check",
+        "--openapi",
+        "laughs.json",
+        "--time-limit",
+        "1",
+    ]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("gave up after 1 s reading and checking laughs.json;"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("service.toml"), "{stderr}");
+
+    // Both given: both named.
+    fs::write(
+        work.path().join("service.toml"),
+        "[service]\nname = \"Laughs\"\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+        "check",
+        "--openapi",
+        "laughs.json",
+        "--time-limit",
+        "1",
+    ]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("reading and checking service.toml with laughs.json;"),
+        "{stderr}"
+    );
+}
+
 /// A batch build whose one slow service runs out of time while another's write is under way:
 /// the process ends only once that write is done, so its folder holds the whole new output.
 #[test]
