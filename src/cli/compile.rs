@@ -40,10 +40,20 @@ pub(super) fn compile_into(
     format: Format,
     err: &mut dyn std::io::Write,
 ) -> Compiled {
+    let (path, openapi) = sources(input);
+    let doing = match &openapi {
+        Some(o) => format!(
+            "reading and checking {} with {}",
+            path.display(),
+            o.display()
+        ),
+        None => format!("reading and checking {}", path.display()),
+    };
     let owned = input.clone();
-    let read = watchdog::within(input.time_limit, move || read_and_compile(&owned));
+    let read = watchdog::within(input.time_limit, move || {
+        read_and_compile(&owned, path, openapi)
+    });
     let Some(read) = read else {
-        let doing = format!("reading and checking {}", input.source.display());
         let _ = writeln!(err, "{}", watchdog::gave_up(input.time_limit, &doing));
         return Compiled::Unreadable;
     };
@@ -83,12 +93,16 @@ pub(super) fn compile_into(
     }
 }
 
-fn read_and_compile(input: &Input) -> Read {
-    // `--openapi FILE` alone (no service.toml here) builds from the OpenAPI file.
-    let (path, openapi) = match &input.openapi {
+/// The file to read and the OpenAPI document it completes, if any: `--openapi FILE` alone (no
+/// service.toml here) builds from the OpenAPI file.
+fn sources(input: &Input) -> (PathBuf, Option<PathBuf>) {
+    match &input.openapi {
         Some(o) if !input.source.exists() => (o.clone(), None),
         o => (input.source.clone(), o.clone()),
-    };
+    }
+}
+
+fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> Read {
     let text = match source::read_limited(&path, input.max_input_size) {
         Ok(t) => t,
         Err(d) => {
@@ -107,7 +121,6 @@ fn read_and_compile(input: &Input) -> Read {
             allow_local: input.allow_local,
         },
         import: openapi::Options {
-            allow_remote_refs: input.allow_remote_refs,
             max_input_size: input.max_input_size,
             ..Default::default()
         },

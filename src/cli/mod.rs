@@ -96,9 +96,6 @@ pub enum Command {
         /// Leave out these operations (same patterns). Repeatable.
         #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
         exclude: Vec<String>,
-        /// Allow `$ref`s into the network (not implemented: such refs are still refused).
-        #[arg(long)]
-        allow_remote_refs: bool,
         /// Refuse inputs larger than this (the document and every file its refs reach, together): bytes, or with K, M or G.
         #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
         max_input_size: u64,
@@ -165,9 +162,6 @@ pub struct Input {
     /// An OpenAPI document to import; SOURCE (when it exists) completes and overrides it.
     #[arg(long, value_name = "FILE")]
     pub openapi: Option<PathBuf>,
-    /// Allow `$ref`s into the network (not implemented: such refs are still refused).
-    #[arg(long)]
-    pub allow_remote_refs: bool,
     /// Refuse inputs larger than this (each source, and an OpenAPI document with every file its refs reach): bytes, or with K, M or G.
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
     pub max_input_size: u64,
@@ -241,12 +235,10 @@ pub fn run(cli: &Cli) -> u8 {
             out,
             include,
             exclude,
-            allow_remote_refs,
             max_input_size,
             time_limit,
         } => {
             let options = openapi::Options {
-                allow_remote_refs: *allow_remote_refs,
                 max_input_size: *max_input_size,
                 filter: openapi::Filter {
                     include: include.clone(),

@@ -331,8 +331,129 @@ fn refs_may_not_leave_the_document_folder() {
     );
 }
 
+/// The errors of importing a one-operation document whose response schema is `$ref: REF`,
+/// written as `api/openapi.yaml` in `work`.
+fn ref_errors(work: &Path, reference: &str) -> String {
+    let api = work.join("api");
+    std::fs::create_dir_all(&api).unwrap();
+    let spec = api.join("openapi.yaml");
+    std::fs::write(
+        &spec,
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: Refs, version: \"1\"}}\n\
+             servers: [{{url: \"https://refs.example.com\"}}]\npaths:\n  /pets:\n    get:\n\
+             \x20     operationId: listPets\n      responses:\n        '200':\n\
+             \x20         description: ok\n          content:\n            application/json:\n\
+             \x20             schema:\n                $ref: '{reference}'\n"
+        ),
+    )
+    .unwrap();
+    let mut diags = Diagnostics::default();
+    let imported = openapi::import_file(&spec, &Options::default(), &mut diags);
+    assert!(imported.is_none(), "{reference}");
+    errors(&diags).join("\n")
+}
+
+/// A ref that leaves the folder is refused by its path alone: the answer is the same whether
+/// the file outside exists or not, so refs cannot probe for files outside. Inside, a missing
+/// file is "no such file".
 #[test]
-fn network_refs_are_refused_even_when_allowed() {
+fn refs_outside_the_folder_are_refused_alike_whether_the_file_exists_or_not() {
+    let work = tempfile::tempdir().unwrap();
+    let work = work.path().canonicalize().unwrap();
+    std::fs::write(work.join("secret.yaml"), "Pet: {type: string}\n").unwrap();
+    let exists = ref_errors(&work, "../secret.yaml#/Pet");
+    assert!(exists.contains("leaves the document's folder"), "{exists}");
+    for missing in [
+        "../missing.yaml#/Pet",
+        "../../no/such/folder/secret.yaml#/Pet",
+        "/no-such-folder/secret.yaml#/Pet",
+        "sub/../../missing.yaml#/Pet",
+    ] {
+        let e = ref_errors(&work, missing);
+        assert_eq!(
+            e,
+            exists.replace("../secret.yaml#/Pet", missing),
+            "{missing}"
+        );
+    }
+    let inside = ref_errors(&work, "missing.yaml#/Pet");
+    assert!(
+        inside.contains("`missing.yaml#/Pet` names") && inside.contains("no such file"),
+        "{inside}"
+    );
+    #[cfg(unix)]
+    {
+        // Through a symlink inside that leads out, alike too.
+        std::os::unix::fs::symlink(&work, work.join("api/out")).unwrap();
+        for reference in ["out/secret.yaml#/Pet", "out/missing.yaml#/Pet"] {
+            let e = ref_errors(&work, reference);
+            assert_eq!(
+                e,
+                exists.replace("../secret.yaml#/Pet", reference),
+                "{reference}"
+            );
+        }
+        // A dangling symlink inside says nothing of its target either.
+        std::os::unix::fs::symlink(work.join("secret.yaml"), work.join("api/to-secret.yaml"))
+            .unwrap();
+        std::os::unix::fs::symlink(work.join("missing.yaml"), work.join("api/dangling.yaml"))
+            .unwrap();
+        let e = ref_errors(&work, "to-secret.yaml#/Pet");
+        assert_eq!(
+            e,
+            exists.replace("../secret.yaml#/Pet", "to-secret.yaml#/Pet")
+        );
+        let e = ref_errors(&work, "dangling.yaml#/Pet");
+        assert_eq!(
+            e,
+            exists.replace("../secret.yaml#/Pet", "dangling.yaml#/Pet")
+        );
+    }
+}
+
+/// A ref to a FIFO, a device or a folder is refused before it is opened: opening a FIFO
+/// blocks until something writes to it, and the import hung until the time limit.
+#[test]
+fn refs_to_anything_but_a_regular_file_are_refused_before_opening() {
+    let work = tempfile::tempdir().unwrap();
+    let work = work.path().canonicalize().unwrap();
+    std::fs::create_dir_all(work.join("api/folder")).unwrap();
+    let e = ref_errors(&work, "folder#/Pet");
+    assert!(e.contains("is a folder, not a regular file"), "{e}");
+    #[cfg(unix)]
+    {
+        let fifo = work.join("api/pipe.yaml");
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        // Through the command line first, so that a hang is cut by the time limit.
+        let spec = std::fs::read_to_string(work.join("api/openapi.yaml")).unwrap();
+        std::fs::write(
+            work.join("api/openapi.yaml"),
+            spec.replace("folder#/Pet", "pipe.yaml#/Pet"),
+        )
+        .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_wellgen"))
+            .args(["check", "--time-limit", "5"])
+            .arg(work.join("api/openapi.yaml"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("is a FIFO, not a regular file"), "{stderr}");
+        let e = ref_errors(&work, "pipe.yaml#/Pet");
+        assert!(e.contains("is a FIFO, not a regular file"), "{e}");
+        // A device is outside the folder: refused by its path, through a symlink too.
+        std::os::unix::fs::symlink("/dev/zero", work.join("api/zero.yaml")).unwrap();
+        for reference in ["zero.yaml#/Pet", "/dev/zero#/Pet"] {
+            let e = ref_errors(&work, reference);
+            assert!(e.contains("leaves the document's folder"), "{e}");
+        }
+    }
+}
+
+#[test]
+fn network_refs_are_refused() {
     let (imported, diags) = import_with("import-refs-remote/openapi.yaml", &Options::default());
     assert!(imported.is_none());
     let e = errors(&diags).join("\n");
@@ -343,13 +464,32 @@ fn network_refs_are_refused_even_when_allowed() {
         ),
         "{e}"
     );
-    let allowed = Options {
-        allow_remote_refs: true,
-        ..Options::default()
-    };
-    let (imported, diags) = import_with("import-refs-remote/openapi.yaml", &allowed);
-    assert!(imported.is_none());
-    assert!(errors(&diags).join("\n").contains("not implemented"));
+}
+
+/// `--allow-remote-refs` did nothing but change the refusal's wording: it is gone until
+/// fetching exists, from every command and from `--help`.
+#[test]
+fn there_is_no_allow_remote_refs_flag() {
+    let bin = env!("CARGO_BIN_EXE_wellgen");
+    for command in ["check", "build", "import"] {
+        let help = Command::new(bin)
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&help.stdout);
+        assert!(help.contains("--max-input-size"), "{help}");
+        assert!(!help.contains("remote"), "{command}: {help}");
+        let out = Command::new(bin)
+            .args([command, "--allow-remote-refs", "x.yaml"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("unexpected argument '--allow-remote-refs'"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]

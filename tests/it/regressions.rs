@@ -175,7 +175,9 @@ fn a_billion_laughs_of_yaml_aliases_fails_fast_with_a_clear_error() {
 }
 
 /// Nesting deep enough to overflow a recursive parser's stack is an error, in YAML (block and
-/// flow) and in JSON, not a crash.
+/// flow) and in JSON, not a crash; and a fast one: YAML's depth is measured before libyaml,
+/// whose scanner is quadratic in it, runs (100,000 `[` took 15 s in release, 200,000 the
+/// whole time limit).
 #[test]
 fn deeply_nested_documents_are_an_error_not_a_stack_overflow() {
     let depth = 100_000;
@@ -208,14 +210,21 @@ fn deeply_nested_documents_are_an_error_not_a_stack_overflow() {
     let work = tempfile::tempdir().unwrap();
     for (name, text) in inputs {
         fs::write(work.path().join(name), text).unwrap();
+        let start = Instant::now();
         let (code, _, stderr) = run(wellgen().current_dir(work.path()).args(["check", name]));
+        let took = start.elapsed();
         assert_eq!(code, 1, "{name}: {stderr}");
         assert!(stderr.contains(name), "{name}: {stderr}");
-        // serde_json's and serde_norway's own limit (128) is met before the importer's.
-        assert!(
-            stderr.contains("recursion limit exceeded"),
-            "{name}: {stderr}"
-        );
+        // YAML: the depth scan's error, where the limit (128, serde_norway's too) is crossed;
+        // JSON: serde_json's own limit, met as fast.
+        let (expected, at) = match name {
+            "flow.yaml" => ("YAML nested more than 128 levels deep", ":2:131:"),
+            "block.yaml" => ("YAML nested more than 128 levels deep", ":130:129:"),
+            _ => ("recursion limit exceeded", ":1:"),
+        };
+        assert!(stderr.contains(expected), "{name}: {stderr}");
+        assert!(stderr.contains(&format!("{name}{at}")), "{name}: {stderr}");
+        assert!(took.as_secs() < 10, "{name} took {took:?}");
     }
 }
 
@@ -318,6 +327,46 @@ fn the_time_limit_stops_a_slow_input_and_writes_nothing() {
     assert!(stderr.contains("gave up after 1 s"), "{stderr}");
     assert!(start.elapsed().as_secs() < 10);
     assert!(!out.exists());
+}
+
+/// The time-limit message names the file that was being read: the OpenAPI document when
+/// `--openapi` is given alone, not the `service.toml` that does not exist.
+#[test]
+fn the_time_limit_message_names_the_source_read() {
+    let work = tempfile::tempdir().unwrap();
+    fs::write(work.path().join("laughs.json"), slow_laughs()).unwrap();
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+        "check",
+        "--openapi",
+        "laughs.json",
+        "--time-limit",
+        "1",
+    ]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("gave up after 1 s reading and checking laughs.json;"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("service.toml"), "{stderr}");
+
+    // Both given: both named.
+    fs::write(
+        work.path().join("service.toml"),
+        "[service]\nname = \"Laughs\"\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+        "check",
+        "--openapi",
+        "laughs.json",
+        "--time-limit",
+        "1",
+    ]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("reading and checking service.toml with laughs.json;"),
+        "{stderr}"
+    );
 }
 
 /// A batch build whose one slow service runs out of time while another's write is under way:

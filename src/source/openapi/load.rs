@@ -98,6 +98,7 @@ fn yaml_budget(len: usize) -> usize {
 }
 
 fn parse_yaml(text: &str, file: &str) -> Result<Value, Diagnostic> {
+    super::yaml_depth::check(text, file, MAX_DEPTH)?;
     let budget = Cell::new(yaml_budget(text.len()));
     let de = serde_norway::Deserializer::from_str(text);
     let seed = Bounded {
@@ -131,6 +132,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
     (start + column.saturating_sub(1)).min(text.len())
 }
 
+/// How deep collections may nest: the recursion limit serde_json and serde_norway apply too.
 const MAX_DEPTH: usize = 128;
 
 /// Builds a `Value` while counting every node against a shared budget, so YAML aliases cannot

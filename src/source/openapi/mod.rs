@@ -11,6 +11,7 @@ mod operation;
 pub mod refs;
 pub mod schema;
 pub mod service_file;
+mod yaml_depth;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -25,8 +26,6 @@ pub use lower::{Filter, Imported};
 
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Accepted so the refusal can say what is missing; wellgen never fetches over the network.
-    pub allow_remote_refs: bool,
     pub filter: Filter,
     /// The most bytes read for one import: the document and every file its refs reach.
     pub max_input_size: u64,
@@ -35,7 +34,6 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
-            allow_remote_refs: false,
             filter: Filter::default(),
             max_input_size: crate::source::DEFAULT_MAX_INPUT_SIZE,
         }
@@ -81,8 +79,8 @@ pub fn import_text(
             return None;
         }
     };
-    let mut docs = refs::Documents::new(path, &name, doc, options.allow_remote_refs)
-        .with_limits(options.max_input_size, text.len());
+    let mut docs =
+        refs::Documents::new(path, &name, doc).with_limits(options.max_input_size, text.len());
     lower::lower(&mut docs, version, &options.filter, diags)
 }
 

@@ -2,7 +2,7 @@
 //! schema expansion that stops at cycles instead of recursing forever. Network refs are refused.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
@@ -107,7 +107,6 @@ pub struct Documents {
     /// External refs must stay below this folder; `None` refuses them (in-memory documents).
     root_dir: Option<PathBuf>,
     files: Vec<File>,
-    allow_remote: bool,
     /// Bytes all referenced files may still add (the entry document is counted by its reader).
     input_left: u64,
     /// Bytes expanded schemas may still copy out of the documents, over the whole import.
@@ -161,7 +160,7 @@ pub fn expansion_limit(input_len: usize) -> usize {
 
 impl Documents {
     /// `path` is where the entry document was read from (`None` for an in-memory text).
-    pub fn new(path: Option<&Path>, name: &str, doc: Value, allow_remote: bool) -> Self {
+    pub fn new(path: Option<&Path>, name: &str, doc: Value) -> Self {
         let canonical = path.and_then(|p| p.canonicalize().ok());
         Self {
             root_dir: canonical
@@ -172,7 +171,6 @@ impl Documents {
                 name: name.to_string(),
                 doc: Rc::new(doc),
             }],
-            allow_remote,
             input_left: crate::source::DEFAULT_MAX_INPUT_SIZE,
             expansion_left: expansion_limit(0),
             expansion_limit: expansion_limit(0),
@@ -271,20 +269,11 @@ impl Documents {
         let (file_part, fragment) = reference.split_once('#').unwrap_or((reference, ""));
         let remote = file_part.contains("://") || file_part.starts_with("//");
         if remote {
-            let d = if self.allow_remote {
-                Diagnostic::error(format!(
-                    "{}: `{reference}` is a network reference; fetching remote refs is not implemented (wellgen does not use the network)",
-                    at(self)
-                ))
-            } else {
-                Diagnostic::error(format!(
-                    "{}: `{reference}` is a network reference; remote refs are refused",
-                    at(self)
-                ))
-            };
-            return Err(d.help(
-                "download the file next to the document and refer to it by a relative path",
-            ));
+            return Err(Diagnostic::error(format!(
+                "{}: `{reference}` is a network reference; remote refs are refused",
+                at(self)
+            ))
+            .help("download the file next to the document and refer to it by a relative path"));
         }
         let file = if file_part.is_empty() {
             from.file
@@ -323,18 +312,35 @@ impl Documents {
         };
         let dir = base.parent().unwrap_or(root);
         let wanted = dir.join(relative);
-        let path = wanted.canonicalize().map_err(|e| {
-            Diagnostic::error(format!(
+        let path = confine(root, dir, Path::new(relative)).map_err(|refusal| match refusal {
+            Refusal::Leaves => Diagnostic::error(format!(
+                "{at}: `{reference}` leaves the document's folder; refs may only reach files below {}",
+                root.display()
+            )),
+            Refusal::Io(e) => Diagnostic::error(format!(
                 "{at}: `{reference}` names {}, which cannot be read: {}",
                 wanted.display(),
                 crate::source::io_reason(&e)
-            ))
+            )),
         })?;
-        if !path.starts_with(root) {
-            return Err(Diagnostic::error(format!(
-                "{at}: `{reference}` leaves the document's folder; refs may only reach files below {}",
-                root.display()
-            )));
+        // Only a regular file is opened: opening a FIFO blocks until something writes to it
+        // (the import hung until the time limit), and a device or folder is no document.
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() => {}
+            Ok(m) => {
+                return Err(Diagnostic::error(format!(
+                    "{at}: `{reference}` names {}, which is {}, not a regular file; refs may only name files",
+                    wanted.display(),
+                    file_kind(&m.file_type())
+                )));
+            }
+            Err(e) => {
+                return Err(Diagnostic::error(format!(
+                    "{at}: `{reference}` names {}, which cannot be read: {}",
+                    wanted.display(),
+                    crate::source::io_reason(&e)
+                )));
+            }
         }
         if let Some(i) = self
             .files
@@ -360,6 +366,107 @@ impl Documents {
             doc: Rc::new(doc),
         });
         Ok(self.files.len() - 1)
+    }
+}
+
+/// Why a ref's file cannot be reached.
+enum Refusal {
+    /// It is outside the root folder (or a symlink on the way leads there).
+    Leaves,
+    /// Looking up a name inside the root folder failed (no such file, a symlink loop, ...).
+    Io(std::io::Error),
+}
+
+/// How many symlinks one ref may go through, as Linux allows for one path.
+const MAX_LINKS: usize = 40;
+
+/// Resolves `relative` (a ref's file part) against the folder `dir`, confined to `root`
+/// (both canonical). A ref that leaves `root` is refused by its path alone, before any
+/// lookup; then each name is looked up and each symlink followed in turn, refusing as soon as
+/// one leads outside, before anything there is looked up. So the answer for a file outside
+/// never depends on whether it exists. The result is canonical, as `canonicalize` gives it.
+fn confine(root: &Path, dir: &Path, relative: &Path) -> Result<PathBuf, Refusal> {
+    if !lexically_below(&dir.join(relative), root) {
+        return Err(Refusal::Leaves);
+    }
+    let mut path = dir.to_path_buf();
+    // The components still to resolve, the next one last.
+    let mut todo: Vec<std::ffi::OsString> = Vec::new();
+    let push = |todo: &mut Vec<std::ffi::OsString>, p: &Path| {
+        todo.extend(p.components().rev().map(|c| c.as_os_str().to_os_string()));
+    };
+    push(&mut todo, relative);
+    let mut links = 0;
+    while let Some(name) = todo.pop() {
+        match Path::new(&name).components().next() {
+            None | Some(Component::CurDir) => {}
+            Some(Component::ParentDir) => {
+                path.pop();
+            }
+            Some(c @ (Component::RootDir | Component::Prefix(_))) => {
+                path = PathBuf::from(c.as_os_str());
+            }
+            Some(Component::Normal(name)) => {
+                if !path.starts_with(root) {
+                    return Err(Refusal::Leaves);
+                }
+                let next = path.join(name);
+                let meta = std::fs::symlink_metadata(&next).map_err(Refusal::Io)?;
+                if meta.file_type().is_symlink() {
+                    links += 1;
+                    if links > MAX_LINKS {
+                        return Err(Refusal::Io(std::io::Error::other(
+                            "too many levels of symbolic links",
+                        )));
+                    }
+                    push(&mut todo, &std::fs::read_link(&next).map_err(Refusal::Io)?);
+                } else {
+                    path = next;
+                }
+            }
+        }
+    }
+    if path.starts_with(root) {
+        Ok(path)
+    } else {
+        Err(Refusal::Leaves)
+    }
+}
+
+/// Whether `path`, with its `.` and `..` applied to the names as written, is `root` or below.
+fn lexically_below(path: &Path, root: &Path) -> bool {
+    let mut normal = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                normal.pop();
+            }
+            c => normal.push(c),
+        }
+    }
+    normal.starts_with(root)
+}
+
+/// What a file that is not a regular file is, for the refusal.
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "a special file"
     }
 }
 
@@ -823,7 +930,7 @@ mod tests {
     use serde_json::json;
 
     fn docs(v: Value) -> Documents {
-        Documents::new(None, "api.json", v, false)
+        Documents::new(None, "api.json", v)
     }
 
     #[test]
