@@ -231,6 +231,10 @@ fn a_kill_while_the_journal_is_saved_leaves_nothing_behind() {
     )
     .unwrap();
     let old_with_users = files(&s.dist);
+    // What 3 of 370 kills left: an empty staged journal and no journal.
+    fs::write(s.dist.join(".wellgen-.wellgen-journal.tmp"), "").unwrap();
+    build(&s.old, &s.dist);
+    assert_eq!(files(&s.dist), old_with_users, "an unchanged build left it");
     // Killed while the first journal was being written: no journal, only its staged copy.
     kill_at(&s.new, &s.dist, "journal-staged:stage");
     assert!(s.dist.join(".wellgen-.wellgen-journal.tmp").exists());
