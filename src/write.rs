@@ -12,6 +12,10 @@
 //! file is staged. The next run (see [`recover`]) undoes a journal left in the `stage` state and
 //! finishes one left in the `commit` state, so a build killed at any point leaves, after that
 //! run, either the old output or the new one and never a mix, and no temporary files.
+//!
+//! Where the folder holds only wellgen's files, a build on Linux instead stages the whole new
+//! output in a sibling folder and swaps the two at once ([`swap`]): never a mix even before the
+//! next run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -102,7 +106,6 @@ pub fn write(
 ) -> Result<Report, WriteError> {
     refuse_dangerous_root(out, source_dirs)?;
     let recovered = recover(out)?;
-    let mut journal = Journal::default();
     let created_root = !out.exists();
     if created_root {
         fs::create_dir_all(out).map_err(io(format!("cannot create {}", out.display())))?;
@@ -110,18 +113,38 @@ pub fn write(
     let root = out
         .canonicalize()
         .map_err(io(format!("cannot open {}", out.display())))?;
-    let result = plan_and_stage(&root, artifacts, &mut journal);
+    let mut journal = Journal::default();
+    let result = plan(&root, artifacts).and_then(|plan| {
+        if plan.changes() && owns_whole(&root, &plan.previous) && swap::write(&root, &plan.files)? {
+            return Ok((plan.report, true));
+        }
+        let bodies: Vec<(PathBuf, Arc<[u8]>)> = plan
+            .files
+            .into_iter()
+            .filter(|(_, _, changed)| *changed)
+            .map(|(dest, body, _)| (dest, body))
+            .collect();
+        journal.removes = plan.removes;
+        journal.plan(&root, &bodies)?;
+        for (dest, body) in &bodies {
+            journal.stage(dest, body)?;
+        }
+        Ok((plan.report, false))
+    });
     match result {
-        Ok(mut report) => {
+        Ok((mut report, swapped)) => {
             report.recovered = recovered;
-            journal.commit(&root).map_err(|e| WriteError {
-                pending: true,
-                ..e.help(format!(
-                    "the plan is kept in {JOURNAL}; the next build finishes it once the cause is fixed"
-                ))
-            })?;
+            if !swapped {
+                journal.commit(&root).map_err(|e| WriteError {
+                    pending: true,
+                    ..e.help(format!(
+                        "the plan is kept in {JOURNAL}; the next build finishes it once the cause is fixed"
+                    ))
+                })?;
+            }
             Ok(report)
         }
+        Err(e) if e.pending => Err(e),
         Err(e) => {
             journal.undo(&root);
             if created_root {
@@ -132,15 +155,27 @@ pub fn write(
     }
 }
 
-fn plan_and_stage(
-    root: &Path,
-    artifacts: &[Artifact],
-    journal: &mut Journal,
-) -> Result<Report, WriteError> {
+/// What a build will write: every file of the new output (with whether it differs from what is
+/// there), the stale files to remove, and the previous manifest.
+struct Plan {
+    report: Report,
+    files: Vec<(PathBuf, Arc<[u8]>, bool)>,
+    removes: Vec<(PathBuf, String)>,
+    previous: Manifest,
+}
+
+impl Plan {
+    fn changes(&self) -> bool {
+        self.files.iter().any(|(_, _, changed)| *changed) || !self.removes.is_empty()
+    }
+}
+
+fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     let previous = read_manifest(root)?;
     let mut report = Report::default();
     report.kept.extend(previous.ignored.iter().cloned());
-    let mut bodies: Vec<(PathBuf, Arc<[u8]>)> = Vec::new();
+    let mut files: Vec<(PathBuf, Arc<[u8]>, bool)> = Vec::new();
+    let mut removes = Vec::new();
     let mut manifest: BTreeMap<String, String> = BTreeMap::new();
     for a in artifacts {
         let dest = destination(root, &a.path)?;
@@ -168,9 +203,10 @@ fn plan_and_stage(
         };
         if is_regular_file(&dest) && fs::read(&dest).is_ok_and(|old| *old == *body) {
             report.unchanged += 1;
+            files.push((dest, body, false));
             continue;
         }
-        bodies.push((dest, body));
+        files.push((dest, body, true));
         report.written += 1;
     }
     for (stale, recorded) in &previous.entries {
@@ -180,8 +216,8 @@ fn plan_and_stage(
         match plan_removal(root, stale, recorded, &previous) {
             Ok(Some(step)) => {
                 match step {
-                    Removal::Delete(dest, hash) => journal.removes.push((dest, hash)),
-                    Removal::Rewrite(dest, body) => bodies.push((dest, body.into())),
+                    Removal::Delete(dest, hash) => removes.push((dest, hash)),
+                    Removal::Rewrite(dest, body) => files.push((dest, body.into(), true)),
                 }
                 report.removed.push(stale.clone());
             }
@@ -195,17 +231,66 @@ fn plan_and_stage(
         text.push_str(&format!("{path} {hash}\n"));
     }
     let manifest_path = root.join(MANIFEST);
-    if !(is_regular_file(&manifest_path)
-        && fs::read(&manifest_path).is_ok_and(|old| old == text.as_bytes()))
-    {
-        // Last, so that the manifest changes only once every file it lists is in place.
-        bodies.push((manifest_path, text.into_bytes().into()));
+    let same = is_regular_file(&manifest_path)
+        && fs::read(&manifest_path).is_ok_and(|old| old == text.as_bytes());
+    // Last, so that the manifest changes only once every file it lists is in place.
+    files.push((manifest_path, text.into_bytes().into(), !same));
+    Ok(Plan {
+        report,
+        files,
+        removes,
+        previous,
+    })
+}
+
+/// Whether every file in `root` is wellgen's, by the manifest: listed with the hash it still
+/// has (or, for a host file, nothing but wellgen's section), the manifest itself, and folders
+/// that hold such files. Only such a folder may be swapped whole for a new one: nothing of the
+/// user's is in the old folder that the swap would take away.
+fn owns_whole(root: &Path, previous: &Manifest) -> bool {
+    fn walk(root: &Path, dir: &Path, previous: &Manifest) -> Option<usize> {
+        let mut count = 0;
+        for entry in fs::read_dir(dir).ok()? {
+            let path = entry.ok()?.path();
+            let meta = path.symlink_metadata().ok()?;
+            if meta.is_dir() {
+                // An empty folder is not known to be wellgen's.
+                count += walk(root, &path, previous).filter(|n| *n > 0)?;
+                continue;
+            }
+            let rel = format!("/{}", path.strip_prefix(root).ok()?.to_str()?);
+            if !meta.is_file()
+                || !(rel == format!("/{MANIFEST}") || wellgens(&rel, &path, previous))
+            {
+                return None;
+            }
+            count += 1;
+        }
+        Some(count)
     }
-    journal.plan(root, &bodies)?;
-    for (dest, body) in &bodies {
-        journal.stage(dest, body)?;
+    fn wellgens(rel: &str, path: &Path, previous: &Manifest) -> bool {
+        let Some(recorded) = previous.entries.get(rel) else {
+            return false;
+        };
+        let Ok(now) = fs::read(path) else {
+            return false;
+        };
+        match hosts::merge_of(rel) {
+            _ if recorded != SECTION => content_hash(&now) == *recorded,
+            Merge::VercelJson => vercel::merge(
+                &String::from_utf8_lossy(&now),
+                "",
+                &previous.owned_by_vercel(),
+            )
+            .is_ok_and(|rest| rest.trim().is_empty()),
+            Merge::Section(placement) => {
+                section::merge(&String::from_utf8_lossy(&now), "", placement)
+                    .is_ok_and(|rest| rest.trim().is_empty())
+            }
+            _ => false,
+        }
     }
-    Ok(report)
+    swap::SUPPORTED && walk(root, root, previous).is_some()
 }
 
 /// An existing file at `dest` may be replaced only if the previous build wrote it and it still
@@ -520,30 +605,69 @@ fn read_manifest(root: &Path) -> Result<Manifest, WriteError> {
 /// Finishes or undoes a build that was killed in `out`, from its journal; `None` when there
 /// was none. Safe to call at any time: the journal's entries are checked as strictly as a
 /// manifest's (plain paths, staged names only, removals only of files with the recorded hash).
+/// Then removes what a kill can leave without a journal naming it: the journal's own staged
+/// copy, staged copies of the files the manifest lists, the swap's staging folder.
 pub fn recover(out: &Path) -> Result<Option<Recovered>, WriteError> {
     let Ok(root) = out.canonicalize() else {
         return Ok(None);
     };
     let path = root.join(JOURNAL);
     refuse_special(&path)?;
-    let text = match fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+    let done = match fs::read_to_string(&path) {
+        Ok(text) => Some(finish_or_undo(&root, &path, &text)?),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(io(format!("cannot read {}", path.display()))(e)),
     };
-    let journal = Journal::parse(&root, &text).map_err(|why| {
+    sweep(&root)?;
+    Ok(done)
+}
+
+fn finish_or_undo(root: &Path, path: &Path, text: &str) -> Result<Recovered, WriteError> {
+    let journal = Journal::parse(root, text).map_err(|why| {
         WriteError::new(format!("{} is damaged: {why}", path.display())).help(format!(
             "a build was interrupted; if you did not edit {JOURNAL}, report this; otherwise delete it and rebuild"
         ))
     })?;
-    let done = if journal.committed {
-        journal.finish(&root)?;
+    if journal.swap {
+        // Before the exchange the staging folder holds the unfinished new output, after it the
+        // old one: either way the output folder is whole and the staging folder goes.
+        swap::discard(root)?;
+    } else if journal.committed {
+        journal.finish(root)?;
+    } else {
+        journal.undo(root);
+    }
+    Ok(if journal.committed {
         Recovered::Finished
     } else {
-        journal.undo(&root);
         Recovered::Undone
-    };
-    Ok(Some(done))
+    })
+}
+
+/// Removes wellgen's leftovers that no journal names, each by a name only wellgen uses for a
+/// file only wellgen writes: never a file of the user's.
+fn sweep(root: &Path) -> Result<(), WriteError> {
+    let mut staged = vec![
+        staged_name(&root.join(JOURNAL)),
+        staged_name(&root.join(MANIFEST)),
+    ];
+    if root.join(MANIFEST).exists() {
+        for url_path in read_manifest(root)?.entries.keys() {
+            if let Ok(dest) = destination(root, url_path) {
+                staged.push(staged_name(&dest));
+            }
+        }
+    }
+    for tmp in staged {
+        // A symlink is removed as a link, never followed.
+        if tmp
+            .symlink_metadata()
+            .is_ok_and(|m| m.is_file() || m.is_symlink())
+        {
+            fs::remove_file(&tmp).map_err(io(format!("cannot remove {}", tmp.display())))?;
+        }
+    }
+    swap::remove_staging(root)
 }
 
 /// A build's plan: the folders it creates, the staged files to rename into place, and the files
@@ -554,6 +678,9 @@ struct Journal {
     dirs: Vec<PathBuf>,
     renames: Vec<(PathBuf, PathBuf)>,
     removes: Vec<(PathBuf, String)>,
+    /// The build stages a whole new output folder beside this one and swaps the two
+    /// ([`swap`]); its staging folder is the only thing to clean up.
+    swap: bool,
     /// Whether the journal file exists on disk.
     written: bool,
 }
@@ -648,6 +775,7 @@ impl Journal {
             }
             fs::rename(tmp, dest).map_err(io(format!("cannot write {}", dest.display())))?;
             test_pause(&format!("renamed:{}", i + 1));
+            test_fail(&format!("renamed:{}", i + 1))?;
         }
         for (dest, hash) in &self.removes {
             if fs::read(dest).is_ok_and(|now| content_hash(&now) == *hash) {
@@ -689,6 +817,10 @@ impl Journal {
         for (dest, hash) in &self.removes {
             text.push_str(&format!("remove /{} {hash}\n", rel(dest)));
         }
+        if self.swap {
+            text.push_str("swap\n");
+        }
+        let state = if self.committed { "commit" } else { "stage" };
         let path = root.join(JOURNAL);
         let tmp = staged_name(&path);
         let _ = fs::remove_file(&tmp);
@@ -700,7 +832,10 @@ impl Journal {
                 f.write_all(text.as_bytes())?;
                 f.sync_all()
             })
-            .and_then(|()| fs::rename(&tmp, &path))
+            .and_then(|()| {
+                test_pause(&format!("journal-staged:{state}"));
+                fs::rename(&tmp, &path)
+            })
             .map_err(io(format!("cannot write {}", path.display())))?;
         self.written = true;
         Ok(())
@@ -725,6 +860,7 @@ impl Journal {
             let (verb, rest) = line.split_once(' ').unwrap_or((line, ""));
             match verb {
                 "state" => state = Some(rest == "commit"),
+                "swap" if rest.is_empty() => journal.swap = true,
                 "dir" => journal.dirs.push(file(rest)?),
                 "write" => {
                     let dest = file(rest)?;
@@ -758,6 +894,17 @@ fn test_pause(point: &str) {
     let _ = point;
 }
 
+/// Test hook for errors after the commit point: a debug build fails at the named point when
+/// `WELLGEN_TEST_FAIL` names it. Release builds never read it.
+fn test_fail(point: &str) -> Result<(), WriteError> {
+    #[cfg(debug_assertions)]
+    if std::env::var("WELLGEN_TEST_FAIL").is_ok_and(|p| p == point) {
+        return Err(WriteError::new(format!("injected failure at {point}")));
+    }
+    let _ = point;
+    Ok(())
+}
+
 fn remove_file(dest: &Path, root: &Path) -> Result<(), WriteError> {
     match fs::remove_file(dest) {
         Ok(()) => {}
@@ -773,6 +920,133 @@ fn remove_file(dest: &Path, root: &Path) -> Result<(), WriteError> {
         dir = d.parent();
     }
     Ok(())
+}
+
+/// Swapping a whole staged output folder into place, where wellgen owns every file of it.
+///
+/// The new output is written in full to a sibling folder (`.wellgen-<name>.tmp`), then the two
+/// folders trade places in one `renameat2(RENAME_EXCHANGE)`: the commit point, after which the
+/// old output, now in the sibling folder, is deleted. So even before the next run, the output
+/// folder is never a mix. A journal with a `swap` line, in the output folder before the
+/// exchange and in the staged one (thus in the output folder after it), names the sibling as
+/// wellgen's for [`recover`]. Linux only: elsewhere, or where the filesystem refuses the
+/// exchange or the sibling cannot be made, the build uses the per-file journal instead.
+mod swap {
+    use super::*;
+
+    pub const SUPPORTED: bool = cfg!(target_os = "linux");
+
+    /// The staging folder of `root`; `None` for a root without a name.
+    fn staging(root: &Path) -> Option<PathBuf> {
+        let name = root.file_name()?.to_string_lossy();
+        Some(root.with_file_name(format!(".wellgen-{name}.tmp")))
+    }
+
+    /// Writes `files` by a swap: `Ok(false)` when it could not (nothing changed then).
+    pub fn write(root: &Path, files: &[(PathBuf, Arc<[u8]>, bool)]) -> Result<bool, WriteError> {
+        let Some(staging) = staging(root) else {
+            return Ok(false);
+        };
+        let mut journal = Journal {
+            swap: true,
+            ..Journal::default()
+        };
+        journal.save(root)?;
+        let exchanged = stage(root, &staging, files).and_then(|()| {
+            test_pause("staged");
+            exchange(&staging, root)
+        });
+        if exchanged.is_err() {
+            discard(root)?;
+            return Ok(false);
+        }
+        test_pause("committed");
+        test_fail("committed")
+            .and_then(|()| discard(root))
+            .map_err(|e| WriteError {
+                pending: true,
+                ..e.help(format!(
+                    "the new output is in place; the next build removes the old one from {}",
+                    staging.display()
+                ))
+            })?;
+        Ok(true)
+    }
+
+    fn stage(
+        root: &Path,
+        staging: &Path,
+        files: &[(PathBuf, Arc<[u8]>, bool)],
+    ) -> std::io::Result<()> {
+        fs::create_dir(staging)?;
+        fs::set_permissions(staging, root.metadata()?.permissions())?;
+        let mut journal = fs::File::create_new(staging.join(JOURNAL))?;
+        journal.write_all(format!("{JOURNAL_HEAD}\nstate commit\nswap\n").as_bytes())?;
+        journal.sync_all()?;
+        for (dest, body, _) in files {
+            let rel = dest
+                .strip_prefix(root)
+                .map_err(|_| std::io::Error::other("outside the output folder"))?;
+            let path = staging.join(rel);
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir)?;
+            }
+            let mut options = fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o644);
+            let mut f = options.open(&path)?;
+            f.write_all(body)?;
+            publishable(&f)?;
+        }
+        Ok(())
+    }
+
+    #[cfg(target_os = "linux")]
+    fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        Ok(renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE)?)
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn exchange(_: &Path, _: &Path) -> std::io::Result<()> {
+        Err(std::io::ErrorKind::Unsupported.into())
+    }
+
+    /// Removes the staging folder of `root`, then the journal that named it.
+    pub fn discard(root: &Path) -> Result<(), WriteError> {
+        remove_staging(root)?;
+        let journal = root.join(JOURNAL);
+        match fs::remove_file(&journal) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(io(format!("cannot remove {}", journal.display()))(e))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Removes the staging folder of `root` if it is wellgen's: a real folder holding a swap
+    /// journal (the one each side gets before anything else), or an empty one.
+    pub fn remove_staging(root: &Path) -> Result<(), WriteError> {
+        let Some(staging) = staging(root) else {
+            return Ok(());
+        };
+        if !staging.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+            return Ok(());
+        }
+        let marked =
+            fs::read_to_string(staging.join(JOURNAL)).is_ok_and(|t| t.lines().any(|l| l == "swap"));
+        let removed = if marked {
+            fs::remove_dir_all(&staging)
+        } else {
+            match fs::remove_dir(&staging) {
+                // Not empty and not marked: not wellgen's to remove.
+                Err(e) if e.kind() == std::io::ErrorKind::DirectoryNotEmpty => Ok(()),
+                other => other,
+            }
+        };
+        removed.map_err(io(format!("cannot remove {}", staging.display())))
+    }
 }
 
 /// Published files must be readable by the web server, as a plain `cp` would leave them,

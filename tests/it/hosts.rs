@@ -203,7 +203,41 @@ fn vercel_json_is_merged_into_the_users_and_taken_out_again() {
     // Another host: wellgen's entries leave, the user's file stays as it was.
     let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(crate::common::read_json(&out.join("vercel.json")), user);
+    assert_eq!(
+        fs::read_to_string(out.join("vercel.json")).unwrap(),
+        serde_json::to_string_pretty(&user).unwrap()
+    );
+}
+
+/// Merging never re-serialises the user's vercel.json: a number past `f64`, a repeated key,
+/// `\u` escapes and odd whitespace come back byte for byte once wellgen's entries leave.
+#[test]
+fn vercel_json_keeps_the_users_text_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    fs::create_dir_all(&out).unwrap();
+    let user = "{ \"build\":{\"env\":{\"ID\":12345678901234567890123}},\t\"trailingSlash\": false,\r\n\
+                \"trailingSlash\": true,\n  \"headers\" : [ {\"source\":\"/caf\\u00e9\",\"headers\":[]} ]\n}\n";
+    fs::write(out.join("vercel.json"), user).unwrap();
+    let src = root().join(BOOKSHELF);
+    let (code, stderr) = build(&src, &out, &["--host", "vercel"]);
+    assert_eq!(code, 0, "{stderr}");
+    let merged = fs::read_to_string(out.join("vercel.json")).unwrap();
+    assert!(
+        merged.starts_with(
+            "{ \"build\":{\"env\":{\"ID\":12345678901234567890123}},\t\"trailingSlash\": false,\r\n\
+             \"trailingSlash\": true,\n  \"headers\" : [ {\"source\":\"/caf\\u00e9\",\"headers\":[]}"
+        ),
+        "{merged}"
+    );
+    let v: Value = serde_json::from_str(&merged).unwrap();
+    assert_eq!(
+        v["headers"].as_array().unwrap().len(),
+        1 + documents(Host::Vercel).len()
+    );
+    let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), user);
 }
 
 #[test]

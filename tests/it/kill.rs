@@ -202,3 +202,135 @@ fn a_damaged_journal_is_refused_not_followed() {
     fs::remove_file(s.dist.join(write::JOURNAL)).unwrap();
     assert_eq!(files(&s.dist), before);
 }
+
+/// A site folder holding only wellgen's files (a fresh `dist/`), built once from the old
+/// service: a build swaps it whole with a staged sibling.
+fn own_site() -> Site {
+    let s = site();
+    fs::remove_dir_all(&s.dist).unwrap();
+    build(&s.old, &s.dist);
+    s
+}
+
+/// Where a swap stages the new output: beside the output folder.
+fn staging(dist: &Path) -> std::path::PathBuf {
+    dist.with_file_name(".wellgen-dist.tmp")
+}
+
+#[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the pause hook (WELLGEN_TEST_PAUSE) exists in debug builds only"
+)]
+fn a_kill_while_the_journal_is_saved_leaves_nothing_behind() {
+    let s = site();
+    let old = files(&s.dist);
+    fs::write(
+        s.dist.join(".wellgen-notes.tmp"),
+        "the user's, by its name alone",
+    )
+    .unwrap();
+    let old_with_users = files(&s.dist);
+    // What 3 of 370 kills left: an empty staged journal and no journal.
+    fs::write(s.dist.join(".wellgen-.wellgen-journal.tmp"), "").unwrap();
+    build(&s.old, &s.dist);
+    assert_eq!(files(&s.dist), old_with_users, "an unchanged build left it");
+    // Killed while the first journal was being written: no journal, only its staged copy.
+    kill_at(&s.new, &s.dist, "journal-staged:stage");
+    assert!(s.dist.join(".wellgen-.wellgen-journal.tmp").exists());
+    assert!(!s.dist.join(write::JOURNAL).exists());
+    // A build that changes nothing still clears it, and only it.
+    build(&s.old, &s.dist);
+    assert_eq!(files(&s.dist), old_with_users);
+    fs::remove_file(s.dist.join(".wellgen-notes.tmp")).unwrap();
+
+    // Killed while switching the journal to `commit`: the build is undone, the copy goes too.
+    kill_at(&s.new, &s.dist, "journal-staged:commit");
+    assert!(s.dist.join(".wellgen-.wellgen-journal.tmp").exists());
+    assert_eq!(write::recover(&s.dist).unwrap(), Some(Recovered::Undone));
+    assert_eq!(files(&s.dist), old);
+}
+
+#[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the pause hook (WELLGEN_TEST_PAUSE) exists in debug builds only"
+)]
+fn a_folder_wellgen_owns_whole_is_swapped_and_never_mixed() {
+    let reference = own_site();
+    let old = files(&reference.dist);
+    build(&reference.new, &reference.dist);
+    let new = files(&reference.dist);
+    assert!(!staging(&reference.dist).exists());
+
+    for (point, expected) in [
+        ("staged", Recovered::Undone),
+        ("committed", Recovered::Finished),
+    ] {
+        let s = own_site();
+        kill_at(&s.new, &s.dist, point);
+        assert!(staging(&s.dist).is_dir(), "{point}: no staging folder");
+        // Even before the next run, what a user sees is one output or the other.
+        let want = if expected == Recovered::Undone {
+            &old
+        } else {
+            &new
+        };
+        assert!(visible(&s.dist) == *want, "{point}: the folder is a mix");
+        assert_eq!(write::recover(&s.dist).unwrap(), Some(expected), "{point}");
+        assert!(files(&s.dist) == *want, "{point}: not clean after recovery");
+        assert!(!staging(&s.dist).exists(), "{point}: staging folder left");
+        build(&s.new, &s.dist);
+        assert_eq!(files(&s.dist), new, "{point}");
+    }
+
+    // A folder of the user's of the same name beside the output is never taken for it.
+    let s = own_site();
+    fs::create_dir(staging(&s.dist)).unwrap();
+    fs::write(staging(&s.dist).join("mine.txt"), "mine").unwrap();
+    build(&s.new, &s.dist);
+    assert_eq!(files(&s.dist), new);
+    assert_eq!(
+        fs::read_to_string(staging(&s.dist).join("mine.txt")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the test hooks (WELLGEN_TEST_FAIL) exist in debug builds only"
+)]
+fn an_error_after_the_commit_point_is_completed_by_the_next_build() {
+    let reference = site();
+    build(&reference.new, &reference.dist);
+    let shared_new = files(&reference.dist);
+    let reference = own_site();
+    build(&reference.new, &reference.dist);
+    let own_new = files(&reference.dist);
+
+    // A folder shared with the user's files goes through the journal, one wellgen owns whole
+    // through the swap; each fails once after its commit point.
+    for (s, point, new) in [
+        (site(), "renamed:3", &shared_new),
+        (own_site(), "committed", &own_new),
+    ] {
+        let (code, _, stderr) = run(wellgen()
+            .arg("build")
+            .arg(&s.new)
+            .arg("-o")
+            .arg(&s.dist)
+            .env("WELLGEN_TEST_FAIL", point));
+        assert_eq!(code, 2, "{point}: {stderr}");
+        assert!(stderr.contains("injected failure"), "{point}: {stderr}");
+        assert!(
+            stderr.contains("is completed by the next build"),
+            "{point}: {stderr}"
+        );
+        let (code, _, stderr) = run(wellgen().arg("build").arg(&s.new).arg("-o").arg(&s.dist));
+        assert_eq!(code, 0, "{point}: {stderr}");
+        assert!(stderr.contains("interrupted earlier"), "{point}: {stderr}");
+        assert!(files(&s.dist) == *new, "{point}: leftovers or a mix");
+        assert!(!staging(&s.dist).exists(), "{point}: staging folder left");
+    }
+}

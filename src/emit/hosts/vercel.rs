@@ -57,6 +57,10 @@ pub fn emit(artifacts: &[Artifact], route_query: bool) -> Artifact {
 /// its place; a user's entry for one of wellgen's paths is refused rather than silently merged.
 /// Our headers go after the user's (later entries win on Vercel), our redirects before (the
 /// first match wins). Returns "" when nothing but `$schema` would be left.
+///
+/// The user's file is edited, not re-serialised: every byte outside wellgen's entries stays as
+/// the user wrote it (numbers beyond `f64`, duplicate keys, `\u` escapes, odd whitespace). Where
+/// a key appears twice, the last one is edited, as Vercel's `JSON.parse` reads the last one.
 pub fn merge(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Result<String, String> {
     let ours: Map<String, Value> = if ours.trim().is_empty() {
         Map::new()
@@ -66,55 +70,72 @@ pub fn merge(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Result<Str
     if existing.trim().is_empty() {
         return Ok(render(ours));
     }
-    let mut doc: Map<String, Value> = match serde_json::from_str(existing) {
-        Ok(Value::Object(map)) => map,
-        Ok(_) => return Err("it is not a JSON object".into()),
-        Err(e) => return Err(format!("it is not valid JSON ({e})")),
-    };
+    // Checked, not read into a `Value`: that would refuse numbers past `f64` (valid JSON).
+    if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(existing) {
+        return Err(format!("it is not valid JSON ({e})"));
+    }
+    if !existing.trim_start().starts_with('{') {
+        return Err("it is not a JSON object".into());
+    }
+    let mut doc = text::Object::parse(existing);
     let our_sources: BTreeSet<&str> = LISTS
         .iter()
         .flat_map(|k| entries(&ours, k))
         .filter_map(source)
         .collect();
+    let mut lists: Vec<(&str, Option<text::Array>)> = Vec::new();
     for key in LISTS {
-        let Some(list) = doc.get_mut(key) else {
+        let Some(value) = doc.value(key) else {
+            lists.push((key, None));
             continue;
         };
-        let Value::Array(items) = list else {
+        let Some(mut items) = text::Array::parse(value) else {
             return Err(format!("its `{key}` is not an array"));
         };
-        items.retain(|e| source(e).is_none_or(|s| !owned.contains(s)));
+        let before = items.len();
+        items.retain(|e| source_of(e).is_none_or(|s| !owned.contains(&s)));
+        let had_ours = items.len() < before;
         if let Some(s) = items
-            .iter()
-            .filter_map(source)
-            .find(|s| our_sources.contains(s))
+            .texts()
+            .filter_map(source_of)
+            .find(|s| our_sources.contains(s.as_str()))
         {
             return Err(format!(
                 "its `{key}` already has an entry for `{s}` outside wellgen's; remove it so \
                  Vercel applies wellgen's"
             ));
         }
+        // A list that held only wellgen's entries goes with them; a user's own `[]` stays.
+        lists.push((key, Some(items).filter(|i| i.len() > 0 || !had_ours)));
     }
-    for key in LISTS {
+    for (key, items) in lists {
         let mine: Vec<Value> = entries(&ours, key).cloned().collect();
-        match doc.get_mut(key) {
-            Some(Value::Array(items)) => {
-                if key == "redirects" {
-                    items.splice(0..0, mine);
-                } else {
-                    items.extend(mine);
-                }
-                if items.is_empty() {
-                    doc.shift_remove(key);
-                }
+        let items = match items {
+            Some(items) => items,
+            None if !mine.is_empty() => text::Array::empty(),
+            None => {
+                doc.remove(key);
+                continue;
             }
-            _ if !mine.is_empty() => {
-                doc.insert(key.into(), Value::Array(mine));
-            }
-            _ => {}
+        };
+        let mut items = items.laid_out_below(doc.layout().as_deref());
+        let layout = items.layout();
+        let mine = mine
+            .iter()
+            .map(|e| text::render(e, layout.as_deref()))
+            .collect();
+        if key == "redirects" {
+            items.prepend(mine);
+        } else {
+            items.append(mine);
         }
+        doc.set(key, items.render());
     }
-    Ok(render(doc))
+    Ok(if doc.keys().all(|k| k == "$schema") {
+        String::new()
+    } else {
+        doc.render()
+    })
 }
 
 fn render(doc: Map<String, Value>) -> String {
@@ -130,6 +151,372 @@ fn entries<'a>(doc: &'a Map<String, Value>, key: &str) -> impl Iterator<Item = &
 
 fn source(entry: &Value) -> Option<&str> {
     entry.get("source").and_then(Value::as_str)
+}
+
+/// The `source` of an entry as the user wrote it (escapes decoded; the last one if repeated).
+fn source_of(entry: &str) -> Option<String> {
+    if !entry.starts_with('{') {
+        return None;
+    }
+    serde_json::from_str(text::Object::parse(entry).value("source")?).ok()
+}
+
+/// JSON text cut into spans, so that an edit touches only the entries it adds or removes.
+/// Parsed only after serde_json has accepted the whole text, so it can assume valid JSON.
+mod text {
+    use serde::Serialize;
+    use serde_json::Value;
+
+    pub const INDENT: &str = "  ";
+
+    fn skip_ws(s: &[u8], mut i: usize) -> usize {
+        while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r') {
+            i += 1;
+        }
+        i
+    }
+
+    /// The end of the value that starts at `i`.
+    fn value_end(s: &[u8], i: usize) -> usize {
+        match s[i] {
+            b'"' => {
+                let mut j = i + 1;
+                while s[j] != b'"' {
+                    j += if s[j] == b'\\' { 2 } else { 1 };
+                }
+                j + 1
+            }
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                let mut j = i;
+                loop {
+                    match s[j] {
+                        b'"' => {
+                            j = value_end(s, j);
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return j + 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+            }
+            _ => {
+                let mut j = i;
+                while j < s.len()
+                    && !matches!(s[j], b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
+                {
+                    j += 1;
+                }
+                j
+            }
+        }
+    }
+
+    /// The items of a JSON object or array that starts at `open`: for each, the span of its text
+    /// (for a member, from its key to the end of its value) and, for a member, its value's
+    /// span; then the position of the closing bracket.
+    fn items(s: &[u8], open: usize, members: bool) -> (Vec<Item>, usize) {
+        let mut out = Vec::new();
+        let mut i = skip_ws(s, open + 1);
+        if matches!(s[i], b'}' | b']') {
+            return (out, i);
+        }
+        loop {
+            let start = i;
+            let mut value = i;
+            if members {
+                let key_end = value_end(s, i);
+                i = skip_ws(s, key_end);
+                // The colon.
+                value = skip_ws(s, i + 1);
+            }
+            let end = value_end(s, value);
+            out.push(Item { start, value, end });
+            i = skip_ws(s, end);
+            if s[i] == b',' {
+                i = skip_ws(s, i + 1);
+            } else {
+                return (out, i);
+            }
+        }
+    }
+
+    #[derive(Clone, Copy)]
+    struct Item {
+        start: usize,
+        value: usize,
+        end: usize,
+    }
+
+    /// A sequence of items as text: what comes before the first, the items with the text
+    /// between them, what comes after the last.
+    struct Seq {
+        open: String,
+        lead: String,
+        items: Vec<String>,
+        gaps: Vec<String>,
+        trail: String,
+        close: String,
+    }
+
+    impl Seq {
+        fn cut(text: &str, open: usize, members: bool) -> (Self, Vec<Item>) {
+            let s = text.as_bytes();
+            let (spans, close) = items(s, open, members);
+            let mut seq = Seq {
+                open: text[..=open].to_string(),
+                lead: String::new(),
+                items: Vec::new(),
+                gaps: Vec::new(),
+                trail: String::new(),
+                close: text[close..].to_string(),
+            };
+            match (spans.first(), spans.last()) {
+                (Some(first), Some(last)) => {
+                    seq.lead = text[open + 1..first.start].to_string();
+                    seq.trail = text[last.end..close].to_string();
+                    for (n, item) in spans.iter().enumerate() {
+                        seq.items.push(text[item.start..item.end].to_string());
+                        if let Some(next) = spans.get(n + 1) {
+                            seq.gaps.push(text[item.end..next.start].to_string());
+                        }
+                    }
+                }
+                _ => seq.trail = text[open + 1..close].to_string(),
+            }
+            (seq, spans)
+        }
+
+        /// The separator an added item gets: a comma and the whitespace before the first item.
+        fn separator(&self) -> String {
+            format!(",{}", self.lead)
+        }
+
+        fn remove(&mut self, n: usize) {
+            self.items.remove(n);
+            // With the text that joined it to its neighbour: inserting and removing are inverse.
+            if n > 0 {
+                self.gaps.remove(n - 1);
+            } else if !self.gaps.is_empty() {
+                self.gaps.remove(0);
+            }
+        }
+
+        fn push(&mut self, item: String) {
+            if !self.items.is_empty() {
+                self.gaps.push(self.separator());
+            }
+            self.items.push(item);
+        }
+
+        fn insert_first(&mut self, item: String) {
+            if !self.items.is_empty() {
+                self.gaps.insert(0, self.separator());
+            }
+            self.items.insert(0, item);
+        }
+
+        fn render(&self) -> String {
+            let mut out = format!("{}{}", self.open, self.lead);
+            for (n, item) in self.items.iter().enumerate() {
+                out.push_str(item);
+                if let Some(gap) = self.gaps.get(n) {
+                    out.push_str(gap);
+                }
+            }
+            out.push_str(&self.trail);
+            out.push_str(&self.close);
+            out
+        }
+
+        /// The whitespace an item starts its line with, or `None` when the items share one line.
+        fn layout(&self) -> Option<String> {
+            self.lead
+                .rsplit_once('\n')
+                .map(|(_, indent)| indent.to_string())
+        }
+    }
+
+    /// The user's top-level object.
+    pub struct Object {
+        seq: Seq,
+        /// Each member's key (decoded) and where its value starts within its text.
+        keys: Vec<(String, usize)>,
+    }
+
+    impl Object {
+        pub fn parse(text: &str) -> Self {
+            let open = skip_ws(text.as_bytes(), 0);
+            let (mut seq, spans) = Seq::cut(text, open, true);
+            let keys = spans
+                .iter()
+                .map(|item| {
+                    let key_end = value_end(text.as_bytes(), item.start);
+                    let key = serde_json::from_str(&text[item.start..key_end]).unwrap_or_default();
+                    (key, item.value - item.start)
+                })
+                .collect();
+            if seq.items.is_empty() {
+                // `{}`: members get a line each.
+                seq.lead = format!("\n{INDENT}");
+                seq.trail = "\n".into();
+            }
+            Object { seq, keys }
+        }
+
+        /// The last member named `key` (the one `JSON.parse` keeps).
+        fn position(&self, key: &str) -> Option<usize> {
+            self.keys.iter().rposition(|(k, _)| k == key)
+        }
+
+        pub fn value(&self, key: &str) -> Option<&str> {
+            let n = self.position(key)?;
+            Some(&self.seq.items[n][self.keys[n].1..])
+        }
+
+        /// The indent of a member's line, or `None` when the members share one line.
+        pub fn layout(&self) -> Option<String> {
+            self.seq.layout()
+        }
+
+        pub fn set(&mut self, key: &str, value: String) {
+            match self.position(key) {
+                Some(n) => {
+                    let at = self.keys[n].1;
+                    self.seq.items[n].replace_range(at.., &value);
+                }
+                None => {
+                    let colon = if self.seq.layout().is_some() {
+                        ": "
+                    } else {
+                        ":"
+                    };
+                    let name = serde_json::to_string(key).unwrap_or_default();
+                    self.keys.push((key.into(), name.len() + colon.len()));
+                    self.seq.push(format!("{name}{colon}{value}"));
+                }
+            }
+        }
+
+        pub fn remove(&mut self, key: &str) {
+            if let Some(n) = self.position(key) {
+                self.keys.remove(n);
+                self.seq.remove(n);
+            }
+        }
+
+        pub fn keys(&self) -> impl Iterator<Item = &str> {
+            self.keys.iter().map(|(k, _)| k.as_str())
+        }
+
+        pub fn render(&self) -> String {
+            self.seq.render()
+        }
+    }
+
+    /// One of the user's arrays.
+    pub struct Array {
+        seq: Seq,
+    }
+
+    impl Array {
+        pub fn parse(value: &str) -> Option<Self> {
+            if !value.starts_with('[') {
+                return None;
+            }
+            Some(Array {
+                seq: Seq::cut(value, 0, false).0,
+            })
+        }
+
+        pub fn empty() -> Self {
+            Array {
+                seq: Seq {
+                    open: "[".into(),
+                    lead: String::new(),
+                    items: Vec::new(),
+                    gaps: Vec::new(),
+                    trail: String::new(),
+                    close: "]".into(),
+                },
+            }
+        }
+
+        /// An array with no items takes the layout of a member indented by `member` (`None`:
+        /// on one line); one with items keeps its own.
+        pub fn laid_out_below(mut self, member: Option<&str>) -> Self {
+            if self.seq.items.is_empty() {
+                (self.seq.lead, self.seq.trail) = match member {
+                    Some(indent) => (format!("\n{indent}{INDENT}"), format!("\n{indent}")),
+                    None => (String::new(), String::new()),
+                };
+            }
+            self
+        }
+
+        pub fn layout(&self) -> Option<String> {
+            self.seq.layout()
+        }
+
+        pub fn len(&self) -> usize {
+            self.seq.items.len()
+        }
+
+        pub fn texts(&self) -> impl Iterator<Item = &str> {
+            self.seq.items.iter().map(String::as_str)
+        }
+
+        pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
+            let mut n = 0;
+            while n < self.seq.items.len() {
+                if keep(&self.seq.items[n]) {
+                    n += 1;
+                } else {
+                    self.seq.remove(n);
+                }
+            }
+        }
+
+        pub fn append(&mut self, items: Vec<String>) {
+            for item in items {
+                self.seq.push(item);
+            }
+        }
+
+        pub fn prepend(&mut self, items: Vec<String>) {
+            for item in items.into_iter().rev() {
+                self.seq.insert_first(item);
+            }
+        }
+
+        pub fn render(&self) -> String {
+            self.seq.render()
+        }
+    }
+
+    /// `value` as wellgen writes JSON (two-space indent), its lines after the first indented
+    /// by `indent`; on one line when there is none.
+    pub fn render(value: &Value, indent: Option<&str>) -> String {
+        let Some(indent) = indent else {
+            return serde_json::to_string(value).unwrap_or_default();
+        };
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(
+            &mut out,
+            serde_json::ser::PrettyFormatter::with_indent(INDENT.as_bytes()),
+        );
+        let _ = value.serialize(&mut ser);
+        String::from_utf8(out)
+            .unwrap_or_default()
+            .replace('\n', &format!("\n{indent}"))
+    }
 }
 
 #[cfg(test)]
@@ -188,9 +575,55 @@ mod tests {
         assert_eq!(v2["headers"][1]["headers"][0]["value"], "y");
         assert_eq!(merge(&second, &newer, &owned).unwrap(), second);
         // Taking ours out leaves exactly the user's entries.
-        let removed: Value = serde_json::from_str(&merge(&second, "", &owned).unwrap()).unwrap();
-        let original: Value = serde_json::from_str(&user).unwrap();
-        assert_eq!(removed, original);
+        assert_eq!(merge(&second, "", &owned).unwrap(), user);
+    }
+
+    /// The user's text outside wellgen's entries is kept byte for byte: numbers past `f64`,
+    /// repeated keys (Vercel reads the last), `\u` escapes, odd whitespace; taking wellgen's
+    /// entries out gives back the very file the user wrote.
+    #[test]
+    fn the_users_text_is_kept_byte_for_byte() {
+        let users = [
+            "{\"build\": {\"env\": {\"N\": 12345678901234567890123, \"F\": 1.50e+300, \"Z\": -0.0}},\n\
+             \"cleanUrls\": true, \"cleanUrls\": false,\n\
+             \"headers\" :\t[ { \"source\": \"/caf\\u00e9\", \"headers\": [] } ,\r\n\t{\"source\":\"/x\",\"source\":\"/y\",\"headers\":[]}  ],\n\
+             \"redirects\":[],\"n\": 1E2 }\n\n",
+            "  {\n    \"headers\": [\n        {\"source\": \"/(.*)\", \"headers\": [{\"key\": \"X-A\", \"value\": \"\\ud83d\\ude00\"}]}\n    ],\n    \"headers\": [\n        {\"source\": \"/b\", \"headers\": []}\n    ]\n  }",
+            "{\"rewrites\":[{\"source\":\"/(.*)\",\"destination\":\"/index.html\"}],\"redirects\":[{\"source\":\"/old\",\"destination\":\"/new\"}]}",
+            "{}",
+        ];
+        let owned = owned(&["/ai", "/api/discovery", "/vercel.json"]);
+        for user in users {
+            let merged = merge(user, &ours(), &owned).unwrap();
+            let v: Value = serde_json::from_str(&merged).unwrap();
+            let headers = v["headers"].as_array().unwrap();
+            assert_eq!(headers.last().unwrap()["source"], "/ai", "{merged}");
+            assert_eq!(v["redirects"][0]["source"], "/api/discovery", "{merged}");
+            if user.contains("12345678901234567890123") {
+                assert!(merged.contains("\"N\": 12345678901234567890123, \"F\": 1.50e+300"));
+                assert!(merged.contains("\"cleanUrls\": true, \"cleanUrls\": false"));
+                assert!(merged.contains("\"/caf\\u00e9\""));
+                assert!(merged.contains("{\"source\":\"/x\",\"source\":\"/y\",\"headers\":[]}"));
+            }
+            if user.contains("\"/b\"") {
+                // The first `headers` is not read by Vercel: it stays as it was, ours go in the last.
+                assert!(
+                    merged.starts_with(&user[..user.find("],").unwrap()]),
+                    "{merged}"
+                );
+                assert_eq!(headers[0]["source"], "/b");
+            }
+            assert_eq!(merge(&merged, &ours(), &owned).unwrap(), merged, "stable");
+            let back = merge(&merged, "", &owned).unwrap();
+            if user == "{}" {
+                assert_eq!(back, "");
+            } else if user.contains("\"redirects\":[]") {
+                // A `[]` that wellgen filled goes when wellgen's entries go; nothing else moves.
+                assert_eq!(back, user.replace(",\n\"redirects\":[]", ""), "{merged}");
+            } else {
+                assert_eq!(back, user, "{merged}");
+            }
+        }
     }
 
     #[test]
