@@ -33,9 +33,12 @@ pub fn run(service: &Service, policy: &Policy, diags: &mut Diagnostics) {
     };
     strings::visit(service, |field, text, usage| {
         // Most strings are short names, keys and values (stripe: 280,000 of 330,000): no key
-        // format is that short and every hidden character is non-ASCII, so there is nothing
-        // to find in them. This test is all they cost.
-        if usage == Use::Plain && text.len() < secrets::SHORTEST && text.is_ascii() {
+        // format is that short and every hidden character is a control character or
+        // non-ASCII, so there is nothing to find in them. This test is all they cost.
+        if usage == Use::Plain
+            && text.len() < secrets::SHORTEST
+            && text.bytes().all(|b| matches!(b, b' '..=b'~'))
+        {
             return;
         }
         checker.check(field, text, usage);

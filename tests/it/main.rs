@@ -16,6 +16,7 @@ mod aiendpoint;
 mod api_catalog;
 mod batch;
 mod cli;
+mod detection;
 mod docs;
 mod editor;
 mod error_roundtrip;
