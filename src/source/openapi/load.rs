@@ -116,6 +116,10 @@ fn parse_yaml(text: &str, file: &str) -> Result<Value, Diagnostic> {
             Diagnostic::error(format!("{file}: invalid YAML: {message}"))
         };
         if let Some(loc) = e.location() {
+            // The rendered `file:line:col` already names the file.
+            if let Some(m) = d.message.strip_prefix(&format!("{file}: ")) {
+                d.message = m.to_string();
+            }
             d = d.with_span(loc.index()..loc.index() + 1);
         }
         d
