@@ -350,18 +350,20 @@ impl Excerpt {
             segment = self::conceal(&segment, col - m_from, width);
         }
         let mut segment: Vec<char> = redact::line(&segment, known).chars().collect();
-        // A run of token characters longer than the margin may be a secret cut in two: masked.
+        // A run of token characters longer than the margin may be a secret cut in two: masked
+        // when what the margin holds of it looks like one.
         let token = |c: char| c.is_ascii_alphanumeric() || "_-.+/=".contains(c);
+        let secret = |run: &[char]| redact::is_secret(&run.iter().collect::<String>());
         if m_from > 0 {
             let run = segment.iter().take_while(|&&c| token(c)).count();
-            if run > from - m_from {
+            if run > from - m_from && secret(&segment[..run]) {
                 segment[..run].fill('*');
             }
         }
         if m_to < len {
             let run = segment.iter().rev().take_while(|&&c| token(c)).count();
-            if run > m_to - to {
-                let n = segment.len();
+            let n = segment.len();
+            if run > m_to - to && secret(&segment[n - run..]) {
                 segment[n - run..].fill('*');
             }
         }
@@ -566,6 +568,39 @@ mod tests {
         assert_eq!(
             src.render(&d),
             "service.toml:2:8: error: name is empty\n  |\n2 | name = \"\"\n  |        ^^\n  = help: give it a name\n"
+        );
+    }
+
+    #[test]
+    fn field_paths_quote_keys_that_are_not_bare_and_read_back() {
+        assert_eq!(field_key("a_b-1"), "a_b-1");
+        assert_eq!(field_key("a.b"), "\"a.b\"");
+        assert_eq!(field_key("say \"hi\""), "\"say \\\"hi\\\"\"");
+        let path = format!("x.0.{}.{}.y", field_key("a.b"), field_key("q\"."));
+        let steps: Vec<String> = field_steps(&path)
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
+        assert_eq!(steps, ["x", "0", "a.b", "q\".", "y"]);
+    }
+
+    #[test]
+    fn a_long_line_is_a_window_around_the_caret() {
+        let line = format!("{}X{}", "a ".repeat(500), "b ".repeat(500));
+        let col = 1001;
+        let e = Excerpt::new(&line, col, 3, false, &[]);
+        assert_eq!(e.text.chars().count(), WINDOW + 2);
+        assert!(e.text.starts_with('…') && e.text.ends_with('…'));
+        let caret = e.pad.chars().count();
+        assert_eq!(e.text.chars().nth(caret), Some('X'));
+        // A secret cut by the window is still masked.
+        let secret = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+        let line = format!("{}x = \"{secret}\"", " ".repeat(100));
+        let e = Excerpt::new(&line, 1, 1, false, &[]);
+        assert!(
+            e.text.contains("ghp_****") && !e.text.contains("a1B2"),
+            "{}",
+            e.text
         );
     }
 

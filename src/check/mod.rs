@@ -465,12 +465,13 @@ type = "string"
             .map(|(f, _)| f.as_str())
             .collect();
         let schema = "capabilities.0.output_schema";
+        // A key that is not a bare TOML key (here: one holding U+200B) is quoted in the path.
         for field in [
             "service.version",
             "service.license",
             "service.timezone",
             "service.tags.0",
-            "auth.scopes.readZ",
+            "auth.scopes.\"readZ\"",
             "security.allowed_origins.0",
             "security.ip_allowlist.0",
             "rfc002.conformance.0",
@@ -479,7 +480,7 @@ type = "string"
             "rfc002.issuer.operator_name",
             "rfc002.issuer.denominacion",
             "rfc002.issuer.supervision_regime",
-            "rfc002.governance.keyZ",
+            "rfc002.governance.\"keyZ\"",
             "pricing.plans.0.name",
             "pricing.plans.0.price",
             "pricing.plans.0.limits",
@@ -495,10 +496,10 @@ type = "string"
             "capabilities.0.scopes.0",
             "capabilities.0.content_type",
             "capabilities.0.tags.0",
-            "capabilities.0.params.qZ",
+            "capabilities.0.params.\"qZ\"",
             "capabilities.0.semantic.path",
             "capabilities.0.semantic.mcp_tool_name",
-            "capabilities.0.semantic.state_transition.openZ",
+            "capabilities.0.semantic.state_transition.\"openZ\"",
             &format!("{schema}.title"),
             &format!("{schema}.properties.status.description"),
             &format!("{schema}.properties.status.default"),
@@ -506,7 +507,7 @@ type = "string"
             &format!("{schema}.properties.status.const"),
             &format!("{schema}.properties.status.example"),
             &format!("{schema}.properties.status.examples.0"),
-            &format!("{schema}.properties.nameZ"),
+            &format!("{schema}.properties.\"nameZ\""),
         ] {
             let field = field.replace('Z', "\u{200B}");
             assert!(
@@ -515,7 +516,7 @@ type = "string"
             );
         }
         // The state transition's key and value are two findings at one field.
-        let transition = "capabilities.0.semantic.state_transition.open\u{200B}";
+        let transition = "capabilities.0.semantic.state_transition.\"open\u{200B}\"";
         assert_eq!(hidden.iter().filter(|f| **f == transition).count(), 2);
     }
 

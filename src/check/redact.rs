@@ -86,6 +86,11 @@ pub fn secrets_in(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether the detector finds a secret in `text`.
+pub fn is_secret(text: &str) -> bool {
+    secrets::find(text).is_some()
+}
+
 /// The first eight hex digits of the value's SHA-256: names a value in `--allow-secret-like`
 /// without repeating it (32 bits tell nothing usable about a random key).
 pub fn fingerprint(value: &str) -> String {

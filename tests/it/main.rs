@@ -35,6 +35,7 @@ mod regressions;
 mod rfc002;
 mod roundtrip;
 mod schema;
+mod secret_masking;
 mod security;
 mod serve;
 mod tokens;

@@ -112,14 +112,13 @@ fn parse_yaml(text: &str, file: &str) -> Result<Value, Diagnostic> {
                 yaml_budget(text.len())
             ))
             .help("write the repeated parts out, or use `$ref`s instead of YAML aliases")
+        } else if e.location().is_some() {
+            // The rendered `file:line:col` names the file.
+            Diagnostic::error(format!("invalid YAML: {message}"))
         } else {
             Diagnostic::error(format!("{file}: invalid YAML: {message}"))
         };
         if let Some(loc) = e.location() {
-            // The rendered `file:line:col` already names the file.
-            if let Some(m) = d.message.strip_prefix(&format!("{file}: ")) {
-                d.message = m.to_string();
-            }
             d = d.with_span(loc.index()..loc.index() + 1);
         }
         d
