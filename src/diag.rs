@@ -6,9 +6,12 @@
 
 pub mod report;
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
+
+use crate::check::redact;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -223,12 +226,41 @@ impl SourceText<'_> {
         ))
     }
 
-    /// `file:line:col: severity: message`, then the line with a caret, then `help:`.
+    /// The diagnostic as every format prints it: each secret in its message, field path and
+    /// help masked, whichever stage wrote it, along with any shortened quote of a secret held
+    /// by the source text it points at.
+    pub fn masked<'d>(&self, d: &'d Diagnostic) -> Cow<'d, Diagnostic> {
+        masked(d, &self.known_secrets(d))
+    }
+
+    /// The secrets in the source text a diagnostic points at (its first `KNOWN_SCAN` bytes): a
+    /// message quoting that text shortened may hold a piece of one too short to be found alone.
+    fn known_secrets(&self, d: &Diagnostic) -> Vec<String> {
+        let Some(span) = d.span.clone().or_else(|| {
+            let field = d.field.as_deref()?;
+            self.locator?.locate(field)
+        }) else {
+            return Vec::new();
+        };
+        let start = floor_char_boundary(self.text, span.start.min(self.text.len()));
+        let end = span
+            .end
+            .clamp(start, self.text.len())
+            .min(start + KNOWN_SCAN);
+        redact::secrets_in(&self.text[start..floor_char_boundary(self.text, end)])
+    }
+
+    /// `file:line:col: severity: message`, then the line with a caret, then `help:`. Secrets
+    /// are masked throughout; a long line is shown as a window around the caret.
     pub fn render(&self, d: &Diagnostic) -> String {
+        let known = self.known_secrets(d);
+        // Located by the field as found: the masked one may not name a key of the source.
+        let at = self.position_and_line(d);
+        let d = masked(d, &known);
         let label = d.severity.label();
         let mut out = String::new();
         let file = self.file();
-        match self.position_and_line(d) {
+        match at {
             Some((
                 Position {
                     line: line_no,
@@ -240,18 +272,9 @@ impl SourceText<'_> {
                 let _ = writeln!(out, "{file}:{line_no}:{col}: {label}: {}", d.message);
                 let gutter = " ".repeat(line_no.to_string().len());
                 let _ = writeln!(out, "{gutter} |");
-                let shown = if d.conceal {
-                    conceal(line, col, width)
-                } else {
-                    line.to_string()
-                };
-                let _ = writeln!(out, "{line_no} | {}", visible(&shown));
-                let pad: String = line
-                    .chars()
-                    .take(col - 1)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
-                let _ = writeln!(out, "{gutter} | {pad}{}", "^".repeat(width));
+                let shown = Excerpt::new(line, col, width, d.conceal, &known);
+                let _ = writeln!(out, "{line_no} | {}", shown.text);
+                let _ = writeln!(out, "{gutter} | {}{}", shown.pad, "^".repeat(shown.width));
             }
             None => {
                 let _ = writeln!(out, "{file}: {label}: {}", d.message);
@@ -264,6 +287,108 @@ impl SourceText<'_> {
             let _ = writeln!(out, "  = help: {help}");
         }
         out
+    }
+}
+
+fn masked<'d>(d: &'d Diagnostic, known: &[String]) -> Cow<'d, Diagnostic> {
+    let message = redact::text(&d.message, known);
+    let field = d.field.as_deref().map(|f| redact::text(f, known));
+    let help = d.help.as_deref().map(|h| redact::text(h, known));
+    let owned = |c: &Option<Cow<str>>| matches!(c, Some(Cow::Owned(_)));
+    if matches!(message, Cow::Borrowed(_)) && !owned(&field) && !owned(&help) {
+        return Cow::Borrowed(d);
+    }
+    Cow::Owned(Diagnostic {
+        message: message.into_owned(),
+        field: field.map(Cow::into_owned),
+        help: help.map(Cow::into_owned),
+        ..d.clone()
+    })
+}
+
+/// How many bytes of the text a diagnostic points at are searched for secrets its message
+/// may quote shortened (messages quote the start of a value).
+const KNOWN_SCAN: usize = 64 * 1024;
+
+/// How many characters of a source line are shown around the caret.
+const WINDOW: usize = 120;
+
+/// How far past a window's edges its text is searched for secrets, so a secret cut by the
+/// window is still found and masked.
+const MARGIN: usize = 1024;
+
+/// The part of a source line shown under a diagnostic: at most `WINDOW` characters around
+/// the caret, each cut side marked `…`, secrets masked, control characters made visible.
+struct Excerpt {
+    text: String,
+    /// What goes before the caret: spaces, and tabs where the line has them.
+    pad: String,
+    /// The caret's width, cut at the window's end.
+    width: usize,
+}
+
+impl Excerpt {
+    fn new(line: &str, col: usize, width: usize, conceal: bool, known: &[String]) -> Self {
+        let caret = col - 1;
+        let len = line.chars().count();
+        let (from, to) = if len <= WINDOW {
+            (0, len)
+        } else {
+            let from = caret.saturating_sub(WINDOW / 3).min(len - WINDOW);
+            (from, from + WINDOW)
+        };
+        // Masked with a margin on each side, then cut to the window.
+        let (m_from, m_to) = (from.saturating_sub(MARGIN), (to + MARGIN).min(len));
+        let bytes = |chars: usize| {
+            line.char_indices()
+                .nth(chars)
+                .map_or(line.len(), |(i, _)| i)
+        };
+        let (b_from, b_to) = (bytes(m_from), bytes(m_to));
+        let mut segment = line[b_from..b_to].to_string();
+        if conceal {
+            segment = self::conceal(&segment, col - m_from, width);
+        }
+        let mut segment: Vec<char> = redact::line(&segment, known).chars().collect();
+        // A run of token characters longer than the margin may be a secret cut in two: masked
+        // when what the margin holds of it looks like one.
+        let token = |c: char| c.is_ascii_alphanumeric() || "_-.+/=".contains(c);
+        let secret = |run: &[char]| redact::is_secret(&run.iter().collect::<String>());
+        if m_from > 0 {
+            let run = segment.iter().take_while(|&&c| token(c)).count();
+            if run > from - m_from && secret(&segment[..run]) {
+                segment[..run].fill('*');
+            }
+        }
+        if m_to < len {
+            let run = segment.iter().rev().take_while(|&&c| token(c)).count();
+            let n = segment.len();
+            if run > m_to - to && secret(&segment[n - run..]) {
+                segment[n - run..].fill('*');
+            }
+        }
+        let window: String = segment[from - m_from..to - m_from].iter().collect();
+        let mut text = String::new();
+        let mut pad = String::new();
+        if from > 0 {
+            text.push('…');
+            pad.push(' ');
+        }
+        text.push_str(&visible(&window));
+        if to < len {
+            text.push('…');
+        }
+        pad.extend(
+            line.chars()
+                .skip(from)
+                .take(caret - from)
+                .map(|c| if c == '\t' { '\t' } else { ' ' }),
+        );
+        Excerpt {
+            text,
+            pad,
+            width: width.min(to - caret).max(1),
+        }
     }
 }
 
@@ -281,6 +406,69 @@ fn conceal(line: &str, col: usize, width: usize) -> String {
             if hidden { '*' } else { c }
         })
         .collect()
+}
+
+/// A key as one step of a field path: bare when it is made of letters, digits, `_` and `-`
+/// (a TOML bare key), else quoted, so `a.b` (two steps) and `"a.b"` (one key) differ.
+pub fn field_key(key: &str) -> Cow<'_, str> {
+    if !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+    {
+        return Cow::Borrowed(key);
+    }
+    let mut out = String::with_capacity(key.len() + 2);
+    out.push('"');
+    for c in key.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    Cow::Owned(out)
+}
+
+/// The steps of a field path, as `field_key` writes them: split at dots outside quotes, quoted
+/// keys unquoted.
+pub fn field_steps(field: &str) -> Vec<Cow<'_, str>> {
+    let mut steps = Vec::new();
+    let mut rest = field;
+    loop {
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let mut key = String::new();
+            let mut chars = quoted.char_indices();
+            let mut end = quoted.len();
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => key.extend(chars.next().map(|(_, c)| c)),
+                    '"' => {
+                        end = i + 1;
+                        break;
+                    }
+                    c => key.push(c),
+                }
+            }
+            steps.push(Cow::Owned(key));
+            rest = &quoted[end..];
+            match rest.strip_prefix('.') {
+                Some(r) => rest = r,
+                None => return steps,
+            }
+        } else {
+            match rest.split_once('.') {
+                Some((step, r)) => {
+                    steps.push(Cow::Borrowed(step));
+                    rest = r;
+                }
+                None => {
+                    steps.push(Cow::Borrowed(rest));
+                    return steps;
+                }
+            }
+        }
+    }
 }
 
 fn display_path(path: &Path) -> String {
@@ -380,6 +568,39 @@ mod tests {
         assert_eq!(
             src.render(&d),
             "service.toml:2:8: error: name is empty\n  |\n2 | name = \"\"\n  |        ^^\n  = help: give it a name\n"
+        );
+    }
+
+    #[test]
+    fn field_paths_quote_keys_that_are_not_bare_and_read_back() {
+        assert_eq!(field_key("a_b-1"), "a_b-1");
+        assert_eq!(field_key("a.b"), "\"a.b\"");
+        assert_eq!(field_key("say \"hi\""), "\"say \\\"hi\\\"\"");
+        let path = format!("x.0.{}.{}.y", field_key("a.b"), field_key("q\"."));
+        let steps: Vec<String> = field_steps(&path)
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
+        assert_eq!(steps, ["x", "0", "a.b", "q\".", "y"]);
+    }
+
+    #[test]
+    fn a_long_line_is_a_window_around_the_caret() {
+        let line = format!("{}X{}", "a ".repeat(500), "b ".repeat(500));
+        let col = 1001;
+        let e = Excerpt::new(&line, col, 3, false, &[]);
+        assert_eq!(e.text.chars().count(), WINDOW + 2);
+        assert!(e.text.starts_with('…') && e.text.ends_with('…'));
+        let caret = e.pad.chars().count();
+        assert_eq!(e.text.chars().nth(caret), Some('X'));
+        // A secret cut by the window is still masked.
+        let secret = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+        let line = format!("{}x = \"{secret}\"", " ".repeat(100));
+        let e = Excerpt::new(&line, 1, 1, false, &[]);
+        assert!(
+            e.text.contains("ghp_****") && !e.text.contains("a1B2"),
+            "{}",
+            e.text
         );
     }
 

@@ -1,6 +1,7 @@
 //! Publication checks on the whole model, before any back end runs: discovery documents are
 //! public and read by LLM agents, so nothing secret, hidden or local may reach them.
 
+pub mod redact;
 mod secrets;
 mod strings;
 mod text;
@@ -14,8 +15,8 @@ use strings::{Field, Use};
 /// What the user has reviewed and allowed.
 #[derive(Debug, Default, Clone)]
 pub struct Policy {
-    /// Fields (source field paths, e.g. `capabilities.0.example.request.token`) whose
-    /// secret-like value is a reviewed false positive.
+    /// Reviewed false positives: a source field path (`capabilities.0.example.request.token`),
+    /// alone or with the fingerprint of the one value allowed there (`…token@1a2b3c4d`).
     pub allow_secret_like: Vec<String>,
     /// Allow localhost and private-network addresses (for staging builds).
     pub allow_local: bool,
@@ -26,8 +27,15 @@ pub struct Policy {
 pub const MAX_AGENT_TEXT: usize = 2000;
 
 pub fn run(service: &Service, policy: &Policy, diags: &mut Diagnostics) {
+    let allowances: Vec<Allowance> = policy
+        .allow_secret_like
+        .iter()
+        .map(|a| Allowance::parse(a))
+        .collect();
     let mut checker = Checker {
         policy,
+        allowances: &allowances,
+        allowed: Vec::new(),
         diags,
         seen: HashMap::new(),
     };
@@ -43,10 +51,52 @@ pub fn run(service: &Service, policy: &Policy, diags: &mut Diagnostics) {
         }
         checker.check(field, text, usage);
     });
+    checker.refuse_ambiguous();
+}
+
+/// One `--allow-secret-like` argument: `FIELD` or `FIELD@FINGERPRINT`.
+struct Allowance<'p> {
+    field: &'p str,
+    fingerprint: Option<&'p str>,
+}
+
+impl<'p> Allowance<'p> {
+    fn parse(arg: &'p str) -> Self {
+        match arg.rsplit_once('@') {
+            Some((field, fp)) if fp.len() == 8 && fp.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                Self {
+                    field,
+                    fingerprint: Some(fp),
+                }
+            }
+            _ => Self {
+                field: arg,
+                fingerprint: None,
+            },
+        }
+    }
+
+    /// Whether this names `field` (as found, or as printed: masked where it holds a secret).
+    fn names(&self, field: &str, shown: &str) -> bool {
+        self.field == field || self.field == shown
+    }
+}
+
+/// A secret-like value let through by an allowance that names only its field.
+struct Allowed {
+    allowance: usize,
+    field: String,
+    fingerprint: String,
+    kind: &'static str,
+    masked: String,
 }
 
 struct Checker<'a, 'p> {
     policy: &'p Policy,
+    allowances: &'p [Allowance<'p>],
+    /// Values let through by a field-only allowance: refused after all when one allowance
+    /// lets two different values through.
+    allowed: Vec<Allowed>,
     diags: &'p mut Diagnostics,
     /// An imported API repeats its schemas in every operation that uses them (stripe: 330,000
     /// strings, 5,000 distinct), so what a text holds is worked out once.
@@ -65,7 +115,105 @@ impl<'a> Checker<'a, '_> {
             found.injection = Some(text::injection(text));
         }
         let found = *found;
+        if let Some(kind) = found.secret {
+            self.secret(field, text, kind);
+        }
         report(field, text, usage, found, self.policy, self.diags);
+    }
+
+    /// A secret-like value: refused unless an allowance names it.
+    fn secret(&mut self, field: &Field<'_>, text: &str, kind: &'static str) {
+        let field = field.to_string();
+        let shown = redact::text(&field, &[]).into_owned();
+        let fingerprint = redact::fingerprint(text);
+        let mut by_field = None;
+        for (i, a) in self.allowances.iter().enumerate() {
+            if !a.names(&field, &shown) {
+                continue;
+            }
+            match a.fingerprint {
+                Some(fp) if fp.eq_ignore_ascii_case(&fingerprint) => return,
+                Some(_) => {}
+                None => by_field = by_field.or(Some(i)),
+            }
+        }
+        let masked = secrets::mask(text);
+        match by_field {
+            Some(allowance) => self.allowed.push(Allowed {
+                allowance,
+                field,
+                fingerprint,
+                kind,
+                masked,
+            }),
+            None => self.diags.push(credential(
+                &field,
+                &shown,
+                &fingerprint,
+                kind,
+                &masked,
+                text,
+            )),
+        }
+    }
+
+    /// Refuses what a field-only allowance let through when it let through two different
+    /// values: the allowance names the field, so it cannot say which one was reviewed.
+    fn refuse_ambiguous(&mut self) {
+        for (i, a) in self.allowed.iter().enumerate() {
+            let other = self
+                .allowed
+                .iter()
+                .any(|b| b.allowance == a.allowance && b.fingerprint != a.fingerprint);
+            if !other {
+                continue;
+            }
+            let shown = redact::text(&a.field, &[]);
+            let arg = self.allowances[a.allowance].field;
+            let first = self.allowed[..i]
+                .iter()
+                .all(|b| b.allowance != a.allowance || b.fingerprint != a.fingerprint);
+            if first {
+                self.diags.push(
+                    Diagnostic::error(format!(
+                        "looks like a credential ({}): {}; `--allow-secret-like {arg}` names \
+                         more than one secret-like value, so it allows none of them",
+                        a.kind, a.masked
+                    ))
+                    .at(&a.field)
+                    .concealed()
+                    .help(format!(
+                        "name the value you reviewed: `--allow-secret-like {shown}@{}`",
+                        a.fingerprint
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// The error for a secret-like value, with the exact argument that allows this value alone.
+fn credential(
+    field: &str,
+    shown: &str,
+    fingerprint: &str,
+    kind: &str,
+    masked: &str,
+    text: &str,
+) -> Diagnostic {
+    let d = Diagnostic::error(format!(
+        "looks like a credential ({kind}): {masked}; discovery documents are public"
+    ))
+    .at(field)
+    .help(format!(
+        "remove it; if it is not a secret, pass `--allow-secret-like {shown}@{fingerprint}`"
+    ));
+    // The value's own text in the source line is masked; a key (a parameter or JSON key that
+    // is the secret) is masked wherever the line shows it, not at the value it names.
+    if field.ends_with(&format!(".{}", crate::diag::field_key(text))) {
+        d
+    } else {
+        d.concealed()
     }
 }
 
@@ -97,22 +245,6 @@ fn report(
     policy: &Policy,
     diags: &mut Diagnostics,
 ) {
-    if let Some(kind) = found.secret {
-        let field = field.to_string();
-        if !policy.allow_secret_like.contains(&field) {
-            diags.push(
-                Diagnostic::error(format!(
-                    "looks like a credential ({kind}): {}; discovery documents are public",
-                    secrets::mask(text)
-                ))
-                .at(&field)
-                .concealed()
-                .help(format!(
-                    "remove it; if it is not a secret, pass `--allow-secret-like {field}`"
-                )),
-            );
-        }
-    }
     if let Some((c, name)) = found.hidden {
         diags.push(
             Diagnostic::error(format!(
@@ -336,12 +468,13 @@ type = "string"
             .map(|(f, _)| f.as_str())
             .collect();
         let schema = "capabilities.0.output_schema";
+        // A key that is not a bare TOML key (here: one holding U+200B) is quoted in the path.
         for field in [
             "service.version",
             "service.license",
             "service.timezone",
             "service.tags.0",
-            "auth.scopes.readZ",
+            "auth.scopes.\"readZ\"",
             "security.allowed_origins.0",
             "security.ip_allowlist.0",
             "rfc002.conformance.0",
@@ -350,7 +483,7 @@ type = "string"
             "rfc002.issuer.operator_name",
             "rfc002.issuer.denominacion",
             "rfc002.issuer.supervision_regime",
-            "rfc002.governance.keyZ",
+            "rfc002.governance.\"keyZ\"",
             "pricing.plans.0.name",
             "pricing.plans.0.price",
             "pricing.plans.0.limits",
@@ -366,10 +499,10 @@ type = "string"
             "capabilities.0.scopes.0",
             "capabilities.0.content_type",
             "capabilities.0.tags.0",
-            "capabilities.0.params.qZ",
+            "capabilities.0.params.\"qZ\"",
             "capabilities.0.semantic.path",
             "capabilities.0.semantic.mcp_tool_name",
-            "capabilities.0.semantic.state_transition.openZ",
+            "capabilities.0.semantic.state_transition.\"openZ\"",
             &format!("{schema}.title"),
             &format!("{schema}.properties.status.description"),
             &format!("{schema}.properties.status.default"),
@@ -377,7 +510,7 @@ type = "string"
             &format!("{schema}.properties.status.const"),
             &format!("{schema}.properties.status.example"),
             &format!("{schema}.properties.status.examples.0"),
-            &format!("{schema}.properties.nameZ"),
+            &format!("{schema}.properties.\"nameZ\""),
         ] {
             let field = field.replace('Z', "\u{200B}");
             assert!(
@@ -386,7 +519,7 @@ type = "string"
             );
         }
         // The state transition's key and value are two findings at one field.
-        let transition = "capabilities.0.semantic.state_transition.open\u{200B}";
+        let transition = "capabilities.0.semantic.state_transition.\"open\u{200B}\"";
         assert_eq!(hidden.iter().filter(|f| **f == transition).count(), 2);
     }
 

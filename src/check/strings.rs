@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::diag::field_key;
 use crate::model::path::Segment;
 use crate::model::{Auth, Param, Service};
 
@@ -52,7 +53,7 @@ impl std::fmt::Display for Field<'_> {
         f.write_str(self.base)?;
         for step in self.steps {
             match step {
-                Step::Key(k) => write!(f, ".{k}")?,
+                Step::Key(k) => write!(f, ".{}", field_key(k))?,
                 Step::Index(i) => write!(f, ".{i}")?,
             }
         }
@@ -230,7 +231,7 @@ fn others<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, s: &'a 
         c.list("security.ip_allowlist", &sec.ip_allowlist, Use::Plain);
     }
     for key in s.features.keys() {
-        c.add(&format!("features.{key}"), key, Use::Plain);
+        c.add(&format!("features.{}", field_key(key)), key, Use::Plain);
     }
     for (i, w) in s.webhooks.iter().enumerate() {
         c.add(&format!("webhooks.{i}.name"), &w.name, Use::Plain);
@@ -240,7 +241,7 @@ fn others<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, s: &'a 
             Use::AgentText,
         );
         for p in &w.payload {
-            c.param(&format!("webhooks.{i}.payload.{}", p.name), p);
+            c.param(&format!("webhooks.{i}.payload.{}", field_key(&p.name)), p);
         }
     }
     let r = &s.rfc002;
@@ -260,7 +261,7 @@ fn others<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, s: &'a 
     c.list("rfc002.instructions", &r.instructions, Use::AgentText);
     if let Some(g) = &r.governance {
         for (k, v) in g {
-            let field = format!("rfc002.governance.{k}");
+            let field = format!("rfc002.governance.{}", field_key(k));
             c.add(&field, k, Use::Plain);
             c.json(&field, v, false);
         }
@@ -338,7 +339,7 @@ fn capability<'a>(
     c.opt(&cap.field("content_type"), &cap.content_type, Use::Plain);
     c.list(&cap.field("tags"), &cap.tags, Use::Plain);
     for p in &cap.params {
-        c.param(&cap.field(&format!("params.{}", p.name)), p);
+        c.param(&cap.field(&format!("params.{}", field_key(&p.name))), p);
     }
     if let Some(schema) = &cap.output_schema {
         c.json(&cap.field("output_schema"), schema, true);
@@ -372,12 +373,12 @@ fn capability<'a>(
     c.opt(&cap.field("semantic.intent"), &sem.intent, Use::AgentText);
     c.opt(&cap.field("semantic.outcome"), &sem.outcome, Use::AgentText);
     for (name, hints) in &sem.parameter_hints {
-        let field = cap.field(&format!("semantic.parameter_hints.{name}"));
+        let field = cap.field(&format!("semantic.parameter_hints.{}", field_key(name)));
         c.add(&field, name, Use::Plain);
         c.list(&field, hints, Use::AgentText);
     }
     for (from, to) in &sem.state_transition {
-        let field = cap.field(&format!("semantic.state_transition.{from}"));
+        let field = cap.field(&format!("semantic.state_transition.{}", field_key(from)));
         c.add(&field, from, Use::Plain);
         c.add(&field, to, Use::Plain);
     }
@@ -406,7 +407,7 @@ fn auth<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, a: &'a Au
             c.add("auth.authorization_url", authorization_url, Use::Url);
             c.add("auth.token_url", token_url, Use::Url);
             for (name, description) in scopes {
-                let field = format!("auth.scopes.{name}");
+                let field = format!("auth.scopes.{}", field_key(name));
                 c.add(&field, name, Use::Plain);
                 c.add(&field, description, Use::AgentText);
             }

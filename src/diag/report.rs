@@ -41,7 +41,8 @@ impl Format {
         }
     }
 
-    /// Renders diagnostics, already in the order they are shown.
+    /// Renders diagnostics, already in the order they are shown. Every format prints them
+    /// with secrets masked (`SourceText::masked`), at the positions of the unmasked ones.
     pub fn render(self, src: &SourceText, diags: &[&Diagnostic]) -> String {
         match self {
             Format::Human => diags.iter().map(|d| src.render(d) + "\n").collect(),
@@ -101,38 +102,39 @@ fn to_json(value: &impl Serialize) -> String {
 
 /// `--format json`: one document, a stable shape with every key always present.
 #[derive(Serialize)]
-struct JsonReport<'a> {
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+struct JsonReport {
+    diagnostics: Vec<JsonDiagnostic>,
     errors: usize,
     warnings: usize,
 }
 
 #[derive(Serialize)]
-struct JsonDiagnostic<'a> {
+struct JsonDiagnostic {
     severity: &'static str,
-    message: &'a str,
+    message: String,
     file: String,
     line: Option<usize>,
     column: Option<usize>,
-    field: Option<&'a str>,
-    help: Option<&'a str>,
+    field: Option<String>,
+    help: Option<String>,
 }
 
-impl<'a> JsonReport<'a> {
-    fn new(src: &SourceText, diags: &[&'a Diagnostic]) -> Self {
+impl JsonReport {
+    fn new(src: &SourceText, diags: &[&Diagnostic]) -> Self {
         let errors = diags.iter().filter(|d| d.is_error()).count();
         let diagnostics = diags
             .iter()
             .map(|d| {
                 let at = src.position(d);
+                let d = src.masked(d).into_owned();
                 JsonDiagnostic {
                     severity: d.severity.label(),
-                    message: &d.message,
+                    message: d.message,
                     file: src.file(),
                     line: at.map(|p| p.line),
                     column: at.map(|p| p.column),
-                    field: d.field.as_deref(),
-                    help: d.help.as_deref(),
+                    field: d.field,
+                    help: d.help,
                 }
             })
             .collect();
@@ -165,6 +167,7 @@ fn github_annotation(src: &SourceText, d: &Diagnostic) -> String {
         props.push(("col", column.to_string()));
         props.push(("endColumn", (column + width).to_string()));
     }
+    let d = src.masked(d);
     props.push(("title", d.field.clone().unwrap_or_else(|| "wellgen".into())));
     let props: Vec<String> = props
         .into_iter()
@@ -174,7 +177,7 @@ fn github_annotation(src: &SourceText, d: &Diagnostic) -> String {
         "::{} {}::{}\n",
         d.severity.label(),
         props.join(","),
-        escape_data(&message_with_help(d))
+        escape_data(&message_with_help(&d))
     )
 }
 
@@ -206,10 +209,11 @@ fn sarif(src: &SourceText, diags: &[&Diagnostic]) -> serde_json::Value {
                     "endColumn": p.column + p.width,
                 });
             }
+            let d = src.masked(d);
             let mut result = json!({
                 "ruleId": SARIF_RULE,
                 "level": d.severity.label(),
-                "message": { "text": message_with_help(d) },
+                "message": { "text": message_with_help(&d) },
                 "locations": [{ "physicalLocation": location }],
             });
             if let Some(field) = &d.field {

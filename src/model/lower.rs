@@ -1374,13 +1374,25 @@ pub(crate) fn is_snake_case(s: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// A snake_case id close to `id`. Words break where case changes from lower to upper
+/// (`SearchProducts`) or at the last capital of an acronym (`HTTPStatus`), never inside a run
+/// of capitals: `AKIAIOSFODNN7EXAMPLE` is suggested as `akiaiosfodnn7example`, not spelt out
+/// letter by letter.
 fn suggest_id(id: &str) -> String {
+    let chars: Vec<char> = id.chars().collect();
     let mut out = String::new();
-    for c in id.chars() {
-        if c.is_ascii_uppercase() && !out.is_empty() && !out.ends_with('_') {
-            out.push('_');
-        }
+    for (i, &c) in chars.iter().enumerate() {
         if c.is_ascii_alphanumeric() {
+            let prev = i.checked_sub(1).map(|j| chars[j]);
+            let next = chars.get(i + 1).copied();
+            let boundary = c.is_ascii_uppercase()
+                && prev.is_some_and(|p| {
+                    p.is_ascii_lowercase()
+                        || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+                });
+            if boundary && !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
             out.push(c.to_ascii_lowercase());
         } else if !out.ends_with('_') && !out.is_empty() {
             out.push('_');
@@ -1432,6 +1444,8 @@ mod tests {
         assert_eq!(suggest_id("SearchProducts"), "search_products");
         assert_eq!(suggest_id("get-product"), "get_product");
         assert_eq!(suggest_id("1st"), "op_1st");
+        assert_eq!(suggest_id("AKIAIOSFODNN7EXAMPLE"), "akiaiosfodnn7example");
+        assert_eq!(suggest_id("getHTTPStatus"), "get_http_status");
     }
 
     #[test]

@@ -138,7 +138,8 @@ impl Locate for TomlLocator<'_> {
         }
         let mut table = root.get_ref();
         let mut span = None;
-        let mut parts = field.split('.').peekable();
+        let steps = crate::diag::field_steps(field);
+        let mut parts = steps.iter().map(|s| s.as_ref()).peekable();
         let mut current: Option<&DeValue> = None;
         while let Some(part) = parts.next() {
             let value = match current {

@@ -36,6 +36,7 @@ mod regressions;
 mod rfc002;
 mod roundtrip;
 mod schema;
+mod secret_masking;
 mod security;
 mod serve;
 mod tokens;

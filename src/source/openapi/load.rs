@@ -113,6 +113,9 @@ fn parse_yaml(text: &str, file: &str) -> Result<Value, Diagnostic> {
                 yaml_budget(text.len())
             ))
             .help("write the repeated parts out, or use `$ref`s instead of YAML aliases")
+        } else if e.location().is_some() {
+            // The rendered `file:line:col` names the file.
+            Diagnostic::error(format!("invalid YAML: {message}"))
         } else {
             Diagnostic::error(format!("{file}: invalid YAML: {message}"))
         };

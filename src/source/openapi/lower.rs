@@ -438,9 +438,11 @@ impl Lx<'_> {
         } else {
             None
         };
-        let problem = problem
-            .map(str::to_string)
-            .or_else(|| HttpsUrl::parse_base(&url).err());
+        let problem = problem.map(str::to_string).or_else(|| {
+            HttpsUrl::parse_base(&url)
+                .err()
+                .map(|e| format!("is refused: {e}"))
+        });
         match problem {
             None => Some(url.trim_end_matches('/').to_string()),
             Some(p) => {
