@@ -169,7 +169,11 @@ fn run_spans(
     if known.is_empty() {
         return;
     }
-    let is_known = |s: &str| s.len() >= FRAGMENT && known.iter().any(|k| k.contains(s));
+    // Case aside: a message that lowercases a secret (an id suggestion) still repeats it.
+    let is_known = |s: &str| {
+        let s = s.to_ascii_lowercase();
+        s.len() >= FRAGMENT && known.iter().any(|k| k.to_ascii_lowercase().contains(&s))
+    };
     let whole = pieces[0].start..pieces[pieces.len() - 1].end;
     if is_known(&word[whole.clone()]) {
         out.push((run.start + whole.start..run.start + whole.end, Kind::Secret));

@@ -180,13 +180,18 @@ fn url_passwords_are_masked_and_the_message_reads() {
 }
 
 #[test]
-fn a_refused_capability_id_is_masked_and_its_suggestion_is_not_spelt_out() {
+fn a_refused_capability_id_and_its_suggestion_are_masked() {
     let work = service("id = \"create_charge\"", "id = \"AKIAIOSFODNN7EXAMPLE\"");
     assert_hidden(work.path(), &["service.toml"], &["IOSFODNN7EXAMPLE"]);
     let (_, _, stderr) = run(wellgen()
         .current_dir(work.path())
         .args(["check", "service.toml"]));
-    assert!(stderr.contains("(e.g. `akiaiosfodnn7example`)"), "{stderr}");
+    // The suggestion is the key lowercased: masked like the key.
+    assert!(stderr.contains("(e.g. `akia…`)"), "{stderr}");
+    assert!(
+        !stderr.to_ascii_lowercase().contains("iosfodnn7example"),
+        "{stderr}"
+    );
 }
 
 #[test]
