@@ -479,6 +479,13 @@ fn display_path(path: &Path) -> String {
 fn line_of(text: &str, offset: usize) -> (usize, usize, &str) {
     let offset = floor_char_boundary(text, offset.min(text.len()));
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    // A byte order mark is no column: editors do not show it.
+    let bom = '\u{feff}'.len_utf8();
+    let start = if start == 0 && offset >= bom && text.starts_with('\u{feff}') {
+        bom
+    } else {
+        start
+    };
     let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let line = text[start..end].trim_end_matches('\r');
     let line_no = text[..start].matches('\n').count() + 1;

@@ -315,3 +315,37 @@ fn a_yaml_error_names_the_file_once() {
     );
     assert_eq!(stderr.matches("block.yaml").count(), 1, "{stderr}");
 }
+
+#[test]
+fn json_and_depth_errors_name_the_file_once_and_a_byte_order_mark_keeps_columns_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = format!(
+        "openapi: 3.0.0\nx: {}{}\n",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let cases = [
+        (
+            "bad.json",
+            "{\"openapi\": \"3.0.0\",, }".to_string(),
+            "bad.json:1:21: error: invalid JSON:",
+        ),
+        (
+            "bom.json",
+            "\u{feff}{\"openapi\": \"3.0.0\",, }".to_string(),
+            "bom.json:1:21: error: invalid JSON:",
+        ),
+        (
+            "deep.yaml",
+            deep,
+            "deep.yaml:2:131: error: YAML nested more than 128 levels deep",
+        ),
+    ];
+    for (name, text, start) in cases {
+        fs::write(dir.path().join(name), text).unwrap();
+        let (code, _, stderr) = run(wellgen().current_dir(dir.path()).args(["check", name]));
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stderr.starts_with(start), "{name}: {stderr}");
+        assert_eq!(stderr.matches(name).count(), 1, "{name}: {stderr}");
+    }
+}

@@ -80,14 +80,22 @@ pub fn looks_like_openapi(text: &str) -> bool {
 
 /// Parses JSON (when the text starts with `{`) or YAML. Errors carry a byte span.
 pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
-    let text = text.trim_start_matches('\u{feff}');
-    if text.trim_start().starts_with('{') {
-        return serde_json::from_str(text).map_err(|e| {
-            let at = offset_of(text, e.line(), e.column());
-            Diagnostic::error(format!("{file}: invalid JSON: {e}")).with_span(at..at + 1)
-        });
-    }
-    parse_yaml(text, file)
+    let body = text.trim_start_matches('\u{feff}');
+    // Spans are into `text`, which the caller renders: past the byte order mark.
+    let bom = text.len() - body.len();
+    let parsed = if body.trim_start().starts_with('{') {
+        serde_json::from_str(body).map_err(|e| {
+            let at = offset_of(body, e.line(), e.column());
+            // The rendered `file:line:col` names the file.
+            Diagnostic::error(format!("invalid JSON: {e}")).with_span(at..at + 1)
+        })
+    } else {
+        parse_yaml(body, file)
+    };
+    parsed.map_err(|mut d| {
+        d.span = d.span.map(|r| r.start + bom..r.end + bom);
+        d
+    })
 }
 
 /// How many values a YAML document may expand to: generous for real files (each value costs
@@ -98,7 +106,7 @@ fn yaml_budget(len: usize) -> usize {
 }
 
 fn parse_yaml(text: &str, file: &str) -> Result<Value, Diagnostic> {
-    super::yaml_depth::check(text, file, MAX_DEPTH)?;
+    super::yaml_depth::check(text, MAX_DEPTH)?;
     let budget = Cell::new(yaml_budget(text.len()));
     let de = serde_norway::Deserializer::from_str(text);
     let seed = Bounded {
@@ -297,6 +305,6 @@ mod tests {
     #[test]
     fn syntax_errors_carry_a_span() {
         let err = parse_text("{\"a\": }", "f.json").unwrap_err();
-        assert!(err.span.is_some() && err.message.starts_with("f.json: invalid JSON"));
+        assert!(err.span.is_some() && err.message.starts_with("invalid JSON"));
     }
 }

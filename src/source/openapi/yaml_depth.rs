@@ -11,25 +11,18 @@
 
 use crate::diag::Diagnostic;
 
-/// Refuses a YAML text nested deeper than `limit`, naming the line and column where it is
-/// crossed (the span points there too).
-pub fn check(text: &str, file: &str, limit: usize) -> Result<(), Diagnostic> {
+/// Refuses a YAML text nested deeper than `limit`; the span points where the limit is crossed
+/// (rendered as `file:line:col`).
+pub fn check(text: &str, limit: usize) -> Result<(), Diagnostic> {
     let Some(at) = too_deep(text, limit) else {
         return Ok(());
     };
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rsplit('\n')
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .count()
-        + 1;
     Err(Diagnostic::error(format!(
-        "{file}: YAML nested more than {limit} levels deep at line {line} column {column}; refusing to parse it"
+        "YAML nested more than {limit} levels deep; refusing to parse it"
     ))
-    .help(format!("wellgen reads collections nested at most {limit} deep: flatten the document"))
+    .help(format!(
+        "wellgen reads collections nested at most {limit} deep: flatten the document"
+    ))
     .with_span(at..at + 1))
 }
 
