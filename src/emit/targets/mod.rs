@@ -230,8 +230,8 @@ impl<'a> Shared<'a> {
 // One value per target per build, never a collection of them: boxing would buy nothing.
 #[allow(clippy::large_enum_variant)]
 pub enum Lowered<'a> {
-    AiEndpoint(ai::Lowered<'a>),
-    IaJson(ia_json::Lowered<'a>),
+    AiEndpoint(ai::Lowered),
+    IaJson(ia_json::Lowered),
     Rfc002(rfc002::Lowered<'a>),
     OpenApi(openapi::Lowered<'a>),
     Adp(adp::Lowered<'a>),

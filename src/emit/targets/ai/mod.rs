@@ -3,6 +3,7 @@
 pub mod split;
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::emit::targets::{self, Descriptor, Link, Relation};
 use indexmap::IndexMap;
@@ -118,22 +119,21 @@ struct MetaView<'a> {
     status: Option<&'a str>,
 }
 
-/// The document, once the draft's rules have been checked: the view `render` serialises, and
-/// its size (measured here, so the size guidance is a diagnostic of lowering).
-pub struct Lowered<'a> {
-    document: Document<'a>,
-    size: usize,
+/// The document, once the draft's rules have been checked, serialised here: its size is a
+/// diagnostic of lowering, and `render` writes these bytes.
+pub struct Lowered {
+    body: Arc<[u8]>,
 }
 
-impl Lowered<'_> {
+impl Lowered {
     /// The size of the document `render` writes, in bytes.
     pub fn size(&self) -> usize {
-        self.size
+        self.body.len()
     }
 }
 
 /// Every diagnostic of /.well-known/ai, and the document.
-pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
+pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     check(service, diags);
     if let Some(Auth::SignedKey { .. }) = &service.auth {
         diags.push(
@@ -151,17 +151,16 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         Cow::Borrowed(&service.description),
         &service.capabilities,
     );
-    let size = size(&document);
-    check_size(size, diags);
-    Lowered { document, size }
+    let body: Arc<[u8]> = to_json_bytes(&document).into();
+    check_size(body.len(), diags);
+    Lowered { body }
 }
 
 /// The document at both paths.
 pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let body: std::sync::Arc<[u8]> = to_json_bytes(&lowered.document).into();
     PATHS
         .iter()
-        .map(|p| Artifact::document(*p, body.clone(), SERVING))
+        .map(|p| Artifact::document(*p, lowered.body.clone(), SERVING))
         .collect()
 }
 
@@ -213,10 +212,6 @@ pub(super) fn document<'a>(
 
 /// The size of a document as written (`to_json_bytes`), in bytes. Measured by serialising it:
 /// the size guidance is about the bytes agents fetch.
-pub(super) fn size(document: &Document) -> usize {
-    to_json_bytes(document).len()
-}
-
 /// The endpoint as agents resolve it: relative to the document's origin when the API lives
 /// there, absolute otherwise. The draft leaves parameter syntax open, so the author's spelling
 /// (`{id}` or `:id`) is kept.

@@ -37,14 +37,14 @@ struct Entry {
 
 /// The sub-service documents and the index, once the split has been checked.
 pub struct Lowered<'a> {
-    sub_services: Vec<SubService<'a>>,
+    sub_services: Vec<SubService>,
     index: Index<'a>,
 }
 
 /// One sub-service document, at its path.
-struct SubService<'a> {
+struct SubService {
     path: String,
-    document: super::Document<'a>,
+    body: Vec<u8>,
 }
 
 /// The diagnostics of the split (too few sub-services, sub-services over the draft's guidance)
@@ -99,7 +99,8 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
             description.into(),
             members.iter().map(|&i| &service.capabilities[i]),
         );
-        let size = super::size(&document);
+        let body = to_json_bytes(&document);
+        let size = body.len();
         if size > super::SIZE_GUIDANCE || members.len() > super::CAPABILITY_GUIDANCE {
             diags.push(
                 Diagnostic::warning(format!(
@@ -116,7 +117,7 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
             document: path.clone(),
             capabilities: members.len(),
         });
-        sub_services.push(SubService { path, document });
+        sub_services.push(SubService { path, body });
     }
     let index = Index {
         description: format!(
@@ -139,7 +140,7 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let mut artifacts: Vec<Artifact> = lowered
         .sub_services
         .iter()
-        .map(|s| Artifact::document(s.path.as_str(), to_json_bytes(&s.document), super::SERVING))
+        .map(|s| Artifact::document(s.path.as_str(), s.body.clone(), super::SERVING))
         .collect();
     artifacts.push(Artifact::document(
         INDEX_PATH,

@@ -18,6 +18,7 @@ use crate::emit::{
     Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes, to_json_bytes_within,
 };
 use crate::model::Service;
+use std::sync::Arc;
 
 /// `/ia.json` is the MUST (§3.1); the well-known copy is the MAY (§3.2).
 pub const PATHS: [&str; 2] = ["/ia.json", "/.well-known/ia.json"];
@@ -55,26 +56,22 @@ const SIZE_LIMIT: usize = 1024 * 1024;
 // `render` relies on it: a document pretty within §3.6's limit is what `to_json_bytes` writes.
 const _: () = assert!(SIZE_LIMIT == crate::emit::COMPACT_FROM);
 
-/// The document as it will be written, once every rule has been checked: its sections (with
-/// the response schemas already dropped if they would break §3.6), how it is laid out, and the
-/// size that layout gives.
-pub struct Lowered<'a> {
-    document: view::Document<'a>,
-    /// Compact JSON: the pretty form is over §3.6's limit and the compact one is not.
-    compact: bool,
-    /// The bytes `render` writes at each path.
-    size: usize,
+/// The document as it will be written, once every rule has been checked (the response schemas
+/// already dropped if they would break §3.6), serialised in the layout that fits: its size is
+/// a diagnostic of lowering, and `render` writes these bytes.
+pub struct Lowered {
+    body: Arc<[u8]>,
 }
 
-impl Lowered<'_> {
+impl Lowered {
     /// The size of the document `render` writes, in bytes.
     pub fn size(&self) -> usize {
-        self.size
+        self.body.len()
     }
 }
 
 /// Every diagnostic of ia.json, in the order its sections are built, and the document.
-pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
+pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     rules::check(service, diags);
     let mut document = view::Document {
         version: SPEC_VERSION,
@@ -87,20 +84,20 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         metadata: site::metadata(service, diags),
     };
     // Within §3.6's limit: pretty if that fits, else compact, else without response schemas.
-    // The sizes are measured here, by serialising; `render` writes the chosen form.
-    let (compact, size) = match fitting(&document) {
+    let body = match fitting(&document) {
         Some(fit) => fit,
         // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6.
         None => {
             let shortened = document.api.shorten_responses();
-            let fit = fitting(&document).unwrap_or_else(|| (false, to_json_bytes(&document).len()));
+            // A document that fits no way at all is what `to_json_bytes` writes: compact, over 1 MB.
+            let fit = fitting(&document).unwrap_or_else(|| to_json_bytes(&document));
             if shortened > 0 {
                 diags.push(
                     Diagnostic::warning(format!(
                         "ia.json would be over 1 MB with every response schema, even compact (§3.6 \
                          says it SHOULD NOT exceed 1 MB): the `response` of {shortened} endpoints \
                          keeps only its compact description (`returns`), making it {} KB",
-                        fit.1.div_ceil(1024)
+                        fit.len().div_ceil(1024)
                     ))
                     .help("the other targets keep the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
                 );
@@ -108,6 +105,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
             fit
         }
     };
+    let size = body.len();
     if size > SIZE_LIMIT {
         diags.push(
             Diagnostic::warning(format!(
@@ -117,34 +115,19 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
             .help("list only the endpoints meant for agents (§8.6), or shorten descriptions"),
         );
     }
-    Lowered {
-        document,
-        compact,
-        size,
-    }
+    Lowered { body: body.into() }
 }
 
-/// Whether the document fits §3.6's limit compact rather than pretty, and its size then; `None`
-/// when it fits neither way.
-fn fitting(doc: &view::Document) -> Option<(bool, usize)> {
-    to_json_bytes_within(doc, SIZE_LIMIT)
-        .map(|b| (false, b.len()))
-        .or_else(|| compact_json_bytes_within(doc, SIZE_LIMIT).map(|b| (true, b.len())))
+/// The document within §3.6's limit, pretty if that fits, else compact; `None` when it fits
+/// neither way.
+fn fitting(doc: &view::Document) -> Option<Vec<u8>> {
+    to_json_bytes_within(doc, SIZE_LIMIT).or_else(|| compact_json_bytes_within(doc, SIZE_LIMIT))
 }
 
-/// The document at both paths, laid out as `lower` chose.
+/// The document at both paths.
 pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let doc = &lowered.document;
-    // Pretty within the limit is what `to_json_bytes` writes (its compact threshold is §3.6's
-    // limit), and so is a document that fits no way at all.
-    let body = if lowered.compact {
-        compact_json_bytes_within(doc, usize::MAX).unwrap_or_else(|| to_json_bytes(doc))
-    } else {
-        to_json_bytes(doc)
-    };
-    let body: std::sync::Arc<[u8]> = body.into();
     PATHS
         .iter()
-        .map(|p| Artifact::document(*p, body.clone(), SERVING))
+        .map(|p| Artifact::document(*p, lowered.body.clone(), SERVING))
         .collect()
 }
