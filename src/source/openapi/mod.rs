@@ -10,6 +10,7 @@ pub mod naming;
 mod operation;
 pub mod refs;
 pub mod schema;
+mod security;
 pub mod service_file;
 mod yaml_depth;
 
