@@ -102,6 +102,9 @@ pub enum Command {
         /// Give up (exit 2) if reading and converting take longer than this many seconds; nothing is written then.
         #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
         time_limit: u64,
+        /// The folder whose files `$ref`s may reach (default: the repository or current folder holding OPENAPI, else its folder).
+        #[arg(long, value_name = "DIR")]
+        ref_root: Option<PathBuf>,
     },
     /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
     Schema,
@@ -168,6 +171,9 @@ pub struct Input {
     /// Give up (exit 2) if reading, checking and generating take longer than this many seconds; nothing is written then.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     pub time_limit: u64,
+    /// The folder whose files an OpenAPI document's `$ref`s may reach (default: the repository or current folder holding the document, else its folder).
+    #[arg(long, value_name = "DIR")]
+    pub ref_root: Option<PathBuf>,
 }
 
 /// `1048576`, `512K`, `64M`, `1G` (also `64MB`, `64MiB`): a size in bytes.
@@ -237,9 +243,11 @@ pub fn run(cli: &Cli) -> u8 {
             exclude,
             max_input_size,
             time_limit,
+            ref_root,
         } => {
             let options = openapi::Options {
                 max_input_size: *max_input_size,
+                ref_root: ref_root.clone(),
                 filter: openapi::Filter {
                     include: include.clone(),
                     exclude: exclude.clone(),

@@ -30,6 +30,9 @@ pub struct Options {
     pub filter: Filter,
     /// The most bytes read for one import: the document and every file its refs reach.
     pub max_input_size: u64,
+    /// `--ref-root`: the folder whose files `$ref`s may reach; `None`: the default root (see
+    /// `refs::RefRoot::default_for`).
+    pub ref_root: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -37,6 +40,7 @@ impl Default for Options {
         Self {
             filter: Filter::default(),
             max_input_size: crate::source::DEFAULT_MAX_INPUT_SIZE,
+            ref_root: None,
         }
     }
 }
@@ -82,6 +86,15 @@ pub fn import_text(
     };
     let mut docs =
         refs::Documents::new(path, &name, doc).with_limits(options.max_input_size, text.len());
+    if let Some(dir) = &options.ref_root {
+        match refs::RefRoot::given(dir) {
+            Ok(root) => docs = docs.with_ref_root(root),
+            Err(d) => {
+                diags.push(d);
+                return None;
+            }
+        }
+    }
     lower::lower(&mut docs, version, &options.filter, diags)
 }
 

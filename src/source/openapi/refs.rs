@@ -1,5 +1,6 @@
-//! `$ref` resolution: local pointers, other files below the entry document's folder, and
-//! schema expansion that stops at cycles instead of recursing forever. Network refs are refused.
+//! `$ref` resolution: local pointers, other files below a root folder the user controls (the
+//! repository or current folder holding the entry document, or `--ref-root`), and schema
+//! expansion that stops at cycles instead of recursing forever. Network refs are refused.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -102,10 +103,100 @@ struct File {
     doc: Rc<Value>,
 }
 
+/// The folder whose files `$ref`s may reach, and why it is that folder (for the refusal).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefRoot {
+    /// Canonical.
+    pub dir: PathBuf,
+    pub kind: RootKind,
+}
+
+/// How the ref root was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootKind {
+    /// `--ref-root DIR`.
+    Given,
+    /// The nearest folder above the entry document that holds `.git`.
+    Repository,
+    /// The current folder, which holds the entry document.
+    CurrentFolder,
+    /// The entry document's own folder: neither of the above holds it.
+    DocumentFolder,
+}
+
+impl RefRoot {
+    /// The default root of an entry document at the canonical path `entry`: the repository
+    /// holding it (nearest ancestor with a `.git`, folder or file as in a worktree), else the
+    /// current folder if it holds the document, else the document's folder. The filesystem's
+    /// root is never a default: nobody's repository, and it would open every file to refs.
+    pub fn default_for(entry: &Path) -> Option<Self> {
+        let folder = entry.parent()?;
+        let usable = |dir: &Path| dir.parent().is_some();
+        if let Some(repo) = folder
+            .ancestors()
+            .filter(|d| usable(d))
+            .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+        {
+            return Some(Self {
+                dir: repo.to_path_buf(),
+                kind: RootKind::Repository,
+            });
+        }
+        if let Some(cwd) = std::env::current_dir()
+            .and_then(|d| d.canonicalize())
+            .ok()
+            .filter(|cwd| usable(cwd) && entry.starts_with(cwd))
+        {
+            return Some(Self {
+                dir: cwd,
+                kind: RootKind::CurrentFolder,
+            });
+        }
+        Some(Self {
+            dir: folder.to_path_buf(),
+            kind: RootKind::DocumentFolder,
+        })
+    }
+
+    /// `--ref-root DIR`: an existing folder, canonicalised so that symlinks cannot widen it.
+    pub fn given(dir: &Path) -> Result<Self, Diagnostic> {
+        let canonical = dir.canonicalize().map_err(|e| {
+            Diagnostic::error(format!(
+                "--ref-root {}: cannot be read: {}",
+                dir.display(),
+                crate::source::io_reason(&e)
+            ))
+        })?;
+        if !canonical.is_dir() {
+            return Err(Diagnostic::error(format!(
+                "--ref-root {}: not a folder",
+                dir.display()
+            ))
+            .help("name the folder that holds the document and every file its `$ref`s reach"));
+        }
+        Ok(Self {
+            dir: canonical,
+            kind: RootKind::Given,
+        })
+    }
+
+    /// What this folder is, for the refusal of a ref that leaves it.
+    fn what(&self) -> &'static str {
+        match self.kind {
+            RootKind::Given => "the folder given by --ref-root",
+            RootKind::Repository => "the repository that holds the document",
+            RootKind::CurrentFolder => "the current folder",
+            RootKind::DocumentFolder => {
+                "the document's folder (no repository and not the current folder holds it)"
+            }
+        }
+    }
+}
+
 /// Every document loaded so far: the entry first, then files reached through `$ref`.
 pub struct Documents {
     /// External refs must stay below this folder; `None` refuses them (in-memory documents).
-    root_dir: Option<PathBuf>,
+    root: Option<RefRoot>,
     files: Vec<File>,
     /// Bytes all referenced files may still add (the entry document is counted by its reader).
     input_left: u64,
@@ -163,9 +254,7 @@ impl Documents {
     pub fn new(path: Option<&Path>, name: &str, doc: Value) -> Self {
         let canonical = path.and_then(|p| p.canonicalize().ok());
         Self {
-            root_dir: canonical
-                .as_ref()
-                .and_then(|p| p.parent().map(Path::to_path_buf)),
+            root: canonical.as_deref().and_then(RefRoot::default_for),
             files: vec![File {
                 path: canonical,
                 name: name.to_string(),
@@ -186,6 +275,17 @@ impl Documents {
         self.expansion_limit = expansion_limit(entry_len);
         self.expansion_left = self.expansion_limit;
         self
+    }
+
+    /// Lets refs reach the files below `root` instead of the default root.
+    pub fn with_ref_root(mut self, root: RefRoot) -> Self {
+        self.root = Some(root);
+        self
+    }
+
+    /// The folder refs may reach files under, if any.
+    pub fn ref_root(&self) -> Option<&RefRoot> {
+        self.root.as_ref()
     }
 
     /// Counts `bytes` copied into an expanded schema; an error once the import's budget is spent.
@@ -305,18 +405,27 @@ impl Documents {
     /// Loads a file named by a ref, relative to the referring file, confined to the root folder.
     fn load(&mut self, relative: &str, from: &Place, reference: &str) -> Result<usize, Diagnostic> {
         let at = format!("{}/$ref", self.describe(from));
-        let (Some(root), Some(base)) = (&self.root_dir, &self.files[from.file].path) else {
+        let (Some(root), Some(base)) = (&self.root, &self.files[from.file].path) else {
             return Err(Diagnostic::error(format!(
                 "{at}: `{reference}` refers to another file, but this document was not read from a folder"
             )));
         };
-        let dir = base.parent().unwrap_or(root);
+        let dir = base.parent().unwrap_or(&root.dir);
         let wanted = dir.join(relative);
-        let path = confine(root, dir, Path::new(relative)).map_err(|refusal| match refusal {
+        let path = confine(&root.dir, dir, Path::new(relative)).map_err(|refusal| match refusal {
             Refusal::Leaves => Diagnostic::error(format!(
-                "{at}: `{reference}` leaves the document's folder; refs may only reach files below {}",
-                root.display()
-            )),
+                "{at}: `{reference}` leaves {}, {}; refs may only reach files below it",
+                root.dir.display(),
+                root.what()
+            ))
+            .help(match root.kind {
+                RootKind::Given => {
+                    "pass a --ref-root DIR that holds the file too (refs never leave DIR, nor follow a symlink out of it)"
+                }
+                _ => {
+                    "pass --ref-root DIR to allow refs to every file below DIR (refs never leave DIR, nor follow a symlink out of it)"
+                }
+            }),
             Refusal::Io(e) => Diagnostic::error(format!(
                 "{at}: `{reference}` names {}, which cannot be read: {}",
                 wanted.display(),
@@ -349,9 +458,13 @@ impl Documents {
         {
             return Ok(i);
         }
-        let name = path
-            .strip_prefix(root)
-            .map_or_else(|_| path.display().to_string(), |p| p.display().to_string());
+        // Named from the entry document's folder, as the entry's own refs name it.
+        let entry_dir = self.files[0]
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .unwrap_or(&root.dir);
+        let name = relative_name(&path, entry_dir);
         let text = crate::source::read_limited(&path, self.input_left)
             .map_err(|d| Diagnostic::error(format!("{at}: {}", d.message)))?;
         self.input_left = self.input_left.saturating_sub(text.len() as u64);
@@ -367,6 +480,22 @@ impl Documents {
         });
         Ok(self.files.len() - 1)
     }
+}
+
+/// `path` as seen from the folder `from` (both canonical): below it, the names under it as
+/// always; elsewhere with a `..` per folder to climb (`../../common-types/types.json`).
+fn relative_name(path: &Path, from: &Path) -> String {
+    let common = from
+        .ancestors()
+        .find(|a| path.starts_with(a))
+        .unwrap_or(Path::new(""));
+    let ups = from.components().count() - common.components().count();
+    let mut out = PathBuf::new();
+    for _ in 0..ups {
+        out.push("..");
+    }
+    out.push(path.strip_prefix(common).unwrap_or(path));
+    out.display().to_string()
 }
 
 /// Why a ref's file cannot be reached.
