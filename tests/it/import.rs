@@ -319,21 +319,89 @@ fn refs_to_other_files_resolve_relative_to_the_referring_file() {
     build_ai(imported.doc);
 }
 
+/// The end of every refusal of a ref that leaves the root.
+const LEAVES: &str = "; refs may only reach files below it";
+
+/// A ref leaving the root is refused; the error names the root, why it is the root, and
+/// (in its help) the flag that widens it.
 #[test]
-fn refs_may_not_leave_the_document_folder() {
-    let (imported, diags) = import_with("import-refs-escape/api/openapi.yaml", &Options::default());
+fn refs_may_not_leave_the_root() {
+    let api = fixture("import-refs-escape/api").canonicalize().unwrap();
+    let options = Options {
+        ref_root: Some(api.clone()),
+        ..Options::default()
+    };
+    let (imported, diags) = import_with("import-refs-escape/api/openapi.yaml", &options);
     assert!(imported.is_none());
     let e = errors(&diags).join("\n");
-    assert!(e.contains("leaves the document's folder"), "{e}");
+    let root = format!(
+        "leaves {}, the folder given by --ref-root{LEAVES}",
+        api.display()
+    );
+    assert!(e.contains(&root), "{e}");
     assert!(
         e.contains("openapi.yaml#/paths/~1pets/get/responses/200"),
         "{e}"
     );
+    let help = diags
+        .iter()
+        .find_map(|d| d.help.clone())
+        .unwrap_or_default();
+    assert!(
+        help.contains("--ref-root DIR that holds the file"),
+        "{help}"
+    );
+    // A repository's root is the default: a copy whose `api/` is a repository refuses alike.
+    let work = tempfile::tempdir().unwrap();
+    let work = work.path().canonicalize().unwrap();
+    copy_tree(&fixture("import-refs-escape"), &work);
+    std::fs::create_dir(work.join("api/.git")).unwrap();
+    let mut diags = Diagnostics::default();
+    let spec = work.join("api/openapi.yaml");
+    assert!(openapi::import_file(&spec, &Options::default(), &mut diags).is_none());
+    let e = errors(&diags).join("\n");
+    let root = format!(
+        "leaves {}, the repository that holds the document{LEAVES}",
+        work.join("api").display()
+    );
+    assert!(e.contains(&root), "{e}");
+    let help = diags
+        .iter()
+        .find_map(|d| d.help.clone())
+        .unwrap_or_default();
+    assert!(help.starts_with("pass --ref-root DIR to allow"), "{help}");
+    // With the repository one folder up, the same ref is inside it.
+    std::fs::remove_dir(work.join("api/.git")).unwrap();
+    std::fs::create_dir(work.join(".git")).unwrap();
+    let mut diags = Diagnostics::default();
+    assert!(
+        openapi::import_file(&spec, &Options::default(), &mut diags).is_some(),
+        "{:#?}",
+        errors(&diags)
+    );
+}
+
+/// Copies the folder `from` into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
 }
 
 /// The errors of importing a one-operation document whose response schema is `$ref: REF`,
 /// written as `api/openapi.yaml` in `work`.
 fn ref_errors(work: &Path, reference: &str) -> String {
+    ref_errors_with(work, reference, &Options::default())
+}
+
+/// `ref_errors` with import options.
+fn ref_errors_with(work: &Path, reference: &str, options: &Options) -> String {
     let api = work.join("api");
     std::fs::create_dir_all(&api).unwrap();
     let spec = api.join("openapi.yaml");
@@ -349,7 +417,7 @@ fn ref_errors(work: &Path, reference: &str) -> String {
     )
     .unwrap();
     let mut diags = Diagnostics::default();
-    let imported = openapi::import_file(&spec, &Options::default(), &mut diags);
+    let imported = openapi::import_file(&spec, options, &mut diags);
     assert!(imported.is_none(), "{reference}");
     errors(&diags).join("\n")
 }
@@ -363,7 +431,11 @@ fn refs_outside_the_folder_are_refused_alike_whether_the_file_exists_or_not() {
     let work = work.path().canonicalize().unwrap();
     std::fs::write(work.join("secret.yaml"), "Pet: {type: string}\n").unwrap();
     let exists = ref_errors(&work, "../secret.yaml#/Pet");
-    assert!(exists.contains("leaves the document's folder"), "{exists}");
+    let folder = format!(
+        "leaves {}, the document's folder (no repository and not the current folder holds it){LEAVES}",
+        work.join("api").display()
+    );
+    assert!(exists.contains(&folder), "{exists}");
     for missing in [
         "../missing.yaml#/Pet",
         "../../no/such/folder/secret.yaml#/Pet",
@@ -447,8 +519,30 @@ fn refs_to_anything_but_a_regular_file_are_refused_before_opening() {
         std::os::unix::fs::symlink("/dev/zero", work.join("api/zero.yaml")).unwrap();
         for reference in ["zero.yaml#/Pet", "/dev/zero#/Pet"] {
             let e = ref_errors(&work, reference);
-            assert!(e.contains("leaves the document's folder"), "{e}");
+            assert!(e.contains(LEAVES), "{e}");
         }
+    }
+}
+
+/// Network refs are refused whatever the root: `--ref-root` widens the files refs reach,
+/// never to the network.
+#[test]
+fn network_refs_are_refused_whatever_the_root() {
+    let work = tempfile::tempdir().unwrap();
+    let work = work.path().canonicalize().unwrap();
+    std::fs::create_dir(work.join(".git")).unwrap();
+    let options = Options {
+        ref_root: Some(work.clone()),
+        ..Options::default()
+    };
+    for reference in [
+        "https://example.com/types.json#/Pet",
+        "http://example.com/types.json",
+        "//example.com/types.json#/Pet",
+        "file:///etc/passwd",
+    ] {
+        let e = ref_errors_with(&work, reference, &options);
+        assert!(e.contains("remote refs are refused"), "{reference}: {e}");
     }
 }
 
@@ -1104,4 +1198,214 @@ fn integers_beyond_i64_are_left_out_not_made_floats() {
             .contains("do not fit the parameter's type are left out")
     }));
     build_ai(doc); // lowers and emits with no error
+}
+
+/// Azure's layout (tests/fixtures/import-refs-azure): the entry document five folders below
+/// the `common-types` it refers to.
+const AZURE_ENTRY: &str =
+    "specification/network/resource-manager/Microsoft.Network/stable/2023-09-01/network.json";
+
+/// A copy of the Azure fixture in a fresh folder (no repository around it), and that folder.
+fn azure_copy() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp
+        .path()
+        .canonicalize()
+        .unwrap()
+        .join("azure-rest-api-specs");
+    copy_tree(&fixture("import-refs-azure"), &root);
+    (tmp, root)
+}
+
+/// `wellgen ARGS` run in the folder `cwd`: exit code and stderr.
+fn wellgen_in(cwd: &Path, args: &[&std::ffi::OsStr]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_wellgen"))
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Builds the Azure copy at `root` from the folder `cwd`, with `extra` arguments.
+fn build_azure(root: &Path, cwd: &Path, extra: &[&str]) -> (i32, String, tempfile::TempDir) {
+    let out = tempfile::tempdir().unwrap();
+    let entry = root.join(AZURE_ENTRY);
+    let mut args: Vec<&std::ffi::OsStr> = vec!["build".as_ref(), entry.as_os_str()];
+    args.extend(["-o".as_ref(), out.path().as_os_str()]);
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
+    let (code, stderr) = wellgen_in(cwd, &args);
+    (code, stderr, out)
+}
+
+/// The shared parameters and schemas of `common-types` reached the documents.
+fn assert_common_types_used(out: &Path) {
+    let tools = std::fs::read_to_string(out.join(".well-known/mcp/tools.json")).unwrap();
+    assert!(tools.contains("subscriptionId"), "{tools}");
+    assert!(tools.contains("resourceGroupName"), "{tools}");
+    let openapi = std::fs::read_to_string(out.join("openapi.json")).unwrap();
+    assert!(
+        openapi.contains("The ID of the target subscription"),
+        "{openapi}"
+    );
+}
+
+#[test]
+fn azure_layout_builds_inside_its_repository() {
+    let (_tmp, root) = azure_copy();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    // From anywhere: the repository holding the document is the root.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let (code, stderr, out) = build_azure(&root, elsewhere.path(), &["-q"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_common_types_used(out.path());
+    // A worktree's `.git` is a file: a repository too.
+    std::fs::remove_dir(root.join(".git")).unwrap();
+    std::fs::write(root.join(".git"), "gitdir: /elsewhere\n").unwrap();
+    let (code, stderr, _) = build_azure(&root, elsewhere.path(), &["-q"]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn azure_layout_builds_from_the_current_folder_that_holds_it() {
+    let (_tmp, root) = azure_copy();
+    let (code, stderr, out) = build_azure(&root, &root, &["-q"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_common_types_used(out.path());
+    // From a folder that does not hold it (and never from `/`), only the document's folder.
+    let entry_dir = root.join(AZURE_ENTRY).parent().unwrap().to_path_buf();
+    let elsewhere = tempfile::tempdir().unwrap();
+    for cwd in [elsewhere.path(), Path::new("/")] {
+        let (code, stderr, _) = build_azure(&root, cwd, &[]);
+        assert_eq!(code, 1, "{stderr}");
+        let expected = format!(
+            "`../../../../../common-types/resource-management/v1/types.json#/parameters/SubscriptionIdParameter` \
+             leaves {}, the document's folder (no repository and not the current folder holds it){LEAVES}",
+            entry_dir.display()
+        );
+        assert!(stderr.contains(&expected), "{stderr}");
+        assert!(
+            stderr.contains("help: pass --ref-root DIR to allow refs to every file below DIR"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn ref_root_is_accepted_by_build_check_and_import() {
+    let (tmp, root) = azure_copy();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let root_arg = root.to_str().unwrap();
+    let (code, stderr, out) = build_azure(&root, elsewhere.path(), &["-q", "--ref-root", root_arg]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_common_types_used(out.path());
+    let entry = root.join(AZURE_ENTRY);
+    let (code, stderr) = wellgen_in(
+        elsewhere.path(),
+        &[
+            "check".as_ref(),
+            "-q".as_ref(),
+            entry.as_os_str(),
+            "--ref-root".as_ref(),
+            root.as_os_str(),
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let toml = tmp.path().join("service.toml");
+    let (code, stderr) = wellgen_in(
+        elsewhere.path(),
+        &[
+            "import".as_ref(),
+            entry.as_os_str(),
+            "-o".as_ref(),
+            toml.as_os_str(),
+            "--ref-root".as_ref(),
+            root.as_os_str(),
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    assert!(
+        text.contains("subscriptionId = { type = \"string\", required = true"),
+        "{text}"
+    );
+    // A relative --ref-root is read from the current folder.
+    let (code, stderr, _) = build_azure(
+        &root,
+        tmp.path(),
+        &["-q", "--ref-root", "azure-rest-api-specs"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    // A folder that does not exist, or a file, is a usage error before anything is read.
+    for bad in [
+        "no-such-folder",
+        "azure-rest-api-specs/specification/common-types/resource-management/v1/types.json",
+    ] {
+        let (code, stderr, _) = build_azure(&root, tmp.path(), &["--ref-root", bad]);
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stderr.contains(&format!("--ref-root {bad}: ")), "{stderr}");
+    }
+}
+
+/// A --ref-root that leaves `common-types` out refuses the ref, naming that root.
+#[test]
+fn ref_root_confines_refs() {
+    let (_tmp, root) = azure_copy();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    let network = root.join("specification/network");
+    let (code, stderr, out) = build_azure(&root, &root, &["--ref-root", network.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    let expected = format!(
+        "leaves {}, the folder given by --ref-root{LEAVES}",
+        network.display()
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(
+        stderr.contains("help: pass a --ref-root DIR that holds the file too"),
+        "{stderr}"
+    );
+    assert!(!out.path().join(".well-known").exists());
+}
+
+/// A symlink inside the root that leads out of it is refused like a ref that leaves it, even
+/// when the file it names exists; one that stays inside is followed.
+#[cfg(unix)]
+#[test]
+fn symlinks_out_of_the_root_are_refused() {
+    let (tmp, root) = azure_copy();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    let common = root.join("specification/common-types");
+    let outside = tmp.path().join("outside-common-types");
+    std::fs::rename(&common, &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, &common).unwrap();
+    let (code, stderr, _) = build_azure(&root, &root, &[]);
+    assert_eq!(code, 1, "{stderr}");
+    let expected = format!(
+        "leaves {}, the repository that holds the document{LEAVES}",
+        root.display()
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    // The same folder moved inside the root, the symlink to it is followed.
+    std::fs::remove_file(&common).unwrap();
+    let inside = root.join("shared-types");
+    std::fs::rename(&outside, &inside).unwrap();
+    std::os::unix::fs::symlink(&inside, &common).unwrap();
+    let (code, stderr, out) = build_azure(&root, &root, &["-q"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_common_types_used(out.path());
+    // A root given through a symlink is the folder it resolves to: refs may not leave that.
+    let link = tmp.path().join("link-to-network");
+    std::os::unix::fs::symlink(root.join("specification/network"), &link).unwrap();
+    let (code, stderr, _) = build_azure(&root, &root, &["--ref-root", link.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "leaves {}, the folder given",
+            root.join("specification/network").display()
+        )),
+        "{stderr}"
+    );
 }

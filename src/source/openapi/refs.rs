@@ -168,11 +168,11 @@ impl RefRoot {
             ))
         })?;
         if !canonical.is_dir() {
-            return Err(Diagnostic::error(format!(
-                "--ref-root {}: not a folder",
-                dir.display()
-            ))
-            .help("name the folder that holds the document and every file its `$ref`s reach"));
+            return Err(
+                Diagnostic::error(format!("--ref-root {}: not a folder", dir.display())).help(
+                    "name the folder that holds the document and every file its `$ref`s reach",
+                ),
+            );
         }
         Ok(Self {
             dir: canonical,
@@ -548,7 +548,17 @@ fn confine(root: &Path, dir: &Path, relative: &Path) -> Result<PathBuf, Refusal>
                             "too many levels of symbolic links",
                         )));
                     }
-                    push(&mut todo, &std::fs::read_link(&next).map_err(Refusal::Io)?);
+                    let target = std::fs::read_link(&next).map_err(Refusal::Io)?;
+                    // An absolute link into the root (as a repository's links often are)
+                    // starts there: the root is canonical, so nothing on the way to it needs a
+                    // lookup, and none outside it is made. The rest resolves name by name.
+                    match target.strip_prefix(root) {
+                        Ok(rest) if target.is_absolute() => {
+                            path = root.to_path_buf();
+                            push(&mut todo, rest);
+                        }
+                        _ => push(&mut todo, &target),
+                    }
                 } else {
                     path = next;
                 }
@@ -1322,6 +1332,28 @@ mod tests {
         let err = failed.expect("the budget is spent");
         assert!(err.message.contains("`$ref` bomb"), "{}", err.message);
         assert!(start.elapsed().as_secs() < 10);
+    }
+
+    #[test]
+    fn files_are_named_from_the_entry_documents_folder() {
+        let from = Path::new("/r/specification/network/stable/2023-09-01");
+        for (path, name) in [
+            (
+                "/r/specification/network/stable/2023-09-01/types.json",
+                "types.json",
+            ),
+            (
+                "/r/specification/network/stable/2023-09-01/a/b.json",
+                "a/b.json",
+            ),
+            ("/r/specification/network/common.json", "../../common.json"),
+            (
+                "/r/specification/common-types/v1/types.json",
+                "../../../common-types/v1/types.json",
+            ),
+        ] {
+            assert_eq!(relative_name(Path::new(path), from), name, "{path}");
+        }
     }
 
     #[test]
