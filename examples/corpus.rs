@@ -5,7 +5,8 @@
 //!
 //! `cargo run --release --example corpus -- /work/shared/corpus` (scripts/check-corpus)
 //!
-//! The checks: `/.well-known/ai` against the aiendpoint draft's schema, `/ia.json` against the
+//! The checks, every JSON Schema with its formats asserted (a URI must be a URI, an e-mail an
+//! address): `/.well-known/ai` against the aiendpoint draft's schema, `/ia.json` against the
 //! ia.json registry of schemas, `agents.json` against RFC-002's agents.v1.json, the MCP tools
 //! list against the MCP schema's `ListToolsResult`, ADP and AGIS through the test suite's
 //! checkers (tests/it/support_adp.rs, tests/it/support_agis.rs; the AGIS YAML twin equal to its
@@ -221,10 +222,8 @@ fn build(file: &Path, set_base: bool, checks: &Checks) -> Outcome {
 struct Checks {
     aiendpoint: jsonschema::Validator,
     iajson: jsonschema::Validator,
-    /// agents.json with `{param}` templates filled in and formats asserted, as tests/it/rfc002.rs.
-    agents_strict: jsonschema::Validator,
-    /// agents.json as published, formats as annotations (the 2020-12 default).
-    agents_plain: jsonschema::Validator,
+    /// agents.json as published, formats asserted, as tests/it/rfc002.rs.
+    agents: jsonschema::Validator,
     tools: jsonschema::Validator,
 }
 
@@ -236,12 +235,10 @@ fn read_schema(rel: &str) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn compile(
-    schema: &Value,
-    formats: bool,
-    registry: Option<&jsonschema::Registry>,
-) -> jsonschema::Validator {
-    let mut options = jsonschema::options().should_validate_formats(formats);
+/// A held schema with formats asserted (uri, uri-reference, email, date-time, …), as a strict
+/// consumer validates: under 2020-12 they are only annotations unless asked for.
+fn compile(schema: &Value, registry: Option<&jsonschema::Registry>) -> jsonschema::Validator {
+    let mut options = jsonschema::options().should_validate_formats(true);
     if let Some(r) = registry {
         options = options.with_registry(r);
     }
@@ -279,11 +276,10 @@ impl Checks {
             .insert("$ref".into(), "#/$defs/ListToolsResult".into());
         let agents = read_schema("rfc002/agents.v1.json");
         Self {
-            aiendpoint: compile(&read_schema("aiendpoint/schema.json"), true, None),
-            iajson: compile(&read_schema("iajson/ia.schema.json"), true, Some(&registry)),
-            agents_strict: compile(&agents, true, None),
-            agents_plain: compile(&agents, false, None),
-            tools: compile(&tools, true, None),
+            aiendpoint: compile(&read_schema("aiendpoint/schema.json"), None),
+            iajson: compile(&read_schema("iajson/ia.schema.json"), Some(&registry)),
+            agents: compile(&agents, None),
+            tools: compile(&tools, None),
         }
     }
 
@@ -332,13 +328,7 @@ impl Checks {
             schema(&self.iajson, doc, ia_json::PATHS[0], &mut out);
         }
         if let Some(doc) = get(rfc002::AGENTS_PATH, &mut out) {
-            schema(
-                &self.agents_strict,
-                &templates_filled(doc),
-                rfc002::AGENTS_PATH,
-                &mut out,
-            );
-            schema(&self.agents_plain, doc, rfc002::AGENTS_PATH, &mut out);
+            schema(&self.agents, doc, rfc002::AGENTS_PATH, &mut out);
         }
         if let Some(doc) = get(mcp::PATH, &mut out) {
             schema(&self.tools, doc, mcp::PATH, &mut out);
@@ -409,19 +399,6 @@ fn schema(v: &jsonschema::Validator, doc: &Value, path: &str, out: &mut Vec<Stri
 
 fn tagged(path: &str, problems: Vec<String>, out: &mut Vec<String>) {
     out.extend(problems.into_iter().map(|p| format!("{path}: {p}")));
-}
-
-/// `{param}` templates are how RFC-002 writes endpoint URLs but are not URI characters: the
-/// strict check fills them in first (tests/it/rfc002.rs does the same).
-fn templates_filled(doc: &Value) -> Value {
-    let mut doc = doc.clone();
-    if let Some(list) = doc["endpoints"].as_array_mut() {
-        for e in list {
-            let url = e["url"].as_str().unwrap_or_default();
-            e["url"] = Value::from(url.replace(['{', '}'], ""));
-        }
-    }
-    doc
 }
 
 /// The OpenAPI document as a 3.1 reader sees it: it parses, says 3.1, and every operation's

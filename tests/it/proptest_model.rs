@@ -1677,19 +1677,12 @@ fn document_problems(artifacts: &[Artifact]) -> Vec<String> {
         &document(artifacts, ia_json::PATHS[0]),
         ia_json::PATHS[0],
     );
-    // `{param}` templates are how RFC-002 writes endpoint URLs, but not URI characters: filled
-    // in first, as tests/it/rfc002.rs does.
-    let mut agents = document(artifacts, rfc002::AGENTS_PATH);
-    if let Some(list) = agents["endpoints"].as_array_mut() {
-        for e in list {
-            let url = e["url"]
-                .as_str()
-                .unwrap_or_default()
-                .replace(['{', '}'], "");
-            e["url"] = Value::from(url);
-        }
-    }
-    schema(&s.agents, &agents, rfc002::AGENTS_PATH);
+    // As published, formats asserted: endpoint `url`s are URIs, templates in `urlTemplate`.
+    schema(
+        &s.agents,
+        &document(artifacts, rfc002::AGENTS_PATH),
+        rfc002::AGENTS_PATH,
+    );
     schema(&s.tools, &document(artifacts, mcp::PATH), mcp::PATH);
     let manifest = document(artifacts, adp::MANIFEST_PATH);
     out.extend(

@@ -15,6 +15,8 @@ fn agents_schema() -> Value {
     serde_json::from_str(&crate::support_rfc002::read(&path)).expect("schema is JSON")
 }
 
+/// The schema's errors for `doc`, formats asserted (uri, uri-template, email) as a strict
+/// consumer validates; without formats only to prove that the strict check is what fails.
 fn schema_errors(schema: &Value, doc: &Value, formats: bool) -> Vec<String> {
     let v = jsonschema::options()
         .should_validate_formats(formats)
@@ -25,19 +27,6 @@ fn schema_errors(schema: &Value, doc: &Value, formats: bool) -> Vec<String> {
         .collect()
 }
 
-/// `{param}` templates are how RFC-002's own reference writes endpoint URLs, but braces are not
-/// RFC 3986 characters; with each template filled in, the URL must be a valid `format: uri`.
-fn with_templates_filled(doc: &Value) -> Value {
-    let mut doc = doc.clone();
-    if let Some(list) = doc["endpoints"].as_array_mut() {
-        for e in list {
-            let url = e["url"].as_str().unwrap_or_default();
-            e["url"] = Value::from(url.replace(['{', '}'], ""));
-        }
-    }
-    doc
-}
-
 #[test]
 fn agents_json_passes_the_schema_for_every_example_and_fixture() {
     let schema = agents_schema();
@@ -45,11 +34,9 @@ fn agents_json_passes_the_schema_for_every_example_and_fixture() {
     for (path, text) in valid_sources() {
         let b = build(&text);
         let doc = b.json(AGENTS);
-        let strict = schema_errors(&schema, &with_templates_filled(&doc), true);
+        // As published, formats asserted: every endpoint `url` is a URI.
+        let strict = schema_errors(&schema, &doc, true);
         assert!(strict.is_empty(), "{}: {strict:#?}", path.display());
-        // As published, templates included, with formats as annotations (the 2020-12 default).
-        let plain = schema_errors(&schema, &doc, false);
-        assert!(plain.is_empty(), "{}: {plain:#?}", path.display());
         checked.push(path);
     }
     let examples = checked
@@ -75,6 +62,15 @@ fn the_schema_check_can_fail() {
     assert!(!schema_errors(&schema, &doc, true).is_empty());
     let mut doc = b.json(AGENTS);
     doc["discovery"]["openapi"] = "not a uri".into();
+    assert!(!schema_errors(&schema, &doc, true).is_empty());
+    // A template as the `url` (what agents.json published before) fails only with formats
+    // asserted: proof the check asserts them.
+    let mut doc = b.json(AGENTS);
+    doc["endpoints"][0]["url"] = "https://ledgerdesk.example/api/invoices/{id}".into();
+    assert!(schema_errors(&schema, &doc, false).is_empty());
+    assert!(!schema_errors(&schema, &doc, true).is_empty());
+    let mut doc = b.json(AGENTS);
+    doc["maintainer"] = serde_json::json!({"email": "not an address"});
     assert!(!schema_errors(&schema, &doc, true).is_empty());
 }
 
@@ -134,8 +130,24 @@ fn agents_json_links_and_endpoints_follow_the_model() {
         assert_eq!(endpoints.len(), b.service.capabilities.len(), "{at}");
         for (e, c) in endpoints.iter().zip(&b.service.capabilities) {
             assert_eq!(e["name"], c.id.as_str());
-            assert_eq!(e["url"], c.url(&b.service.base_url).as_str());
-            assert!(e["url"].as_str().unwrap().starts_with("https://"));
+            // The template, whole, or as `urlTemplate` beside the URI it starts with.
+            let template = c.url(&b.service.base_url);
+            let url = e["url"].as_str().unwrap();
+            assert!(url.starts_with("https://"), "{at}: {url}");
+            match e.get("urlTemplate") {
+                None => {
+                    assert_eq!(url, template, "{at}");
+                    assert!(!url.contains('{'), "{at}: {url}");
+                }
+                Some(t) => {
+                    assert_eq!(t, template.as_str(), "{at}");
+                    assert!(c.path.params().next().is_some(), "{at}: {t}");
+                    assert!(
+                        template.starts_with(url) && url.ends_with('/'),
+                        "{at}: {url}"
+                    );
+                }
+            }
             assert_eq!(e["method"], c.method.as_str());
             assert_eq!(e["description"], c.description.as_str());
             let limited = c.rate_limit.is_some()

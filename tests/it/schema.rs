@@ -14,7 +14,11 @@ fn generated() -> String {
 
 fn validator() -> jsonschema::Validator {
     let schema: Value = serde_json::from_str(&generated()).expect("the schema is JSON");
-    jsonschema::validator_for(&schema).expect("the schema compiles")
+    // Formats asserted, as everywhere in the suite: an editor that checks them agrees.
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the schema compiles")
 }
 
 /// TOML as the JSON an editor validates: dates and times become their RFC 3339 text.

@@ -79,7 +79,13 @@ struct Discovery<'a> {
 #[serde(rename_all = "camelCase")]
 struct Endpoint<'a> {
     name: &'a str,
+    /// A URI (`format: uri` of agents.v1.json): the whole URL, or for a path with parameters
+    /// the part before the first one, cut after a `/`.
     url: String,
+    /// The RFC 6570 template of a path with parameters (`…/products/{id}`): braces are not URI
+    /// characters, so the template cannot be the `url`. The schema allows further fields.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url_template: Option<String>,
     method: &'static str,
     description: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,19 +141,76 @@ pub fn render(service: &Service, links: &Links, derived: &Derived) -> Vec<u8> {
         endpoints: service
             .capabilities
             .iter()
-            .map(|c| Endpoint {
-                name: &c.id,
-                url: c.url(&service.base_url),
-                method: c.method.as_str(),
-                description: &c.description,
-                input_content_type: carries_body(c).then(|| openapi::body_content_type(c)),
-                rate_limited: openapi::rate_limited(service, c),
+            .map(|c| {
+                let (url, url_template) = endpoint_url(service, c);
+                Endpoint {
+                    name: &c.id,
+                    url,
+                    url_template,
+                    method: c.method.as_str(),
+                    description: &c.description,
+                    input_content_type: carries_body(c).then(|| openapi::body_content_type(c)),
+                    rate_limited: openapi::rate_limited(service, c),
+                }
             })
             .collect(),
         governance: service.rfc002.governance.as_ref(),
         agent_instructions: &derived.instructions,
     };
     to_json_bytes(&doc)
+}
+
+/// An endpoint's `url` and, when its path has parameters, its `urlTemplate`: the template's
+/// literal prefix up to its last `/` is a URI, and names no other endpoint's exact URL by
+/// accident (`https://api.example.com/products/` for `…/products/{id}`, not `…/products`).
+/// Characters a URI cannot hold are percent-encoded in the `url`.
+pub fn endpoint_url(service: &Service, c: &Capability) -> (String, Option<String>) {
+    url_and_template(c.url(&service.base_url))
+}
+
+fn url_and_template(template: String) -> (String, Option<String>) {
+    let Some(first) = template.find('{') else {
+        return (uri(&template), None);
+    };
+    let prefix = &template[..first];
+    let cut = prefix.rfind('/').map_or(prefix.len(), |i| i + 1);
+    (uri(&prefix[..cut]), Some(template))
+}
+
+/// What a URI path or query may hold as it is (RFC 3986 unreserved, sub-delims, `:`, `@`, `/`,
+/// `?`, `#`, and `%` of an existing escape); everything else is percent-encoded as UTF-8.
+const NOT_URI: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'<')
+    .add(b'>')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+fn uri(url: &str) -> String {
+    // The origin is a parsed URL already: only the path may hold such characters.
+    let start = url
+        .find("://")
+        .and_then(|i| url[i + 3..].find('/').map(|j| i + 3 + j))
+        .unwrap_or(url.len());
+    let (origin, path) = url.split_at(start);
+    let mut out = origin.to_string();
+    for (i, piece) in path.split('%').enumerate() {
+        // A `%` that starts no escape (`/100%`) is a character like any other: `%25`.
+        if i > 0 {
+            let escape =
+                piece.len() >= 2 && piece.as_bytes()[..2].iter().all(u8::is_ascii_hexdigit);
+            out.push_str(if escape { "%" } else { "%25" });
+        }
+        out.extend(percent_encoding::utf8_percent_encode(piece, NOT_URI));
+    }
+    out
 }
 
 /// Whether an agent sends a request body: body parameters, a request example or a declared
@@ -277,4 +340,58 @@ pub fn derived_rules(service: &Service) -> Vec<String> {
     ));
     // The rules are joined with "; ": a semicolon inside one would split it in two.
     rules.into_iter().map(|r| r.replace(';', ",")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_templated_url_is_published_as_its_literal_prefix_and_the_template() {
+        for (template, url, kept) in [
+            (
+                "https://a.example/api/products",
+                "https://a.example/api/products",
+                false,
+            ),
+            (
+                "https://a.example/api/products/{id}",
+                "https://a.example/api/products/",
+                true,
+            ),
+            (
+                "https://a.example/p/{id}/reviews",
+                "https://a.example/p/",
+                true,
+            ),
+            (
+                "https://a.example/files/x{name}.json",
+                "https://a.example/files/",
+                true,
+            ),
+            ("https://a.example/{tenant}", "https://a.example/", true),
+            (
+                "https://a.example/v1/items:batchGet",
+                "https://a.example/v1/items:batchGet",
+                false,
+            ),
+            (
+                "https://a.example/caf\u{e9}/{id}",
+                "https://a.example/caf%C3%A9/",
+                true,
+            ),
+            (
+                "https://a.example/a|b^c/100%/%41",
+                "https://a.example/a%7Cb%5Ec/100%25/%41",
+                false,
+            ),
+        ] {
+            let (got, t) = url_and_template(template.to_string());
+            assert_eq!(got, url, "{template}");
+            assert_eq!(t.is_some(), kept, "{template}");
+            if kept {
+                assert_eq!(t.as_deref(), Some(template));
+            }
+        }
+    }
 }
