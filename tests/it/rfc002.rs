@@ -189,6 +189,10 @@ fn written_rfc002_keys_are_published_as_written() {
     let create = &doc["endpoints"][1];
     assert_eq!(
         create["url"],
+        "https://api.ledgerdesk.example/v2/customers/"
+    );
+    assert_eq!(
+        create["urlTemplate"],
         "https://api.ledgerdesk.example/v2/customers/{customer_id}/invoices"
     );
     assert_eq!(create["inputContentType"], "application/json");
@@ -531,9 +535,12 @@ fn discovery_invariants_hold() {
         {
             let keys: Vec<&String> = e.as_object().unwrap().keys().collect();
             assert_eq!(keys, ["name", "url", "method", "description"], "{at}");
-            for k in ["name", "url", "method", "description"] {
+            for k in ["name", "method", "description"] {
                 assert_eq!(e[k], a[k], "{at}: {k}");
             }
+            // /api/discovery has no schema and keeps the template in `url`, as the RFC's
+            // example does; agents.json holds it in `urlTemplate` when there is one.
+            assert_eq!(e["url"], *a.get("urlTemplate").unwrap_or(&a["url"]), "{at}");
         }
         if let Some(day) = &b.service.meta.last_updated {
             assert!(
