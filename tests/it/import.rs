@@ -1339,7 +1339,7 @@ fn ref_root_is_accepted_by_build_check_and_import() {
         &["-q", "--ref-root", "azure-rest-api-specs"],
     );
     assert_eq!(code, 0, "{stderr}");
-    // A folder that does not exist, or a file, is a usage error before anything is read.
+    // A folder that does not exist, or a file, is an error before any ref is followed.
     for bad in [
         "no-such-folder",
         "azure-rest-api-specs/specification/common-types/resource-management/v1/types.json",
