@@ -117,9 +117,13 @@ pub fn lower<'a>(
         lowered.push(l);
         diags.append(d);
     }
+    // A service too large for one document is split already, whatever `[source] split` says.
+    let split_already = lowered
+        .iter()
+        .any(|l| matches!(l, targets::Lowered::AiEndpoint(ai) if ai.is_split()));
     let split = service
         .split
-        .filter(|_| built.contains(&Target::AiEndpoint))
+        .filter(|_| built.contains(&Target::AiEndpoint) && !split_already)
         .map(|split| targets::ai::split::lower(service, split, diags));
     Lowered {
         service,

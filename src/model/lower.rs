@@ -169,6 +169,7 @@ impl Cx<'_> {
 
     fn service(&mut self, doc: raw::ServiceToml) -> Option<Service> {
         let split = self.split(doc.source.as_ref().and_then(|s| s.split.as_deref()));
+        let compact = doc.source.as_ref().and_then(|s| s.compact);
         let s = doc.service;
         let name = self.required(s.name, "service.name");
         let name = self.text(name, "service.name", 1, 100);
@@ -267,6 +268,7 @@ impl Cx<'_> {
         let base_url = base_url?;
         Some(Service {
             split: split?,
+            compact,
             name: name?,
             description: description?,
             site_url: site_url.unwrap_or_else(|| base_url.origin()),

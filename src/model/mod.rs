@@ -57,6 +57,9 @@ pub struct Service {
     pub a2a: A2a,
     /// `[source] split`: `/.well-known/ai` also as one sub-service document per tag.
     pub split: Option<Split>,
+    /// `[source] compact`: `None` compacts /.well-known/ai only when its full form is over
+    /// aiendpoint's 64 KB guidance.
+    pub compact: Option<bool>,
 }
 
 /// A2A agent card options.

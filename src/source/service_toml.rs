@@ -64,6 +64,9 @@ pub struct SourceTable {
     pub exclude: Option<Vec<String>>,
     /// `"tag"`: also write one /.well-known/ai sub-service document per tag, and an index.
     pub split: Option<String>,
+    /// Compact /.well-known/ai (first sentences, optional parameters by name and type, returns
+    /// by name): `true` always, `false` never; unset, only a document over 64 KB is compacted.
+    pub compact: Option<bool>,
 }
 
 /// `[deploy]`: where the output is deployed.

@@ -1,7 +1,7 @@
-//! `[source] split = "tag"`: a Stripe-sized OpenAPI document (generated here: 420 operations
-//! over 14 tags, some untagged) builds a full `/.well-known/ai` plus one valid sub-service
-//! document per tag and an index; every capability is in exactly one sub-service, nothing is
-//! dropped, and `_headers` serves the new files.
+//! Splitting `/.well-known/ai`: a Stripe-sized OpenAPI document (generated here: 420
+//! operations over 14 tags, some untagged) is over the draft's guidance, so `/.well-known/ai`
+//! becomes an index of valid parts of at most 64 KB, with nothing dropped; `[source] split =
+//! "tag"` also splits a small service by tag beside its whole document.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -27,7 +27,7 @@ fn big_openapi() -> Value {
         };
         let mut op = json!({
             "operationId": format!("operation{i}"),
-            "summary": format!("Operation number {i}, which reads or changes one resource of the API in some documented way"),
+            "summary": format!("Operation number {i} reads or changes one resource. It does so in some documented way"),
             "parameters": [
                 { "name": "id", "in": "path", "required": true, "schema": { "type": "string" }, "description": "The id of the resource" },
                 { "name": "expand", "in": "query", "schema": { "type": "array", "items": { "type": "string" } }, "description": "Related objects to expand in the response" }
@@ -92,100 +92,211 @@ fn ids(doc: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The parts of a split `/.well-known/ai`: each index entry's file, read from `dist`.
+fn parts(dist: &Path, index: &Value) -> Vec<(String, Value, u64)> {
+    index["capabilities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            assert_eq!(c["method"], "GET", "{c}");
+            let url = c["endpoint"].as_str().unwrap();
+            let path = url
+                .strip_prefix("https://api.bigpay.example")
+                .unwrap_or_else(|| panic!("{url} is not on the site"));
+            assert!(path.starts_with("/.well-known/ai-services/"), "{path}");
+            let file = dist.join(&path[1..]);
+            let bytes = std::fs::metadata(&file).unwrap().len();
+            (path.to_string(), read_json(&file), bytes)
+        })
+        .collect()
+}
+
+/// Over the draft's guidance, `/.well-known/ai` becomes an index of parts, whether or not
+/// `[source] split` asks for it: every document valid and within 64 KB and 100 capabilities,
+/// every operation in exactly one part with its required parameter, and `_headers` serving
+/// the parts like the index.
 #[test]
-fn a_large_api_splits_into_valid_sub_services_with_nothing_dropped() {
-    let dir = setup(Some("tag"));
+fn a_large_api_is_split_into_an_index_and_valid_parts_with_nothing_dropped() {
+    let mut built = Vec::new();
+    for split in [None, Some("tag")] {
+        let dir = setup(split);
+        let (code, stderr) = build(dir.path());
+        assert_eq!(code, 0, "{stderr}");
+        assert!(!stderr.contains("64 KB"), "{stderr}");
+        let dist = dir.path().join("dist");
+        let v = schema_validator("aiendpoint/schema.json");
+
+        let index = read_json(&dist.join(".well-known/ai"));
+        assert_eq!(
+            std::fs::read(dist.join("ai")).unwrap(),
+            std::fs::read(dist.join(".well-known/ai")).unwrap()
+        );
+        assert!(schema_errors(&v, &index).is_empty(), "{index:#}");
+        let size = std::fs::metadata(dist.join(".well-known/ai"))
+            .unwrap()
+            .len();
+        assert!(size <= 64 * 1024, "the index is {size} bytes");
+        assert!(index.get("auth").is_none(), "no credential for a document");
+
+        let mut seen: Vec<String> = Vec::new();
+        let mut paths = BTreeSet::new();
+        for (path, part, bytes) in parts(&dist, &index) {
+            let errors = schema_errors(&v, &part);
+            assert!(errors.is_empty(), "{path}: {errors:#?}");
+            assert!(bytes <= 64 * 1024, "{path} is {bytes} bytes");
+            let caps = part["capabilities"].as_array().unwrap();
+            assert!(!caps.is_empty() && caps.len() <= 100, "{path}");
+            assert_eq!(part["auth"]["type"], "bearer", "{path}");
+            for c in caps {
+                assert_eq!(
+                    c["params"]["id"]
+                        .as_str()
+                        .unwrap()
+                        .split(" -- ")
+                        .next()
+                        .unwrap(),
+                    "string, required",
+                    "{c}"
+                );
+            }
+            seen.extend(ids(&part));
+            paths.insert(path);
+        }
+        assert!(
+            paths.contains("/.well-known/ai-services/payment-intents.json"),
+            "{paths:?}"
+        );
+        // Whole tags are packed into parts: fewer documents than tags.
+        assert!(paths.len() < TAGS, "{paths:?}");
+        let mut sorted = seen.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), seen.len(), "a capability in two parts");
+        let mut all: Vec<String> = (0..OPERATIONS).map(|i| format!("operation{i}")).collect();
+        all.sort();
+        assert_eq!(sorted, all);
+
+        let headers = std::fs::read_to_string(dist.join("_headers")).unwrap();
+        for p in &paths {
+            let covered = headers.contains(&format!("{p}\n"))
+                || headers.contains("/.well-known/ai-services/*\n");
+            assert!(covered, "{p} has no _headers rule:\n{headers}");
+        }
+        built.push(common_files(&dist));
+    }
+    assert_eq!(built[0], built[1], "`split = \"tag\"` changes nothing");
+}
+
+fn common_files(dist: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    crate::common::files(dist)
+}
+
+/// `[source] compact = false` keeps every description whole in the parts.
+#[test]
+fn compact_false_keeps_the_full_form_in_the_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut toml = String::from(
+        "[source]\ncompact = false\n\n[service]\nname = \"Notes\"\n\
+         description = \"Create and list notes.\"\nbase_url = \"https://api.bigpay.example\"\n\n\
+         [auth]\ntype = \"bearer\"\n",
+    );
+    for i in 0..120 {
+        toml.push_str(&format!(
+            "\n[[capabilities]]\nid = \"read_{i}\"\ndescription = \"Reads thing {i}. Then says so.\"\n\
+             path = \"/things/{i}\"\n[capabilities.params]\nq = \"string, optional -- The query. In full.\"\n"
+        ));
+    }
+    std::fs::write(dir.path().join("service.toml"), toml).unwrap();
     let (code, stderr) = build(dir.path());
     assert_eq!(code, 0, "{stderr}");
     let dist = dir.path().join("dist");
-    let v = schema_validator("aiendpoint/schema.json");
-
-    // The main document is whole, and still warned about.
-    let main = read_json(&dist.join(".well-known/ai"));
-    let all = ids(&main);
-    assert_eq!(all.len(), OPERATIONS);
-    assert!(stderr.contains("SHOULD NOT exceed 64 KB"), "{stderr}");
-    assert!(schema_errors(&v, &main).is_empty());
-
-    let index = read_json(&dist.join(".well-known/ai-services/index.json"));
-    assert_eq!(index["main"], "/.well-known/ai");
-    assert_eq!(index["split"], "tag");
-    let entries = index["sub_services"].as_array().unwrap();
+    let index = read_json(&dist.join(".well-known/ai"));
+    let parts = parts(&dist, &index);
     assert_eq!(
-        entries.len(),
-        TAGS + 1,
-        "{TAGS} tags and the untagged: {index:#}"
+        parts.len(),
+        2,
+        "120 capabilities are two parts of at most 100"
     );
-    let tags: Vec<&str> = entries.iter().map(|e| e["tag"].as_str().unwrap()).collect();
-    assert!(
-        tags.contains(&"Payment Intents") && tags.contains(&"untagged"),
-        "{tags:?}"
-    );
-
-    let mut seen: Vec<String> = Vec::new();
-    let mut files = BTreeSet::new();
-    for e in entries {
-        let path = e["document"].as_str().unwrap();
-        assert!(path.starts_with("/.well-known/ai-services/") && path.ends_with(".json"));
-        let sub = read_json(&dist.join(path.trim_start_matches('/')));
-        let errors = schema_errors(&v, &sub);
-        assert!(errors.is_empty(), "{path}: {errors:#?}");
-        let sub_ids = ids(&sub);
-        assert_eq!(sub_ids.len() as u64, e["capabilities"].as_u64().unwrap());
-        let bytes = std::fs::metadata(dist.join(path.trim_start_matches('/')))
-            .unwrap()
-            .len();
-        assert!(bytes < 64 * 1024, "{path} is {bytes} bytes");
-        // The same capability entries as in the full document.
-        for c in sub["capabilities"].as_array().unwrap() {
-            let full = main["capabilities"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|m| m["id"] == c["id"])
-                .unwrap();
-            assert_eq!(full, c);
-        }
-        assert_eq!(sub["auth"], main["auth"]);
-        seen.extend(sub_ids);
-        files.insert(path.to_string());
-    }
-    assert!(
-        files.contains("/.well-known/ai-services/payment-intents.json"),
-        "{files:?}"
-    );
-    // Every capability in exactly one sub-service.
-    let mut sorted_seen = seen.clone();
-    sorted_seen.sort();
-    sorted_seen.dedup();
-    assert_eq!(
-        sorted_seen.len(),
-        seen.len(),
-        "a capability in two sub-services"
-    );
-    let mut sorted_all = all.clone();
-    sorted_all.sort();
-    assert_eq!(sorted_seen, sorted_all);
-
-    // Served like /.well-known/ai: cached a day, CORS open.
-    let headers = std::fs::read_to_string(dist.join("_headers")).unwrap();
-    for f in files
-        .iter()
-        .chain([&"/.well-known/ai-services/index.json".to_string()])
-    {
-        let covered =
-            headers.contains(&format!("{f}\n")) || headers.contains("/.well-known/ai-services/*\n");
-        assert!(covered, "{f} has no _headers rule:\n{headers}");
-    }
+    let c = &parts[0].1["capabilities"][0];
+    assert_eq!(c["description"], "Reads thing 0. Then says so.");
+    assert_eq!(c["params"]["q"], "string, optional -- The query. In full.");
 }
 
+/// A service with few capabilities but long prose: over 64 KB in full, one compact document
+/// within it: first sentences, optional parameters by name and type, compact JSON.
 #[test]
-fn without_the_key_nothing_is_split() {
-    let dir = setup(None);
+fn a_long_document_that_fits_when_compact_stays_one_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut toml = String::from(
+        "[service]\nname = \"Notes\"\ndescription = \"Create and list notes.\"\n\
+         base_url = \"https://notes.example/api\"\n\n[auth]\ntype = \"bearer\"\n",
+    );
+    let prose = "It does what it says. ".to_string() + &"More words follow here. ".repeat(6);
+    for i in 0..60 {
+        toml.push_str(&format!(
+            "\n[[capabilities]]\nid = \"read_{i}\"\ndescription = \"<p>Reads thing {i}.</p> {}\"\n\
+             path = \"/things{i}\"\n[capabilities.params]\nq = \"string, required -- The query. {prose}\"\n",
+            &prose[..120]
+        ));
+        for j in 0..20 {
+            toml.push_str(&format!("opt{j} = \"integer, optional -- {prose}\"\n"));
+        }
+    }
+    std::fs::write(dir.path().join("service.toml"), toml).unwrap();
     let (code, stderr) = build(dir.path());
     assert_eq!(code, 0, "{stderr}");
-    assert!(!dir.path().join("dist/.well-known/ai-services").exists());
-    assert!(stderr.contains("SHOULD NOT exceed 64 KB"), "{stderr}");
+    let dist = dir.path().join("dist");
+    assert!(!dist.join(".well-known/ai-services").exists());
+    let bytes = std::fs::read(dist.join(".well-known/ai")).unwrap();
+    assert!(bytes.len() <= 64 * 1024, "{} bytes", bytes.len());
+    assert_eq!(
+        bytes.iter().filter(|&&b| b == b'\n').count(),
+        1,
+        "compact JSON"
+    );
+    let doc: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(schema_errors(&schema_validator("aiendpoint/schema.json"), &doc).is_empty());
+    let c = &doc["capabilities"][7];
+    assert_eq!(c["description"], "Reads thing 7.");
+    assert_eq!(c["params"]["opt3"], "integer, optional");
+    assert_eq!(c["params"]["q"], "string, required -- The query.");
+    assert_eq!(doc["capabilities"].as_array().unwrap().len(), 60);
+}
+
+/// One capability larger than 64 KB even compact cannot be split: its part is warned about.
+#[test]
+fn a_part_still_over_the_guidance_is_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = String::from(
+        "[service]\nname = \"Notes\"\ndescription = \"Create and list notes.\"\n\
+         base_url = \"https://notes.example/api\"\n\n[auth]\ntype = \"bearer\"\n\n\
+         [[capabilities]]\nid = \"read_all\"\ndescription = \"Reads.\"\npath = \"/all\"\n\
+         [capabilities.params]\n",
+    );
+    for (options, refused) in [(3000, false), (12000, true)] {
+        let mut toml = toml.clone();
+        for j in 0..options {
+            toml.push_str(&format!("option_number_{j} = \"integer, optional\"\n"));
+        }
+        std::fs::write(dir.path().join("service.toml"), toml).unwrap();
+        let (code, stderr) = build(dir.path());
+        assert_eq!(code, 0, "{stderr}");
+        let part = "/.well-known/ai-services/all.json";
+        let bytes = std::fs::metadata(dir.path().join("dist").join(&part[1..]))
+            .unwrap()
+            .len();
+        let says = format!(
+            "{part} is {} KB; aiendpoint says a document SHOULD NOT exceed 64 KB",
+            bytes.div_ceil(1024)
+        );
+        assert!(stderr.contains(&says), "no `{says}` in {stderr}");
+        assert_eq!(
+            stderr.contains("agents MAY refuse it over 256 KB"),
+            refused,
+            "{bytes} bytes: {stderr}"
+        );
+    }
 }
 
 #[test]
@@ -332,34 +443,4 @@ fn hostile_tags_become_plain_distinct_file_names() {
             1
         );
     }
-}
-
-/// A sub-service over the draft's guidance (64 KB, 100 capabilities) is warned about with the
-/// size of the file written; a small one is not.
-#[test]
-fn a_sub_service_over_the_guidance_is_warned_about_with_its_written_size() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut toml = String::from(
-        "[source]\nsplit = \"tag\"\n\n[service]\nname = \"Notes\"\n\
-         description = \"Create and list notes.\"\nbase_url = \"https://notes.example/api\"\n",
-    );
-    for i in 0..221 {
-        let tag = if i == 0 { "small" } else { "big" };
-        toml.push_str(&format!(
-            "\n[[capabilities]]\nid = \"read_{i}\"\ndescription = \"Read thing {i}: {}\"\n\
-             path = \"/things{i}\"\ntags = [\"{tag}\"]\n",
-            "words ".repeat(30)
-        ));
-    }
-    std::fs::write(dir.path().join("service.toml"), toml).unwrap();
-    let (code, stderr) = build(dir.path());
-    assert_eq!(code, 0, "{stderr}");
-    let big = "/.well-known/ai-services/big.json";
-    let bytes = std::fs::metadata(dir.path().join("dist").join(&big[1..]))
-        .unwrap()
-        .len();
-    assert!(bytes > 64 * 1024, "{bytes} bytes");
-    let says = format!("{big} is {} KB with 220 capabilities", bytes.div_ceil(1024));
-    assert!(stderr.contains(&says), "no `{says}` in {stderr}");
-    assert!(!stderr.contains("small.json"), "{stderr}");
 }

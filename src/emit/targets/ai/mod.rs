@@ -1,5 +1,6 @@
 //! `/.well-known/ai` and its `/ai` alias: draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0).
 
+mod compact;
 pub mod split;
 
 use std::borrow::Cow;
@@ -74,14 +75,14 @@ struct ServiceView<'a> {
 
 #[derive(Serialize)]
 struct CapabilityView<'a> {
-    id: &'a str,
-    description: &'a str,
+    id: Cow<'a, str>,
+    description: Cow<'a, str>,
     endpoint: String,
     method: &'static str,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
     params: IndexMap<&'a str, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    returns: Option<&'a str>,
+    returns: Option<Cow<'a, str>>,
 }
 
 #[derive(Serialize)]
@@ -123,13 +124,30 @@ struct MetaView<'a> {
 /// diagnostic of lowering, and `render` writes these bytes.
 pub struct Lowered {
     body: Arc<[u8]>,
+    /// A service over the draft's guidance even in compact form is published as parts, and
+    /// `body` is their index.
+    parts: Option<split::Parts>,
 }
 
 impl Lowered {
-    /// The size of the document `render` writes, in bytes.
+    /// The size of `/.well-known/ai` as `render` writes it, in bytes.
     pub fn size(&self) -> usize {
         self.body.len()
     }
+
+    /// Whether `/.well-known/ai` is the index of sub-service parts.
+    pub fn is_split(&self) -> bool {
+        self.parts.is_some()
+    }
+}
+
+/// How much of each capability a document carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Form {
+    /// As the author wrote it.
+    Full,
+    /// `compact.rs`: for documents over the draft's size guidance.
+    Compact,
 }
 
 /// Every diagnostic of /.well-known/ai, and the document.
@@ -145,23 +163,68 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
             .help("set `auth.docs_url` so agents can find how to sign requests"),
         );
     }
-    let document = document(
-        service,
-        Cow::Borrowed(&service.name),
-        Cow::Borrowed(&service.description),
-        &service.capabilities,
-    );
-    let body: Arc<[u8]> = to_json_bytes(&document).into();
-    check_size(body.len(), diags);
-    Lowered { body }
+    let whole = |form| {
+        document(
+            service,
+            Cow::Borrowed(&service.name),
+            Cow::Borrowed(&service.description),
+            &service.capabilities,
+            form,
+        )
+    };
+    // Over the draft's guidance (§4.5 size, §6.5 count), the document is made to fit: first in
+    // compact form, then split into parts with `/.well-known/ai` as their index.
+    let many = service.capabilities.len() > CAPABILITY_GUIDANCE;
+    if service.compact != Some(true) {
+        let body = to_json_bytes(&whole(Form::Full));
+        if body.len() <= SIZE_GUIDANCE && !many {
+            return Lowered {
+                body: body.into(),
+                parts: None,
+            };
+        }
+    }
+    let form = if service.compact == Some(false) {
+        Form::Full
+    } else {
+        Form::Compact
+    };
+    if form == Form::Compact && !many {
+        let body = compact_json(&whole(Form::Compact));
+        if body.len() <= SIZE_GUIDANCE {
+            return Lowered {
+                body: body.into(),
+                parts: None,
+            };
+        }
+    }
+    let parts = split::parts(service, form);
+    for (path, size) in parts.sizes() {
+        check_size(path, size, diags);
+    }
+    Lowered {
+        body: parts.index().into(),
+        parts: Some(parts),
+    }
 }
 
-/// The document at both paths.
+/// The document at both paths, then its parts when it was split.
 pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    PATHS
+    let mut artifacts: Vec<Artifact> = PATHS
         .iter()
         .map(|p| Artifact::document(*p, lowered.body.clone(), SERVING))
-        .collect()
+        .collect();
+    if let Some(parts) = &lowered.parts {
+        artifacts.extend(parts.render());
+    }
+    artifacts
+}
+
+/// JSON without indentation, with its newline: a compacted document saves every byte.
+pub(super) fn compact_json<T: Serialize>(value: &T) -> Vec<u8> {
+    let mut out = serde_json::to_vec(value).expect("model views serialise to JSON");
+    out.push(b'\n');
+    out
 }
 
 /// A document of `service` naming `capabilities` only, under its own name and description:
@@ -171,6 +234,7 @@ pub(super) fn document<'a>(
     name: Cow<'a, str>,
     description: Cow<'a, str>,
     capabilities: impl IntoIterator<Item = &'a Capability>,
+    form: Form,
 ) -> Document<'a> {
     Document {
         aiendpoint: "1.0",
@@ -182,7 +246,7 @@ pub(super) fn document<'a>(
         },
         capabilities: capabilities
             .into_iter()
-            .map(|c| capability(service, c))
+            .map(|c| capability(service, c, form))
             .collect(),
         auth: service.auth.as_ref().map(auth),
         token_hints: service.token_hints.map(|t| TokenHintsView {
@@ -226,18 +290,39 @@ fn endpoint(service: &Service, c: &Capability) -> String {
     }
 }
 
-fn capability<'a>(service: &Service, c: &'a Capability) -> CapabilityView<'a> {
+fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> CapabilityView<'a> {
+    let compact = form == Form::Compact;
     CapabilityView {
-        id: &c.id,
-        description: &c.description,
+        id: Cow::Borrowed(&c.id),
+        description: if compact {
+            Cow::Owned(compact::first_sentence(
+                &c.description,
+                compact::DESCRIPTION_MAX,
+            ))
+        } else {
+            Cow::Borrowed(&c.description)
+        },
         endpoint: endpoint(service, c),
         method: c.method.as_str(),
         params: c
             .params
             .iter()
-            .map(|p| (p.name.as_str(), p.compact()))
+            .map(|p| {
+                let text = if compact {
+                    compact::param(p)
+                } else {
+                    p.compact()
+                };
+                (p.name.as_str(), text)
+            })
             .collect(),
-        returns: c.returns.as_deref(),
+        returns: c.returns.as_deref().map(|r| {
+            if compact {
+                compact::returns(r)
+            } else {
+                Cow::Borrowed(r)
+            }
+        }),
     }
 }
 
@@ -292,18 +377,10 @@ fn check(service: &Service, diags: &mut Diagnostics) {
         }
         Some(_) => {}
     }
-    if service.capabilities.len() > CAPABILITY_GUIDANCE {
-        diags.push(
-            Diagnostic::warning(format!(
-                "{} capabilities: aiendpoint advises agents to process no more than {CAPABILITY_GUIDANCE} (§6.5)",
-                service.capabilities.len()
-            ))
-            .help("consider splitting the service into sub-services (§4.5)"),
-        );
-    }
 }
 
-fn check_size(len: usize, diags: &mut Diagnostics) {
+/// A part still over the guidance: one capability alone is larger than 64 KB.
+fn check_size(path: &str, len: usize, diags: &mut Diagnostics) {
     if len > SIZE_GUIDANCE {
         let extra = if len > SIZE_REFUSAL {
             "; agents MAY refuse it over 256 KB"
@@ -312,10 +389,10 @@ fn check_size(len: usize, diags: &mut Diagnostics) {
         };
         diags.push(
             Diagnostic::warning(format!(
-                "/.well-known/ai is {} KB; aiendpoint says it SHOULD NOT exceed 64 KB (§4.5){extra}",
+                "{path} is {} KB; aiendpoint says a document SHOULD NOT exceed 64 KB (§4.5){extra}",
                 len.div_ceil(1024)
             ))
-            .help("split the service into logical sub-services, or trim descriptions"),
+            .help("shorten that capability's description and parameters"),
         );
     }
 }

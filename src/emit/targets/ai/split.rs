@@ -1,4 +1,4 @@
-//! Opt-in split of `/.well-known/ai` into one sub-service document per tag (aiendpoint §4.5:
+//! Splits of `/.well-known/ai` into one sub-service document per tag (aiendpoint §4.5:
 //! "splitting their service into logical sub-services, each with its own AI Discovery
 //! Document") and an index listing them. `/.well-known/ai` itself is still written in full.
 //!
@@ -6,7 +6,15 @@
 //! sub-service and `/.well-known/ai-services/index.json` for the index. `/ai` is a file (the
 //! alias of `/.well-known/ai`), so nothing can live below it; a folder of its own under
 //! `.well-known` collides with no document any target writes.
+//!
+//! A service over the draft's guidance even in compact form is split whatever the author
+//! chose (`parts`): then `/.well-known/ai` is itself the index, an aiendpoint document whose
+//! capabilities are the parts (`GET` one to read its capabilities), so an agent that knows only
+//! the draft still reaches every capability.
 
+use std::borrow::Cow;
+
+use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::diag::{Diagnostic, Diagnostics};
@@ -47,8 +55,9 @@ struct SubService {
     body: Vec<u8>,
 }
 
-/// The diagnostics of the split (too few sub-services, sub-services over the draft's guidance)
-/// and its documents. Every capability is in exactly one sub-service: the one of its first
+/// The diagnostics of the split (too few sub-services) and its documents: a service this
+/// split is within the draft's guidance, or `parts` would have split it, so its sub-services
+/// are too. Every capability is in exactly one sub-service: the one of its first
 /// tag, or `untagged`. The main document's diagnostics already cover the capabilities and the
 /// service, so the sub-services add none of their own.
 pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) -> Lowered<'a> {
@@ -98,20 +107,9 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
             name.into(),
             description.into(),
             members.iter().map(|&i| &service.capabilities[i]),
+            super::Form::Full,
         );
         let body = to_json_bytes(&document);
-        let size = body.len();
-        if size > super::SIZE_GUIDANCE || members.len() > super::CAPABILITY_GUIDANCE {
-            diags.push(
-                Diagnostic::warning(format!(
-                    "{path} is {} KB with {} capabilities, over aiendpoint's 64 KB / 100 capabilities guidance (§4.5, §6.5)",
-                    size.div_ceil(1024),
-                    members.len()
-                ))
-                .at("source.split")
-                .help("give this tag's operations finer tags, or leave some out with `exclude`"),
-            );
-        }
         entries.push(Entry {
             tag,
             document: path.clone(),
@@ -192,4 +190,243 @@ fn fit(text: &str, max: usize) -> String {
         _ => cut,
     };
     format!("{}…", cut.trim_end())
+}
+
+/// A service's capabilities in parts of at most 64 KB and 100 capabilities each, and the
+/// index document that lists them.
+pub struct Parts {
+    parts: Vec<SubService>,
+    index: Vec<u8>,
+}
+
+impl Parts {
+    /// Each part's path and size, for the size checks.
+    pub fn sizes(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.parts.iter().map(|p| (p.path.as_str(), p.body.len()))
+    }
+
+    /// The index, published as `/.well-known/ai`.
+    pub fn index(&self) -> Vec<u8> {
+        self.index.clone()
+    }
+
+    pub fn render(&self) -> Vec<Artifact> {
+        self.parts
+            .iter()
+            .map(|s| Artifact::document(s.path.as_str(), s.body.clone(), super::SERVING))
+            .collect()
+    }
+}
+
+/// The parts of a service too large for one document: grouped by first tag, else by the first
+/// path segment that names something (`/v1/customers/{id}` → `customers`), and each group cut
+/// where a part would pass the guidance.
+pub(super) fn parts(service: &Service, form: super::Form) -> Parts {
+    let serialise = |doc: &super::Document<'_>| match form {
+        super::Form::Compact => super::compact_json(doc),
+        super::Form::Full => to_json_bytes(doc),
+    };
+    let mut groups: IndexMap<String, Vec<usize>> = IndexMap::new();
+    for (i, c) in service.capabilities.iter().enumerate() {
+        let group = match c.tags.first() {
+            Some(tag) => tag.clone(),
+            None => resource(&c.path.as_written())
+                .unwrap_or(UNTAGGED)
+                .to_string(),
+        };
+        groups.entry(group).or_default().push(i);
+    }
+    let total = service.capabilities.len();
+    let document = |label: &str, members: &[usize]| {
+        let name = fit(&format!("{}: {label}", service.name), 100);
+        let description = fit(
+            &format!(
+                "The {label} capabilities of {} ({} of {total}); every part is listed at /.well-known/ai.",
+                service.name,
+                members.len(),
+            ),
+            300,
+        );
+        super::document(
+            service,
+            name.into(),
+            description.into(),
+            members.iter().map(|&i| &service.capabilities[i]),
+            form,
+        )
+    };
+    // Whole groups are packed into parts while they fit, by each capability's measured size
+    // (pretty JSON takes about half as much again); a group too large for one part is cut.
+    let weight = |i: usize| {
+        let bytes = serde_json::to_vec(&super::capability(service, &service.capabilities[i], form))
+            .map_or(0, |b| b.len() + 1);
+        match form {
+            super::Form::Compact => bytes,
+            super::Form::Full => bytes * 3 / 2,
+        }
+    };
+    let room = super::SIZE_GUIDANCE - serialise(&document(&service.name, &[])).len() - 512;
+    let mut bundles: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
+    let mut open: (Vec<String>, Vec<usize>, usize) = (Vec::new(), Vec::new(), 0);
+    for (label, members) in groups {
+        let size: usize = members.iter().map(|&i| weight(i)).sum();
+        let fits =
+            |count: usize, bytes: usize| count <= super::CAPABILITY_GUIDANCE && bytes <= room;
+        if !fits(open.1.len() + members.len(), open.2 + size) && !open.1.is_empty() {
+            let (labels, members, _) = std::mem::take(&mut open);
+            bundles.push((labels, members));
+        }
+        open.0.push(label);
+        open.1.extend(members);
+        open.2 += size;
+    }
+    if !open.1.is_empty() {
+        bundles.push((open.0, open.1));
+    }
+    let mut slugs: Vec<String> = Vec::new();
+    let mut parts = Vec::new();
+    let mut listed = Vec::new();
+    for (labels, members) in bundles {
+        let label = fit(&labels.join(", "), 120);
+        let base = unique(slug(&labels[0]), &slugs);
+        slugs.push(base.clone());
+        let chunks = chunks(&members, &|m| serialise(&document(&label, m)).len());
+        let count = chunks.len();
+        for (n, chunk) in chunks.into_iter().enumerate() {
+            let (file, label) = if count == 1 {
+                (base.clone(), label.clone())
+            } else {
+                (
+                    format!("{base}-{}", n + 1),
+                    format!("{label} ({} of {count})", n + 1),
+                )
+            };
+            let path = format!("{DIR}{file}.json");
+            let body = serialise(&document(&label, &chunk));
+            listed.push(super::CapabilityView {
+                id: Cow::Owned(part_id(&file)),
+                description: Cow::Owned(fit(
+                    &format!(
+                        "The {label} capabilities ({}): GET for the list.",
+                        chunk.len()
+                    ),
+                    200,
+                )),
+                endpoint: service.site_url.join(&path),
+                method: "GET",
+                params: IndexMap::new(),
+                returns: None,
+            });
+            parts.push(SubService { path, body });
+        }
+    }
+    let mut index = super::document(
+        service,
+        Cow::Borrowed(&service.name),
+        Cow::Borrowed(&service.description),
+        [],
+        form,
+    );
+    // The parts are documents on this site, not calls to the API: no credential goes to them.
+    index.auth = None;
+    index.token_hints = None;
+    index.rate_limits = None;
+    index.capabilities = listed;
+    Parts {
+        parts,
+        index: serialise(&index),
+    }
+}
+
+/// `members` cut into runs whose document (`size`) stays within the guidance, halving a run
+/// that does not: sizes are measured, never estimated.
+fn chunks(members: &[usize], size: &dyn Fn(&[usize]) -> usize) -> Vec<Vec<usize>> {
+    let fits =
+        |m: &[usize]| m.len() <= super::CAPABILITY_GUIDANCE && size(m) <= super::SIZE_GUIDANCE;
+    if members.len() <= 1 || fits(members) {
+        return vec![members.to_vec()];
+    }
+    // As many runs as the size asks for, of equal length, then halved where one still is over.
+    let runs = size(members)
+        .div_ceil(super::SIZE_GUIDANCE)
+        .max(members.len().div_ceil(super::CAPABILITY_GUIDANCE))
+        .max(2);
+    let len = members.len().div_ceil(runs);
+    let mut out = Vec::new();
+    for run in members.chunks(len) {
+        if fits(run) || run.len() == 1 {
+            out.push(run.to_vec());
+        } else {
+            let (a, b) = run.split_at(run.len() / 2);
+            out.extend(chunks(a, size));
+            out.extend(chunks(b, size));
+        }
+    }
+    out
+}
+
+/// The first path segment that names a resource: not a version (`v1`, `2010-04-01`), not a
+/// `{placeholder}`.
+fn resource(path: &str) -> Option<&str> {
+    path.split('/').find(|s| {
+        let version = s.starts_with('v')
+            && s[1..].chars().all(|c| c.is_ascii_digit() || c == '.')
+            && s.len() > 1;
+        let date = s.chars().all(|c| c.is_ascii_digit() || c == '-');
+        !s.is_empty() && !version && !date && !s.starts_with(['{', ':'])
+    })
+}
+
+/// A capability id for a part file (`issues-2` → `issues_2_capabilities`), within the draft's
+/// `^[a-z][a-z0-9_]*$` and 64 characters.
+fn part_id(file: &str) -> String {
+    let mut id: String = file
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !id.starts_with(|c: char| c.is_ascii_lowercase()) {
+        id.insert_str(0, "part_");
+    }
+    id.truncate(64 - "_capabilities".len());
+    format!("{}_capabilities", id.trim_end_matches('_'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resources_skip_versions_and_placeholders() {
+        assert_eq!(resource("/v1/customers/{id}"), Some("customers"));
+        assert_eq!(resource("/2010-04-01/Accounts"), Some("Accounts"));
+        assert_eq!(resource("/{org}/repos"), Some("repos"));
+        assert_eq!(resource("/v2.1/"), None);
+        assert_eq!(resource("/vault"), Some("vault"));
+    }
+
+    #[test]
+    fn part_ids_follow_the_drafts_pattern() {
+        assert_eq!(part_id("issues-2"), "issues_2_capabilities");
+        assert_eq!(part_id("3d_secure"), "part_3d_secure_capabilities");
+        let long = part_id(&"x".repeat(100));
+        assert!(
+            long.len() <= 64 && long.ends_with("_capabilities"),
+            "{long}"
+        );
+    }
+
+    #[test]
+    fn chunks_fit_by_measured_size() {
+        let members: Vec<usize> = (0..10).collect();
+        // Each member weighs 20 KB: three fit in 64 KB.
+        let parts = chunks(&members, &|m| m.len() * 20 * 1024);
+        assert!(parts.iter().all(|p| p.len() <= 3), "{parts:?}");
+        assert_eq!(parts.concat(), members);
+    }
 }
