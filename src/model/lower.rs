@@ -484,9 +484,18 @@ impl Cx<'_> {
                         // Not echoed: a value here is likely the key itself.
                         let shown: String = h.chars().take(4).collect();
                         let (what, help) = match place {
-                            Some(KeyPlace::Query) => ("a query parameter name", "give the query parameter's name (e.g. `api_key`), never a key itself"),
-                            Some(KeyPlace::Cookie) => ("a cookie name", "give the cookie's name (e.g. `session`), never a key itself"),
-                            _ => ("an HTTP header name", "give the header's name (e.g. `X-API-Key`), never a key itself"),
+                            Some(KeyPlace::Query) => (
+                                "a query parameter name",
+                                "give the query parameter's name (e.g. `api_key`), never a key itself",
+                            ),
+                            Some(KeyPlace::Cookie) => (
+                                "a cookie name",
+                                "give the cookie's name (e.g. `session`), never a key itself",
+                            ),
+                            _ => (
+                                "an HTTP header name",
+                                "give the header's name (e.g. `X-API-Key`), never a key itself",
+                            ),
                         };
                         self.push(
                             Diagnostic::error(format!(

@@ -482,7 +482,9 @@ impl Auth {
         if self.docs().is_some() {
             d
         } else {
-            d.help("set `auth.docs_url` to the page that says how to authenticate: agents follow it")
+            d.help(
+                "set `auth.docs_url` to the page that says how to authenticate: agents follow it",
+            )
         }
     }
 

@@ -195,9 +195,9 @@ fn details(service: &Service) -> String {
         Some(Auth::Digest { .. }) => "Requests use HTTP Digest authentication.".to_string(),
         Some(Auth::Bearer { .. }) => "Requests carry a bearer token.".to_string(),
         Some(Auth::OAuth2 { .. }) => "Requests carry an OAuth 2.0 access token.".to_string(),
-        Some(Auth::OpenIdConnect { discovery_url, .. }) => format!(
-            "Requests carry an OpenID Connect token (provider: {discovery_url})."
-        ),
+        Some(Auth::OpenIdConnect { discovery_url, .. }) => {
+            format!("Requests carry an OpenID Connect token (provider: {discovery_url}).")
+        }
         Some(Auth::MutualTls { .. }) => {
             "Connections present a client certificate (mutual TLS).".to_string()
         }

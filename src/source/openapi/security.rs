@@ -170,7 +170,10 @@ impl Lx<'_> {
                     let why = if valid_place {
                         format!("`{}` is not a valid name for it", one_line(key))
                     } else {
-                        format!("its `in` is `{}`, not header, query or cookie", one_line(place))
+                        format!(
+                            "its `in` is `{}`, not header, query or cookie",
+                            one_line(place)
+                        )
                     };
                     return self.malformed(node, name, &why, "An API key".into());
                 }
@@ -270,7 +273,10 @@ impl Lx<'_> {
                 one_line(name)
             ),
         );
-        let mut description = format!("{what}, as the `{}` security scheme of the API description says", one_line(name));
+        let mut description = format!(
+            "{what}, as the `{}` security scheme of the API description says",
+            one_line(name)
+        );
         if let Some(d) = node
             .str("description")
             .map(one_line)

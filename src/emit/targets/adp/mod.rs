@@ -461,11 +461,16 @@ fn auth<'a>(a: Option<&'a Auth>, diags: &mut Diagnostics) -> AuthView<'a> {
                 } => (
                     "Authorization".into(),
                     "Bearer",
-                    authorization_url.as_deref().or(token_url.as_deref()).or(docs),
+                    authorization_url
+                        .as_deref()
+                        .or(token_url.as_deref())
+                        .or(docs),
                 ),
-                Auth::OpenIdConnect { discovery_url, .. } => {
-                    ("Authorization".into(), "Bearer", docs.or(Some(discovery_url)))
-                }
+                Auth::OpenIdConnect { discovery_url, .. } => (
+                    "Authorization".into(),
+                    "Bearer",
+                    docs.or(Some(discovery_url)),
+                ),
                 _ => ("Authorization".into(), "", docs),
             };
             let said = if prefix.is_empty() {
@@ -516,10 +521,7 @@ fn auth_header(a: Option<&Auth>) -> Option<AuthHeader> {
             (format!("{header_prefix}Key"), "{api_key}".into())
         }
     };
-    Some(AuthHeader {
-        name,
-        value: value.into(),
-    })
+    Some(AuthHeader { name, value })
 }
 
 fn detail<'a>(

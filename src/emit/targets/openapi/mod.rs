@@ -7,8 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{Artifact, targets::rfc002, to_json_bytes};
 use crate::model::{
-    Access, Auth, Capability, KeyPlace, Method, Param, ParamIn, ParamType, Service,
-    path::Segment,
+    Access, Auth, Capability, KeyPlace, Method, Param, ParamIn, ParamType, Service, path::Segment,
 };
 
 /// `/openapi.json` for people and tools that look there; the second path is the static file
@@ -311,11 +310,17 @@ fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
         ),
         Auth::Basic { docs } => (
             "basicAuth",
-            with_docs(json!({ "type": "http", "scheme": "basic" }), docs.as_deref()),
+            with_docs(
+                json!({ "type": "http", "scheme": "basic" }),
+                docs.as_deref(),
+            ),
         ),
         Auth::Digest { docs } => (
             "digestAuth",
-            with_docs(json!({ "type": "http", "scheme": "digest" }), docs.as_deref()),
+            with_docs(
+                json!({ "type": "http", "scheme": "digest" }),
+                docs.as_deref(),
+            ),
         ),
         Auth::Bearer { docs, .. } => (
             "bearerAuth",
