@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::diag::field_key;
 use crate::model::path::Segment;
-use crate::model::{Auth, Param, Service};
+use crate::model::{Auth, KeyPlace, Param, Service};
 
 /// How a string is used, which decides the checks that apply to it (all of them are checked
 /// for credentials and hidden characters).
@@ -170,7 +170,10 @@ pub fn visit<'a>(s: &'a Service, visit: impl FnMut(&Field<'_>, &'a str, Use)) {
     };
     service(&mut c, s);
     if let Some(a) = &s.auth {
-        auth(&mut c, a);
+        auth(&mut c, a, "auth");
+    }
+    for (i, a) in s.auth_also.iter().enumerate() {
+        auth(&mut c, a, &format!("auth.also.{i}"));
     }
     others(&mut c, s);
     for cap in &s.capabilities {
@@ -384,19 +387,28 @@ fn capability<'a>(
     }
 }
 
-fn auth<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, a: &'a Auth) {
+fn auth<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, a: &'a Auth, at: &str) {
+    let f = |key: &str| format!("{at}.{key}");
     if let Some(d) = a.docs() {
-        c.add("auth.docs_url", d, Use::Url);
+        c.add(&f("docs_url"), d, Use::Url);
     }
     match a {
-        Auth::None { .. } => {}
+        Auth::None { .. } | Auth::Basic { .. } | Auth::Digest { .. } | Auth::MutualTls { .. } => {}
         Auth::ApiKey {
-            header, key_url, ..
+            name,
+            place,
+            key_url,
+            ..
         } => {
-            c.add("auth.header", header, Use::Plain);
-            c.opt("auth.key_url", key_url, Use::Url);
+            let key = if *place == KeyPlace::Header {
+                "header"
+            } else {
+                "name"
+            };
+            c.add(&f(key), name, Use::Plain);
+            c.opt(&f("key_url"), key_url, Use::Url);
         }
-        Auth::Bearer { token_url, .. } => c.opt("auth.token_url", token_url, Use::Url),
+        Auth::Bearer { token_url, .. } => c.opt(&f("token_url"), token_url, Use::Url),
         Auth::OAuth2 {
             authorization_url,
             token_url,
@@ -404,24 +416,28 @@ fn auth<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, a: &'a Au
             grant_types,
             ..
         } => {
-            c.add("auth.authorization_url", authorization_url, Use::Url);
-            c.add("auth.token_url", token_url, Use::Url);
+            c.opt(&f("authorization_url"), authorization_url, Use::Url);
+            c.opt(&f("token_url"), token_url, Use::Url);
             for (name, description) in scopes {
-                let field = format!("auth.scopes.{}", field_key(name));
+                let field = format!("{at}.scopes.{}", field_key(name));
                 c.add(&field, name, Use::Plain);
                 c.add(&field, description, Use::AgentText);
             }
-            c.list("auth.grant_types", grant_types, Use::Plain);
+            c.list(&f("grant_types"), grant_types, Use::Plain);
         }
+        Auth::OpenIdConnect { discovery_url, .. } => {
+            c.add(&f("discovery_url"), discovery_url, Use::Url);
+        }
+        Auth::Other { description, .. } => c.add(&f("description"), description, Use::AgentText),
         Auth::SignedKey {
             register_url,
             algorithm,
             header_prefix,
             ..
         } => {
-            c.add("auth.key_url", register_url, Use::Url);
-            c.add("auth.algorithm", algorithm, Use::Plain);
-            c.add("auth.header_prefix", header_prefix, Use::Plain);
+            c.add(&f("key_url"), register_url, Use::Url);
+            c.add(&f("algorithm"), algorithm, Use::Plain);
+            c.add(&f("header_prefix"), header_prefix, Use::Plain);
         }
     }
 }

@@ -230,7 +230,36 @@ impl Cx<'_> {
             Some(k) if Auth::KINDS.contains(&k) => FailedAuth::None,
             _ => FailedAuth::Unknown,
         });
-        let auth = doc.auth.and_then(|a| self.auth(a));
+        let mut auth_also = Vec::new();
+        let auth = doc.auth.and_then(|mut a| {
+            for (i, more) in a.also.take().unwrap_or_default().into_iter().enumerate() {
+                let field = format!("auth.also.{i}");
+                if more.also.is_some() {
+                    self.error(
+                        format!("{field}.also"),
+                        "`also` belongs to [auth] only: list every further scheme as its own \
+                         [[auth.also]] table",
+                    );
+                }
+                if let Some(m) = self.auth(more, &field) {
+                    if m.is_none() {
+                        self.error(
+                            format!("{field}.type"),
+                            "`none` cannot be an alternative to a scheme: an open API has \
+                             `[auth] type = \"none\"` and no [[auth.also]]",
+                        );
+                    }
+                    auth_also.push(m);
+                }
+            }
+            self.auth(a, "auth")
+        });
+        if auth.as_ref().is_some_and(Auth::is_none) && !auth_also.is_empty() {
+            self.error(
+                "auth.type",
+                "auth is `none` but [[auth.also]] lists schemes: declare the primary scheme here",
+            );
+        }
         if auth.is_none() {
             self.failed_auth = fallback.unwrap_or(FailedAuth::None);
         }
@@ -284,6 +313,7 @@ impl Cx<'_> {
             timezone: s.timezone,
             tags: s.tags.unwrap_or_default(),
             auth,
+            auth_also,
             rate_limits,
             token_hints,
             meta,
@@ -362,16 +392,18 @@ impl Cx<'_> {
         }
     }
 
-    fn auth(&mut self, a: raw::AuthTable) -> Option<Auth> {
-        let kind = self.required(a.kind.clone(), "auth.type")?;
-        let kind = self.one_of(&kind, "auth.type", &Auth::KINDS, |k| {
+    /// One `[auth]` (or `[[auth.also]]`) table; `at` is its field (`auth`, `auth.also.0`).
+    fn auth(&mut self, a: raw::AuthTable, at: &str) -> Option<Auth> {
+        let f = |key: &str| format!("{at}.{key}");
+        let kind = self.required(a.kind.clone(), &f("type"))?;
+        let kind = self.one_of(&kind, &f("type"), &Auth::KINDS, |k| {
             Auth::KINDS.iter().copied().find(|n| *n == k)
         })?;
-        let docs = self.https(a.docs_url.clone(), "auth.docs_url");
+        let docs = self.https(a.docs_url.clone(), &f("docs_url"));
         // Keys that only some kinds take: name the ones that do not belong.
         let allowed: &[&str] = match kind {
-            "none" => &[],
-            "api_key" => &["header", "key_url"],
+            "none" | "basic" | "digest" | "mutual_tls" => &[],
+            "api_key" => &["in", "name", "header", "key_url"],
             "bearer" => &["token_url", "token_lifetime"],
             "oauth2" => &[
                 "authorization_url",
@@ -380,9 +412,13 @@ impl Cx<'_> {
                 "grant_types",
                 "pkce",
             ],
+            "openid" => &["discovery_url"],
+            "other" => &["description"],
             _ => &["key_url", "algorithm", "header_prefix", "key_rotation_days"],
         };
         let given = [
+            ("in", a.place.is_some()),
+            ("name", a.name.is_some()),
             ("header", a.header.is_some()),
             ("key_url", a.key_url.is_some()),
             ("token_url", a.token_url.is_some()),
@@ -394,85 +430,180 @@ impl Cx<'_> {
             ("algorithm", a.algorithm.is_some()),
             ("header_prefix", a.header_prefix.is_some()),
             ("key_rotation_days", a.key_rotation_days.is_some()),
+            ("discovery_url", a.discovery_url.is_some()),
+            ("description", a.description.is_some()),
         ];
         for (key, _) in given.iter().filter(|(k, set)| *set && !allowed.contains(k)) {
             self.error(
-                format!("auth.{key}"),
+                f(key),
                 format!("`{key}` does not apply to auth type `{kind}`"),
             );
         }
         Some(match kind {
             "none" => Auth::None { docs },
+            "basic" => Auth::Basic { docs },
+            "digest" => Auth::Digest { docs },
+            "mutual_tls" => Auth::MutualTls { docs },
             "api_key" => {
-                let header = self.required(a.header, "auth.header");
-                if let Some(h) = &header
-                    && (!is_header_name(h) || looks_like_key(h))
-                {
-                    // Not echoed: a value here is likely the key itself.
-                    let shown: String = h.chars().take(4).collect();
-                    self.push(
-                        Diagnostic::error(format!(
-                            "`{shown}…` ({} characters) is not an HTTP header name; a key \
-                             here would be published",
-                            h.chars().count()
-                        ))
-                        .at("auth.header")
-                        .concealed()
-                        .help("give the header's name (e.g. `X-API-Key`), never a key itself"),
-                    );
+                let place = match &a.place {
+                    None => Some(KeyPlace::Header),
+                    Some(p) => self.one_of(p, &f("in"), &KeyPlace::NAMES, KeyPlace::parse),
+                };
+                // A header key is named by `header` (as it always was) or `name`; a query
+                // parameter or cookie by `name`.
+                let (name, key) = match (place, a.header, a.name) {
+                    (_, Some(_), Some(_)) => {
+                        self.error(
+                            f("name"),
+                            "give the key's name once: `header` or `name`, not both",
+                        );
+                        return None;
+                    }
+                    (Some(KeyPlace::Query | KeyPlace::Cookie), Some(_), None) => {
+                        self.push(
+                            Diagnostic::error(format!(
+                                "`header` names a header, but the key travels in the {}",
+                                place.map_or("", KeyPlace::as_str)
+                            ))
+                            .at(f("header"))
+                            .help("name the query parameter or cookie with `name = \"…\"`"),
+                        );
+                        return None;
+                    }
+                    (_, Some(h), None) => (Some(h), "header"),
+                    (_, None, Some(n)) => (Some(n), "name"),
+                    (Some(KeyPlace::Header) | None, None, None) => {
+                        (self.required(None, &f("header")), "header")
+                    }
+                    (_, None, None) => (self.required(None, &f("name")), "name"),
+                };
+                if let Some(h) = &name {
+                    let bad = match place {
+                        Some(KeyPlace::Header) => !is_header_name(h),
+                        _ => h.is_empty() || !is_header_name(h),
+                    };
+                    if bad || looks_like_key(h) {
+                        // Not echoed: a value here is likely the key itself.
+                        let shown: String = h.chars().take(4).collect();
+                        let (what, help) = match place {
+                            Some(KeyPlace::Query) => (
+                                "a query parameter name",
+                                "give the query parameter's name (e.g. `api_key`), never a key itself",
+                            ),
+                            Some(KeyPlace::Cookie) => (
+                                "a cookie name",
+                                "give the cookie's name (e.g. `session`), never a key itself",
+                            ),
+                            _ => (
+                                "an HTTP header name",
+                                "give the header's name (e.g. `X-API-Key`), never a key itself",
+                            ),
+                        };
+                        self.push(
+                            Diagnostic::error(format!(
+                                "`{shown}…` ({} characters) is not {what}; a key here would \
+                                 be published",
+                                h.chars().count()
+                            ))
+                            .at(f(key))
+                            .concealed()
+                            .help(help),
+                        );
+                    }
                 }
                 Auth::ApiKey {
-                    header: header?,
+                    name: name?,
+                    place: place?,
                     docs,
-                    key_url: self.https(a.key_url, "auth.key_url"),
+                    key_url: self.https(a.key_url, &f("key_url")),
                 }
             }
             "bearer" => Auth::Bearer {
                 docs,
-                token_url: self.https(a.token_url, "auth.token_url"),
-                token_lifetime: self.positive(a.token_lifetime, "auth.token_lifetime"),
+                token_url: self.https(a.token_url, &f("token_url")),
+                token_lifetime: self.positive(a.token_lifetime, &f("token_lifetime")),
             },
             "oauth2" => {
-                let authorization_url =
-                    self.required(a.authorization_url, "auth.authorization_url");
-                let authorization_url = self.https(authorization_url, "auth.authorization_url");
-                let token_url = self.required(a.token_url, "auth.token_url");
-                let token_url = self.https(token_url, "auth.token_url");
-                let scopes = self.required(a.scopes, "auth.scopes");
-                if scopes.as_ref().is_some_and(IndexMap::is_empty) {
-                    self.error("auth.scopes", "oauth2 needs at least one scope");
-                }
                 let grant_types = a
                     .grant_types
                     .unwrap_or_else(|| vec!["authorization_code".into()]);
+                let uses = |names: &[&str]| grant_types.iter().any(|g| names.contains(&g.as_str()));
+                // The authorization code and client credentials grants keep the endpoints
+                // they always required; implicit needs only the authorization URL and
+                // password only the token URL.
+                let classic =
+                    grant_types.is_empty() || uses(&["authorization_code", "client_credentials"]);
+                let needs_authorization = classic || uses(&["implicit"]);
+                let needs_token = classic || uses(&["password"]);
+                let authorization_url = if needs_authorization {
+                    self.required(a.authorization_url, &f("authorization_url"))
+                } else {
+                    a.authorization_url
+                };
+                let authorization_url = self.https(authorization_url, &f("authorization_url"));
+                let token_url = if needs_token {
+                    self.required(a.token_url, &f("token_url"))
+                } else {
+                    a.token_url
+                };
+                let token_url = self.https(token_url, &f("token_url"));
+                // An API description may declare no scopes (`scopes: {}`): the scheme is
+                // still OAuth 2, and targets that need a scope say it their nearest way.
+                let scopes = Some(a.scopes.unwrap_or_default());
                 for (i, g) in grant_types.iter().enumerate() {
-                    let names = ["authorization_code", "client_credentials"];
-                    self.one_of(g, &format!("auth.grant_types.{i}"), &names, |g| {
+                    let names = Auth::GRANT_TYPES;
+                    self.one_of(g, &format!("{at}.grant_types.{i}"), &names, |g| {
                         names.contains(&g).then_some(())
                     });
                 }
+                if (needs_authorization && authorization_url.is_none())
+                    || (needs_token && token_url.is_none())
+                {
+                    return None;
+                }
                 Auth::OAuth2 {
                     docs,
-                    authorization_url: authorization_url?,
-                    token_url: token_url?,
+                    authorization_url,
+                    token_url,
                     scopes: scopes?,
                     grant_types,
                     pkce: a.pkce.unwrap_or(true),
                 }
             }
+            "openid" => {
+                let url = self.required(a.discovery_url, &f("discovery_url"));
+                Auth::OpenIdConnect {
+                    docs,
+                    discovery_url: self.https(url, &f("discovery_url"))?,
+                }
+            }
+            "other" => {
+                let description = self.required(a.description, &f("description"));
+                let description = self.text(description, &f("description"), 1, 500)?;
+                if docs.is_none() {
+                    self.push(
+                        Diagnostic::warning(
+                            "a scheme said only in words: agents need its documentation",
+                        )
+                        .at(f("type"))
+                        .help("add `docs_url = \"https://…\"`, the page that says how to authenticate"),
+                    );
+                }
+                Auth::Other { docs, description }
+            }
             _ => {
-                let register_url = self.required(a.key_url, "auth.key_url");
-                let register_url = self.https(register_url, "auth.key_url");
+                let register_url = self.required(a.key_url, &f("key_url"));
+                let register_url = self.https(register_url, &f("key_url"));
                 let algorithm = a.algorithm.unwrap_or_else(|| "sha256".into());
                 let names = ["sha256", "sha512"];
-                self.one_of(&algorithm, "auth.algorithm", &names, |g| {
+                self.one_of(&algorithm, &f("algorithm"), &names, |g| {
                     names.contains(&g).then_some(())
                 });
                 let header_prefix = a.header_prefix.unwrap_or_else(|| "X-IA-".into());
                 if !is_header_name(&header_prefix) || looks_like_key(&header_prefix) {
                     self.push(
                         Diagnostic::error("not the start of an HTTP header name")
-                            .at("auth.header_prefix")
+                            .at(f("header_prefix"))
                             .concealed()
                             .help("the prefix of the signature headers, e.g. `X-IA-`"),
                     );
@@ -482,7 +613,7 @@ impl Cx<'_> {
                     register_url: register_url?,
                     algorithm,
                     header_prefix,
-                    key_rotation_days: self.positive(a.key_rotation_days, "auth.key_rotation_days"),
+                    key_rotation_days: self.positive(a.key_rotation_days, &f("key_rotation_days")),
                 }
             }
         })

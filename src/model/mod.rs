@@ -41,6 +41,8 @@ pub struct Service {
     pub timezone: Option<String>,
     pub tags: Vec<String>,
     pub auth: Option<Auth>,
+    /// Further schemes the service accepts, each an alternative to `auth`.
+    pub auth_also: Vec<Auth>,
     pub rate_limits: Option<RateLimits>,
     pub token_hints: Option<TokenHints>,
     pub meta: Meta,
@@ -297,28 +299,86 @@ pub const CATEGORIES: [&str; 18] = [
     "developer",
 ];
 
+/// Where an API key travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyPlace {
+    Header,
+    Query,
+    Cookie,
+}
+
+impl KeyPlace {
+    pub const NAMES: [&'static str; 3] = ["header", "query", "cookie"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Header => "header",
+            Self::Query => "query",
+            Self::Cookie => "cookie",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "header" => Some(Self::Header),
+            "query" => Some(Self::Query),
+            "cookie" => Some(Self::Cookie),
+            _ => None,
+        }
+    }
+}
+
+/// One way agents authenticate. A service has a primary scheme and may accept others
+/// (`Service::auth_also`): any one of them authenticates a request.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Auth {
     None {
         docs: Option<String>,
     },
+    /// A key sent as the header, query parameter or cookie called `name`.
     ApiKey {
-        header: String,
+        name: String,
+        place: KeyPlace,
         docs: Option<String>,
         key_url: Option<String>,
+    },
+    /// HTTP Basic (RFC 7617): a user name and password in the Authorization header.
+    Basic {
+        docs: Option<String>,
+    },
+    /// HTTP Digest (RFC 7616).
+    Digest {
+        docs: Option<String>,
     },
     Bearer {
         docs: Option<String>,
         token_url: Option<String>,
         token_lifetime: Option<u64>,
     },
+    /// OAuth 2.0. `authorization_url` is set when a grant needs it (authorization code,
+    /// implicit), `token_url` likewise (authorization code, client credentials, password);
+    /// lowering guarantees both for the authorization-code flow.
     OAuth2 {
         docs: Option<String>,
-        authorization_url: String,
-        token_url: String,
+        authorization_url: Option<String>,
+        token_url: Option<String>,
         scopes: IndexMap<String, String>,
         grant_types: Vec<String>,
         pkce: bool,
+    },
+    /// OpenID Connect, found through its discovery document.
+    OpenIdConnect {
+        docs: Option<String>,
+        discovery_url: String,
+    },
+    /// Mutual TLS: the client presents a certificate.
+    MutualTls {
+        docs: Option<String>,
+    },
+    /// A vendor scheme (e.g. AWS Signature Version 4) no vocabulary names: said in words.
+    Other {
+        docs: Option<String>,
+        description: String,
     },
     SignedKey {
         docs: Option<String>,
@@ -330,14 +390,53 @@ pub enum Auth {
 }
 
 impl Auth {
-    pub const KINDS: [&'static str; 5] = ["none", "api_key", "bearer", "oauth2", "signed_key"];
+    pub const KINDS: [&'static str; 10] = [
+        "none",
+        "api_key",
+        "bearer",
+        "oauth2",
+        "signed_key",
+        "basic",
+        "digest",
+        "openid",
+        "mutual_tls",
+        "other",
+    ];
+    /// The OAuth 2 grant types service.toml spells.
+    pub const GRANT_TYPES: [&'static str; 4] = [
+        "authorization_code",
+        "client_credentials",
+        "implicit",
+        "password",
+    ];
+
+    /// The service.toml `type` of this scheme.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::None { .. } => "none",
+            Self::ApiKey { .. } => "api_key",
+            Self::Basic { .. } => "basic",
+            Self::Digest { .. } => "digest",
+            Self::Bearer { .. } => "bearer",
+            Self::OAuth2 { .. } => "oauth2",
+            Self::OpenIdConnect { .. } => "openid",
+            Self::MutualTls { .. } => "mutual_tls",
+            Self::Other { .. } => "other",
+            Self::SignedKey { .. } => "signed_key",
+        }
+    }
 
     pub fn docs(&self) -> Option<&str> {
         match self {
             Self::None { docs }
             | Self::ApiKey { docs, .. }
+            | Self::Basic { docs }
+            | Self::Digest { docs }
             | Self::Bearer { docs, .. }
             | Self::OAuth2 { docs, .. }
+            | Self::OpenIdConnect { docs, .. }
+            | Self::MutualTls { docs }
+            | Self::Other { docs, .. }
             | Self::SignedKey { docs, .. } => docs.as_deref(),
         }
     }
@@ -351,6 +450,106 @@ impl Auth {
             Self::OAuth2 { scopes, .. } => Some(scopes),
             _ => None,
         }
+    }
+
+    /// The scheme in a few words, for warnings.
+    pub fn what(&self) -> String {
+        match self {
+            Self::None { .. } => "no authentication".into(),
+            Self::ApiKey { name, place, .. } => match place {
+                KeyPlace::Header => format!("an API key in the `{name}` header"),
+                KeyPlace::Query => format!("an API key in the `{name}` query parameter"),
+                KeyPlace::Cookie => format!("an API key in the `{name}` cookie"),
+            },
+            Self::Basic { .. } => "HTTP Basic authentication".into(),
+            Self::Digest { .. } => "HTTP Digest authentication".into(),
+            Self::Bearer { .. } => "a bearer token".into(),
+            Self::OAuth2 { grant_types, .. } => {
+                format!("OAuth 2 with the {} grant", grant_types.join(", "))
+            }
+            Self::OpenIdConnect { .. } => "OpenID Connect".into(),
+            Self::MutualTls { .. } => "mutual TLS".into(),
+            Self::Other { description, .. } => format!("\"{description}\""),
+            Self::SignedKey { .. } => "signed requests".into(),
+        }
+    }
+
+    /// The one warning a target gives when its vocabulary cannot say this scheme and it
+    /// publishes `published_as` instead (plus the docs URL where it has a place for one).
+    pub fn approximated(&self, target: &str, published_as: &str) -> crate::diag::Diagnostic {
+        let d = crate::diag::Diagnostic::warning(format!(
+            "{target} cannot say {}: published as {published_as}",
+            self.what()
+        ))
+        .at("auth.type");
+        if self.docs().is_some() {
+            d
+        } else {
+            d.help(
+                "set `auth.docs_url` to the page that says how to authenticate: agents follow it",
+            )
+        }
+    }
+
+    /// One sentence that says how to authenticate, for targets whose vocabulary has no word
+    /// for the scheme (and for prose targets). Never a secret: only names and URLs.
+    pub fn describe(&self) -> String {
+        let mut text = match self {
+            Self::None { .. } => "No authentication is needed.".to_string(),
+            Self::ApiKey { name, place, .. } => match place {
+                KeyPlace::Header => format!("Send an API key in the `{name}` header."),
+                KeyPlace::Query => format!("Send an API key in the `{name}` query parameter."),
+                KeyPlace::Cookie => format!("Send an API key in the `{name}` cookie."),
+            },
+            Self::Basic { .. } => {
+                "Use HTTP Basic authentication (a user name and password in the Authorization header).".to_string()
+            }
+            Self::Digest { .. } => "Use HTTP Digest authentication.".to_string(),
+            Self::Bearer { .. } => "Send a bearer token in the Authorization header.".to_string(),
+            Self::OAuth2 {
+                authorization_url,
+                token_url,
+                grant_types,
+                ..
+            } => {
+                let mut t = format!(
+                    "Send an OAuth 2.0 access token (grant types: {}).",
+                    grant_types.join(", ")
+                );
+                if let Some(u) = authorization_url {
+                    t.push_str(&format!(" Authorize at {u}."));
+                }
+                if let Some(u) = token_url {
+                    t.push_str(&format!(" Get tokens at {u}."));
+                }
+                t
+            }
+            Self::OpenIdConnect { discovery_url, .. } => format!(
+                "Send an OpenID Connect token; the provider is described at {discovery_url}."
+            ),
+            Self::MutualTls { .. } => {
+                "Use mutual TLS: present a client certificate.".to_string()
+            }
+            Self::Other { description, .. } => {
+                let d = description.trim_end();
+                if d.ends_with('.') {
+                    d.to_string()
+                } else {
+                    format!("{d}.")
+                }
+            }
+            Self::SignedKey {
+                algorithm,
+                header_prefix,
+                ..
+            } => format!(
+                "Sign requests with {algorithm}; send the key id in `{header_prefix}Key`."
+            ),
+        };
+        if let Some(d) = self.docs() {
+            text.push_str(&format!(" See {d}"));
+        }
+        text
     }
 }
 

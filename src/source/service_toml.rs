@@ -251,12 +251,18 @@ pub struct ContactTable {
 }
 
 /// `[auth]`: how agents authenticate; `type` decides which other keys are allowed.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AuthTable {
-    /// Required: none, api_key, bearer, oauth2 or signed_key.
+    /// Required: none, api_key, bearer, oauth2, signed_key, basic, digest, openid, mutual_tls
+    /// or other.
     #[serde(rename = "type")]
     pub kind: Option<String>,
+    /// api_key: where the key travels: `header` (default), `query` or `cookie`.
+    #[serde(rename = "in")]
+    pub place: Option<String>,
+    /// api_key: the query parameter's or cookie's name (or the header's, instead of `header`).
+    pub name: Option<String>,
     /// api_key: the header's name (never a key).
     pub header: Option<String>,
     /// https URL of the authentication docs.
@@ -269,7 +275,7 @@ pub struct AuthTable {
     pub authorization_url: Option<String>,
     /// oauth2: scope name = description; at least one.
     pub scopes: Option<IndexMap<String, String>>,
-    /// oauth2: `authorization_code` (default) and/or `client_credentials`.
+    /// oauth2: `authorization_code` (default), `client_credentials`, `implicit`, `password`.
     pub grant_types: Option<Vec<String>>,
     /// oauth2: whether PKCE is required; default true.
     pub pkce: Option<bool>,
@@ -281,6 +287,13 @@ pub struct AuthTable {
     pub header_prefix: Option<String>,
     /// signed_key: days between key rotations.
     pub key_rotation_days: Option<i64>,
+    /// openid: https URL of the OpenID Connect discovery document.
+    pub discovery_url: Option<String>,
+    /// other: how to authenticate, in words (e.g. "AWS Signature Version 4").
+    pub description: Option<String>,
+    /// Further schemes the service accepts, each an alternative to this one: `[[auth.also]]`
+    /// tables with the same keys (but no `also`).
+    pub also: Option<Vec<AuthTable>>,
 }
 
 /// `[rate_limits]`.

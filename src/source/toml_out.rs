@@ -25,6 +25,10 @@ pub struct Notes {
 /// Tables of a capability written as `[capabilities.<key>]` blocks; every other table is inline.
 const CAPABILITY_TABLES: [&str; 2] = ["params", "semantic"];
 
+/// Lists of tables inside a top-level table written as `[[table.key]]` blocks (every other
+/// list is inline): the further schemes of `[auth]`, which read best as tables of their own.
+const TABLE_ARRAYS: [&str; 1] = ["auth.also"];
+
 /// Text made safe for a TOML comment, which may not hold control characters (a DEL in a
 /// server URL once made `wellgen import` write a file it could not read back): each becomes
 /// its `\u{..}` escape, on the same line.
@@ -102,12 +106,18 @@ fn table_body(out: &mut String, prefix: &str, table: &Map<String, Value>, blocks
         v.is_object() && (blocks.contains(&k) || (blocks.is_empty() && prefix != "capabilities"))
     };
     let mut later = Vec::new();
+    let mut arrays = Vec::new();
     for (k, v) in table {
         if is_empty(v) {
             continue;
         }
         if as_block(k, v) {
             later.push((k, v));
+        } else if TABLE_ARRAYS.contains(&format!("{prefix}.{k}").as_str())
+            && let Value::Array(list) = v
+            && list.iter().all(Value::is_object)
+        {
+            arrays.push((k, list));
         } else {
             let _ = writeln!(out, "{} = {}", bare(k), inline(v));
         }
@@ -118,6 +128,17 @@ fn table_body(out: &mut String, prefix: &str, table: &Map<String, Value>, blocks
         for (sk, sv) in sub {
             if !sv.is_null() {
                 let _ = writeln!(out, "{} = {}", bare(sk), inline(sv));
+            }
+        }
+    }
+    for (k, list) in arrays {
+        for item in list {
+            let Value::Object(sub) = item else { continue };
+            let _ = writeln!(out, "\n[[{}.{}]]", bare(prefix), bare(k));
+            for (sk, sv) in sub {
+                if !is_empty(sv) {
+                    let _ = writeln!(out, "{} = {}", bare(sk), inline(sv));
+                }
             }
         }
     }

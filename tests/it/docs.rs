@@ -75,7 +75,14 @@ fn schema_keys(schema: &Value) -> Vec<(String, String, String)> {
     ) {
         if let Some(r) = node["$ref"].as_str() {
             let name = r.rsplit('/').next().unwrap();
-            walk(schema, &schema["definitions"][name], name, table, out);
+            // A definition inside itself (`[[auth.also]]` tables are `[auth]` tables): its keys
+            // were listed at the outer table.
+            let inside_itself = table
+                .rsplit_once('.')
+                .is_some_and(|(outer, _)| out.iter().any(|(o, t, _)| o == name && t == outer));
+            if !inside_itself {
+                walk(schema, &schema["definitions"][name], name, table, out);
+            }
         }
         for key in ["allOf", "anyOf", "oneOf"] {
             for sub in node[key].as_array().into_iter().flatten() {

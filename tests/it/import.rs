@@ -1134,36 +1134,16 @@ fn a_client_credentials_only_scheme_is_kept_and_asks_for_its_authorization_url()
 }
 
 #[test]
-fn an_unpublishable_scheme_leaves_a_commented_auth_table_and_a_failing_exit() {
+fn a_basic_scheme_is_carried_and_the_import_builds() {
     let dir = tempfile::tempdir().unwrap();
     let (out, text) = import_text(
         dir.path(),
         &SECURED_SPEC.replace("SCHEME", "main: {type: http, scheme: basic}"),
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("set what its `set this` comments ask for"),
-        "{stderr}"
-    );
-    assert!(text.contains("Before building, set the keys written commented out below."));
-    // The promised table is there, commented, after everything it could not precede.
-    let at = text
-        .find("\n# [auth]\n")
-        .unwrap_or_else(|| panic!("{text}"));
-    assert!(
-        text[..at].ends_with("no target could say how to authenticate"),
-        "{text}"
-    );
-    assert!(at > text.find("[[capabilities]]").unwrap());
-    // Uncommented with a scheme, the file builds.
-    let toml = dir.path().join("service.toml");
-    let set = text.replace(
-        "\n# [auth]\n",
-        "\n[auth]\ntype = \"bearer\"\ntoken_url = \"https://auth.ledger.example/token\"\n",
-    );
-    std::fs::write(&toml, set).unwrap();
-    let built = build_dir(&toml, &dir.path().join("dist"));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(text.contains("\n[auth]\ntype = \"basic\"\n"), "{text}");
+    let built = build_dir(&dir.path().join("service.toml"), &dir.path().join("dist"));
     assert!(
         built.status.success(),
         "{}",

@@ -293,12 +293,16 @@ fn output_operations(out: &Value) -> BTreeMap<(String, String), Op> {
     operations(&path)
 }
 
-/// The published scheme's kind, when there is one: the input's requirements naming any other
-/// scheme cannot be kept as written (the import says so) and are compared as "not public".
-fn published(out: &Value) -> Option<String> {
-    let schemes = out.pointer("/components/securitySchemes")?.as_object()?;
-    assert_eq!(schemes.len(), 1, "wellgen publishes one scheme");
-    schemes.values().next().map(scheme_kind)
+/// The published schemes' kinds (every scheme the input requires is carried, the first one
+/// as the primary).
+fn published(out: &Value) -> Vec<String> {
+    let Some(schemes) = out
+        .pointer("/components/securitySchemes")
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    schemes.values().map(scheme_kind).collect()
 }
 
 fn compare(file: &Path) -> Vec<String> {
@@ -338,10 +342,7 @@ fn compare(file: &Path) -> Vec<String> {
             (Some(w), Some(g)) => {
                 // Every alternative of the input naming the published scheme survives with its
                 // scopes.
-                for alt in w {
-                    let Some(kind) = scheme.as_ref() else {
-                        continue;
-                    };
+                for (alt, kind) in w.iter().flat_map(|a| scheme.iter().map(move |k| (a, k))) {
                     let Some(scopes) = alt.get(kind) else {
                         continue;
                     };

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::path::Segment;
-use crate::model::{Auth, Capability, Method, Service};
+use crate::model::{Auth, Capability, KeyPlace, Method, Service};
 
 pub const PATH: &str = "/.well-known/agent-card.json";
 /// The pre-1.0 well-known path (A2A 0.2/0.3), written only when `[a2a] legacy_alias = true`.
@@ -56,7 +56,7 @@ struct AgentCard<'a> {
     documentation_url: Option<&'a str>,
     capabilities: AgentCapabilities,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
-    security_schemes: IndexMap<&'static str, SecurityScheme<'a>>,
+    security_schemes: IndexMap<String, SecurityScheme<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     security_requirements: Vec<SecurityRequirement<'a>>,
     default_input_modes: [&'static str; 1],
@@ -123,6 +123,18 @@ enum SecurityScheme<'a> {
         description: Option<String>,
         flows: OAuthFlows<'a>,
     },
+    #[serde(rename = "openIdConnectSecurityScheme")]
+    OpenIdConnect {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        #[serde(rename = "openIdConnectUrl")]
+        url: &'a str,
+    },
+    #[serde(rename = "mtlsSecurityScheme")]
+    MutualTls {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+    },
 }
 
 /// `OAuthFlows` is a `oneof` too: one flow per scheme.
@@ -141,12 +153,24 @@ enum OAuthFlows<'a> {
         token_url: &'a str,
         scopes: &'a IndexMap<String, String>,
     },
+    /// Deprecated in the proto, still a member: the truth about an implicit-flow API.
+    #[serde(rename_all = "camelCase")]
+    Implicit {
+        authorization_url: &'a str,
+        scopes: &'a IndexMap<String, String>,
+    },
+    /// Deprecated in the proto, still a member.
+    #[serde(rename_all = "camelCase")]
+    Password {
+        token_url: &'a str,
+        scopes: &'a IndexMap<String, String>,
+    },
 }
 
 /// `SecurityRequirement { map<string, StringList> schemes }`: scheme name → required scopes.
 #[derive(Serialize, Clone)]
 struct SecurityRequirement<'a> {
-    schemes: IndexMap<&'static str, StringList<'a>>,
+    schemes: IndexMap<String, StringList<'a>>,
 }
 
 #[derive(Serialize, Clone)]
@@ -175,11 +199,19 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
             );
         }
     }
-    let security_schemes = service
-        .auth
-        .as_ref()
-        .map(|a| security_schemes(a, diags))
-        .unwrap_or_default();
+    let mut security_schemes = IndexMap::new();
+    for a in service.auth.iter().chain(&service.auth_also) {
+        for (name, scheme) in security_schemes_of(a, diags) {
+            // Two schemes of one kind (a header key and a query key): the second gets a number.
+            let mut unique = name.to_string();
+            let mut n = 2;
+            while security_schemes.contains_key(&unique) {
+                unique = format!("{name}_{n}");
+                n += 1;
+            }
+            security_schemes.insert(unique, scheme);
+        }
+    }
     let card = AgentCard {
         name: &service.name,
         description: &service.description,
@@ -237,7 +269,7 @@ fn provider(service: &Service) -> Option<AgentProvider<'_>> {
 
 /// One `SecurityScheme` per way in. OAuth 2 has one scheme per grant type, because
 /// `OAuthFlows` is a `oneof` holding a single flow.
-fn security_schemes<'a>(
+fn security_schemes_of<'a>(
     auth: &'a Auth,
     diags: &mut Diagnostics,
 ) -> IndexMap<&'static str, SecurityScheme<'a>> {
@@ -250,18 +282,45 @@ fn security_schemes<'a>(
     match auth {
         Auth::None { .. } => {}
         Auth::ApiKey {
-            header, key_url, ..
+            name,
+            place,
+            key_url,
+            ..
         } => {
-            let what = match key_url {
-                Some(k) => format!("An API key in the {header} header; get one at {k}."),
-                None => format!("An API key in the {header} header."),
+            let carrier = match place {
+                KeyPlace::Header => "header",
+                KeyPlace::Query => "query parameter",
+                KeyPlace::Cookie => "cookie",
             };
+            let what = match key_url {
+                Some(k) => format!("An API key in the {name} {carrier}; get one at {k}."),
+                None => format!("An API key in the {name} {carrier}."),
+            };
+            let place = place.as_str();
             out.insert(
                 "api_key",
                 SecurityScheme::ApiKey {
                     description: docs(&what),
-                    location: "header",
-                    name: header.clone(),
+                    location: place,
+                    name: name.clone(),
+                },
+            );
+        }
+        Auth::Basic { .. } => {
+            out.insert(
+                "basic",
+                SecurityScheme::HttpAuth {
+                    description: docs("HTTP Basic authentication."),
+                    scheme: "Basic",
+                },
+            );
+        }
+        Auth::Digest { .. } => {
+            out.insert(
+                "digest",
+                SecurityScheme::HttpAuth {
+                    description: docs("HTTP Digest authentication."),
+                    scheme: "Digest",
                 },
             );
         }
@@ -289,7 +348,9 @@ fn security_schemes<'a>(
             let grants = |g: &str| grant_types.iter().any(|t| t == g);
             // With no grant type named, the authorization URL the model requires still makes
             // the authorization-code flow the one to declare.
-            if grants("authorization_code") || !grants("client_credentials") {
+            if let (Some(authorization_url), Some(token_url)) = (authorization_url, token_url)
+                && (grants("authorization_code") || grant_types.is_empty())
+            {
                 out.insert(
                     "oauth2",
                     SecurityScheme::OAuth2 {
@@ -303,7 +364,9 @@ fn security_schemes<'a>(
                     },
                 );
             }
-            if grants("client_credentials") {
+            if let Some(token_url) = token_url
+                && grants("client_credentials")
+            {
                 out.insert(
                     "oauth2_client_credentials",
                     SecurityScheme::OAuth2 {
@@ -312,6 +375,64 @@ fn security_schemes<'a>(
                     },
                 );
             }
+            if let Some(authorization_url) = authorization_url
+                && grants("implicit")
+            {
+                out.insert(
+                    "oauth2_implicit",
+                    SecurityScheme::OAuth2 {
+                        description: docs("OAuth 2.0, implicit flow."),
+                        flows: OAuthFlows::Implicit {
+                            authorization_url,
+                            scopes,
+                        },
+                    },
+                );
+            }
+            if let Some(token_url) = token_url
+                && grants("password")
+            {
+                out.insert(
+                    "oauth2_password",
+                    SecurityScheme::OAuth2 {
+                        description: docs("OAuth 2.0, resource owner password flow."),
+                        flows: OAuthFlows::Password { token_url, scopes },
+                    },
+                );
+            }
+        }
+        Auth::OpenIdConnect { discovery_url, .. } => {
+            out.insert(
+                "openid",
+                SecurityScheme::OpenIdConnect {
+                    description: docs("OpenID Connect."),
+                    url: discovery_url,
+                },
+            );
+        }
+        Auth::MutualTls { .. } => {
+            out.insert(
+                "mtls",
+                SecurityScheme::MutualTls {
+                    description: docs("Mutual TLS: present a client certificate."),
+                },
+            );
+        }
+        Auth::Other { description, .. } => {
+            // A2A names no vendor schemes; a vendor signature travels in the Authorization
+            // header, and the description says what it is.
+            diags.push(auth.approximated(
+                "A2A",
+                "an apiKeySecurityScheme in the Authorization header, described in words",
+            ));
+            out.insert(
+                "other",
+                SecurityScheme::ApiKey {
+                    description: docs(description),
+                    location: "header",
+                    name: "Authorization".into(),
+                },
+            );
         }
         Auth::SignedKey { header_prefix, .. } => {
             let mut d = Diagnostic::warning(
@@ -341,7 +462,7 @@ fn security_schemes<'a>(
 
 /// One requirement per scheme, each an alternative. Scopes only mean something to OAuth.
 fn requirements<'a>(
-    schemes: &IndexMap<&'static str, SecurityScheme<'a>>,
+    schemes: &IndexMap<String, SecurityScheme<'a>>,
     scopes: &[&'a str],
 ) -> Vec<SecurityRequirement<'a>> {
     schemes
@@ -352,7 +473,7 @@ fn requirements<'a>(
                 _ => Vec::new(),
             };
             SecurityRequirement {
-                schemes: IndexMap::from([(*name, StringList { list })]),
+                schemes: IndexMap::from([(name.clone(), StringList { list })]),
             }
         })
         .collect()
@@ -360,7 +481,7 @@ fn requirements<'a>(
 
 fn skills<'a>(
     service: &'a Service,
-    schemes: &IndexMap<&'static str, SecurityScheme<'a>>,
+    schemes: &IndexMap<String, SecurityScheme<'a>>,
     diags: &mut Diagnostics,
 ) -> Vec<AgentSkill<'a>> {
     let mut untagged = Vec::new();

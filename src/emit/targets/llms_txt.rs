@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::targets::api_catalog::capability_detail_path;
 use crate::emit::{Artifact, Serving, Target};
-use crate::model::{Auth, Capability, Service};
+use crate::model::{Auth, Capability, KeyPlace, Service};
 use crate::templates;
 
 pub const PATH: &str = "/llms.txt";
@@ -174,15 +174,45 @@ fn details(service: &Service) -> String {
     out.push_str(&match &service.auth {
         None => "Authentication is not declared.".to_string(),
         Some(Auth::None { .. }) => "No authentication is needed.".to_string(),
-        Some(Auth::ApiKey { header, .. }) => {
-            format!("Requests carry an API key in the `{header}` header.")
+        Some(Auth::ApiKey {
+            name,
+            place: KeyPlace::Header,
+            ..
+        }) => {
+            format!("Requests carry an API key in the `{name}` header.")
         }
+        Some(Auth::ApiKey {
+            name,
+            place: KeyPlace::Query,
+            ..
+        }) => format!("Requests carry an API key in the `{name}` query parameter."),
+        Some(Auth::ApiKey {
+            name,
+            place: KeyPlace::Cookie,
+            ..
+        }) => format!("Requests carry an API key in the `{name}` cookie."),
+        Some(Auth::Basic { .. }) => "Requests carry HTTP Basic credentials.".to_string(),
+        Some(Auth::Digest { .. }) => "Requests use HTTP Digest authentication.".to_string(),
         Some(Auth::Bearer { .. }) => "Requests carry a bearer token.".to_string(),
         Some(Auth::OAuth2 { .. }) => "Requests carry an OAuth 2.0 access token.".to_string(),
+        Some(Auth::OpenIdConnect { discovery_url, .. }) => {
+            format!("Requests carry an OpenID Connect token (provider: {discovery_url}).")
+        }
+        Some(Auth::MutualTls { .. }) => {
+            "Connections present a client certificate (mutual TLS).".to_string()
+        }
+        Some(Auth::Other { description, .. }) => format!(
+            "Authentication: {}.",
+            one_line(description).trim_end_matches('.')
+        ),
         Some(Auth::SignedKey { header_prefix, .. }) => {
             format!("Requests are signed with a registered key (`{header_prefix}` headers).")
         }
     });
+    if !service.auth_also.is_empty() {
+        let also: Vec<String> = service.auth_also.iter().map(Auth::what).collect();
+        out.push_str(&format!(" Also accepted instead: {}.", also.join("; ")));
+    }
     if let Some(rpm) = service.rate_limits.and_then(|r| r.requests_per_minute) {
         out.push_str(&format!(" The rate limit is {rpm} requests per minute."));
     }

@@ -1,4 +1,9 @@
-//! Security schemes → `[auth]`.
+//! Security schemes → `[auth]` and its `[[auth.also]]`.
+//!
+//! Every scheme is carried: the one the targets can say best is the primary `[auth]`, the
+//! others the document requires are alternatives. A scheme that is malformed gets one warning
+//! and the closest honest description (`type = "other"`), never `none`: an API that asks for
+//! credentials is never published as open.
 
 use indexmap::IndexMap;
 
@@ -9,6 +14,13 @@ use super::refs::Node;
 use crate::diag::Diagnostic;
 use crate::source::service_toml as raw;
 
+/// One imported scheme, and whether every target could always say it (the kinds wellgen
+/// imported before it carried every scheme: such a one is preferred as the primary).
+struct Imported {
+    table: raw::AuthTable,
+    classic: bool,
+}
+
 impl Lx<'_> {
     pub(super) fn auth(&mut self, root: &Node) -> (Option<raw::AuthTable>, Option<Chosen>) {
         let schemes = match self.version {
@@ -16,8 +28,31 @@ impl Lx<'_> {
             _ => root.child("components").child("securitySchemes"),
         };
         let declared = schemes.entries();
+        let referenced = self.referenced(root);
+        let docs = https(root.child("externalDocs").str("url"));
         if declared.is_empty() {
-            return (None, None);
+            // Operations ask for schemes the document never declares: say so, and keep the
+            // names, rather than publish the API as open.
+            let Some(first) = referenced.first() else {
+                return (None, None);
+            };
+            self.warn(
+                root,
+                format!(
+                    "the document requires the security scheme `{}` but declares none; it is published as described in words",
+                    one_line(first)
+                ),
+            );
+            let table = raw::AuthTable {
+                kind: Some("other".into()),
+                description: Some(format!(
+                    "The `{}` security scheme, which the API description names but does not define.",
+                    one_line(first)
+                )),
+                docs_url: docs,
+                ..raw::AuthTable::default()
+            };
+            return (Some(table), None);
         }
         // Schemes the API actually requires come first, in the order it lists them.
         let mut order: Vec<String> = Vec::new();
@@ -33,6 +68,7 @@ impl Lx<'_> {
                 order.push(name.clone());
             }
         }
+        let mut imported: Vec<(String, Imported)> = Vec::new();
         for name in order {
             let Some((_, node)) = declared.iter().find(|(n, _)| *n == name) else {
                 continue;
@@ -44,117 +80,262 @@ impl Lx<'_> {
                     continue;
                 }
             };
-            match self.scheme(&node) {
-                Ok(table) => {
-                    let oauth2 = table.kind.as_deref() == Some("oauth2");
-                    return (Some(table), Some(Chosen { name, oauth2 }));
-                }
-                Err(why) => self.warn(
-                    &node,
-                    format!("security scheme `{name}` is not published: {why}; set [auth] in service.toml to describe it"),
-                ),
+            let mut scheme = self.scheme(&node, &name);
+            if scheme.table.docs_url.is_none() && !scheme.classic {
+                // Where a scheme no vocabulary fully says is explained, if anywhere.
+                scheme.table.docs_url.clone_from(&docs);
             }
+            imported.push((name, scheme));
         }
-        (None, None)
+        if imported.is_empty() {
+            return (None, None);
+        }
+        // The primary: the first scheme every target can say, else the first required one.
+        let primary = imported
+            .iter()
+            .position(|(_, s)| s.classic)
+            .or_else(|| imported.iter().position(|(n, _)| referenced.contains(n)))
+            .unwrap_or(0);
+        let (name, first) = imported.remove(primary);
+        let mut table = first.table;
+        let also: Vec<raw::AuthTable> = imported
+            .into_iter()
+            .filter(|(n, _)| referenced.contains(n))
+            .map(|(_, s)| s.table)
+            .collect();
+        if !also.is_empty() {
+            table.also = Some(also);
+        }
+        let oauth2 = table.kind.as_deref() == Some("oauth2");
+        (Some(table), Some(Chosen { name, oauth2 }))
     }
 
-    /// One security scheme as `[auth]`, or why it cannot be one.
-    fn scheme(&mut self, node: &Node) -> Result<raw::AuthTable, String> {
-        let empty = raw::AuthTable {
-            kind: None,
-            header: None,
-            docs_url: None,
-            key_url: None,
-            token_url: None,
-            authorization_url: None,
-            scopes: None,
-            grant_types: None,
-            pkce: None,
-            token_lifetime: None,
-            algorithm: None,
-            header_prefix: None,
-            key_rotation_days: None,
+    /// The names of every scheme a security requirement of the document or of an operation
+    /// names, in order of first use.
+    fn referenced(&mut self, root: &Node) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let mut add = |list: Node| {
+            for req in list.items() {
+                for (name, _) in req.entries() {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
         };
+        add(root.child("security"));
+        for (path, item) in root.child("paths").entries() {
+            if path.starts_with("x-") {
+                continue;
+            }
+            let Ok(item) = self.docs.deref(item) else {
+                continue;
+            };
+            for (_, op) in item.entries() {
+                if op.get("security").is_some() {
+                    add(op.child("security"));
+                }
+            }
+        }
+        names
+    }
+
+    /// One security scheme as an `[auth]` table: always one, the closest honest description
+    /// when the scheme is malformed (with one warning).
+    fn scheme(&mut self, node: &Node, name: &str) -> Imported {
         let kind = node.str("type").unwrap_or_default();
+        let exact = |table: raw::AuthTable| Imported {
+            table,
+            classic: false,
+        };
+        // AWS API Gateway marks request signing on an apiKey scheme: the key is not a key.
+        if let Some(aws) = node.str("x-amazon-apigateway-authtype")
+            && (aws.eq_ignore_ascii_case("awsSigv4") || aws.eq_ignore_ascii_case("hmac"))
+        {
+            let description = node
+                .str("description")
+                .map(one_line)
+                .filter(|d| !d.is_empty() && d.chars().count() <= 300)
+                .unwrap_or_else(|| {
+                    "AWS Signature Version 4: sign each request with an AWS access key (the Authorization header)".into()
+                });
+            return exact(other(description, None));
+        }
         match kind {
             "apiKey" => {
                 let place = node.str("in").unwrap_or_default();
-                let header = node.str("name").unwrap_or_default();
-                if place != "header" {
-                    return Err(format!(
-                        "an API key in the {place} (only headers are described)"
-                    ));
+                let key = node.str("name").unwrap_or_default();
+                let valid_place = ["header", "query", "cookie"].contains(&place);
+                if !valid_place || !is_token(key) {
+                    let why = if valid_place {
+                        format!("`{}` is not a valid name for it", one_line(key))
+                    } else {
+                        format!(
+                            "its `in` is `{}`, not header, query or cookie",
+                            one_line(place)
+                        )
+                    };
+                    return self.malformed(node, name, &why, "An API key".into());
                 }
-                if header.is_empty()
-                    || !header
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
-                {
-                    return Err(format!("`{header}` is not a header name"));
-                }
-                Ok(raw::AuthTable {
-                    kind: Some("api_key".into()),
-                    header: Some(header.to_string()),
-                    ..empty
-                })
-            }
-            "http"
-                if node
-                    .str("scheme")
-                    .is_some_and(|s| s.eq_ignore_ascii_case("bearer")) =>
-            {
-                Ok(raw::AuthTable {
-                    kind: Some("bearer".into()),
-                    ..empty
-                })
-            }
-            "oauth2" => {
-                let (authorization_url, token_url, grants, scopes) = self.oauth2_flows(node);
-                let check = |u: &Option<String>, what: &str| match u {
-                    None => Err(format!("no {what}")),
-                    Some(u) => crate::model::url::check_https(u)
-                        .map(|_| ())
-                        .map_err(|e| format!("its {what} `{u}`: {e}")),
+                let table = if place == "header" {
+                    raw::AuthTable {
+                        kind: Some("api_key".into()),
+                        header: Some(key.to_string()),
+                        ..raw::AuthTable::default()
+                    }
+                } else {
+                    raw::AuthTable {
+                        kind: Some("api_key".into()),
+                        place: Some(place.to_string()),
+                        name: Some(key.to_string()),
+                        ..raw::AuthTable::default()
+                    }
                 };
-                if grants.is_empty() {
-                    return Err("only implicit or password flows, which agents do not use".into());
+                Imported {
+                    table,
+                    classic: place == "header",
                 }
-                // A client-credentials flow has no authorization URL, yet ia.json requires
-                // one: the scheme is kept and the key is left for the author to set.
-                let client_only = grants == ["client_credentials"];
-                if !(client_only && authorization_url.is_none()) {
-                    check(&authorization_url, "authorizationUrl")?;
-                }
-                check(&token_url, "tokenUrl")?;
-                if scopes.is_empty() {
-                    return Err("an OAuth 2 scheme without scopes".into());
-                }
-                if authorization_url.is_none() {
-                    let d = Diagnostic::error(format!(
-                        "{}: the OAuth 2 scheme has only the client-credentials flow, which names no authorization URL; ia.json requires `authorization_url` all the same",
-                        self.at(node)
-                    ))
-                    .help("set `authorization_url = \"https://…\"` under [auth] in service.toml (the provider's authorization endpoint)");
-                    self.defer("auth.authorization_url", d);
-                }
-                Ok(raw::AuthTable {
-                    kind: Some("oauth2".into()),
-                    authorization_url,
-                    token_url,
-                    scopes: Some(scopes),
-                    grant_types: Some(grants),
-                    ..empty
-                })
             }
-            "http" | "basic" => Err(format!(
-                "HTTP {} authentication",
-                node.str("scheme").unwrap_or("basic")
-            )),
-            other => Err(format!("type `{other}`")),
+            "http" | "basic" => {
+                let scheme = match kind {
+                    "basic" => "basic".to_string(),
+                    _ => node.str("scheme").unwrap_or_default().to_ascii_lowercase(),
+                };
+                let simple = |k: &str| raw::AuthTable {
+                    kind: Some(k.into()),
+                    ..raw::AuthTable::default()
+                };
+                match scheme.as_str() {
+                    "bearer" => Imported {
+                        table: simple("bearer"),
+                        classic: true,
+                    },
+                    "basic" => exact(simple("basic")),
+                    "digest" => exact(simple("digest")),
+                    "" => self.malformed(
+                        node,
+                        name,
+                        "it names no HTTP scheme",
+                        "HTTP authentication".into(),
+                    ),
+                    other_scheme => exact(other(
+                        format!(
+                            "HTTP `{}` authentication (the Authorization header)",
+                            one_line(other_scheme)
+                        ),
+                        None,
+                    )),
+                }
+            }
+            "oauth2" => self.oauth2(node, name),
+            "openIdConnect" => match https(node.str("openIdConnectUrl")) {
+                Some(url) => exact(raw::AuthTable {
+                    kind: Some("openid".into()),
+                    discovery_url: Some(url),
+                    ..raw::AuthTable::default()
+                }),
+                None => self.malformed(
+                    node,
+                    name,
+                    "its openIdConnectUrl is not an https URL",
+                    "OpenID Connect".into(),
+                ),
+            },
+            "mutualTLS" => exact(raw::AuthTable {
+                kind: Some("mutual_tls".into()),
+                ..raw::AuthTable::default()
+            }),
+            other_kind => {
+                let description = node
+                    .str("description")
+                    .map(one_line)
+                    .filter(|d| !d.is_empty() && d.chars().count() <= 300);
+                match description {
+                    // A vendor scheme that explains itself.
+                    Some(d) if other_kind.starts_with("x-") => exact(other(d, None)),
+                    _ => self.malformed(
+                        node,
+                        name,
+                        &format!("`{}` is not an OpenAPI scheme type", one_line(other_kind)),
+                        format!("The `{}` scheme", one_line(name)),
+                    ),
+                }
+            }
         }
     }
 
-    /// authorizationUrl, tokenUrl, wellgen grant types and the united scopes of every flow.
+    /// The closest honest description of a malformed scheme, and its one warning.
+    fn malformed(&mut self, node: &Node, name: &str, why: &str, what: String) -> Imported {
+        self.warn(
+            node,
+            format!(
+                "security scheme `{}` is malformed ({why}): published as `type = \"other\"`, described in words; set [auth] in service.toml to describe it exactly",
+                one_line(name)
+            ),
+        );
+        let mut description = format!(
+            "{what}, as the `{}` security scheme of the API description says",
+            one_line(name)
+        );
+        if let Some(d) = node
+            .str("description")
+            .map(one_line)
+            .filter(|d| !d.is_empty() && d.chars().count() <= 300)
+        {
+            description = format!("{description}: {d}");
+        }
+        Imported {
+            table: other(description, None),
+            classic: false,
+        }
+    }
+
+    /// An OAuth 2 scheme with every flow it declares; a flow without the https endpoints it
+    /// needs is left out with one warning (all of them: the scheme is said in words).
+    fn oauth2(&mut self, node: &Node, name: &str) -> Imported {
+        let (authorization_url, token_url, grants, scopes, broken) = self.oauth2_flows(node);
+        if grants.is_empty() {
+            let why = broken.unwrap_or_else(|| "it declares no flow".into());
+            return self.malformed(node, name, &why, "OAuth 2".into());
+        }
+        if let Some(why) = broken {
+            self.warn(
+                node,
+                format!(
+                    "security scheme `{}`: {why}; that flow is left out",
+                    one_line(name)
+                ),
+            );
+        }
+        let classic_grants = grants
+            .iter()
+            .all(|g| g == "authorization_code" || g == "client_credentials");
+        if grants == ["client_credentials"] && authorization_url.is_none() {
+            // A client-credentials flow has no authorization URL, yet ia.json requires one:
+            // the scheme is kept and the key is left for the author to set.
+            let d = Diagnostic::error(format!(
+                "{}: the OAuth 2 scheme has only the client-credentials flow, which names no authorization URL; ia.json requires `authorization_url` all the same",
+                self.at(node)
+            ))
+            .help("set `authorization_url = \"https://…\"` under [auth] in service.toml (the provider's authorization endpoint)");
+            self.defer("auth.authorization_url", d);
+        }
+        Imported {
+            table: raw::AuthTable {
+                kind: Some("oauth2".into()),
+                authorization_url,
+                token_url,
+                scopes: Some(scopes),
+                grant_types: Some(grants),
+                ..raw::AuthTable::default()
+            },
+            classic: classic_grants,
+        }
+    }
+
+    /// authorizationUrl, tokenUrl, wellgen grant types, the united scopes of every flow, and
+    /// why a flow was left out (its endpoints missing or not https).
+    #[allow(clippy::type_complexity)]
     fn oauth2_flows(
         &mut self,
         node: &Node,
@@ -163,6 +344,7 @@ impl Lx<'_> {
         Option<String>,
         Vec<String>,
         IndexMap<String, String>,
+        Option<String>,
     ) {
         let mut flows: Vec<(String, Node)> = match self.version {
             Version::Swagger2 => {
@@ -180,25 +362,65 @@ impl Lx<'_> {
         let (mut auth_url, mut token_url) = (None, None);
         let mut grants = Vec::new();
         let mut scopes = IndexMap::new();
+        let mut broken = None;
         for (flow, f) in flows {
             // `x-authorization-url`: where wellgen's own OpenAPI output keeps it for a
             // client-credentials-only service.
-            auth_url = auth_url.or_else(|| {
-                f.str("authorizationUrl")
-                    .or_else(|| f.str("x-authorization-url"))
-                    .map(str::to_string)
-            });
-            token_url = token_url.or_else(|| f.str("tokenUrl").map(str::to_string));
-            match flow.as_str() {
-                "authorizationCode" => grants.push("authorization_code".to_string()),
-                "clientCredentials" => grants.push("client_credentials".to_string()),
-                _ => {}
+            let this_auth = f
+                .str("authorizationUrl")
+                .or_else(|| f.str("x-authorization-url"));
+            let this_token = f.str("tokenUrl");
+            let (grant, needs_auth, needs_token) = match flow.as_str() {
+                "authorizationCode" => ("authorization_code", true, true),
+                "clientCredentials" => ("client_credentials", false, true),
+                "implicit" => ("implicit", true, false),
+                "password" => ("password", false, true),
+                _ => continue,
+            };
+            let bad = |u: Option<&str>, needed: bool| match u {
+                None => needed,
+                Some(u) => crate::model::url::check_https(u).is_err(),
+            };
+            if bad(this_auth, needs_auth) || bad(this_token, needs_token) {
+                broken.get_or_insert_with(|| {
+                    format!("its {flow} flow lacks an https authorizationUrl or tokenUrl")
+                });
+                continue;
             }
+            // One endpoint of each kind: the first flow's (authorization code's) wins.
+            auth_url = auth_url.or_else(|| this_auth.map(str::to_string));
+            token_url = token_url.or_else(|| this_token.map(str::to_string));
+            grants.push(grant.to_string());
             for (scope, d) in f.child("scopes").entries() {
                 let text = d.value().as_str().map(one_line).unwrap_or_default();
                 scopes.entry(scope).or_insert(text);
             }
         }
-        (auth_url, token_url, grants, scopes)
+        (auth_url, token_url, grants, scopes, broken)
     }
+}
+
+/// A `type = "other"` table.
+fn other(description: String, docs_url: Option<String>) -> raw::AuthTable {
+    raw::AuthTable {
+        kind: Some("other".into()),
+        description: Some(description),
+        docs_url,
+        ..raw::AuthTable::default()
+    }
+}
+
+/// `url` when it is an https URL.
+fn https(url: Option<&str>) -> Option<String> {
+    let url = url?.trim();
+    crate::model::url::check_https(url)
+        .is_ok()
+        .then(|| url.to_string())
+}
+
+/// An HTTP token (RFC 9110): what header, query parameter and cookie names here must be.
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
 }

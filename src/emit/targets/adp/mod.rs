@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
-use crate::model::{Auth, Capability, Period, Service};
+use crate::model::{Auth, Capability, KeyPlace, Period, Service};
 use example::{AuthHeader, RequestExample, ResponseExample, ResponseSource};
 use parameter::{Misfit, Origin, ParameterView};
 
@@ -390,12 +390,13 @@ fn auth<'a>(a: Option<&'a Auth>, diags: &mut Diagnostics) -> AuthView<'a> {
         // The key is the whole header value: an explicit empty prefix, since ADP's default
         // prefix is `Bearer`.
         Some(Auth::ApiKey {
-            header,
+            name,
+            place: KeyPlace::Header,
             key_url,
             docs,
         }) => AuthView {
             kind: "api_key",
-            header: Some(header.clone()),
+            header: Some(name.clone()),
             prefix: Some(""),
             setup_url: key_url.as_deref().or(docs.as_deref()),
             ..empty
@@ -410,8 +411,8 @@ fn auth<'a>(a: Option<&'a Auth>, diags: &mut Diagnostics) -> AuthView<'a> {
             ..empty
         },
         Some(Auth::OAuth2 {
-            authorization_url,
-            token_url,
+            authorization_url: Some(authorization_url),
+            token_url: Some(token_url),
             scopes,
             ..
         }) => AuthView {
@@ -442,22 +443,85 @@ fn auth<'a>(a: Option<&'a Auth>, diags: &mut Diagnostics) -> AuthView<'a> {
                 ..empty
             }
         }
+        // ADP says only `api_key` (a header, a prefix) and `oauth2` with both endpoints: every
+        // other scheme is the nearest header credential, with the page that explains it.
+        Some(a) => {
+            let docs = a.docs();
+            let (header, prefix, setup_url) = match a {
+                // The key's own name: the header is wrong, the name is not.
+                Auth::ApiKey { name, key_url, .. } => {
+                    (name.clone(), "", key_url.as_deref().or(docs))
+                }
+                Auth::Basic { .. } => ("Authorization".into(), "Basic", docs),
+                Auth::Digest { .. } => ("Authorization".into(), "Digest", docs),
+                Auth::OAuth2 {
+                    authorization_url,
+                    token_url,
+                    ..
+                } => (
+                    "Authorization".into(),
+                    "Bearer",
+                    authorization_url
+                        .as_deref()
+                        .or(token_url.as_deref())
+                        .or(docs),
+                ),
+                Auth::OpenIdConnect { discovery_url, .. } => (
+                    "Authorization".into(),
+                    "Bearer",
+                    docs.or(Some(discovery_url)),
+                ),
+                _ => ("Authorization".into(), "", docs),
+            };
+            let said = if prefix.is_empty() {
+                format!("`api_key` in the `{header}` header")
+            } else {
+                format!("`api_key` in the `{header}` header with the prefix `{prefix}`")
+            };
+            diags.push(a.approximated("ADP", &said));
+            AuthView {
+                kind: "api_key",
+                header: Some(header),
+                prefix: Some(prefix),
+                setup_url,
+                ..empty
+            }
+        }
     }
 }
 
 /// The auth header of an example request, with the placeholder the upstream examples use.
 fn auth_header(a: Option<&Auth>) -> Option<AuthHeader> {
     let (name, value) = match a? {
-        Auth::None { .. } => return None,
-        Auth::ApiKey { header, .. } => (header.clone(), "{api_key}"),
-        Auth::Bearer { .. } => ("Authorization".into(), "Bearer {token}"),
-        Auth::OAuth2 { .. } => ("Authorization".into(), "Bearer {access_token}"),
-        Auth::SignedKey { header_prefix, .. } => (format!("{header_prefix}Key"), "{api_key}"),
+        // No header carries these: the example request shows none rather than a wrong one.
+        Auth::None { .. }
+        | Auth::MutualTls { .. }
+        | Auth::Other { .. }
+        | Auth::ApiKey {
+            place: KeyPlace::Query,
+            ..
+        } => return None,
+        Auth::ApiKey {
+            name,
+            place: KeyPlace::Header,
+            ..
+        } => (name.clone(), "{api_key}".to_string()),
+        Auth::ApiKey {
+            name,
+            place: KeyPlace::Cookie,
+            ..
+        } => ("Cookie".into(), format!("{name}={{api_key}}")),
+        Auth::Basic { .. } => ("Authorization".into(), "Basic {credentials}".into()),
+        Auth::Digest { .. } => ("Authorization".into(), "Digest {credentials}".into()),
+        Auth::Bearer { .. } => ("Authorization".into(), "Bearer {token}".into()),
+        Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. } => {
+            ("Authorization".into(), "Bearer {access_token}".into())
+        }
+        Auth::SignedKey { header_prefix, .. } => {
+            (format!("{header_prefix}Key"), "{api_key}".into())
+        }
     };
-    Some(AuthHeader {
-        name,
-        value: value.into(),
-    })
+    Some(AuthHeader { name, value })
 }
 
 fn detail<'a>(

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
-use crate::model::{Auth, Capability, Service};
+use crate::model::{Auth, Capability, KeyPlace, Service};
 
 pub const PATHS: [&str; 2] = ["/.well-known/ai", "/ai"];
 /// §4.2 recommends a day.
@@ -153,15 +153,22 @@ pub(super) enum Form {
 /// Every diagnostic of /.well-known/ai, and the document.
 pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     check(service, diags);
-    if let Some(Auth::SignedKey { .. }) = &service.auth {
-        diags.push(
+    match &service.auth {
+        Some(Auth::SignedKey { .. }) => diags.push(
             Diagnostic::warning(
                 "/.well-known/ai has no signed-key scheme: published as `apikey` in the key header; \
                  the signature headers are described only in ia.json",
             )
             .at("auth.type")
             .help("set `auth.docs_url` so agents can find how to sign requests"),
-        );
+        ),
+        Some(a) => {
+            let view = auth(a);
+            if let Some(said) = approximated(a, &view) {
+                diags.push(a.approximated("/.well-known/ai", &said));
+            }
+        }
+        None => {}
     }
     let whole = |form| {
         document(
@@ -326,14 +333,24 @@ fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> Capabilit
     }
 }
 
-/// The auth object. The draft has no signed-key scheme: `lower` warns that it is published as
-/// the key header of an `apikey`.
+/// The auth object. The draft knows `none`, `apikey` (in a header), `bearer` and `oauth2`:
+/// every other scheme is published as the closest of these with the docs URL, and `lower`
+/// warns once (`approximated`).
 fn auth(a: &Auth) -> AuthView<'_> {
     let (kind, header) = match a {
         Auth::None { .. } => ("none", None),
-        Auth::ApiKey { header, .. } => ("apikey", Some(header.clone())),
+        Auth::ApiKey {
+            name,
+            place: KeyPlace::Header,
+            ..
+        } => ("apikey", Some(name.clone())),
+        // A key still, sent elsewhere: the header would be a lie, so none is named.
+        Auth::ApiKey { .. } | Auth::MutualTls { .. } | Auth::Other { .. } => ("apikey", None),
+        // Credentials in the Authorization header.
+        Auth::Basic { .. } | Auth::Digest { .. } => ("apikey", Some("Authorization".into())),
         Auth::Bearer { .. } => ("bearer", None),
-        Auth::OAuth2 { .. } => ("oauth2", None),
+        // OpenID Connect is OAuth 2 with an identity layer: the token is an OAuth 2 one.
+        Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. } => ("oauth2", None),
         Auth::SignedKey { header_prefix, .. } => ("apikey", Some(format!("{header_prefix}Key"))),
     };
     AuthView {
@@ -341,6 +358,28 @@ fn auth(a: &Auth) -> AuthView<'_> {
         header,
         docs: a.docs(),
     }
+}
+
+/// What `view` says instead of `a`, when the draft has no word for `a`.
+fn approximated(a: &Auth, view: &AuthView<'_>) -> Option<String> {
+    let exact = matches!(
+        a,
+        Auth::None { .. }
+            | Auth::Bearer { .. }
+            | Auth::OAuth2 { .. }
+            | Auth::SignedKey { .. }
+            | Auth::ApiKey {
+                place: KeyPlace::Header,
+                ..
+            }
+    );
+    if exact {
+        return None;
+    }
+    Some(match &view.header {
+        Some(h) => format!("`{}` in the `{h}` header", view.kind),
+        None => format!("`{}` with no header", view.kind),
+    })
 }
 
 /// The draft's rules that the model does not already enforce.

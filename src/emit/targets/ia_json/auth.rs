@@ -3,17 +3,72 @@
 
 use super::view;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::{Auth, Service};
+use crate::model::{Auth, KeyPlace, Service};
 
 pub fn auth<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<view::Auth<'a>> {
+    let primary = service.auth.as_ref()?;
     let mut out = view::Auth::default();
-    match service.auth.as_ref()? {
-        Auth::None { .. } => return None,
+    if !fill(&mut out, primary, diags) {
+        // ia.json's four schemes cannot say this one: the credential in the Authorization
+        // header (or the key's own name), and where to read how to get it.
+        let (header, request_url): (&str, Option<&str>) = match primary {
+            Auth::ApiKey { name, key_url, .. } => (name, key_url.as_deref().or(primary.docs())),
+            Auth::OAuth2 {
+                authorization_url,
+                token_url,
+                ..
+            } => (
+                "Authorization",
+                primary
+                    .docs()
+                    .or(authorization_url.as_deref())
+                    .or(token_url.as_deref()),
+            ),
+            Auth::OpenIdConnect { discovery_url, .. } => {
+                ("Authorization", primary.docs().or(Some(discovery_url)))
+            }
+            _ => ("Authorization", primary.docs()),
+        };
+        diags.push(primary.approximated(
+            "ia.json",
+            &format!("an api_key in the `{header}` header with its request_url"),
+        ));
+        out.api_key = Some(view::ApiKey {
+            header,
+            request_url,
+        });
+    }
+    // Alternatives go where ia.json has an exact, still empty place for them; the others
+    // are left to the targets that can list them (OpenAPI, A2A).
+    for a in &service.auth_also {
+        let mut more = view::Auth::default();
+        if fill(&mut more, a, &mut Diagnostics::default()) {
+            out.signed_key = out.signed_key.take().or(more.signed_key);
+            out.oauth2 = out.oauth2.take().or(more.oauth2);
+            out.api_key = out.api_key.take().or(more.api_key);
+            out.bearer = out.bearer.take().or(more.bearer);
+        }
+    }
+    let empty = out.signed_key.is_none()
+        && out.oauth2.is_none()
+        && out.api_key.is_none()
+        && out.bearer.is_none();
+    (!empty).then_some(out)
+}
+
+/// Puts `a` in its ia.json place; false when ia.json has no exact place for it. `none` takes
+/// no place and is exact.
+fn fill<'a>(out: &mut view::Auth<'a>, a: &'a Auth, diags: &mut Diagnostics) -> bool {
+    match a {
+        Auth::None { .. } => {}
         Auth::ApiKey {
-            header, key_url, ..
+            name,
+            place: KeyPlace::Header,
+            key_url,
+            ..
         } => {
             out.api_key = Some(view::ApiKey {
-                header,
+                header: name,
                 request_url: key_url.as_deref(),
             });
         }
@@ -35,9 +90,9 @@ pub fn auth<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<view::A
                 );
                 out.api_key = Some(view::ApiKey {
                     header: "Authorization",
-                    request_url: service.auth.as_ref().and_then(Auth::docs),
+                    request_url: a.docs(),
                 });
-                return Some(out);
+                return true;
             };
             out.bearer = Some(view::Bearer {
                 token_url,
@@ -45,8 +100,8 @@ pub fn auth<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<view::A
             });
         }
         Auth::OAuth2 {
-            authorization_url,
-            token_url,
+            authorization_url: Some(authorization_url),
+            token_url: Some(token_url),
             scopes,
             grant_types,
             pkce,
@@ -59,11 +114,18 @@ pub fn auth<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<view::A
                         .help("`[\"authorization_code\"]` is the usual one"),
                 );
             }
+            // ia.json names the authorization code and client credentials grants only.
             let mut unique: Vec<&str> = Vec::new();
             for g in grant_types {
-                if !unique.contains(&g.as_str()) {
+                if !unique.contains(&g.as_str())
+                    && ["authorization_code", "client_credentials"].contains(&g.as_str())
+                {
                     unique.push(g);
                 }
+            }
+            // ia.json needs a scope, and one of its two grants.
+            if scopes.is_empty() || (unique.is_empty() && !grant_types.is_empty()) {
+                return false;
             }
             out.oauth2 = Some(view::OAuth2 {
                 authorization_url,
@@ -87,8 +149,15 @@ pub fn auth<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<view::A
                 key_rotation_days: *key_rotation_days,
             });
         }
+        Auth::ApiKey { .. }
+        | Auth::Basic { .. }
+        | Auth::Digest { .. }
+        | Auth::OAuth2 { .. }
+        | Auth::OpenIdConnect { .. }
+        | Auth::MutualTls { .. }
+        | Auth::Other { .. } => return false,
     }
-    Some(out)
+    true
 }
 
 pub fn security<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<view::Security<'a>> {

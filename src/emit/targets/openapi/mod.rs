@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{Artifact, targets::rfc002, to_json_bytes};
 use crate::model::{
-    Access, Auth, Capability, Method, Param, ParamIn, ParamType, Service, path::Segment,
+    Access, Auth, Capability, KeyPlace, Method, Param, ParamIn, ParamType, Service, path::Segment,
 };
 
 /// `/openapi.json` for people and tools that look there; the second path is the static file
@@ -43,8 +43,8 @@ const PLUGIN_TEXT_LIMIT: usize = 200;
 /// What the OpenAPI document derives from the model once OpenAPI's rules are checked: the
 /// security schemes of `[auth]`, and the operations it can hold with the parameters each keeps.
 pub struct Lowered<'a> {
-    /// Security scheme name → scheme object, from the one `[auth]` of the service.
-    pub schemes: IndexMap<&'static str, Value>,
+    /// Security scheme name → scheme object, from `[auth]` and its `[[auth.also]]`.
+    pub schemes: IndexMap<String, Value>,
     /// In capability order, without the capabilities OpenAPI cannot hold (reported as errors).
     pub operations: Vec<Operation<'a>>,
 }
@@ -104,7 +104,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         });
     }
     Lowered {
-        schemes: security_schemes(service.auth.as_ref()),
+        schemes: security_schemes(service),
         operations,
     }
 }
@@ -205,7 +205,7 @@ pub fn render_document(service: &Service, lowered: &Lowered) -> Value {
             json!({ "securitySchemes": components }),
         );
         // The default for every operation that does not say otherwise (`protected`).
-        let any: Vec<Value> = schemes.keys().map(|n| json!({ *n: [] })).collect();
+        let any: Vec<Value> = schemes.keys().map(|n| json!({ n: [] })).collect();
         doc.insert("security".into(), Value::Array(any));
     }
     let tags = tags(service);
@@ -266,80 +266,160 @@ fn tags(service: &Service) -> Vec<Value> {
     seen.into_iter().map(|t| json!({ "name": t })).collect()
 }
 
-/// Security scheme name → scheme object, from the one `[auth]` of the service.
-fn security_schemes(auth: Option<&Auth>) -> IndexMap<&'static str, Value> {
+/// Security scheme name → scheme object, for every scheme of the service (each an
+/// alternative; a second scheme of one kind gets a number).
+fn security_schemes(service: &Service) -> IndexMap<String, Value> {
     let mut out = IndexMap::new();
+    for a in service.auth.iter().chain(&service.auth_also) {
+        if let Some((name, scheme)) = security_scheme(a) {
+            let mut unique = name.to_string();
+            let mut n = 2;
+            while out.contains_key(&unique) {
+                unique = format!("{name}{n}");
+                n += 1;
+            }
+            out.insert(unique, scheme);
+        }
+    }
+    out
+}
+
+/// One scheme as an OpenAPI security scheme object: OpenAPI 3.1 can say every kind but
+/// signed requests and vendor schemes, which are said in words on an apiKey one.
+fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
     let with_docs = |mut v: Value, docs: Option<&str>| {
         if let Some(d) = docs {
             v["description"] = json!(format!("See {d}"));
         }
         v
     };
-    match auth {
-        None | Some(Auth::None { .. }) => {}
-        Some(Auth::ApiKey { header, docs, .. }) => {
-            out.insert(
-                "apiKey",
-                with_docs(
-                    json!({ "type": "apiKey", "in": "header", "name": header }),
-                    docs.as_deref(),
-                ),
-            );
-        }
-        Some(Auth::Bearer { docs, .. }) => {
-            out.insert(
-                "bearerAuth",
-                with_docs(
-                    json!({ "type": "http", "scheme": "bearer" }),
-                    docs.as_deref(),
-                ),
-            );
-        }
-        Some(Auth::OAuth2 {
+    Some(match auth {
+        Auth::None { .. } => return None,
+        Auth::ApiKey {
+            name, place, docs, ..
+        } => (
+            match place {
+                KeyPlace::Header => "apiKey",
+                KeyPlace::Query => "apiKeyQuery",
+                KeyPlace::Cookie => "apiKeyCookie",
+            },
+            with_docs(
+                json!({ "type": "apiKey", "in": place.as_str(), "name": name }),
+                docs.as_deref(),
+            ),
+        ),
+        Auth::Basic { docs } => (
+            "basicAuth",
+            with_docs(
+                json!({ "type": "http", "scheme": "basic" }),
+                docs.as_deref(),
+            ),
+        ),
+        Auth::Digest { docs } => (
+            "digestAuth",
+            with_docs(
+                json!({ "type": "http", "scheme": "digest" }),
+                docs.as_deref(),
+            ),
+        ),
+        Auth::Bearer { docs, .. } => (
+            "bearerAuth",
+            with_docs(
+                json!({ "type": "http", "scheme": "bearer" }),
+                docs.as_deref(),
+            ),
+        ),
+        Auth::OAuth2 {
             docs,
             authorization_url,
             token_url,
             scopes,
             grant_types,
             ..
-        }) => {
+        } => {
             let mut flows = Map::new();
             let wants = |g: &str| grant_types.is_empty() || grant_types.iter().any(|t| t == g);
-            if wants("authorization_code") {
+            let code = |flows: &mut Map<String, Value>| {
                 flows.insert(
                     "authorizationCode".into(),
                     json!({ "authorizationUrl": authorization_url, "tokenUrl": token_url, "scopes": scopes }),
                 );
+            };
+            if wants("authorization_code") && authorization_url.is_some() && token_url.is_some() {
+                code(&mut flows);
             }
             if grant_types.iter().any(|t| t == "client_credentials") {
                 let mut flow = json!({ "tokenUrl": token_url, "scopes": scopes });
-                if !flows.contains_key("authorizationCode") {
+                if !flows.contains_key("authorizationCode")
+                    && let Some(u) = authorization_url
+                {
                     // OpenAPI's flow has no authorization URL, but ia.json requires one even
                     // here: carried as an extension, so an import gets the service back whole.
-                    flow["x-authorization-url"] = json!(authorization_url);
+                    flow["x-authorization-url"] = json!(u);
                 }
                 flows.insert("clientCredentials".into(), flow);
+            }
+            if grant_types.iter().any(|t| t == "implicit") {
+                flows.insert(
+                    "implicit".into(),
+                    json!({ "authorizationUrl": authorization_url, "scopes": scopes }),
+                );
+            }
+            if grant_types.iter().any(|t| t == "password") {
+                flows.insert(
+                    "password".into(),
+                    json!({ "tokenUrl": token_url, "scopes": scopes }),
+                );
             }
             if flows.is_empty() {
                 // Grant types OpenAPI has no flow for: the authorization-code endpoints are
                 // still the truth about where tokens come from.
-                flows.insert(
-                    "authorizationCode".into(),
-                    json!({ "authorizationUrl": authorization_url, "tokenUrl": token_url, "scopes": scopes }),
-                );
+                code(&mut flows);
             }
-            out.insert(
+            (
                 "oauth2",
                 with_docs(json!({ "type": "oauth2", "flows": flows }), docs.as_deref()),
-            );
+            )
         }
-        Some(Auth::SignedKey {
+        Auth::OpenIdConnect {
+            docs,
+            discovery_url,
+        } => (
+            "openIdConnect",
+            with_docs(
+                json!({ "type": "openIdConnect", "openIdConnectUrl": discovery_url }),
+                docs.as_deref(),
+            ),
+        ),
+        Auth::MutualTls { docs } => (
+            "mutualTLS",
+            with_docs(json!({ "type": "mutualTLS" }), docs.as_deref()),
+        ),
+        Auth::Other { docs, description } => {
+            // No OpenAPI type for a vendor scheme: the credential travels in the
+            // Authorization header, and the description says what it is.
+            let mut text = description.clone();
+            if let Some(d) = docs {
+                text.push_str(&format!(" See {d}"));
+            }
+            (
+                "vendorAuth",
+                json!({
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "Authorization",
+                    "description": text,
+                    "x-wellgen-auth": "other",
+                }),
+            )
+        }
+        Auth::SignedKey {
             docs,
             register_url,
             algorithm,
             header_prefix,
             key_rotation_days,
-        }) => {
+        } => {
             // OpenAPI has no signed-request scheme: the key id travels in a header, so it is an
             // apiKey scheme, and the signing rule is said in words.
             let mut text = format!(
@@ -352,7 +432,7 @@ fn security_schemes(auth: Option<&Auth>) -> IndexMap<&'static str, Value> {
             if let Some(d) = docs {
                 text.push_str(&format!(" See {d}"));
             }
-            out.insert(
+            (
                 "signedKey",
                 json!({
                     "type": "apiKey",
@@ -360,10 +440,9 @@ fn security_schemes(auth: Option<&Auth>) -> IndexMap<&'static str, Value> {
                     "name": format!("{header_prefix}Key"),
                     "description": text,
                 }),
-            );
+            )
         }
-    }
-    out
+    })
 }
 
 fn paths(service: &Service, lowered: &Lowered) -> Value {
@@ -401,7 +480,7 @@ fn shape(c: &Capability) -> String {
     out
 }
 
-fn operation(service: &Service, o: &Operation, schemes: &IndexMap<&'static str, Value>) -> Value {
+fn operation(service: &Service, o: &Operation, schemes: &IndexMap<String, Value>) -> Value {
     let c = o.capability;
     let mut op = Map::new();
     if !c.tags.is_empty() {
@@ -645,14 +724,14 @@ fn response_order(key: &str) -> u16 {
 
 /// Per-operation security: public operations opt out, user-scoped ones name their scopes,
 /// protected ones inherit the document-wide requirement.
-fn security(c: &Capability, schemes: &IndexMap<&'static str, Value>) -> Option<Value> {
+fn security(c: &Capability, schemes: &IndexMap<String, Value>) -> Option<Value> {
     if schemes.is_empty() {
         return None;
     }
     match c.access {
         Access::Public => Some(json!([])),
         Access::UserRequired => Some(Value::Array(
-            schemes.keys().map(|n| json!({ *n: c.scopes })).collect(),
+            schemes.keys().map(|n| json!({ n: c.scopes })).collect(),
         )),
         Access::Protected => None,
     }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::{Links, clause, list};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::{targets::openapi, to_json_bytes};
-use crate::model::{Auth, Capability, Method, ParamIn, Service};
+use crate::model::{Auth, Capability, KeyPlace, Method, ParamIn, Service};
 
 /// The schema's `$id`, as the RFC's demo apps write it.
 pub const SCHEMA: &str = "https://ar-agents.ar/schemas/agents.v1.json";
@@ -297,13 +297,40 @@ pub fn derived_rules(service: &Service) -> Vec<String> {
             list(&writes)
         ));
     }
+    // The rules are prose: every scheme is said as it is.
     let how = match &service.auth {
         None | Some(Auth::None { .. }) => None,
-        Some(Auth::ApiKey { header, .. }) => {
-            Some(format!("send the API key in the `{header}` header"))
+        Some(Auth::ApiKey {
+            name,
+            place: KeyPlace::Header,
+            ..
+        }) => Some(format!("send the API key in the `{name}` header")),
+        Some(Auth::ApiKey {
+            name,
+            place: KeyPlace::Query,
+            ..
+        }) => Some(format!("send the API key in the `{name}` query parameter")),
+        Some(Auth::ApiKey {
+            name,
+            place: KeyPlace::Cookie,
+            ..
+        }) => Some(format!("send the API key in the `{name}` cookie")),
+        Some(Auth::Basic { .. }) => {
+            Some("send HTTP Basic credentials in the Authorization header".into())
         }
+        Some(Auth::Digest { .. }) => Some("authenticate with HTTP Digest".into()),
         Some(Auth::Bearer { .. }) => Some("send a bearer token in the Authorization header".into()),
         Some(Auth::OAuth2 { .. }) => Some("obtain an OAuth 2.0 token for the user first".into()),
+        Some(Auth::OpenIdConnect { discovery_url, .. }) => Some(format!(
+            "obtain an OpenID Connect token for the user first from the provider at {discovery_url}"
+        )),
+        Some(Auth::MutualTls { .. }) => {
+            Some("present the client certificate (mutual TLS) on every connection".into())
+        }
+        Some(Auth::Other { description, .. }) => Some(format!(
+            "authenticate as the API requires: {}",
+            description.trim_end_matches('.')
+        )),
         Some(Auth::SignedKey { header_prefix, .. }) => Some(format!(
             "sign every request and send the `{header_prefix}*` headers"
         )),

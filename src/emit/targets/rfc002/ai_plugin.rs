@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{Links, clause, list};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::to_json_bytes;
-use crate::model::{Auth, Service};
+use crate::model::{Auth, KeyPlace, Service};
 
 pub const NAME_FOR_MODEL_MAX: usize = 50;
 pub const NAME_FOR_HUMAN_MAX: usize = 20;
@@ -331,7 +331,13 @@ fn auth(service: &Service, diags: &mut Diagnostics) -> ManifestAuth {
             instructions: docs.as_ref().map(|d| format!("See {d}")),
             ..ManifestAuth::of("user_http")
         },
-        Some(Auth::ApiKey { header, docs, .. }) => {
+        Some(Auth::ApiKey {
+            name,
+            place: KeyPlace::Header,
+            docs,
+            ..
+        }) => {
+            let header = name;
             if !header.eq_ignore_ascii_case("authorization") {
                 diags.push(
                     Diagnostic::warning(format!(
@@ -350,9 +356,15 @@ fn auth(service: &Service, diags: &mut Diagnostics) -> ManifestAuth {
                 ..ManifestAuth::of("user_http")
             }
         }
+        // The manifest's own word for it.
+        Some(Auth::Basic { docs }) => ManifestAuth {
+            authorization_type: Some("basic"),
+            instructions: docs.as_ref().map(|d| format!("See {d}")),
+            ..ManifestAuth::of("user_http")
+        },
         Some(Auth::OAuth2 {
-            authorization_url,
-            token_url,
+            authorization_url: Some(authorization_url),
+            token_url: Some(token_url),
             scopes,
             docs,
             ..
@@ -365,6 +377,26 @@ fn auth(service: &Service, diags: &mut Diagnostics) -> ManifestAuth {
             instructions: docs.as_ref().map(|d| format!("See {d}")),
             ..ManifestAuth::of("oauth")
         },
+        // No manifest word for these (an OAuth 2 flow without both endpoints included): the
+        // user's credential in a header, and the truth in `auth.instructions`.
+        Some(
+            a @ (Auth::ApiKey { .. }
+            | Auth::Digest { .. }
+            | Auth::OAuth2 { .. }
+            | Auth::OpenIdConnect { .. }
+            | Auth::MutualTls { .. }
+            | Auth::Other { .. }),
+        ) => {
+            diags.push(a.approximated(
+                "ai-plugin.json",
+                "`user_http` with the scheme described in `auth.instructions`",
+            ));
+            ManifestAuth {
+                authorization_type: Some("bearer"),
+                instructions: Some(a.describe()),
+                ..ManifestAuth::of("user_http")
+            }
+        }
         Some(Auth::SignedKey {
             header_prefix,
             register_url,
