@@ -131,7 +131,7 @@ fn print_urls(site: &Site, base: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
-        "serving {} at {base}/ as {} serves it",
+        "serving {} (composing headers as {} does) at {base}/",
         site.root().display(),
         site.host().name()
     );

@@ -181,7 +181,7 @@ mod tests {
             let f = HeadersFile::parse(&format!("/*\n  A: site\n  B: site\n{block}"));
             assert_eq!(
                 f.headers_for("/x", Composition::Join),
-                vec![("A".into(), "mine".into()), ("B".into(), "site".into())],
+                vec![("B".into(), "site".into()), ("A".into(), "mine".into())],
                 "{block}"
             );
         }
