@@ -129,7 +129,9 @@ pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) 
             ..Compiled::default()
         };
     };
-    let env_host = options.env_host.filter(|_| options.host.is_none() && !toml_host);
+    let env_host = options
+        .env_host
+        .filter(|_| options.host.is_none() && !toml_host);
     if let Some(host) = options.host.or(env_host.map(|e| e.host)) {
         service.host = host;
     }

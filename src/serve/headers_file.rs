@@ -174,10 +174,7 @@ mod tests {
     #[test]
     fn a_detach_line_drops_earlier_values_but_not_its_own_blocks() {
         // What wrangler 4.86.0 answered for both orders of the lines in wellgen's block.
-        for block in [
-            "/x\n  ! A\n  A: mine\n",
-            "/x\n  A: mine\n  ! A\n",
-        ] {
+        for block in ["/x\n  ! A\n  A: mine\n", "/x\n  A: mine\n  ! A\n"] {
             let f = HeadersFile::parse(&format!("/*\n  A: site\n  B: site\n{block}"));
             assert_eq!(
                 f.headers_for("/x", Composition::Join),

@@ -141,8 +141,8 @@ impl Site {
             return self.respond_static(&path, &query);
         };
         // What wellgen's `_worker.js` does: the query route, then its headers on a 2xx answer.
-        let routed = path == worker.discovery
-            && query.iter().any(|(k, v)| k == "format" && v == "openapi");
+        let routed =
+            path == worker.discovery && query.iter().any(|(k, v)| k == "format" && v == "openapi");
         let path = if routed { worker.openapi.clone() } else { path };
         let mut reply = self.respond_static(&path, &[]);
         if let Some(set) = worker.headers.get(&path)

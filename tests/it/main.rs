@@ -16,6 +16,7 @@ mod aiendpoint;
 mod api_catalog;
 mod batch;
 mod cli;
+mod composition;
 mod detection;
 mod docs;
 mod editor;

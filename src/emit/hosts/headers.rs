@@ -206,18 +206,16 @@ pub fn overlaps(text: &str) -> Vec<String> {
             for our in &ours {
                 // A collapsed splat rule (`/api/capabilities/*`) stands for the files below it.
                 let path = our.pattern.as_str().replace('*', "x");
-                let Some((_, ours_value)) = our
-                    .set
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                let Some((_, ours_value)) =
+                    our.set.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))
                 else {
                     continue;
                 };
                 if rule.pattern.matches(&path).is_none() || ours_value == value {
                     continue;
                 }
-                let detached = rule.line < begin
-                    && our.detach.iter().any(|d| d.eq_ignore_ascii_case(name));
+                let detached =
+                    rule.line < begin && our.detach.iter().any(|d| d.eq_ignore_ascii_case(name));
                 if !detached {
                     paths.push(our.pattern.as_str());
                 }
