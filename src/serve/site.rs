@@ -459,6 +459,25 @@ mod tests {
     }
 
     #[test]
+    fn wellgens_worker_reads_as_data_and_no_other_does() {
+        use crate::emit::{Artifact, Serving};
+        let serving = Serving {
+            content_type: "application/json; charset=utf-8",
+            cache_control: "public, max-age=60",
+            cors: true,
+        };
+        let docs = [Artifact::document("/openapi.json", b"{}".to_vec(), serving)];
+        let text = crate::emit::hosts::cloudflare::worker(&docs);
+        let worker = Worker::parse(&text).expect("wellgen's worker parses");
+        assert_eq!(worker.discovery, "/api/discovery");
+        assert_eq!(worker.openapi, "/api/discovery.openapi.json");
+        let set = &worker.headers["/openapi.json"];
+        assert!(set.contains(&("Cache-Control".into(), "public, max-age=60".into())));
+        assert!(set.contains(&("Access-Control-Allow-Origin".into(), "*".into())));
+        assert!(Worker::parse("export default { fetch() {} };\n").is_none());
+    }
+
+    #[test]
     fn host_files_escapes_and_missing_paths_are_404() {
         let (d, site) = site();
         for path in [

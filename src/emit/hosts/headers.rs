@@ -257,6 +257,51 @@ pub fn overlaps(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    const SITE: &str =
+        "/*\n  Access-Control-Allow-Origin: https://a.example\n  X-Frame-Options: DENY\n";
+
+    fn section(detach: bool) -> String {
+        let d = if detach {
+            "  ! Access-Control-Allow-Origin\n"
+        } else {
+            ""
+        };
+        format!(
+            "{BEGIN}\n/.well-known/ai\n{d}  Access-Control-Allow-Origin: *\n\n\
+             /api/capabilities/*\n{d}  Access-Control-Allow-Origin: *\n{END}\n"
+        )
+    }
+
+    #[test]
+    fn overlaps_name_site_rules_a_host_can_still_join() {
+        // Above a section without detach lines (Netlify, generic): one warning per header.
+        let found = overlaps(&format!("{SITE}\n{}", section(false)));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with(
+                "_headers:1: `/*` also sets Access-Control-Allow-Origin on wellgen's \
+                 /.well-known/ai and 1 more: "
+            ),
+            "{}",
+            found[0]
+        );
+        // Above Cloudflare's detaching section: settled. Below it: not.
+        assert!(overlaps(&format!("{SITE}\n{}", section(true))).is_empty());
+        let below = overlaps(&format!("{}\n{SITE}", section(true)));
+        assert!(below[0].starts_with("_headers:11: "), "{below:?}");
+        assert!(below[0].contains("move the `/*` block above"), "{below:?}");
+        // Rules that miss wellgen's paths, a file without a section, and odd text are quiet.
+        assert!(
+            overlaps(&format!(
+                "/blog/*\n  Access-Control-Allow-Origin: x\n{}",
+                section(false)
+            ))
+            .is_empty()
+        );
+        assert!(overlaps(SITE).is_empty());
+        assert!(overlaps(&format!("{END}\n{BEGIN}\n  ! \n/*\n")).is_empty());
+    }
+
     #[test]
     fn limits_count_rules_and_long_lines_only() {
         let ok: String = (0..100)
