@@ -8,7 +8,8 @@ use crate::diag::report::{self, Format};
 use crate::diag::{Diagnostics, Locate, SourceText};
 use crate::emit::{self, hosts::section};
 use crate::pipeline;
-use crate::serve::{headers_file::HeadersFile, redirects_file::RedirectsFile, site};
+use crate::serve::headers_file::{Composition, HeadersFile};
+use crate::serve::{redirects_file::RedirectsFile, site};
 use crate::source::{self, openapi, service_toml::ServiceToml};
 
 /// service.toml text: parse, lower, check, emit every target, and print the diagnostics.
@@ -83,10 +84,13 @@ pub fn serve_rules(data: &[u8]) {
     let url = parts.next().unwrap_or("/");
     let headers = HeadersFile::parse(headers_text);
     let _ = emit::hosts::headers::cloudflare_limits(headers_text);
+    let _ = emit::hosts::headers::overlaps(headers_text);
     let redirects = RedirectsFile::parse(redirects_text);
     let _ = redirects.cloudflare_limits(redirects_text);
     if let Some((path, query)) = site::parse_request(url) {
-        let _ = headers.headers_for(&path);
+        for composition in [Composition::Join, Composition::Replace] {
+            let _ = headers.headers_for(&path, composition);
+        }
         for exists in [false, true] {
             let _ = redirects.resolve(&path, &query, |_| exists);
         }

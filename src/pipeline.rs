@@ -29,6 +29,9 @@ pub struct Options {
     pub targets: Vec<Target>,
     /// Overrides `[deploy] host`.
     pub host: Option<Host>,
+    /// The host whose build environment this is (`host_from_env`): used when neither `host`
+    /// nor `[deploy] host` says.
+    pub env_host: Option<EnvHost>,
     pub policy: check::Policy,
     pub import: openapi::Options,
 }
@@ -38,6 +41,7 @@ impl Default for Options {
         Self {
             targets: Target::ALL.to_vec(),
             host: None,
+            env_host: None,
             policy: check::Policy::default(),
             import: openapi::Options::default(),
         }
@@ -50,6 +54,32 @@ pub struct Compiled {
     pub service: Option<Service>,
     pub artifacts: Vec<Artifact>,
     pub diags: Diagnostics,
+    /// Set when the host came from the build environment (`Options::env_host`).
+    pub env_host: Option<EnvHost>,
+}
+
+/// A host recognised by the variable its build environment sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnvHost {
+    pub host: Host,
+    /// The variable and value that gave it away, as `NETLIFY=true`.
+    pub by: &'static str,
+}
+
+/// The host whose own build this is, from the variable each documents for its build image:
+/// Netlify `NETLIFY=true`, Cloudflare Pages `CF_PAGES=1`, Vercel `VERCEL=1`. GitHub Pages has
+/// none of its own (a Pages build is a GitHub Actions run like any other), and a generic host
+/// none at all. `var` reads one variable (`std::env::var` in the CLI; a map in tests).
+pub fn host_from_env(var: impl Fn(&str) -> Option<String>) -> Option<EnvHost> {
+    const KNOWN: [(&str, &str, Host, &str); 3] = [
+        ("NETLIFY", "true", Host::Netlify, "NETLIFY=true"),
+        ("CF_PAGES", "1", Host::Cloudflare, "CF_PAGES=1"),
+        ("VERCEL", "1", Host::Vercel, "VERCEL=1"),
+    ];
+    KNOWN
+        .iter()
+        .find(|(name, value, _, _)| var(name).as_deref() == Some(*value))
+        .map(|&(_, _, host, by)| EnvHost { host, by })
 }
 
 impl Compiled {
@@ -92,13 +122,17 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<Service> {
 /// (each one's checks), then, only if nothing was an error, render the documents, check and
 /// render the host files that serve them.
 pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) -> Compiled {
+    let toml_host = raw.deploy.as_ref().is_some_and(|d| d.host.is_some());
     let Some(mut service) = model::lower(raw, &mut diags) else {
         return Compiled {
             diags,
             ..Compiled::default()
         };
     };
-    if let Some(host) = options.host {
+    let env_host = options
+        .env_host
+        .filter(|_| options.host.is_none() && !toml_host);
+    if let Some(host) = options.host.or(env_host.map(|e| e.host)) {
         service.host = host;
     }
     check::run(&service, &options.policy, &mut diags);
@@ -107,6 +141,7 @@ pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) 
         artifacts,
         service: Some(service),
         diags,
+        env_host,
     }
 }
 

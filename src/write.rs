@@ -182,7 +182,13 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
         let merge = hosts::merge_of(&a.path);
         let body = if let Merge::Section(placement) = merge {
             manifest.insert(a.path.clone(), SECTION.into());
-            merged_section(&dest, &a.body, placement)?.into()
+            let merged = merged_section(&dest, &a.body, placement)?;
+            if a.path == hosts::headers::PATH {
+                report
+                    .kept
+                    .extend(hosts::headers::overlaps(&String::from_utf8_lossy(&merged)));
+            }
+            merged.into()
         } else if merge == Merge::VercelJson {
             manifest.insert(a.path.clone(), SECTION.into());
             merged_vercel(&dest, &a.body, &previous)?.into()

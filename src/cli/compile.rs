@@ -86,6 +86,14 @@ pub(super) fn compile_into(
     };
     let diags = compiled.diags;
     let failed = diags.has_errors() || (strict && diags.warning_count() > 0);
+    if let (Some(env), false, Format::Human) = (compiled.env_host, quiet, format) {
+        let _ = writeln!(
+            err,
+            "note: host {} ({} is set); --host or [deploy] host chooses another",
+            env.host.name(),
+            env.by
+        );
+    }
     report::print_to(format, &src, &diags, quiet && !failed, err);
     match compiled.service {
         Some(_) if !diags.has_errors() => Compiled::Ok(compiled.artifacts, diags),
@@ -116,6 +124,7 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
     let options = pipeline::Options {
         targets: input.targets(),
         host: input.host,
+        env_host: pipeline::host_from_env(|name| std::env::var(name).ok()),
         policy: check::Policy {
             allow_secret_like: input.allow_secret_like.clone(),
             allow_local: input.allow_local,

@@ -22,7 +22,9 @@ pub struct ServeArgs {
     /// Rebuild when the source changes (polls its modification time).
     #[arg(long, requires = "source")]
     pub watch: bool,
-    /// Host preset for the builds (overrides `[deploy] host`).
+    /// Host preset for the builds (overrides `[deploy] host`), and the host whose way of
+    /// combining `_headers` rules the preview reproduces (default: the one the folder was
+    /// built for).
     #[arg(long, value_name = "HOST")]
     pub host: Option<Host>,
     /// Address to listen on.
@@ -92,7 +94,10 @@ pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
         eprintln!("error: not listening on an IP address");
         return EXIT_USAGE;
     };
-    let site = Site::new(&args.dir);
+    let site = match args.host {
+        Some(host) => Site::new(&args.dir).with_host(host),
+        None => Site::new(&args.dir),
+    };
     let base = format!("http://{addr}");
     print_urls(&site, &base);
     for problem in site.problems() {
@@ -103,14 +108,7 @@ pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
         std::thread::spawn(move || watch(&input, &dir, &base, quiet));
     }
     for request in server.incoming_requests() {
-        let reply = match request.method() {
-            tiny_http::Method::Get | tiny_http::Method::Head => site.respond(request.url()),
-            _ => crate::serve::Reply {
-                status: 405,
-                headers: vec![("Allow".into(), "GET, HEAD".into())],
-                body: Vec::new(),
-            },
-        };
+        let reply = site.respond_to(request.method().as_str(), request.url());
         if !quiet {
             // The request target is the client's: escaped so it cannot drive the terminal.
             let url = crate::diag::printable(request.url().to_string());
@@ -131,7 +129,12 @@ pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
 
 fn print_urls(site: &Site, base: &str) {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "serving {} at {base}/", site.root().display());
+    let _ = writeln!(
+        out,
+        "serving {} (composing headers as {} does) at {base}/",
+        site.root().display(),
+        site.host().name()
+    );
     let docs = site.documents();
     if docs.is_empty() {
         let _ = writeln!(out, "  (no .wellgen-manifest here: not a wellgen build)");

@@ -1,13 +1,16 @@
 //! A `_headers` file read the way Netlify and Cloudflare Pages read it: blocks of a path
 //! pattern followed by indented `Name: value` lines (and Cloudflare's `! Name` to detach a
-//! header an earlier block set). Every block whose pattern matches applies, in file order; a
-//! header set twice is joined with `, `.
+//! header an earlier block set). Every block whose pattern matches applies, in file order; what
+//! a header set by two blocks becomes depends on the host (`Composition`), as measured in
+//! docs/hosting.md: Cloudflare joins the values with `, `, Netlify's later block replaces.
 
 use super::pattern::Pattern;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeaderRule {
     pub pattern: Pattern,
+    /// The 1-based line of the pattern.
+    pub line: usize,
     pub set: Vec<(String, String)>,
     pub detach: Vec<String>,
 }
@@ -31,6 +34,7 @@ impl HeadersFile {
             if !line.starts_with([' ', '\t']) {
                 file.rules.push(HeaderRule {
                     pattern: Pattern::parse(trimmed),
+                    line: n,
                     set: Vec::new(),
                     detach: Vec::new(),
                 });
@@ -60,29 +64,46 @@ impl HeadersFile {
         file
     }
 
-    /// The headers for a request path, names as written by the first block that set them.
-    pub fn headers_for(&self, path: &str) -> Vec<(String, String)> {
+    /// The headers for a request path as `composition` combines the matching blocks, names as
+    /// written by the first block that set them.
+    pub fn headers_for(&self, path: &str, composition: Composition) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
         for rule in self
             .rules
             .iter()
             .filter(|r| r.pattern.matches(path).is_some())
         {
+            if composition == Composition::Join {
+                // wrangler 4: a block's `! Name` drops what earlier blocks set, wherever the
+                // line stands in the block; the block's own value stays.
+                for name in &rule.detach {
+                    out.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                }
+            }
             for (name, value) in &rule.set {
                 match out.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
-                    Some((_, existing)) => {
+                    Some((_, existing)) if composition == Composition::Join => {
                         existing.push_str(", ");
                         existing.push_str(value);
                     }
+                    Some((_, existing)) => value.clone_into(existing),
                     None => out.push((name.clone(), value.clone())),
                 }
-            }
-            for name in &rule.detach {
-                out.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
             }
         }
         out
     }
+}
+
+/// How a host combines a header that several matching `_headers` blocks set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Composition {
+    /// Cloudflare Pages (its docs, and `wrangler pages dev`): the values are joined with `, `
+    /// in file order; `! Name` detaches what earlier blocks set.
+    Join,
+    /// Netlify (`netlify dev`: its `headersForPath`): the later block's value replaces the
+    /// earlier one; `! Name` lines are ignored (its parser drops them without an error).
+    Replace,
 }
 
 #[cfg(test)]
@@ -98,7 +119,7 @@ mod tests {
         let f = HeadersFile::parse(TEXT);
         assert!(f.problems.is_empty(), "{:?}", f.problems);
         assert_eq!(f.rules.len(), 4);
-        let h = f.headers_for("/.well-known/ai");
+        let h = f.headers_for("/.well-known/ai", Composition::Join);
         assert_eq!(
             h,
             vec![
@@ -115,23 +136,30 @@ mod tests {
             ]
         );
         let twice = HeadersFile::parse("/a\n  X: 1\n/*\n  x: 2\n");
-        assert_eq!(twice.headers_for("/a"), vec![("X".into(), "1, 2".into())]);
+        assert_eq!(
+            twice.headers_for("/a", Composition::Join),
+            vec![("X".into(), "1, 2".into())]
+        );
+        assert_eq!(
+            twice.headers_for("/a", Composition::Replace),
+            vec![("X".into(), "2".into())]
+        );
     }
 
     #[test]
     fn placeholders_splats_and_detaching() {
         let f = HeadersFile::parse(TEXT);
         assert!(
-            f.headers_for("/api/users")
+            f.headers_for("/api/users", Composition::Join)
                 .iter()
                 .any(|(n, _)| n == "X-Api")
         );
         assert!(
-            !f.headers_for("/api/users/1")
+            !f.headers_for("/api/users/1", Composition::Join)
                 .iter()
                 .any(|(n, _)| n == "X-Api")
         );
-        let public = f.headers_for("/public/a.txt");
+        let public = f.headers_for("/public/a.txt", Composition::Join);
         assert!(
             !public.iter().any(|(n, _)| n == "X-Frame-Options"),
             "{public:?}"
@@ -140,6 +168,25 @@ mod tests {
             public
                 .iter()
                 .any(|(n, _)| n == "Access-Control-Allow-Origin")
+        );
+    }
+
+    #[test]
+    fn a_detach_line_drops_earlier_values_but_not_its_own_blocks() {
+        // What wrangler 4.86.0 answered for both orders of the lines in wellgen's block.
+        for block in ["/x\n  ! A\n  A: mine\n", "/x\n  A: mine\n  ! A\n"] {
+            let f = HeadersFile::parse(&format!("/*\n  A: site\n  B: site\n{block}"));
+            assert_eq!(
+                f.headers_for("/x", Composition::Join),
+                vec![("B".into(), "site".into()), ("A".into(), "mine".into())],
+                "{block}"
+            );
+        }
+        // Netlify ignores the detach line: the later block replaces.
+        let f = HeadersFile::parse("/*\n  A: site\n/x\n  ! A\n  A: mine\n");
+        assert_eq!(
+            f.headers_for("/x", Composition::Replace),
+            vec![("A".into(), "mine".into())]
         );
     }
 

@@ -5,8 +5,9 @@
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use super::headers_file::HeadersFile;
+use super::headers_file::{Composition, HeadersFile};
 use super::redirects_file::RedirectsFile;
+use crate::model::Host;
 
 /// Host files a host reads but never publishes; the preview answers them with 404 too.
 const HIDDEN: [&str; 9] = [
@@ -21,10 +22,11 @@ const HIDDEN: [&str; 9] = [
     "vercel.json",
 ];
 
-/// A published folder.
+/// A published folder, answered the way `host` answers it.
 #[derive(Debug, Clone)]
 pub struct Site {
     root: PathBuf,
+    host: Host,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,12 +37,37 @@ pub struct Reply {
 }
 
 impl Site {
+    /// The folder answered as the host its last build was for (`host_of_build`).
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
+        let root = root.into();
+        let host = host_of_build(&root);
+        Self { root, host }
+    }
+
+    /// The folder answered as `host` answers it.
+    pub fn with_host(mut self, host: Host) -> Self {
+        self.host = host;
+        self
     }
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    pub fn host(&self) -> Host {
+        self.host
+    }
+
+    /// How this host combines a header several `_headers` blocks set. Hosts that do not read
+    /// `_headers` (Vercel, GitHub Pages, a generic server) get Cloudflare's joining: the
+    /// reading under which an overlap shows.
+    fn composition(&self) -> Composition {
+        match self.host {
+            Host::Netlify => Composition::Replace,
+            Host::Cloudflare | Host::Vercel | Host::GithubPages | Host::Generic => {
+                Composition::Join
+            }
+        }
     }
 
     /// The URL paths of the documents the last build wrote (from `.wellgen-manifest`), host
@@ -58,6 +85,7 @@ impl Site {
         if let Ok(text) = fs::read_to_string(self.root.join("_headers")) {
             out.extend(HeadersFile::parse(&text).problems);
             out.extend(crate::emit::hosts::headers::cloudflare_limits(&text));
+            out.extend(crate::emit::hosts::headers::overlaps(&text));
         }
         if let Ok(text) = fs::read_to_string(self.root.join("_redirects")) {
             let file = RedirectsFile::parse(&text);
@@ -68,7 +96,7 @@ impl Site {
             );
             out.extend(file.problems);
         }
-        if self.root.join("_worker.js").is_file() {
+        if self.root.join("_worker.js").is_file() && self.worker().is_none() {
             out.push(
                 "_worker.js is not run here: its routes are missing from this preview; \
                  `npx wrangler pages dev` runs it (see docs/hosting.md)"
@@ -76,6 +104,29 @@ impl Site {
             );
         }
         out
+    }
+
+    /// Answers `method url`. GET and HEAD get the file; any other method (a CORS preflight's
+    /// `OPTIONS` too) gets what `wrangler pages dev` answers: 405 with the `_headers` rules of
+    /// the path and no body. Netlify's answer is not established (docs/hosting.md).
+    pub fn respond_to(&self, method: &str, url: &str) -> Reply {
+        if method == "GET" || method == "HEAD" {
+            return self.respond(url);
+        }
+        let Some((path, _)) = parse_request(url) else {
+            return text_reply(400, "400 Bad Request\n");
+        };
+        let headers = match self.read("_headers") {
+            Some(text) if !is_hidden(&path) => {
+                HeadersFile::parse(&text).headers_for(&path, self.composition())
+            }
+            _ => Vec::new(),
+        };
+        Reply {
+            status: 405,
+            headers,
+            body: Vec::new(),
+        }
     }
 
     /// Answers `GET url` (a path with an optional query string).
@@ -86,16 +137,37 @@ impl Site {
         if is_hidden(&path) {
             return self.not_found();
         }
+        let Some(worker) = self.worker() else {
+            return self.respond_static(&path, &query);
+        };
+        // What wellgen's `_worker.js` does: the query route, then its headers on a 2xx answer.
+        let routed =
+            path == worker.discovery && query.iter().any(|(k, v)| k == "format" && v == "openapi");
+        let path = if routed { worker.openapi.clone() } else { path };
+        let mut reply = self.respond_static(&path, &[]);
+        if let Some(set) = worker.headers.get(&path)
+            && (200..300).contains(&reply.status)
+        {
+            for (name, value) in set {
+                reply.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+                reply.headers.push((name.clone(), value.clone()));
+            }
+        }
+        reply
+    }
+
+    /// The answer of the static files and their `_headers` and `_redirects`.
+    fn respond_static(&self, path: &str, query: &[(String, String)]) -> Reply {
         let headers = self.read("_headers").map(|t| HeadersFile::parse(&t));
         let redirects = self.read("_redirects").map(|t| RedirectsFile::parse(&t));
         let rule_headers = |p: &str| {
             headers
                 .as_ref()
-                .map(|h| h.headers_for(p))
+                .map(|h| h.headers_for(p, self.composition()))
                 .unwrap_or_default()
         };
         let exists = |p: &str| self.file_for(p).is_some();
-        if let Some(r) = redirects.and_then(|r| r.resolve(&path, &query, exists)) {
+        if let Some(r) = redirects.and_then(|r| r.resolve(path, query, exists)) {
             if (300..400).contains(&r.status) {
                 let mut reply = text_reply(r.status, "");
                 reply.headers.push(("Location".into(), r.to));
@@ -106,14 +178,23 @@ impl Site {
                 return text_reply(502, "502: proxying to another site is not previewed\n");
             }
             return match self.file_for(target) {
-                Some(file) => self.file_reply(r.status, &file, rule_headers(&path)),
+                Some(file) => self.file_reply(r.status, &file, rule_headers(path)),
                 None => self.not_found(),
             };
         }
-        match self.file_for(&path) {
-            Some(file) => self.file_reply(200, &file, rule_headers(&path)),
+        match self.file_for(path) {
+            Some(file) => self.file_reply(200, &file, rule_headers(path)),
             None => self.not_found(),
         }
+    }
+
+    /// wellgen's own `_worker.js`, read as data, on Cloudflare; `None` elsewhere, without one,
+    /// or for a worker wellgen did not write (which this preview cannot run).
+    fn worker(&self) -> Option<Worker> {
+        if self.host != Host::Cloudflare {
+            return None;
+        }
+        Worker::parse(&self.read("_worker.js")?)
     }
 
     fn read(&self, name: &str) -> Option<String> {
@@ -164,6 +245,68 @@ impl Site {
             Some(file) => self.file_reply(404, &file, Vec::new()),
             None => text_reply(404, "404 Not Found\n"),
         }
+    }
+}
+
+/// The host the folder's last build was for, from the host files its manifest lists:
+/// `_worker.js` or `404.html` is Cloudflare's, `_redirects` Netlify's, `vercel.json` Vercel's,
+/// `.nojekyll` GitHub Pages'; otherwise generic.
+pub fn host_of_build(root: &Path) -> Host {
+    let paths = crate::write::manifest_paths(root);
+    let has = |p: &str| paths.iter().any(|l| l == p);
+    if has("/_worker.js") || has("/404.html") {
+        Host::Cloudflare
+    } else if has("/_redirects") {
+        Host::Netlify
+    } else if has("/vercel.json") {
+        Host::Vercel
+    } else if has("/.nojekyll") {
+        Host::GithubPages
+    } else {
+        Host::Generic
+    }
+}
+
+/// What wellgen's Cloudflare worker (src/emit/hosts/cloudflare.rs) routes and sets: its
+/// `DISCOVERY`, `OPENAPI` and `HEADERS` constants.
+#[derive(Debug)]
+struct Worker {
+    discovery: String,
+    openapi: String,
+    headers: std::collections::BTreeMap<String, Vec<(String, String)>>,
+}
+
+impl Worker {
+    const MARK: &str = "// Generated by wellgen for Cloudflare Pages";
+
+    fn parse(text: &str) -> Option<Self> {
+        if !text.starts_with(Self::MARK) {
+            return None;
+        }
+        let constant = |name: &str| -> Option<serde_json::Value> {
+            let start = text.find(&format!("\nconst {name} = "))? + name.len() + 10;
+            let end = start + text[start..].find(";\n")?;
+            serde_json::from_str(&text[start..end]).ok()
+        };
+        let string = |name: &str| Some(constant(name)?.as_str()?.to_string());
+        let headers = constant("HEADERS")?
+            .as_object()?
+            .iter()
+            .map(|(path, set)| {
+                let set = set
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(n, v)| Some((n.clone(), v.as_str()?.to_string())))
+                    .collect();
+                (path.clone(), set)
+            })
+            .collect();
+        Some(Self {
+            discovery: string("DISCOVERY")?,
+            openapi: string("OPENAPI")?,
+            headers,
+        })
     }
 }
 
@@ -313,6 +456,25 @@ mod tests {
         let moved = site.respond("/old");
         assert_eq!(moved.status, 301);
         assert_eq!(header(&moved, "location"), Some("/.well-known/ai"));
+    }
+
+    #[test]
+    fn wellgens_worker_reads_as_data_and_no_other_does() {
+        use crate::emit::{Artifact, Serving};
+        let serving = Serving {
+            content_type: "application/json; charset=utf-8",
+            cache_control: "public, max-age=60",
+            cors: true,
+        };
+        let docs = [Artifact::document("/openapi.json", b"{}".to_vec(), serving)];
+        let text = crate::emit::hosts::cloudflare::worker(&docs);
+        let worker = Worker::parse(&text).expect("wellgen's worker parses");
+        assert_eq!(worker.discovery, "/api/discovery");
+        assert_eq!(worker.openapi, "/api/discovery.openapi.json");
+        let set = &worker.headers["/openapi.json"];
+        assert!(set.contains(&("Cache-Control".into(), "public, max-age=60".into())));
+        assert!(set.contains(&("Access-Control-Allow-Origin".into(), "*".into())));
+        assert!(Worker::parse("export default { fetch() {} };\n").is_none());
     }
 
     #[test]

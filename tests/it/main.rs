@@ -17,6 +17,7 @@ mod api_catalog;
 mod auth_schemes;
 mod batch;
 mod cli;
+mod composition;
 mod detection;
 mod docs;
 mod editor;

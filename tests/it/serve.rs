@@ -77,14 +77,25 @@ impl Response {
 
 /// One GET over a fresh connection (HTTP/1.1, `Connection: close`).
 fn get(base: &str, path: &str) -> Response {
+    request(base, "GET", path)
+}
+
+/// One request over a fresh connection (HTTP/1.1, `Connection: close`); an `OPTIONS` carries
+/// a CORS preflight's headers.
+fn request(base: &str, method: &str, path: &str) -> Response {
     let addr = base.trim_start_matches("http://");
     let mut stream = TcpStream::connect(addr).expect("connects");
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
+    let preflight = if method == "OPTIONS" {
+        "Origin: https://agent.example\r\nAccess-Control-Request-Method: GET\r\n"
+    } else {
+        ""
+    };
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{preflight}Connection: close\r\n\r\n"
     )
     .unwrap();
     let mut raw = Vec::new();
@@ -327,4 +338,121 @@ fn the_request_log_escapes_control_characters() {
     let logged = std::fs::read_to_string(&log).unwrap();
     assert!(!logged.contains('\u{1b}'), "{logged:?}");
     assert!(logged.contains("GET /a\\u{1b}[2Jb -> 404"), "{logged:?}");
+}
+
+/// Every value a response carries for `name` (repeated lines kept).
+fn values<'a>(r: &'a Response, name: &str) -> Vec<&'a str> {
+    r.headers
+        .iter()
+        .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+        .collect()
+}
+
+/// A site whose own `_headers` has a `/*` block, with bookshelf built into it for `host`.
+fn site_with_star_block(host: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<p>home</p>\n").unwrap();
+    std::fs::write(
+        dir.path().join("_headers"),
+        "/*\n  Cache-Control: public, max-age=0, must-revalidate\n  \
+         Access-Control-Allow-Origin: https://mysite.example\n  X-Site: kept\n",
+    )
+    .unwrap();
+    let source = root().join("examples/bookshelf/service.toml");
+    let (code, _, stderr) = crate::common::run(wellgen().args([
+        "build",
+        "-q",
+        source.to_str().unwrap(),
+        "-o",
+        dir.path().to_str().unwrap(),
+        "--host",
+        host,
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    dir
+}
+
+#[test]
+fn serve_composes_a_sites_star_block_as_each_host_does() {
+    // wrangler 4.86.0 answers exactly these (scripts/check-wrangler compares them header for
+    // header); Netlify's `netlify dev` lets the later block replace.
+    for (build_host, serve_host) in [("cloudflare", "cloudflare"), ("netlify", "netlify")] {
+        let site = site_with_star_block(build_host);
+        let log = site.path().join("serve.log");
+        let dir = site.path().to_str().unwrap().to_string();
+        let server = serve(&[&dir, "--host", serve_host], &log);
+        for path in ["/.well-known/ai", "/api/discovery"] {
+            let r = get(&server.base, path);
+            assert_eq!(r.status, 200, "{serve_host} {path}");
+            assert_eq!(
+                values(&r, "access-control-allow-origin"),
+                ["*"],
+                "{serve_host} {path}"
+            );
+            let cache = values(&r, "cache-control");
+            assert_eq!(cache.len(), 1, "{serve_host} {path}: {cache:?}");
+            assert!(cache[0].starts_with("public, max-age="), "{cache:?}");
+            assert!(
+                !cache[0].contains("must-revalidate"),
+                "{serve_host} {path}: {cache:?}"
+            );
+            assert_eq!(values(&r, "x-site"), ["kept"]);
+        }
+        let home = get(&server.base, "/");
+        assert_eq!(
+            values(&home, "access-control-allow-origin"),
+            ["https://mysite.example"]
+        );
+        assert_eq!(
+            values(&home, "cache-control"),
+            ["public, max-age=0, must-revalidate"]
+        );
+        // A CORS preflight: what wrangler answers, 405 with the path's rules and no body.
+        let pre = request(&server.base, "OPTIONS", "/.well-known/ai");
+        assert_eq!(pre.status, 405, "{serve_host}");
+        assert_eq!(values(&pre, "access-control-allow-origin"), ["*"]);
+        assert!(pre.body.is_empty());
+    }
+}
+
+#[test]
+fn serve_runs_wellgens_worker_route_and_headers_on_cloudflare() {
+    let site = site_with_star_block("cloudflare");
+    let log = site.path().join("serve.log");
+    let dir = site.path().to_str().unwrap().to_string();
+    let server = serve(&[&dir], &log);
+    let routed = get(&server.base, "/api/discovery?format=openapi");
+    let openapi = std::fs::read(site.path().join("api/discovery.openapi.json")).unwrap();
+    assert_eq!(
+        (routed.status, routed.body.as_slice()),
+        (200, openapi.as_slice())
+    );
+    // The worker sets its table's Content-Type over the one the extension gives.
+    assert_eq!(
+        values(&get(&server.base, "/openapi.json"), "content-type"),
+        ["application/json; charset=utf-8"]
+    );
+    drop(server);
+    let stderr = std::fs::read_to_string(&log).unwrap();
+    assert!(!stderr.contains("_worker.js is not run here"), "{stderr}");
+}
+
+#[test]
+fn a_generic_build_shows_the_joined_values_and_names_the_rule() {
+    let site = site_with_star_block("generic");
+    let log = site.path().join("serve.log");
+    let dir = site.path().to_str().unwrap().to_string();
+    let server = serve(&[&dir], &log);
+    let r = get(&server.base, "/.well-known/ai");
+    assert_eq!(
+        values(&r, "access-control-allow-origin"),
+        ["https://mysite.example, *"]
+    );
+    drop(server);
+    let stderr = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        stderr.contains("warning: _headers:1: `/*` also sets Access-Control-Allow-Origin"),
+        "{stderr}"
+    );
 }

@@ -1,5 +1,10 @@
 //! `_headers` for Netlify and Cloudflare Pages: one block per generated document. The same
 //! per-document header list feeds every other host's configuration (vercel.json, nginx, Apache).
+//!
+//! A site's own blocks (a `/*` block, most often) also match wellgen's paths, and both hosts
+//! apply every matching block: Cloudflare joins a header set twice (`https://site, *`, which
+//! browsers reject). So on Cloudflare each of wellgen's blocks first detaches (`! Name`) the
+//! headers it sets, and `overlaps` names every site rule whose value a host could still add.
 
 use serde::Serialize;
 
@@ -17,6 +22,9 @@ pub const MAX_LINE: usize = 2000;
 #[derive(Serialize)]
 struct Rule {
     path: String,
+    /// Cloudflare's `! Name` lines: what earlier (the site's) blocks set for these names is
+    /// dropped, so the block's own value is the only one. Netlify has no such syntax.
+    detach: Vec<&'static str>,
     headers: Vec<Header>,
 }
 
@@ -58,9 +66,15 @@ pub fn lower(host: Host, documents: &[Artifact], diags: &mut Diagnostics) -> Opt
     let mut rules: Vec<Rule> = documents
         .iter()
         .filter_map(|a| {
+            let headers = document_headers(a)?;
+            let detach = match host {
+                Host::Cloudflare => headers.iter().map(|h| h.name).collect(),
+                _ => Vec::new(),
+            };
             Some(Rule {
                 path: a.path.clone(),
-                headers: document_headers(a)?,
+                detach,
+                headers,
             })
         })
         .collect();
@@ -134,6 +148,7 @@ fn collapse(rules: Vec<Rule>) -> Vec<Rule> {
                 if !out.iter().any(|o| o.path == path) {
                     out.push(Rule {
                         path,
+                        detach: r.detach,
                         headers: r.headers,
                     });
                 }
@@ -167,9 +182,125 @@ pub fn cloudflare_limits(text: &str) -> Vec<String> {
     problems
 }
 
+/// Every rule of the site's own (outside wellgen's section of a whole `_headers` text) that
+/// sets, on one of wellgen's paths, a header wellgen's block for it sets too, with a different
+/// value, where a host can still add it: any such rule when wellgen's section has no detach
+/// lines (Netlify, generic), and rules below the section on Cloudflare (a `! Name` drops only
+/// what came before). One message per rule and header, naming the edit that settles it.
+pub fn overlaps(text: &str) -> Vec<String> {
+    use crate::serve::headers_file::HeadersFile;
+    let line_of = |marker: &str| text.lines().position(|l| l.trim_end() == marker);
+    let (Some(begin), Some(end)) = (line_of(BEGIN), line_of(END)) else {
+        return Vec::new();
+    };
+    let (begin, end) = (begin + 1, end + 1);
+    let file = HeadersFile::parse(text);
+    let (ours, site): (Vec<_>, Vec<_>) = file
+        .rules
+        .iter()
+        .partition(|r| r.line > begin && r.line < end);
+    let mut out = Vec::new();
+    for rule in site {
+        for (name, value) in &rule.set {
+            let mut paths: Vec<&str> = Vec::new();
+            for our in &ours {
+                // A collapsed splat rule (`/api/capabilities/*`) stands for the files below it.
+                let path = our.pattern.as_str().replace('*', "x");
+                let Some((_, ours_value)) =
+                    our.set.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))
+                else {
+                    continue;
+                };
+                if rule.pattern.matches(&path).is_none() || ours_value == value {
+                    continue;
+                }
+                let detached =
+                    rule.line < begin && our.detach.iter().any(|d| d.eq_ignore_ascii_case(name));
+                if !detached {
+                    paths.push(our.pattern.as_str());
+                }
+            }
+            if paths.is_empty() {
+                continue;
+            }
+            let more = match paths.len() {
+                1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            };
+            let why = if ours.iter().any(|r| !r.detach.is_empty()) {
+                format!(
+                    "it comes after wellgen's section, so Cloudflare joins the values \
+                     (`{value}, …`); move the `{}` block above `{BEGIN}` (wellgen's `! {name}` \
+                     then drops it there) or delete that line",
+                    rule.pattern.as_str()
+                )
+            } else {
+                format!(
+                    "Cloudflare joins the values (`{value}, …`) and Netlify documents no \
+                     precedence, so agents may get both; delete the `{name}: {value}` line from \
+                     `{}` or limit that block to your own pages",
+                    rule.pattern.as_str()
+                )
+            };
+            out.push(format!(
+                "_headers:{}: `{}` also sets {name} on wellgen's {}{more}: {why}",
+                rule.line,
+                rule.pattern.as_str(),
+                paths[0]
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const SITE: &str =
+        "/*\n  Access-Control-Allow-Origin: https://a.example\n  X-Frame-Options: DENY\n";
+
+    fn section(detach: bool) -> String {
+        let d = if detach {
+            "  ! Access-Control-Allow-Origin\n"
+        } else {
+            ""
+        };
+        format!(
+            "{BEGIN}\n/.well-known/ai\n{d}  Access-Control-Allow-Origin: *\n\n\
+             /api/capabilities/*\n{d}  Access-Control-Allow-Origin: *\n{END}\n"
+        )
+    }
+
+    #[test]
+    fn overlaps_name_site_rules_a_host_can_still_join() {
+        // Above a section without detach lines (Netlify, generic): one warning per header.
+        let found = overlaps(&format!("{SITE}\n{}", section(false)));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with(
+                "_headers:1: `/*` also sets Access-Control-Allow-Origin on wellgen's \
+                 /.well-known/ai and 1 more: "
+            ),
+            "{}",
+            found[0]
+        );
+        // Above Cloudflare's detaching section: settled. Below it: not.
+        assert!(overlaps(&format!("{SITE}\n{}", section(true))).is_empty());
+        let below = overlaps(&format!("{}\n{SITE}", section(true)));
+        assert!(below[0].starts_with("_headers:11: "), "{below:?}");
+        assert!(below[0].contains("move the `/*` block above"), "{below:?}");
+        // Rules that miss wellgen's paths, a file without a section, and odd text are quiet.
+        assert!(
+            overlaps(&format!(
+                "/blog/*\n  Access-Control-Allow-Origin: x\n{}",
+                section(false)
+            ))
+            .is_empty()
+        );
+        assert!(overlaps(SITE).is_empty());
+        assert!(overlaps(&format!("{END}\n{BEGIN}\n  ! \n/*\n")).is_empty());
+    }
 
     #[test]
     fn limits_count_rules_and_long_lines_only() {
