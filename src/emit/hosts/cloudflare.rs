@@ -1,13 +1,25 @@
 //! Cloudflare Pages: `_headers`, a `404.html` (without one, Pages answers a missing path with
-//! the site's index page), and an advanced-mode `_worker.js` for `?format=openapi`.
+//! the site's index page), and an advanced-mode `_worker.js` for `?format=openapi` — or, where
+//! the site has its own `_worker.js` (Astro, SvelteKit and Nuxt adapters write one), which
+//! wellgen never replaces, wellgen's entries in `_routes.json` that keep that worker away from
+//! wellgen's documents.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
 
 use super::Artifact;
-use crate::emit::targets::{openapi, rfc002};
+use super::headers::{Header, document_headers};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::targets::{adp, openapi, rfc002};
 
 pub const WORKER_PATH: &str = "/_worker.js";
 pub const NOT_FOUND_PATH: &str = "/404.html";
+pub const ROUTES_PATH: &str = "/_routes.json";
+/// Cloudflare's limit on `_routes.json`: include and exclude rules together.
+const ROUTES_LIMIT: usize = 100;
+/// The rule that stands for every ADP detail file once they would not fit one by one.
+const DETAIL_RULE: &str = "/api/capabilities/*";
 
 /// Cloudflare Pages answers a missing path with the root `index.html` and status 200 (its
 /// single-page-app fallback) unless a top-level `404.html` exists: this one turns a missing
@@ -27,16 +39,15 @@ pub const NOT_FOUND_PAGE: &str = "<!doctype html>
 /// `/api/discovery?format=openapi` would take over the bare path), so the worker picks the file,
 /// and sets the documents' headers itself because `_headers` does not reach worker responses.
 pub fn worker(artifacts: &[Artifact]) -> String {
-    let headers: BTreeMap<&str, BTreeMap<&str, &str>> = artifacts
+    let headers: BTreeMap<&str, BTreeMap<&str, String>> = artifacts
         .iter()
         .filter_map(|a| {
-            let s = a.serving.as_ref()?;
-            let mut h = BTreeMap::new();
-            h.insert("Content-Type", s.content_type);
-            h.insert("Cache-Control", s.cache_control);
-            if s.cors {
-                h.insert("Access-Control-Allow-Origin", "*");
-            }
+            // The headers `_headers` gives the document: the same Content-Type as Pages (and
+            // `wellgen serve`) send for a file whose extension says it.
+            let h: BTreeMap<&str, String> = document_headers(a)?
+                .into_iter()
+                .map(|Header { name, value }| (name, value))
+                .collect();
             Some((a.path.as_str(), h))
         })
         .collect();
@@ -44,7 +55,123 @@ pub fn worker(artifacts: &[Artifact]) -> String {
     WORKER_TEMPLATE
         .replace("__DISCOVERY__", &js_string(rfc002::DISCOVERY_PATH))
         .replace("__OPENAPI__", &js_string(openapi::DISCOVERY_PATH))
+        .replace("__PRIVATE__", &js_string(super::MANIFEST_PATH))
         .replace("__HEADERS__", &table)
+}
+
+/// The `exclude` rules of `_routes.json` that keep the site's worker away from `documents`:
+/// one per document, or the ADP detail files as one rule where one by one they would not fit.
+pub fn lower_routes(documents: &[Artifact], diags: &mut Diagnostics) -> Vec<String> {
+    let paths: Vec<&str> = documents
+        .iter()
+        .filter(|a| a.serving.is_some())
+        .map(|a| a.path.as_str())
+        .collect();
+    // One include rule (`/*`) and room for some of the site's own.
+    let room = ROUTES_LIMIT / 2;
+    let mut rules: Vec<String> = if paths.len() <= room {
+        paths.iter().map(|p| p.to_string()).collect()
+    } else {
+        let mut rules: Vec<String> = paths
+            .iter()
+            .filter(|p| !p.starts_with(adp::DETAIL_PREFIX))
+            .map(|p| p.to_string())
+            .collect();
+        if rules.len() < paths.len() {
+            rules.push(DETAIL_RULE.into());
+        }
+        rules
+    };
+    rules.sort();
+    rules.dedup();
+    if rules.len() > room {
+        diags.push(
+            Diagnostic::warning(format!(
+                "{} documents need {} `_routes.json` rules, over the {room} wellgen allows \
+                 itself of Cloudflare's {ROUTES_LIMIT}",
+                paths.len(),
+                rules.len()
+            ))
+            .at("deploy.host")
+            .help("publish fewer targets (`[build] exclude`), or route them in your worker"),
+        );
+    }
+    rules
+}
+
+/// wellgen's `_routes.json`: its `exclude` rules, merged into the site's own file by the writer
+/// ([`merge_routes`]).
+pub fn routes(rules: &[String]) -> Artifact {
+    let doc = serde_json::json!({
+        "version": 1,
+        "include": ["/*"],
+        "exclude": rules,
+    });
+    Artifact {
+        path: ROUTES_PATH.into(),
+        body: crate::emit::to_json_bytes(&doc).into(),
+        serving: None,
+    }
+}
+
+/// Puts wellgen's `exclude` rules (from `ours`, empty to remove them) into the site's
+/// `_routes.json` text (empty when it has none), dropping the rules a previous build of wellgen
+/// added (`owned`: the paths it wrote) and keeping every rule of the site's.
+pub fn merge_routes(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Result<String, String> {
+    let ours: Vec<String> = if ours.trim().is_empty() {
+        Vec::new()
+    } else {
+        let doc: Value = serde_json::from_str(ours).map_err(|e| format!("internal error: {e}"))?;
+        doc["exclude"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    let mut doc: Map<String, Value> = if existing.trim().is_empty() {
+        if ours.is_empty() {
+            return Ok(String::new());
+        }
+        let mut m = Map::new();
+        m.insert("version".into(), 1.into());
+        m.insert("include".into(), vec!["/*"].into());
+        m
+    } else {
+        serde_json::from_str(existing).map_err(|e| format!("it is not a JSON object ({e})"))?
+    };
+    let mine = |rule: &str| owned.contains(rule) || (rule == DETAIL_RULE && !owned.is_empty());
+    let mut exclude: Vec<Value> = match doc.get("exclude") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter(|v| v.as_str().is_none_or(|r| !mine(r)))
+            .cloned()
+            .collect(),
+        Some(_) => return Err("its `exclude` is not an array".into()),
+    };
+    let site_rules = exclude.len();
+    for rule in &ours {
+        if !exclude.iter().any(|v| v.as_str() == Some(rule)) {
+            exclude.push(rule.clone().into());
+        }
+    }
+    let include = doc.get("include").and_then(Value::as_array).map_or(0, Vec::len);
+    if include + exclude.len() > ROUTES_LIMIT {
+        return Err(format!(
+            "its {include} include and {site_rules} exclude rules and wellgen's {} are over \
+             Cloudflare's limit of {ROUTES_LIMIT}",
+            ours.len()
+        ));
+    }
+    let only_ours = site_rules == 0
+        && doc.get("include") == Some(&serde_json::json!(["/*"]))
+        && doc.len() == 2 + usize::from(doc.contains_key("exclude"));
+    if ours.is_empty() && only_ours {
+        return Ok(String::new());
+    }
+    doc.insert("exclude".into(), exclude.into());
+    Ok(String::from_utf8(crate::emit::to_json_bytes(&doc)).unwrap_or_default())
 }
 
 fn js_string(s: &str) -> String {
@@ -57,6 +184,8 @@ const WORKER_TEMPLATE: &str = r#"// Generated by wellgen for Cloudflare Pages (a
 // static assets unchanged.
 const DISCOVERY = __DISCOVERY__;
 const OPENAPI = __OPENAPI__;
+// wellgen's record of what it wrote: in the folder, not for publishing.
+const PRIVATE = __PRIVATE__;
 const HEADERS = __HEADERS__;
 
 export default {
@@ -64,6 +193,11 @@ export default {
     const url = new URL(request.url);
     let path = url.pathname;
     let response;
+    if (path === PRIVATE) {
+      return env.ASSETS.fetch(new Request(new URL("/404.html", url), request)).then(
+        (r) => new Response(r.body, { status: 404, headers: r.headers }),
+      );
+    }
     if (path === DISCOVERY && url.searchParams.get("format") === "openapi") {
       path = OPENAPI;
       response = await env.ASSETS.fetch(new Request(new URL(OPENAPI, url), request));

@@ -53,6 +53,9 @@ pub struct Document {
     pub serving: Serving,
     /// One file per capability below `path`.
     pub per_capability: bool,
+    /// A second URL for the same bytes as another document of the target (an alias or a
+    /// twin) that nothing links to: `[build] skip` may leave it out.
+    pub alias: bool,
     /// How the other documents (the API catalog, llms.txt) link to it; `None` for aliases,
     /// twins and per-capability files.
     pub link: Option<Link>,
@@ -65,6 +68,18 @@ impl Document {
             path,
             serving,
             per_capability: false,
+            alias: false,
+            link: None,
+        }
+    }
+
+    /// A second URL for the bytes of the target's primary document, linked to by no other.
+    pub const fn alias(path: &'static str, serving: Serving) -> Self {
+        Self {
+            path,
+            serving,
+            per_capability: false,
+            alias: true,
             link: None,
         }
     }
@@ -75,6 +90,7 @@ impl Document {
             path,
             serving,
             per_capability: false,
+            alias: false,
             link: Some(link),
         }
     }
