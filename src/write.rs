@@ -386,10 +386,14 @@ fn clash(
             }
         }
     };
-    let fix = match crate::emit::publish::switch_for(url_path) {
+    let mut fix = match crate::emit::publish::switch_for(url_path) {
         Some(switch) => format!("to keep it, {switch}"),
         None => "to keep it, build into another folder with --out".into(),
     };
+    if recorded.is_some() && meta.is_file() {
+        // wellgen's own file, edited: giving it back is the user's call, not a default.
+        fix.push_str("; or, to have wellgen write it again, delete it");
+    }
     Ok(Some(format!("{} {why}; {fix}", dest.display())))
 }
 

@@ -213,6 +213,12 @@ pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> V
                     body: cloudflare::worker(documents).into_bytes().into(),
                     serving: None,
                 });
+            } else {
+                out.push(Artifact {
+                    path: REDIRECTS_PATH.into(),
+                    body: cloudflare::redirects().into_bytes().into(),
+                    serving: None,
+                });
             }
             if let Some(routes) = &lowered.routes {
                 out.push(cloudflare::routes(routes));
@@ -294,8 +300,8 @@ fn query_route(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostic
         .at("deploy.host")
         .help(format!(
             "on Netlify, Cloudflare Pages or Vercel set `[deploy] host` (or --host) and wellgen \
-             routes it; on your own nginx or Apache, the generic host's wellgen-nginx.conf and \
-             .htaccess route {}?format=openapi to {}",
+             routes it; on your own Apache the generic host's .htaccess, and on nginx the \
+             snippet `--server-config DIR` writes, route {}?format=openapi to {}",
             rfc002::DISCOVERY_PATH,
             openapi::DISCOVERY_PATH
         )),

@@ -95,6 +95,18 @@ impl Document {
         }
     }
 
+    /// The Content-Type a host sends for this document: its own where wellgen sets the header
+    /// (`_headers`, the worker, vercel.json, the server configs), else the type every host and
+    /// `wellgen serve` give a `.json` file, which wellgen leaves them to set.
+    pub fn served_content_type(&self) -> &'static str {
+        let file = Artifact::document(self.display_path(), Vec::<u8>::new(), self.serving.clone());
+        if !file.needs_content_type() && self.path.ends_with(".json") {
+            "application/json"
+        } else {
+            self.serving.content_type
+        }
+    }
+
     /// The path as `wellgen targets` shows it: a family's with `<id>`.
     pub fn display_path(&self) -> String {
         if self.per_capability {
