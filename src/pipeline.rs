@@ -24,7 +24,7 @@ pub struct Sources<'a> {
 }
 
 /// How to compile.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// The targets chosen on the command line (`--target`), with those they require; they
     /// replace `[build] targets` and `exclude`. `None`: `[build]` decides (by default, every
@@ -37,18 +37,6 @@ pub struct Options {
     /// The output folder holds the site's own `_worker.js` (one wellgen did not write), which
     /// a Cloudflare Pages build keeps: nothing routes `?format=openapi` there then.
     pub site_worker: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Self {
-            targets: None,
-            host: None,
-            policy: check::Policy::default(),
-            import: openapi::Options::default(),
-            site_worker: false,
-        }
-    }
 }
 
 /// A compile's result. `artifacts` is empty unless `diags` has no error.
@@ -100,7 +88,11 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<Service> {
 /// if nothing was an error, render the documents, check and render the host files that serve
 /// them.
 pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnostics) -> Compiled {
-    let choice = publish::resolve(raw.build.take().as_ref(), options.targets.as_deref(), &mut diags);
+    let choice = publish::resolve(
+        raw.build.take().as_ref(),
+        options.targets.as_deref(),
+        &mut diags,
+    );
     let Some(mut service) = model::lower(raw, &mut diags) else {
         return Compiled {
             diags,

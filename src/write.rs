@@ -545,7 +545,10 @@ fn merged_entries(
     previous: &Manifest,
 ) -> Result<Vec<u8>, WriteError> {
     let existing = read_host_file(dest)?;
-    let url_path = format!("/{}", dest.file_name().unwrap_or_default().to_string_lossy());
+    let url_path = format!(
+        "/{}",
+        dest.file_name().unwrap_or_default().to_string_lossy()
+    );
     hosts::merge_entries(
         merge,
         &existing,
@@ -1098,7 +1101,11 @@ fn remove_file(dest: &Path, root: &Path, created: &[PathBuf]) -> Result<(), Writ
 /// Writes server configuration (`hosts::is_server_config`) into `dir`, the place the user
 /// named, which must not be the published folder `out` or inside it. Replaces only a file
 /// wellgen wrote there (it starts with wellgen's comment); written atomically. Returns its path.
-pub fn write_server_config(dir: &Path, out: &Path, artifact: &Artifact) -> Result<PathBuf, WriteError> {
+pub fn write_server_config(
+    dir: &Path,
+    out: &Path,
+    artifact: &Artifact,
+) -> Result<PathBuf, WriteError> {
     let name = artifact.path.trim_start_matches('/');
     let real_dir = resolve_to_be(dir);
     let real_out = resolve_to_be(out);

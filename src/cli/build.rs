@@ -204,7 +204,10 @@ pub(super) fn build_one(
 /// `[deploy] server_config` of the service.toml, relative to its folder.
 fn deploy_server_config(input: &Input) -> Option<PathBuf> {
     let text = std::fs::read_to_string(&input.source).ok()?;
-    let rel = source::parse_service_toml(&text).ok()?.deploy?.server_config?;
+    let rel = source::parse_service_toml(&text)
+        .ok()?
+        .deploy?
+        .server_config?;
     Some(input.source.parent().unwrap_or(Path::new(".")).join(rel))
 }
 

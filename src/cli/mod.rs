@@ -215,7 +215,9 @@ impl Input {
         site.join(worker.trim_start_matches('/'))
             .symlink_metadata()
             .is_ok()
-            && !crate::write::manifest_paths(site).iter().any(|p| p == worker)
+            && !crate::write::manifest_paths(site)
+                .iter()
+                .any(|p| p == worker)
     }
 }
 

@@ -77,7 +77,11 @@ pub fn switch_for(path: &str) -> Option<String> {
 
 /// Resolves `[build]` (its diagnostics into `diags`); `cli` are the targets of `--target`, if
 /// any were given: they replace `targets` and `exclude`.
-pub fn resolve(build: Option<&BuildTable>, cli: Option<&[Target]>, diags: &mut Diagnostics) -> Choice {
+pub fn resolve(
+    build: Option<&BuildTable>,
+    cli: Option<&[Target]>,
+    diags: &mut Diagnostics,
+) -> Choice {
     let empty = BuildTable::default();
     let build = build.unwrap_or(&empty);
     let targets = match cli {
@@ -205,7 +209,11 @@ mod tests {
         let mut d = Diagnostics::default();
         let c = resolve(Some(&table(Some(&["rfc002"]), None, &[])), None, &mut d);
         assert_eq!(c.targets, [Target::Rfc002, Target::OpenApi]);
-        let c = resolve(Some(&table(None, Some(&["agis", "mcp"]), &[])), None, &mut d);
+        let c = resolve(
+            Some(&table(None, Some(&["agis", "mcp"]), &[])),
+            None,
+            &mut d,
+        );
         assert!(!c.targets.contains(&Target::Agis) && c.targets.contains(&Target::Adp));
         assert!(!d.has_errors());
     }
@@ -224,12 +232,19 @@ mod tests {
     #[test]
     fn unknown_names_are_errors_with_a_suggestion() {
         let mut d = Diagnostics::default();
-        resolve(Some(&table(Some(&["agsi"]), None, &["/ai.json"])), None, &mut d);
+        resolve(
+            Some(&table(Some(&["agsi"]), None, &["/ai.json"])),
+            None,
+            &mut d,
+        );
         let all: Vec<String> = d
             .iter()
             .map(|d| format!("{} {:?}", d.message, d.help))
             .collect();
-        assert!(all[0].contains("`agsi` is not a target") && all[0].contains("`agis`"), "{all:?}");
+        assert!(
+            all[0].contains("`agsi` is not a target") && all[0].contains("`agis`"),
+            "{all:?}"
+        );
         assert!(all[1].contains("did you mean `/ai`"), "{all:?}");
         assert_eq!(all.len(), 2, "{all:?}");
     }

@@ -335,7 +335,12 @@ fn generic_server_configs_set_the_same_headers_as_headers_file() {
     let (code, stderr) = build(
         &root().join(BOOKSHELF),
         &out,
-        &["--host", "generic", "--server-config", conf.to_str().unwrap()],
+        &[
+            "--host",
+            "generic",
+            "--server-config",
+            conf.to_str().unwrap(),
+        ],
     );
     assert_eq!(code, 0, "{stderr}");
     assert!(!out.join("wellgen-nginx.conf").exists());

@@ -174,7 +174,10 @@ fn a_stale_file_with_its_recorded_hash_is_removed() {
     let (code, stderr) = build(&s.source, &s.out);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("2 stale removed"), "{stderr}");
-    assert!(!s.out.join("old").exists(), "the emptied folder wellgen made goes too");
+    assert!(
+        !s.out.join("old").exists(),
+        "the emptied folder wellgen made goes too"
+    );
     assert!(
         s.out.join("site/old").is_dir(),
         "a folder wellgen did not make stays, even empty"

@@ -37,7 +37,10 @@ fn build_targets_in_the_file_choose_the_documents_and_silence_the_others() {
     let (_all, plain) = source("worldweather", "");
     let (code, _, stderr) = run(wellgen().arg("check").arg(&plain));
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.to_lowercase().contains("agis"), "the control hears of AGIS");
+    assert!(
+        stderr.to_lowercase().contains("agis"),
+        "the control hears of AGIS"
+    );
 
     let (dir, src) = source("worldweather", "[build]\ntargets = [\"ai\"]\n");
     let (code, _, stderr) = run(wellgen().arg("check").arg(&src));
@@ -49,7 +52,10 @@ fn build_targets_in_the_file_choose_the_documents_and_silence_the_others() {
     assert_eq!(build(&src, &out, &["--host", "netlify"]).0, 0);
     let docs = published(&out);
     assert!(docs.contains(&".well-known/ai".to_string()), "{docs:?}");
-    assert!(!docs.iter().any(|p| p.contains("agis") || p == "llms.txt"), "{docs:?}");
+    assert!(
+        !docs.iter().any(|p| p.contains("agis") || p == "llms.txt"),
+        "{docs:?}"
+    );
 
     // `--target` wins over the file.
     let out2 = dir.path().join("dist2");
@@ -68,14 +74,22 @@ fn exclude_and_skip_leave_documents_out() {
     let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
     assert_eq!(code, 0, "{stderr}");
     let docs = published(&out);
-    for gone in ["ai", ".well-known/ia.json", ".well-known/agis.json", ".well-known/mcp/tools.json"] {
+    for gone in [
+        "ai",
+        ".well-known/ia.json",
+        ".well-known/agis.json",
+        ".well-known/mcp/tools.json",
+    ] {
         assert!(!docs.contains(&gone.to_string()), "{gone} in {docs:?}");
     }
     for kept in [".well-known/ai", "ia.json", "llms.txt"] {
         assert!(docs.contains(&kept.to_string()), "{kept} not in {docs:?}");
     }
     let headers = fs::read_to_string(out.join("_headers")).unwrap();
-    assert!(!headers.contains("\n/ai\n"), "no rule for a skipped alias:\n{headers}");
+    assert!(
+        !headers.contains("\n/ai\n"),
+        "no rule for a skipped alias:\n{headers}"
+    );
 }
 
 #[test]
@@ -94,7 +108,10 @@ fn unknown_names_in_build_are_errors_that_point_at_the_value() {
         "{stderr}"
     );
     let at = format!("{}:", src.display());
-    assert!(stderr.matches(&at).count() >= 3, "each error has its place:\n{stderr}");
+    assert!(
+        stderr.matches(&at).count() >= 3,
+        "each error has its place:\n{stderr}"
+    );
 }
 
 #[test]
@@ -108,28 +125,43 @@ fn every_clash_is_reported_at_once_with_the_switch_that_avoids_it() {
     let before = files(&out);
     let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("2 paths wellgen would write are taken"), "{stderr}");
+    assert!(
+        stderr.contains("2 paths wellgen would write are taken"),
+        "{stderr}"
+    );
     assert!(
         stderr.contains("ai is the site's own folder; to keep it, add \"/ai\" to `[build] skip`"),
         "{stderr}"
     );
     assert!(
-        stderr.contains("llms.txt is the site's own; to keep it, add \"llms-txt\" to `[build] exclude`"),
+        stderr.contains(
+            "llms.txt is the site's own; to keep it, add \"llms-txt\" to `[build] exclude`"
+        ),
         "{stderr}"
     );
-    assert!(!stderr.contains("delete"), "never advise deleting the site's files:\n{stderr}");
+    assert!(
+        !stderr.contains("delete"),
+        "never advise deleting the site's files:\n{stderr}"
+    );
     assert_eq!(files(&out), before, "nothing written");
 
     // Applying the switches named builds, and the site's files stay.
     fs::write(
         &src,
-        fs::read_to_string(&src).unwrap() + "\n[build]\nskip = [\"/ai\"]\nexclude = [\"llms-txt\"]\n",
+        fs::read_to_string(&src).unwrap()
+            + "\n[build]\nskip = [\"/ai\"]\nexclude = [\"llms-txt\"]\n",
     )
     .unwrap();
     let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(fs::read_to_string(out.join("ai/index.html")).unwrap(), "<h1>AI</h1>");
-    assert_eq!(fs::read_to_string(out.join("llms.txt")).unwrap(), "# the site's own\n");
+    assert_eq!(
+        fs::read_to_string(out.join("ai/index.html")).unwrap(),
+        "<h1>AI</h1>"
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("llms.txt")).unwrap(),
+        "# the site's own\n"
+    );
 }
 
 const ASTRO_WORKER: &str = "export default { fetch() { return new Response('astro'); } };\n";
@@ -144,18 +176,32 @@ fn the_sites_own_worker_is_kept_and_routes_json_sends_wellgens_documents_past_it
     fs::write(out.join("_routes.json"), ASTRO_ROUTES).unwrap();
     let (code, stderr) = build(&src, &out, &["--host", "cloudflare"]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(fs::read_to_string(out.join("_worker.js")).unwrap(), ASTRO_WORKER);
-    assert!(stderr.contains("wellgen keeps it and writes none"), "{stderr}");
-    assert!(stderr.contains("add \"/_worker.js\" to `[build] skip`"), "{stderr}");
+    assert_eq!(
+        fs::read_to_string(out.join("_worker.js")).unwrap(),
+        ASTRO_WORKER
+    );
+    assert!(
+        stderr.contains("wellgen keeps it and writes none"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("add \"/_worker.js\" to `[build] skip`"),
+        "{stderr}"
+    );
 
-    let routes: Value = serde_json::from_slice(&fs::read(out.join("_routes.json")).unwrap()).unwrap();
+    let routes: Value =
+        serde_json::from_slice(&fs::read(out.join("_routes.json")).unwrap()).unwrap();
     let exclude: Vec<&str> = routes["exclude"]
         .as_array()
         .unwrap()
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    assert_eq!(&exclude[..2], ["/_astro/*", "/favicon.svg"], "the site's rules first, kept");
+    assert_eq!(
+        &exclude[..2],
+        ["/_astro/*", "/favicon.svg"],
+        "the site's rules first, kept"
+    );
     assert!(exclude.contains(&"/.well-known/ai") && exclude.contains(&"/llms.txt"));
 
     // Without a route, agents.json links to the OpenAPI file itself.
@@ -179,10 +225,14 @@ fn the_sites_own_worker_is_kept_and_routes_json_sends_wellgens_documents_past_it
     // Leaving Cloudflare takes wellgen's rules out and leaves the site's file as it was.
     let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
     assert_eq!(code, 0, "{stderr}");
-    let routes: Value = serde_json::from_slice(&fs::read(out.join("_routes.json")).unwrap()).unwrap();
+    let routes: Value =
+        serde_json::from_slice(&fs::read(out.join("_routes.json")).unwrap()).unwrap();
     let original: Value = serde_json::from_str(ASTRO_ROUTES).unwrap();
     assert_eq!(routes, original);
-    assert_eq!(fs::read_to_string(out.join("_worker.js")).unwrap(), ASTRO_WORKER);
+    assert_eq!(
+        fs::read_to_string(out.join("_worker.js")).unwrap(),
+        ASTRO_WORKER
+    );
 }
 
 #[test]
@@ -193,8 +243,45 @@ fn a_worker_folder_of_an_adapter_is_kept_too() {
     fs::write(out.join("_worker.js/index.js"), ASTRO_WORKER).unwrap();
     let (code, stderr) = build(&src, &out, &["--host", "cloudflare"]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(fs::read_to_string(out.join("_worker.js/index.js")).unwrap(), ASTRO_WORKER);
+    assert_eq!(
+        fs::read_to_string(out.join("_worker.js/index.js")).unwrap(),
+        ASTRO_WORKER
+    );
     assert!(out.join("_routes.json").is_file());
+    // The `_routes.json` wellgen made alone goes when no longer needed; the worker stays.
+    let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!out.join("_routes.json").exists());
+    assert!(out.join("_worker.js/index.js").is_file());
+}
+
+#[test]
+fn the_starters_build_table_works_once_uncommented() {
+    let text: String = wellgen::cli::STARTER
+        .lines()
+        .map(|l| match l.strip_prefix("# ") {
+            Some(rest)
+                if rest.starts_with("[build]")
+                    || rest.starts_with("targets =")
+                    || rest.starts_with("skip =") =>
+            {
+                format!("{rest}\n")
+            }
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    assert!(
+        text.contains("\n[build]\ntargets = ["),
+        "the starter shows [build]"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("service.toml");
+    fs::write(&src, text).unwrap();
+    let out = dir.path().join("dist");
+    let (code, stderr) = build(&src, &out, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.to_lowercase().contains("agis"), "{stderr}");
+    assert!(!out.join("ai").exists() && out.join(".well-known/ai").exists());
 }
 
 #[test]
@@ -203,9 +290,15 @@ fn wellgens_own_worker_hides_the_manifest() {
     let out = dir.path().join("dist");
     assert_eq!(build(&src, &out, &["--host", "cloudflare"]).0, 0);
     let js = fs::read_to_string(out.join("_worker.js")).unwrap();
-    assert!(js.contains("const PRIVATE = \"/.wellgen-manifest\";"), "{js}");
+    assert!(
+        js.contains("const PRIVATE = \"/.wellgen-manifest\";"),
+        "{js}"
+    );
     assert!(js.contains("if (path === PRIVATE)"), "{js}");
-    assert!(!out.join("_routes.json").exists(), "no site worker, no _routes.json");
+    assert!(
+        !out.join("_routes.json").exists(),
+        "no site worker, no _routes.json"
+    );
 }
 
 #[test]
@@ -224,7 +317,12 @@ fn the_nginx_snippet_goes_only_where_the_user_says_never_into_the_web_root() {
     let (code, stderr) = build(
         &src,
         &out,
-        &["--host", "generic", "--server-config", inside.to_str().unwrap()],
+        &[
+            "--host",
+            "generic",
+            "--server-config",
+            inside.to_str().unwrap(),
+        ],
     );
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("inside the output folder"), "{stderr}");
@@ -243,7 +341,11 @@ fn the_nginx_snippet_goes_only_where_the_user_says_never_into_the_web_root() {
     let (code, stderr) = build(&src, &out, &["--host", "generic"]);
     assert_eq!(code, 0, "{stderr}");
     let conf = dir.path().join("deploy/wellgen-nginx.conf");
-    assert!(fs::read_to_string(&conf).unwrap().contains("location = /.well-known/ai {"));
+    assert!(
+        fs::read_to_string(&conf)
+            .unwrap()
+            .contains("location = /.well-known/ai {")
+    );
 
     // A file of the user's of that name is never replaced.
     fs::write(&conf, "server { }\n").unwrap();
@@ -262,12 +364,18 @@ fn a_web_root_nginx_snippet_of_an_older_build_is_removed_with_a_note() {
     fs::write(out.join("wellgen-nginx.conf"), body).unwrap();
     let manifest = out.join(".wellgen-manifest");
     let text = fs::read_to_string(&manifest).unwrap()
-        + &format!("/wellgen-nginx.conf {}\n", wellgen::write::content_hash(body.as_bytes()));
+        + &format!(
+            "/wellgen-nginx.conf {}\n",
+            wellgen::write::content_hash(body.as_bytes())
+        );
     fs::write(&manifest, text).unwrap();
     let (code, stderr) = build(&src, &out, &["--host", "generic"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(!out.join("wellgen-nginx.conf").exists());
-    assert!(stderr.contains("wellgen-nginx.conf is no longer written into"), "{stderr}");
+    assert!(
+        stderr.contains("wellgen-nginx.conf is no longer written into"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -284,7 +392,11 @@ fn targets_promise_the_content_type_that_serve_sends() {
                 let Some(first) = fs::read_dir(&dir).ok().and_then(|mut d| d.next()) else {
                     continue;
                 };
-                format!("{}{}", doc.path, first.unwrap().file_name().to_string_lossy())
+                format!(
+                    "{}{}",
+                    doc.path,
+                    first.unwrap().file_name().to_string_lossy()
+                )
             } else {
                 doc.path.to_string()
             };
@@ -325,7 +437,10 @@ fn folders_wellgen_did_not_create_are_never_removed() {
     let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(out.join(".well-known").is_dir(), "the site's folder stays");
-    assert!(!out.join(".well-known/mcp").exists(), "wellgen's emptied folder goes");
+    assert!(
+        !out.join(".well-known/mcp").exists(),
+        "wellgen's emptied folder goes"
+    );
     assert!(!out.join("api").exists(), "{:?}", published(&out));
 }
 

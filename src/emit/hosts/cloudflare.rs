@@ -135,7 +135,11 @@ pub fn routes(rules: &[String]) -> Artifact {
 /// Puts wellgen's `exclude` rules (from `ours`, empty to remove them) into the site's
 /// `_routes.json` text (empty when it has none), dropping the rules a previous build of wellgen
 /// added (`owned`: the paths it wrote) and keeping every rule of the site's.
-pub fn merge_routes(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Result<String, String> {
+pub fn merge_routes(
+    existing: &str,
+    ours: &str,
+    owned: &BTreeSet<String>,
+) -> Result<String, String> {
     let ours: Vec<String> = if ours.trim().is_empty() {
         Vec::new()
     } else {
@@ -158,7 +162,10 @@ pub fn merge_routes(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Res
     } else {
         serde_json::from_str(existing).map_err(|e| format!("it is not a JSON object ({e})"))?
     };
-    let mine = |rule: &str| owned.contains(rule) || (rule == DETAIL_RULE && !owned.is_empty());
+    let mine = |rule: &str| {
+        owned.contains(rule)
+            || (!owned.is_empty() && (rule == DETAIL_RULE || rule == super::MANIFEST_PATH))
+    };
     let mut exclude: Vec<Value> = match doc.get("exclude") {
         None => Vec::new(),
         Some(Value::Array(items)) => items
@@ -174,7 +181,10 @@ pub fn merge_routes(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Res
             exclude.push(rule.clone().into());
         }
     }
-    let include = doc.get("include").and_then(Value::as_array).map_or(0, Vec::len);
+    let include = doc
+        .get("include")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
     if include + exclude.len() > ROUTES_LIMIT {
         return Err(format!(
             "its {include} include and {site_rules} exclude rules and wellgen's {} are over \

@@ -12,11 +12,11 @@ pub mod section;
 pub mod vercel;
 
 use super::Artifact;
+use super::Target;
+use super::publish::Choice;
 use super::targets::{openapi, rfc002};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Host, Service};
-use super::Target;
-use super::publish::Choice;
 use cloudflare::{NOT_FOUND_PATH, ROUTES_PATH, WORKER_PATH};
 use netlify::REDIRECTS_PATH;
 use section::Placement;
@@ -79,7 +79,6 @@ pub fn route_left_out(
                     o = openapi::DISCOVERY_PATH,
                     r = ROUTES_PATH.trim_start_matches('/'),
                 ))
-                .at("deploy.host")
                 .help(format!(
                     "nothing to fix; to record the choice and silence this, add \"{WORKER_PATH}\" \
                      to `[build] skip` in service.toml"
