@@ -1325,6 +1325,11 @@ mod tests {
     }
 
     #[test]
+    fn the_host_layer_hides_the_manifest_by_its_real_name() {
+        assert_eq!(format!("/{MANIFEST}"), hosts::MANIFEST_PATH);
+    }
+
+    #[test]
     fn the_hash_is_sha256() {
         assert_eq!(
             content_hash(b"abc"),

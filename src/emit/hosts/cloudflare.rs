@@ -245,3 +245,72 @@ export default {
   },
 };
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owned() -> BTreeSet<String> {
+        ["/.well-known/ai".to_string()].into()
+    }
+
+    #[test]
+    fn routes_merge_keeps_the_sites_rules_and_takes_ours_out_again() {
+        let site = r#"{"version": 1, "include": ["/*"], "exclude": ["/_astro/*"]}"#;
+        let ours = String::from_utf8(routes(&["/.well-known/ai".into()]).body.to_vec()).unwrap();
+        let merged = merge_routes(site, &ours, &owned()).unwrap();
+        let doc: Value = serde_json::from_str(&merged).unwrap();
+        assert_eq!(
+            doc["exclude"],
+            serde_json::json!(["/_astro/*", "/.well-known/ai"])
+        );
+        let back: Value =
+            serde_json::from_str(&merge_routes(&merged, "", &owned()).unwrap()).unwrap();
+        assert_eq!(back["exclude"], serde_json::json!(["/_astro/*"]));
+        // A file that held only wellgen's rules goes.
+        assert_eq!(
+            merge_routes(&merge_routes("", &ours, &owned()).unwrap(), "", &owned()).unwrap(),
+            ""
+        );
+    }
+
+    #[test]
+    fn routes_over_cloudflares_limit_are_refused_not_truncated() {
+        let many: Vec<String> = (0..99).map(|i| format!("/site/{i}")).collect();
+        let site =
+            serde_json::json!({"version": 1, "include": ["/*"], "exclude": many}).to_string();
+        let ours = String::from_utf8(routes(&["/.well-known/ai".into()]).body.to_vec()).unwrap();
+        let err = merge_routes(&site, &ours, &owned()).unwrap_err();
+        assert!(err.contains("limit of 100"), "{err}");
+    }
+
+    #[test]
+    fn many_detail_files_share_one_rule() {
+        let serving = crate::emit::Serving {
+            content_type: "application/json",
+            cache_control: "x",
+            cors: true,
+        };
+        let docs: Vec<Artifact> = (0..80)
+            .map(|i| {
+                Artifact::document(
+                    format!("{}c{i}", adp::DETAIL_PREFIX),
+                    Vec::<u8>::new(),
+                    serving.clone(),
+                )
+            })
+            .chain([Artifact::document(
+                "/.well-known/ai",
+                Vec::<u8>::new(),
+                serving.clone(),
+            )])
+            .collect();
+        let mut diags = Diagnostics::default();
+        let rules = lower_routes(&docs, &mut diags);
+        assert_eq!(
+            rules,
+            ["/.well-known/ai", "/.wellgen-manifest", DETAIL_RULE]
+        );
+        assert_eq!(diags.warning_count(), 0);
+    }
+}
