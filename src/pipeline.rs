@@ -7,6 +7,7 @@ use std::path::Path;
 
 use crate::check;
 use crate::diag::Diagnostics;
+use crate::emit::publish::{self, Choice};
 use crate::emit::targets::Shared;
 use crate::emit::{self, Artifact, Target, hosts};
 use crate::model::{self, Host, Service};
@@ -23,10 +24,12 @@ pub struct Sources<'a> {
 }
 
 /// How to compile.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The targets to emit, in target order (`Target::ALL` by default).
-    pub targets: Vec<Target>,
+    /// The targets chosen on the command line (`--target`), with those they require; they
+    /// replace `[build] targets` and `exclude`. `None`: `[build]` decides (by default, every
+    /// target).
+    pub targets: Option<Vec<Target>>,
     /// Overrides `[deploy] host`.
     pub host: Option<Host>,
     /// The host whose build environment this is (`host_from_env`): used when neither `host`
@@ -34,18 +37,9 @@ pub struct Options {
     pub env_host: Option<EnvHost>,
     pub policy: check::Policy,
     pub import: openapi::Options,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Self {
-            targets: Target::ALL.to_vec(),
-            host: None,
-            env_host: None,
-            policy: check::Policy::default(),
-            import: openapi::Options::default(),
-        }
-    }
+    /// The output folder holds the site's own `_worker.js` (one wellgen did not write), which
+    /// a Cloudflare Pages build keeps: nothing routes `?format=openapi` there then.
+    pub site_worker: bool,
 }
 
 /// A compile's result. `artifacts` is empty unless `diags` has no error.
@@ -118,10 +112,16 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<Service> {
     model::lower(raw?, diags)
 }
 
-/// The stages after reading: lower `raw` into the model, check it, lower every chosen target
-/// (each one's checks), then, only if nothing was an error, render the documents, check and
-/// render the host files that serve them.
-pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) -> Compiled {
+/// The stages after reading: resolve what the build publishes (`[build]`, `--target`), lower
+/// `raw` into the model, check it, lower every chosen target (each one's checks), then, only
+/// if nothing was an error, render the documents, check and render the host files that serve
+/// them.
+pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnostics) -> Compiled {
+    let choice = publish::resolve(
+        raw.build.take().as_ref(),
+        options.targets.as_deref(),
+        &mut diags,
+    );
     let toml_host = raw.deploy.as_ref().is_some_and(|d| d.host.is_some());
     let Some(mut service) = model::lower(raw, &mut diags) else {
         return Compiled {
@@ -135,8 +135,10 @@ pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) 
     if let Some(host) = options.host.or(env_host.map(|e| e.host)) {
         service.host = host;
     }
+    service.route_left_out =
+        hosts::route_left_out(&service, &choice, options.site_worker, &mut diags);
     check::run(&service, &options.policy, &mut diags);
-    let artifacts = emit(&service, &options.targets, &mut diags);
+    let artifacts = emit_chosen(&service, &choice, options.site_worker, &mut diags);
     Compiled {
         artifacts,
         service: Some(service),
@@ -148,13 +150,25 @@ pub fn compile_raw(raw: ServiceToml, options: &Options, mut diags: Diagnostics) 
 /// Every artifact of `targets` and of the host, or none if a check found an error. Every
 /// target is lowered (and so reports) even after an error, so one run shows every problem.
 pub fn emit(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
+    emit_chosen(service, &Choice::all(targets), false, diags)
+}
+
+/// [`emit`] for a build's `choice`: its targets, without the documents and host files it
+/// skips. `site_worker`: the output folder holds the site's own `_worker.js`.
+pub fn emit_chosen(
+    service: &Service,
+    choice: &Choice,
+    site_worker: bool,
+    diags: &mut Diagnostics,
+) -> Vec<Artifact> {
     let shared = Shared::default();
-    let lowered = emit::lower(service, targets, &shared, None, diags);
+    let lowered = emit::lower(service, &choice.targets, &shared, None, diags);
     if diags.has_errors() {
         return Vec::new();
     }
     let mut artifacts = lowered.render();
-    let host = hosts::lower(service, &artifacts, diags);
+    artifacts.retain(|a| !choice.skips(&a.path));
+    let host = hosts::lower(service, &artifacts, choice, site_worker, diags);
     if diags.has_errors() {
         return Vec::new();
     }

@@ -27,16 +27,19 @@ use sha2::{Digest, Sha256};
 
 use crate::emit::Artifact;
 use crate::emit::hosts::section::{self, Placement};
-use crate::emit::hosts::{self, Merge, vercel};
+use crate::emit::hosts::{self, Merge};
 
 pub const MANIFEST: &str = ".wellgen-manifest";
 pub const JOURNAL: &str = ".wellgen-journal";
 const MANIFEST_HEAD: &str = "# Files written by wellgen and the SHA-256 of what it wrote; the next build replaces \
-     or removes exactly these, and only while they are unchanged.";
+     or removes exactly these, and only while they are unchanged.\n# Folders wellgen created \
+     (`/path/ folder`): removed once a removal leaves one empty, no other folder ever.";
 const JOURNAL_HEAD: &str =
     "# A wellgen build in progress; the next build finishes or undoes it. Do not edit.";
 /// The manifest's mark for a host file of which wellgen owns only a marked section.
 const SECTION: &str = "section";
+/// The manifest's mark for a folder wellgen created.
+const FOLDER: &str = "folder";
 
 #[derive(Debug)]
 pub struct WriteError {
@@ -125,6 +128,7 @@ pub fn write(
             .map(|(dest, body, _)| (dest, body))
             .collect();
         journal.removes = plan.removes;
+        journal.tidy = plan.tidy;
         journal.plan(&root, &bodies)?;
         for (dest, body) in &bodies {
             journal.stage(dest, body)?;
@@ -161,6 +165,9 @@ struct Plan {
     report: Report,
     files: Vec<(PathBuf, Arc<[u8]>, bool)>,
     removes: Vec<(PathBuf, String)>,
+    /// The folders wellgen created, by the previous manifest and this build: the only ones a
+    /// removal may take away once empty.
+    tidy: Vec<PathBuf>,
     previous: Manifest,
 }
 
@@ -177,6 +184,7 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     let mut files: Vec<(PathBuf, Arc<[u8]>, bool)> = Vec::new();
     let mut removes = Vec::new();
     let mut manifest: BTreeMap<String, String> = BTreeMap::new();
+    let mut clashes: Vec<String> = Vec::new();
     for a in artifacts {
         let dest = destination(root, &a.path)?;
         let merge = hosts::merge_of(&a.path);
@@ -189,11 +197,11 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
                     .extend(hosts::headers::overlaps(&String::from_utf8_lossy(&merged)));
             }
             merged.into()
-        } else if merge == Merge::VercelJson {
+        } else if matches!(merge, Merge::VercelJson | Merge::RoutesJson) {
             manifest.insert(a.path.clone(), SECTION.into());
-            merged_vercel(&dest, &a.body, &previous)?.into()
+            merged_entries(merge, &dest, &a.body, &previous)?.into()
         } else if merge == Merge::Default
-            && dest.exists()
+            && dest.symlink_metadata().is_ok()
             && !previous.entries.contains_key(&a.path)
         {
             // A site's own 404.html (or .nojekyll) wins over wellgen's default.
@@ -203,8 +211,12 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
             ));
             continue;
         } else {
+            if let Some(clash) = clash(&dest, &a.path, &a.body, &previous)? {
+                // Every clash of the build is reported at once; nothing is written.
+                clashes.push(clash);
+                continue;
+            }
             manifest.insert(a.path.clone(), content_hash(&a.body));
-            refuse_foreign(&dest, &a.path, &a.body, &previous)?;
             a.body.clone()
         };
         if is_regular_file(&dest) && fs::read(&dest).is_ok_and(|old| *old == *body) {
@@ -214,6 +226,9 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
         }
         files.push((dest, body, true));
         report.written += 1;
+    }
+    if !clashes.is_empty() {
+        return Err(refused(root, &clashes));
     }
     for (stale, recorded) in &previous.entries {
         if manifest.contains_key(stale) {
@@ -231,9 +246,42 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
             Err(why) => report.kept.push(why),
         }
     }
+    // The folders wellgen created: those the previous build recorded (or, from a manifest
+    // older than the record, adopted), and those this build creates. The manifest keeps the
+    // ones that still hold a file of this build.
+    let recorded: BTreeSet<&str> = previous.folders.iter().map(String::as_str).collect();
+    let mut created: BTreeSet<String> = BTreeSet::new();
+    for (dest, _, _) in &files {
+        let mut dir = dest.parent();
+        while let Some(d) = dir {
+            if d == root || !d.starts_with(root) {
+                break;
+            }
+            let rel = url_of(root, d);
+            if recorded.contains(rel.as_str()) || d.symlink_metadata().is_err() {
+                created.insert(rel);
+            }
+            dir = d.parent();
+        }
+    }
+    let tidy: Vec<PathBuf> = recorded
+        .iter()
+        .map(|r| r.to_string())
+        .chain(created.iter().cloned())
+        .collect::<BTreeSet<String>>()
+        .iter()
+        .filter_map(|r| destination(root, r).ok())
+        .collect();
+    let mut listing: BTreeMap<String, &str> = manifest
+        .iter()
+        .map(|(path, hash)| (path.clone(), hash.as_str()))
+        .collect();
+    for folder in &created {
+        listing.insert(format!("{folder}/"), FOLDER);
+    }
     let mut text = String::from(MANIFEST_HEAD);
     text.push('\n');
-    for (path, hash) in &manifest {
+    for (path, hash) in &listing {
         text.push_str(&format!("{path} {hash}\n"));
     }
     let manifest_path = root.join(MANIFEST);
@@ -245,8 +293,19 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
         report,
         files,
         removes,
+        tidy,
         previous,
     })
+}
+
+/// The URL path of `path` inside `root` (`/a/b`).
+fn url_of(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    format!("/{}", parts.join("/"))
 }
 
 /// Whether every file in `root` is wellgen's, by the manifest: listed with the hash it still
@@ -260,7 +319,10 @@ fn owns_whole(root: &Path, previous: &Manifest) -> bool {
             let path = entry.ok()?.path();
             let meta = path.symlink_metadata().ok()?;
             if meta.is_dir() {
-                // An empty folder is not known to be wellgen's.
+                // An empty folder, or one wellgen did not create, is not known to be wellgen's.
+                if !previous.folders.contains(&url_of(root, &path)) {
+                    return None;
+                }
                 count += walk(root, &path, previous).filter(|n| *n > 0)?;
                 continue;
             }
@@ -283,10 +345,11 @@ fn owns_whole(root: &Path, previous: &Manifest) -> bool {
         };
         match hosts::merge_of(rel) {
             _ if recorded != SECTION => content_hash(&now) == *recorded,
-            Merge::VercelJson => vercel::merge(
+            merge @ (Merge::VercelJson | Merge::RoutesJson) => hosts::merge_entries(
+                merge,
                 &String::from_utf8_lossy(&now),
                 "",
-                &previous.owned_by_vercel(),
+                &previous.owned_by(rel),
             )
             .is_ok_and(|rest| rest.trim().is_empty()),
             Merge::Section(placement) => {
@@ -301,24 +364,26 @@ fn owns_whole(root: &Path, previous: &Manifest) -> bool {
 
 /// An existing file at `dest` may be replaced only if the previous build wrote it and it still
 /// has the bytes that build wrote. A line of an older manifest without a hash is accepted only
-/// when the file already holds exactly the new bytes (nothing is replaced then).
-fn refuse_foreign(
+/// when the file already holds exactly the new bytes (nothing is replaced then). `Some` says
+/// why it may not, and how the build can leave it alone.
+fn clash(
     dest: &Path,
     url_path: &str,
     body: &[u8],
     previous: &Manifest,
-) -> Result<(), WriteError> {
+) -> Result<Option<String>, WriteError> {
     let Ok(meta) = dest.symlink_metadata() else {
-        return Ok(());
+        return Ok(None);
     };
     let recorded = previous.entries.get(url_path);
     let why = match recorded {
-        None => "was not written by wellgen",
+        None if meta.is_dir() => "is the site's own folder",
+        None => "is the site's own",
         Some(_) if !meta.is_file() => "is not a regular file",
         Some(hash) => {
             let now = fs::read(dest).map_err(io(format!("cannot read {}", dest.display())))?;
             if content_hash(&now) == *hash || hash.is_empty() && now == body {
-                return Ok(());
+                return Ok(None);
             }
             if hash.starts_with("sha256:") {
                 "was changed since wellgen wrote it"
@@ -327,11 +392,36 @@ fn refuse_foreign(
             }
         }
     };
-    Err(WriteError::new(format!(
-        "{} exists and {why}; refusing to replace it",
-        dest.display()
+    let mut fix = match crate::emit::publish::switch_for(url_path) {
+        Some(switch) => format!("to keep it, {switch}"),
+        None => "to keep it, build into another folder with --out".into(),
+    };
+    if recorded.is_some() && meta.is_file() {
+        // wellgen's own file, edited: giving it back is the user's call, not a default.
+        fix.push_str("; or, to have wellgen write it again, delete it");
+    }
+    Ok(Some(format!("{} {why}; {fix}", dest.display())))
+}
+
+/// The error for every clash of a build, all at once.
+fn refused(root: &Path, clashes: &[String]) -> WriteError {
+    let head = if clashes.len() == 1 {
+        "a path wellgen would write is taken; nothing was written".to_string()
+    } else {
+        format!(
+            "{} paths wellgen would write are taken; nothing was written",
+            clashes.len()
+        )
+    };
+    let mut message = head;
+    for c in clashes {
+        message.push_str(&format!("\n  {c}"));
+    }
+    WriteError::new(message).help(format!(
+        "wellgen never replaces what it did not write in {}: leave it out with the switch named \
+         for each, and the build writes everything else",
+        root.display()
     ))
-    .help("move or delete it (wellgen then writes it again), or choose another output folder with --out"))
 }
 
 enum Removal {
@@ -359,13 +449,17 @@ fn plan_removal(
     }
     let now = fs::read(&dest).map_err(|e| kept(&crate::source::io_reason(&e)))?;
     let merge = hosts::merge_of(url_path);
-    let merged = matches!(merge, Merge::VercelJson | Merge::Section(_));
+    let merged = matches!(
+        merge,
+        Merge::VercelJson | Merge::RoutesJson | Merge::Section(_)
+    );
     if merged && recorded != SECTION {
         return Err(kept("the manifest entry is damaged"));
     }
-    if merge == Merge::VercelJson {
+    if matches!(merge, Merge::VercelJson | Merge::RoutesJson) {
         let text = String::from_utf8_lossy(&now);
-        let rest = vercel::merge(&text, "", &previous.owned_by_vercel()).map_err(|e| kept(&e))?;
+        let rest = hosts::merge_entries(merge, &text, "", &previous.owned_by(url_path))
+            .map_err(|e| kept(&e))?;
         return Ok(Some(if rest.trim().is_empty() {
             Removal::Delete(dest, content_hash(&now))
         } else {
@@ -450,12 +544,22 @@ pub fn destination(root: &Path, url_path: &str) -> Result<PathBuf, WriteError> {
     Ok(dest)
 }
 
-fn merged_vercel(dest: &Path, ours: &[u8], previous: &Manifest) -> Result<Vec<u8>, WriteError> {
+fn merged_entries(
+    merge: Merge,
+    dest: &Path,
+    ours: &[u8],
+    previous: &Manifest,
+) -> Result<Vec<u8>, WriteError> {
     let existing = read_host_file(dest)?;
-    vercel::merge(
+    let url_path = format!(
+        "/{}",
+        dest.file_name().unwrap_or_default().to_string_lossy()
+    );
+    hosts::merge_entries(
+        merge,
         &existing,
         &String::from_utf8_lossy(ours),
-        &previous.owned_by_vercel(),
+        &previous.owned_by(&url_path),
     )
     .map(String::into_bytes)
     .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
@@ -556,14 +660,16 @@ fn resolve_to_be(path: &Path) -> PathBuf {
 #[derive(Debug, Default)]
 struct Manifest {
     entries: BTreeMap<String, String>,
+    /// The folders wellgen created (`/a/b`, no trailing slash).
+    folders: BTreeSet<String>,
     ignored: Vec<String>,
 }
 
 impl Manifest {
-    /// The entries wellgen owns in vercel.json: those for its last build's documents, when
-    /// that build wrote vercel.json at all.
-    fn owned_by_vercel(&self) -> BTreeSet<String> {
-        if self.entries.contains_key(vercel::PATH) {
+    /// The entries wellgen owns in a host file of entries (`vercel.json`, `_routes.json`):
+    /// those for its last build's documents, when that build wrote the file at all.
+    fn owned_by(&self, host_file: &str) -> BTreeSet<String> {
+        if self.entries.contains_key(host_file) {
             self.entries.keys().cloned().collect()
         } else {
             BTreeSet::new()
@@ -592,6 +698,13 @@ fn read_manifest(root: &Path) -> Result<Manifest, WriteError> {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
+        if let Some(folder) = line
+            .strip_suffix(&format!("/ {FOLDER}"))
+            .filter(|f| plain_path(f))
+        {
+            manifest.folders.insert(folder.to_string());
+            continue;
+        }
         let (file, hash) = match line.rsplit_once(' ') {
             Some((file, hash)) if hash.starts_with("sha256:") || hash == SECTION => (file, hash),
             _ => (line, ""),
@@ -605,7 +718,57 @@ fn read_manifest(root: &Path) -> Result<Manifest, WriteError> {
             ));
         }
     }
+    // A manifest from before folders were recorded (any other head): its folders that hold
+    // nothing but files it lists were made by wellgen, as those versions assumed.
+    if !text.starts_with(MANIFEST_HEAD) {
+        let mut adopted = BTreeSet::new();
+        for file in manifest.entries.keys() {
+            let mut dir = Path::new(file).parent();
+            while let Some(d) = dir {
+                let rel = d.to_string_lossy().into_owned();
+                if rel == "/" || rel.is_empty() {
+                    break;
+                }
+                if !adopted.contains(&rel)
+                    && only_listed(root, &root.join(rel.trim_start_matches('/')), &manifest)
+                {
+                    adopted.insert(rel);
+                }
+                dir = d.parent();
+            }
+        }
+        manifest.folders = adopted;
+    }
     Ok(manifest)
+}
+
+/// Whether `dir` is a real folder holding files `manifest` lists and folders that do, and
+/// nothing else.
+fn only_listed(root: &Path, dir: &Path, manifest: &Manifest) -> bool {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
+    if !dir.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+        return false;
+    }
+    let mut any = false;
+    for entry in entries {
+        let Ok(entry) = entry else { return false };
+        let path = entry.path();
+        let Ok(meta) = path.symlink_metadata() else {
+            return false;
+        };
+        let ok = if meta.is_dir() {
+            only_listed(root, &path, manifest)
+        } else {
+            meta.is_file() && manifest.entries.contains_key(&url_of(root, &path))
+        };
+        if !ok {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// Finishes or undoes a build that was killed in `out`, from its journal; `None` when there
@@ -682,6 +845,8 @@ fn sweep(root: &Path) -> Result<(), WriteError> {
 struct Journal {
     committed: bool,
     dirs: Vec<PathBuf>,
+    /// The folders wellgen created: a removal that empties one removes it too.
+    tidy: Vec<PathBuf>,
     renames: Vec<(PathBuf, PathBuf)>,
     removes: Vec<(PathBuf, String)>,
     /// The build stages a whole new output folder beside this one and swaps the two
@@ -785,7 +950,7 @@ impl Journal {
         }
         for (dest, hash) in &self.removes {
             if fs::read(dest).is_ok_and(|now| content_hash(&now) == *hash) {
-                remove_file(dest, root)?;
+                remove_file(dest, root, &self.tidy)?;
             }
         }
         let journal = root.join(JOURNAL);
@@ -822,6 +987,11 @@ impl Journal {
         }
         for (dest, hash) in &self.removes {
             text.push_str(&format!("remove /{} {hash}\n", rel(dest)));
+        }
+        if !self.removes.is_empty() {
+            for d in &self.tidy {
+                text.push_str(&format!("{FOLDER} /{}\n", rel(d)));
+            }
         }
         if self.swap {
             text.push_str("swap\n");
@@ -868,6 +1038,7 @@ impl Journal {
                 "state" => state = Some(rest == "commit"),
                 "swap" if rest.is_empty() => journal.swap = true,
                 "dir" => journal.dirs.push(file(rest)?),
+                FOLDER => journal.tidy.push(file(rest)?),
                 "write" => {
                     let dest = file(rest)?;
                     journal.renames.push((staged_name(&dest), dest));
@@ -911,21 +1082,68 @@ fn test_fail(point: &str) -> Result<(), WriteError> {
     Ok(())
 }
 
-fn remove_file(dest: &Path, root: &Path) -> Result<(), WriteError> {
+/// Removes `dest`, then each folder above it that the removal left empty, while wellgen
+/// created it (`created`): never a folder of the site's, never the output folder or above.
+fn remove_file(dest: &Path, root: &Path, created: &[PathBuf]) -> Result<(), WriteError> {
     match fs::remove_file(dest) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(io(format!("cannot remove {}", dest.display()))(e)),
     }
-    // Tidy folders the removal emptied, never above the output folder.
     let mut dir = dest.parent();
     while let Some(d) = dir {
-        if d == root || !d.starts_with(root) || fs::remove_dir(d).is_err() {
+        if d == root
+            || !d.starts_with(root)
+            || !created.iter().any(|c| c == d)
+            || fs::remove_dir(d).is_err()
+        {
             break;
         }
         dir = d.parent();
     }
     Ok(())
+}
+
+/// Writes server configuration (`hosts::is_server_config`) into `dir`, the place the user
+/// named, which must not be the published folder `out` or inside it. Replaces only a file
+/// wellgen wrote there (it starts with wellgen's comment); written atomically. Returns its path.
+pub fn write_server_config(
+    dir: &Path,
+    out: &Path,
+    artifact: &Artifact,
+) -> Result<PathBuf, WriteError> {
+    let name = artifact.path.trim_start_matches('/');
+    let real_dir = resolve_to_be(dir);
+    let real_out = resolve_to_be(out);
+    if real_dir.starts_with(&real_out) {
+        return Err(WriteError::new(format!(
+            "refusing to write {name} into {}: it is inside the output folder {}, which is published",
+            dir.display(),
+            out.display()
+        ))
+        .help("name a folder outside the output folder with --server-config (or `[deploy] server_config`)"));
+    }
+    fs::create_dir_all(dir).map_err(io(format!("cannot create {}", dir.display())))?;
+    let dest = dir.join(name);
+    refuse_special(&dest)?;
+    if let Ok(now) = fs::read(&dest) {
+        if *now == *artifact.body {
+            return Ok(dest);
+        }
+        if !now.starts_with(b"# Generated by wellgen") {
+            return Err(WriteError::new(format!(
+                "{} exists and was not written by wellgen; refusing to replace it",
+                dest.display()
+            ))
+            .help("name another folder with --server-config (or `[deploy] server_config`)"));
+        }
+    }
+    let tmp = staged_name(&dest);
+    let _ = fs::remove_file(&tmp);
+    fs::write(&tmp, &artifact.body)
+        .and_then(|()| fs::rename(&tmp, &dest))
+        .map_err(io(format!("cannot write {}", dest.display())))?;
+    Ok(dest)
 }
 
 /// Swapping a whole staged output folder into place, where wellgen owns every file of it.
@@ -1110,6 +1328,11 @@ mod tests {
             let err = destination(&root, hostile).unwrap_err();
             assert!(err.message.contains("not a plain path"), "{}", err.message);
         }
+    }
+
+    #[test]
+    fn the_host_layer_hides_the_manifest_by_its_real_name() {
+        assert_eq!(format!("/{MANIFEST}"), hosts::MANIFEST_PATH);
     }
 
     #[test]

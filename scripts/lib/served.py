@@ -11,7 +11,7 @@ import os, subprocess, sys
 
 dist, base = sys.argv[1], sys.argv[2]
 HOST_FILES = {"/_headers", "/_redirects", "/_worker.js", "/404.html", "/.wellgen-manifest",
-              "/.htaccess", "/wellgen-nginx.conf", "/.nojekyll", "/vercel.json"}
+              "/.htaccess", "/wellgen-nginx.conf", "/.nojekyll", "/vercel.json", "/_routes.json"}
 
 def parse_headers(text):
     rules, current = {}, None
@@ -46,13 +46,16 @@ def one(headers, name):
 
 rules = parse_headers(open(os.path.join(dist, "_headers")).read())
 def manifest_path(line):
-    """A manifest line is `<path> sha256:<hex>` or `<path> section` (older builds: `<path>`)."""
+    """A manifest line is `<path> sha256:<hex>`, `<path> section` or `<folder>/ folder` (older
+    builds: `<path>`); `None` for a folder."""
     path, _, mark = line.rpartition(" ")
+    if mark == "folder":
+        return None
     return path if path and (mark.startswith("sha256:") or mark == "section") else line
 
 docs = [p for p in (manifest_path(l) for l in
                     open(os.path.join(dist, ".wellgen-manifest")).read().splitlines())
-        if p.startswith("/") and p not in HOST_FILES]
+        if p and p.startswith("/") and p not in HOST_FILES]
 inferred = {".json": "application/json", ".txt": "text/plain"}
 errors = []
 for path in docs:
@@ -95,13 +98,16 @@ if status != 404: errors.append(f"missing path: status {status}, want 404")
 page = os.path.join(dist, "404.html")
 if os.path.exists(page) and body != open(page, "rb").read():
     errors.append("missing path: body is not 404.html")
-# Host configuration must not be published. (`.wellgen-manifest` is, on Netlify and Cloudflare:
-# a list of the public files; wellgen's nginx and Apache rules hide it.)
-hidden_files = {"/_headers", "/_redirects", "/_worker.js", "/.htaccess", "/wellgen-nginx.conf"}
-if os.path.exists(os.path.join(dist, ".htaccess")):
-    hidden_files.add("/.wellgen-manifest")
+# Host configuration must not be published, nor the manifest: wellgen's worker answers it with
+# 404, its Cloudflare `_redirects` rule sends it to a path with nothing (a 302, then a 404),
+# its nginx and Apache rules deny it. (Netlify does not upload dot files at all.)
+hidden_files = {"/_headers", "/_redirects", "/_worker.js", "/_routes.json", "/.htaccess",
+                "/wellgen-nginx.conf", "/.wellgen-manifest"}
 for hidden in sorted(h for h in hidden_files if os.path.exists(os.path.join(dist, h.lstrip("/")))):
-    status, _, _ = fetch(hidden)
+    status, headers, _ = fetch(hidden)
+    location = one(headers, "location")
+    if status in (301, 302, 303, 307, 308) and isinstance(location, str) and location.startswith("/"):
+        status, _, _ = fetch(location)
     if status == 200: errors.append(f"{hidden} is published")
 
 for e in errors:

@@ -44,6 +44,13 @@ pub(super) fn build_all(input: &Input, out: Option<&Path>, report: &Report, quie
         );
         return EXIT_USAGE;
     }
+    if report.server_config.is_some() {
+        eprintln!(
+            "error: --server-config names one folder; a batch build ({} is a folder) reads each service.toml's `[deploy] server_config`",
+            root.display()
+        );
+        return EXIT_USAGE;
+    }
     let (sources, walk_errors) = find_services(root);
     if sources.is_empty() && walk_errors.is_empty() {
         eprintln!("error: no service.toml found below {}", root.display());
@@ -191,7 +198,7 @@ fn build_job(input: &Input, job: &Job, count_tokens: bool, quiet: bool) -> Outco
         ..input.clone()
     };
     let mut messages = Vec::new();
-    let built = build_one(&input, &job.out, quiet, &mut messages);
+    let built = build_one(&input, &job.out, None, quiet, &mut messages);
     // Lines the pipeline writes without a file name get this service's.
     let messages = name_lines(&messages, &job.source);
     match built {

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::compile::{Compiled, compile_into, summary};
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input, Report};
 use crate::diag::report::Format;
-use crate::emit::Artifact;
+use crate::emit::{Artifact, hosts};
 use crate::source::{self, openapi};
 use crate::tokens::{self, Ratio, Row, Total};
 use crate::write;
@@ -26,7 +26,7 @@ pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: b
         tokens::preload();
     }
     let mut err = std::io::stderr();
-    let built = match build_one(input, out, quiet, &mut err) {
+    let built = match build_one(input, out, report.server_config.as_deref(), quiet, &mut err) {
         Ok(b) => b,
         Err(code) => return code,
     };
@@ -81,15 +81,21 @@ impl Built {
     }
 }
 
-/// Compiles `input` and writes it into `out`; diagnostics and errors go to `err`. On failure,
-/// the exit code.
+/// Compiles `input` and writes it into `out`, and its server configuration into
+/// `server_config` (else `[deploy] server_config`, else nowhere); diagnostics and errors go to
+/// `err`. On failure, the exit code.
 pub(super) fn build_one(
     input: &Input,
     out: &Path,
+    server_config: Option<&Path>,
     quiet: bool,
     err: &mut dyn std::io::Write,
 ) -> Result<Built, u8> {
-    let (artifacts, diags) = match compile_into(input, quiet, false, Format::Human, err) {
+    let input = &Input {
+        site: Some(out.to_path_buf()),
+        ..input.clone()
+    };
+    let (mut artifacts, diags) = match compile_into(input, quiet, false, Format::Human, err) {
         Compiled::Ok(a, d) => (a, d),
         Compiled::Invalid => {
             let _ = writeln!(err, "error: build failed; {} left unchanged", out.display());
@@ -111,9 +117,43 @@ pub(super) fn build_one(
             }
         })
         .collect();
-    let written = write::write(out, &artifacts, &source_dirs);
+    let (config, published): (Vec<Artifact>, Vec<Artifact>) = artifacts
+        .into_iter()
+        .partition(|a| hosts::is_server_config(&a.path));
+    artifacts = published;
+    let config_dir = server_config
+        .map(Path::to_path_buf)
+        .or_else(|| deploy_server_config(input));
+    let written = write::write(out, &artifacts, &source_dirs).and_then(|report| {
+        let Some(dir) = &config_dir else {
+            return Ok((report, Vec::new()));
+        };
+        let mut placed = Vec::new();
+        for a in &config {
+            placed.push(write::write_server_config(dir, out, a)?);
+        }
+        Ok((report, placed))
+    });
     match written {
-        Ok(written) => {
+        Ok((written, placed)) => {
+            if !quiet {
+                for path in &placed {
+                    let _ = writeln!(err, "note: wrote {}", path.display());
+                }
+                if config_dir.is_none()
+                    && let Some(a) = config.first()
+                    && written.removed.contains(&a.path)
+                {
+                    let _ = writeln!(
+                        err,
+                        "note: {} is no longer written into {} (the folder is published, server \
+                         configuration is not): pass --server-config DIR or set `[deploy] \
+                         server_config` to write it outside it",
+                        a.path.trim_start_matches('/'),
+                        out.display()
+                    );
+                }
+            }
             match written.recovered {
                 Some(write::Recovered::Finished) => {
                     let _ = writeln!(
@@ -159,6 +199,16 @@ pub(super) fn build_one(
             Err(EXIT_USAGE)
         }
     }
+}
+
+/// `[deploy] server_config` of the service.toml, relative to its folder.
+fn deploy_server_config(input: &Input) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(&input.source).ok()?;
+    let rel = source::parse_service_toml(&text)
+        .ok()?
+        .deploy?
+        .server_config?;
+    Some(input.source.parent().unwrap_or(Path::new(".")).join(rel))
 }
 
 /// The OpenAPI document a build imported, if any: the source itself, `--openapi`, or the

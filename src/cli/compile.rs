@@ -122,9 +122,10 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
         }
     };
     let options = pipeline::Options {
-        targets: input.targets(),
+        targets: (!input.targets.is_empty()).then(|| input.targets()),
         host: input.host,
         env_host: pipeline::host_from_env(|name| std::env::var(name).ok()),
+        site_worker: input.site_worker(),
         policy: check::Policy {
             allow_secret_like: input.allow_secret_like.clone(),
             allow_local: input.allow_local,

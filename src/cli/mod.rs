@@ -128,9 +128,14 @@ pub enum Command {
     },
 }
 
-/// What `build` reports after writing, and how a batch runs.
+/// What `build` reports after writing, where server configuration goes, and how a batch runs.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Report {
+    /// Generic host: write the nginx snippet (wellgen-nginx.conf) into this folder, which must
+    /// be outside the output folder (overrides `[deploy] server_config`). Without either it is
+    /// not written: the output folder is published, configuration is not.
+    #[arg(long, value_name = "DIR")]
+    pub server_config: Option<PathBuf>,
     /// Print the summary (files, bytes, tokens, source-to-/.well-known/ai ratio) as JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -174,6 +179,10 @@ pub struct Input {
     /// The folder whose files an OpenAPI document's `$ref`s may reach (default: the repository or current folder holding the document, else its folder).
     #[arg(long, value_name = "DIR")]
     pub ref_root: Option<PathBuf>,
+    /// The output folder a build writes into, looked at (never changed) before compiling: a
+    /// `_worker.js` of the site's own there is kept.
+    #[arg(skip)]
+    pub site: Option<PathBuf>,
 }
 
 /// `1048576`, `512K`, `64M`, `1G` (also `64MB`, `64MiB`): a size in bytes.
@@ -200,6 +209,21 @@ fn parse_size(text: &str) -> Result<u64, String> {
 impl Input {
     pub(crate) fn targets(&self) -> Vec<Target> {
         Target::with_requirements(&self.targets)
+    }
+
+    /// Whether the output folder holds a `_worker.js` (a file, or a folder as some adapters
+    /// write) that the last build's manifest does not list: the site's own.
+    pub(crate) fn site_worker(&self) -> bool {
+        let Some(site) = &self.site else {
+            return false;
+        };
+        let worker = crate::emit::hosts::cloudflare::WORKER_PATH;
+        site.join(worker.trim_start_matches('/'))
+            .symlink_metadata()
+            .is_ok()
+            && !crate::write::manifest_paths(site)
+                .iter()
+                .any(|p| p == worker)
     }
 }
 

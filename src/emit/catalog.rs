@@ -4,17 +4,17 @@
 use std::fmt::Write as _;
 
 use super::Target;
-use super::targets::Descriptor;
+use super::targets::{Descriptor, Document};
 
 fn paths(d: &Descriptor) -> Vec<String> {
     d.documents.iter().map(|doc| doc.display_path()).collect()
 }
 
-/// Each distinct value of one serving field, in document order.
-fn distinct(d: &Descriptor, field: impl Fn(&super::Serving) -> &'static str) -> String {
+/// Each distinct value of one document field, in document order.
+fn distinct(d: &Descriptor, field: impl Fn(&Document) -> &'static str) -> String {
     let mut seen: Vec<&str> = Vec::new();
     for doc in d.documents {
-        let value = field(&doc.serving);
+        let value = field(doc);
         if !seen.contains(&value) {
             seen.push(value);
         }
@@ -23,11 +23,12 @@ fn distinct(d: &Descriptor, field: impl Fn(&super::Serving) -> &'static str) -> 
 }
 
 fn media_types(d: &Descriptor) -> String {
-    distinct(d, |s| s.content_type)
+    // What hosts send, as `wellgen serve` does: not always the type the target declares.
+    distinct(d, Document::served_content_type)
 }
 
 fn cache(d: &Descriptor) -> String {
-    distinct(d, |s| s.cache_control)
+    distinct(d, |doc| doc.serving.cache_control)
 }
 
 /// The README's targets table.

@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod hosts;
+pub mod publish;
 pub mod targets;
 
 use std::sync::Arc;

@@ -324,6 +324,7 @@ impl Cx<'_> {
             plugin,
             pricing,
             agis,
+            route_left_out: false,
             host,
             capabilities,
             a2a: A2a {

@@ -55,6 +55,9 @@ pub struct Service {
     pub agis: Agis,
     /// Where dist/ is deployed: decides the host files (`_redirects`, `_worker.js`, …).
     pub host: Host,
+    /// The build does not route `/api/discovery?format=openapi` although the host could: it
+    /// leaves the routing file out, or the site has its own (`emit::hosts::route_left_out`).
+    pub route_left_out: bool,
     pub capabilities: Vec<Capability>,
     pub a2a: A2a,
     /// `[source] split`: `/.well-known/ai` also as one sub-service document per tag.
@@ -98,6 +101,14 @@ pub enum Host {
     /// Files, `_headers`, an nginx snippet and an Apache `.htaccess`.
     #[default]
     Generic,
+}
+
+impl Service {
+    /// Whether this build answers `/api/discovery?format=openapi`; where it does not, documents
+    /// link to the OpenAPI file's own path.
+    pub fn routes_query(&self) -> bool {
+        self.host.routes_query() && !self.route_left_out
+    }
 }
 
 impl Host {

@@ -36,6 +36,8 @@ pub struct ServiceToml {
     pub agis: Option<AgisTable>,
     /// Where the output is deployed.
     pub deploy: Option<DeployTable>,
+    /// What a build publishes: its targets, and the documents and host files it leaves out.
+    pub build: Option<BuildTable>,
     /// One table per operation; at least one is required.
     #[serde(default)]
     pub capabilities: Vec<CapabilityTable>,
@@ -75,6 +77,23 @@ pub struct SourceTable {
 pub struct DeployTable {
     /// netlify, cloudflare, vercel, github-pages or generic; `--host` overrides it.
     pub host: Option<String>,
+    /// Generic host: the folder (relative to this file) to write wellgen-nginx.conf into,
+    /// outside the published folder; `--server-config` overrides it.
+    pub server_config: Option<String>,
+}
+
+/// `[build]`: what a build publishes. `--target` overrides `targets` and `exclude`.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BuildTable {
+    /// The targets to build (the `--target` names); default all. The targets they link to are
+    /// built too.
+    pub targets: Option<Vec<String>>,
+    /// Targets to leave out of the build (the `--target` names).
+    pub exclude: Option<Vec<String>>,
+    /// Documents and host files not to write, by URL path: an alias or twin (`/ai`,
+    /// `/.well-known/ia.json`) or a host file (`/_worker.js`, `/404.html`, `/_redirects`, …).
+    pub skip: Option<Vec<String>>,
 }
 
 /// RFC-002 (agents.json) fields the model cannot derive.

@@ -198,7 +198,11 @@ fn a_file_wellgen_did_not_write_is_never_replaced() {
         .arg("-o")
         .arg(out));
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("was not written by wellgen"), "{stderr}");
+    assert!(
+        stderr.contains("ai is the site's own; to keep it, add \"/ai\" to `[build] skip`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("delete"), "{stderr}");
     assert_eq!(
         fs::read_to_string(out.join("ai")).unwrap(),
         "the site's own /ai page"

@@ -68,15 +68,8 @@ fn each_host_gets_exactly_its_files() {
         ),
         ("vercel", &[".wellgen-manifest", "vercel.json"]),
         ("github-pages", &[".nojekyll", ".wellgen-manifest"]),
-        (
-            "generic",
-            &[
-                ".htaccess",
-                ".wellgen-manifest",
-                "_headers",
-                "wellgen-nginx.conf",
-            ],
-        ),
+        // The nginx snippet is configuration, not for publishing: only with --server-config.
+        ("generic", &[".htaccess", ".wellgen-manifest", "_headers"]),
     ];
     for (host, expected) in cases {
         let (_d, out, _) = built(host);
@@ -336,8 +329,22 @@ fn cloudflare_404_page_and_a_users_own_files_are_kept() {
 
 #[test]
 fn generic_server_configs_set_the_same_headers_as_headers_file() {
-    let (_d, out, _) = built("generic");
-    let nginx = fs::read_to_string(out.join("wellgen-nginx.conf")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dist");
+    let conf = dir.path().join("conf");
+    let (code, stderr) = build(
+        &root().join(BOOKSHELF),
+        &out,
+        &[
+            "--host",
+            "generic",
+            "--server-config",
+            conf.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!out.join("wellgen-nginx.conf").exists());
+    let nginx = fs::read_to_string(conf.join("wellgen-nginx.conf")).unwrap();
     let apache = fs::read_to_string(out.join(".htaccess")).unwrap();
     for a in documents(Host::Generic) {
         let start = nginx

@@ -34,6 +34,7 @@ mod openapi;
 mod parallel;
 mod paths;
 mod proptest_model;
+mod publish;
 mod regressions;
 mod rfc002;
 mod roundtrip;

@@ -162,10 +162,26 @@ fn a_stale_file_with_its_recorded_hash_is_removed() {
         &s.out,
         &[format!("/old/doc.json {}", write::content_hash(b"{}"))],
     );
+    fs::create_dir_all(s.out.join("site/old")).unwrap();
+    fs::write(s.out.join("site/old/doc.json"), "{}").unwrap();
+    add_to_manifest(
+        &s.out,
+        &[
+            "/old/ folder".to_string(),
+            format!("/site/old/doc.json {}", write::content_hash(b"{}")),
+        ],
+    );
     let (code, stderr) = build(&s.source, &s.out);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("1 stale removed"), "{stderr}");
-    assert!(!s.out.join("old").exists(), "the emptied folder goes too");
+    assert!(stderr.contains("2 stale removed"), "{stderr}");
+    assert!(
+        !s.out.join("old").exists(),
+        "the emptied folder wellgen made goes too"
+    );
+    assert!(
+        s.out.join("site/old").is_dir(),
+        "a folder wellgen did not make stays, even empty"
+    );
 }
 
 #[test]
@@ -176,7 +192,7 @@ fn an_output_file_edited_by_hand_is_not_overwritten() {
     let (code, stderr) = build(&s.source, &s.out);
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("was changed since wellgen wrote it; refusing to replace it"),
+        stderr.contains("was changed since wellgen wrote it; to keep it, add \"ai\""),
         "{stderr}"
     );
     assert_eq!(fs::read_to_string(&ai).unwrap(), "{\"edited\": true}\n");

@@ -14,7 +14,7 @@ pub const HTACCESS_PATH: &str = "/.htaccess";
 const PRIVATE: [&str; 5] = [
     NGINX_PATH,
     HTACCESS_PATH,
-    "/.wellgen-manifest",
+    super::MANIFEST_PATH,
     super::headers::PATH,
     super::netlify::REDIRECTS_PATH,
 ];

@@ -12,14 +12,83 @@ pub mod section;
 pub mod vercel;
 
 use super::Artifact;
+use super::Target;
+use super::publish::Choice;
 use super::targets::{openapi, rfc002};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::{Host, Service};
-use cloudflare::{NOT_FOUND_PATH, WORKER_PATH};
+use cloudflare::{NOT_FOUND_PATH, ROUTES_PATH, WORKER_PATH};
 use netlify::REDIRECTS_PATH;
 use section::Placement;
 
 pub const NOJEKYLL_PATH: &str = "/.nojekyll";
+/// The writer's record of what it wrote (`write::MANIFEST`): in the output folder, never to be
+/// published, so the host files keep it hidden where a host would serve it.
+pub const MANIFEST_PATH: &str = "/.wellgen-manifest";
+
+/// Every host file wellgen can write into the output folder, as `[build] skip` names them.
+pub const FILES: [&str; 8] = [
+    headers::PATH,
+    REDIRECTS_PATH,
+    WORKER_PATH,
+    NOT_FOUND_PATH,
+    vercel::PATH,
+    NOJEKYLL_PATH,
+    generic::HTACCESS_PATH,
+    ROUTES_PATH,
+];
+
+/// The host file that routes `/api/discovery?format=openapi` on `host`, where one can.
+pub fn route_file(host: Host) -> Option<&'static str> {
+    match host {
+        Host::Netlify => Some(REDIRECTS_PATH),
+        Host::Cloudflare => Some(WORKER_PATH),
+        Host::Vercel => Some(vercel::PATH),
+        Host::GithubPages | Host::Generic => None,
+    }
+}
+
+/// Whether this build leaves `/api/discovery?format=openapi` unrouted on a host that could
+/// route it: the build leaves out the file that does it, or, on Cloudflare Pages, the site
+/// has a `_worker.js` of its own (`site_worker`), which wellgen never replaces. Decided before
+/// any document is lowered: agents.json links to the route or, without it, to the OpenAPI file.
+pub fn route_left_out(
+    service: &Service,
+    choice: &Choice,
+    site_worker: bool,
+    diags: &mut Diagnostics,
+) -> bool {
+    let Some(file) = route_file(service.host) else {
+        return false;
+    };
+    if choice.skips(file) {
+        return true;
+    }
+    let linked = choice.targets.contains(&Target::Rfc002);
+    if service.host == Host::Cloudflare && site_worker {
+        if linked {
+            diags.push(
+                Diagnostic::warning(format!(
+                    "the output folder has the site's own {f} (an Astro, SvelteKit or Nuxt \
+                     Cloudflare adapter writes one): wellgen keeps it and writes none, so \
+                     {d}?format=openapi is not routed; agents.json and ai-plugin.json link to \
+                     {o} instead, and `{r}` sends wellgen's documents past the worker so \
+                     `_headers` applies to them",
+                    f = WORKER_PATH.trim_start_matches('/'),
+                    d = rfc002::DISCOVERY_PATH,
+                    o = openapi::DISCOVERY_PATH,
+                    r = ROUTES_PATH.trim_start_matches('/'),
+                ))
+                .help(format!(
+                    "nothing to fix; to record the choice and silence this, add \"{WORKER_PATH}\" \
+                     to `[build] skip` in service.toml"
+                )),
+            );
+        }
+        return true;
+    }
+    false
+}
 
 /// How the writer combines a file wellgen writes with what is already at its path. Decided
 /// here, by the host layer that writes the files, so the writer knows no file names.
@@ -31,9 +100,27 @@ pub enum Merge {
     Section(Placement),
     /// wellgen's entries inside the user's `vercel.json`.
     VercelJson,
+    /// wellgen's `exclude` rules inside the site's `_routes.json` (Cloudflare Pages).
+    RoutesJson,
     /// A default that the site's own file of that name replaces: any `404.html` stops
     /// Cloudflare's fallback to the index page, any `.nojekyll` stops Jekyll.
     Default,
+}
+
+/// Merges wellgen's entries (`ours`; empty to take them out) into a host file of the site's
+/// that holds entries of both (`Merge::VercelJson`, `Merge::RoutesJson`). `owned` are the
+/// paths the previous build wrote: its entries are those for them.
+pub fn merge_entries(
+    merge: Merge,
+    existing: &str,
+    ours: &str,
+    owned: &std::collections::BTreeSet<String>,
+) -> Result<String, String> {
+    match merge {
+        Merge::VercelJson => vercel::merge(existing, ours, owned),
+        Merge::RoutesJson => cloudflare::merge_routes(existing, ours, owned),
+        _ => Err("internal error: not a file of entries".into()),
+    }
 }
 
 pub fn merge_of(url_path: &str) -> Merge {
@@ -44,6 +131,7 @@ pub fn merge_of(url_path: &str) -> Merge {
         // the site's catch-alls.
         REDIRECTS_PATH | generic::HTACCESS_PATH => Merge::Section(Placement::Prepend),
         vercel::PATH => Merge::VercelJson,
+        ROUTES_PATH => Merge::RoutesJson,
         NOT_FOUND_PATH | NOJEKYLL_PATH => Merge::Default,
         _ => Merge::Owned,
     }
@@ -57,27 +145,47 @@ pub struct Lowered {
     headers: Option<String>,
     /// GitHub Pages: the `.json` twins to add, by the path of the document each copies.
     twins: Vec<String>,
+    /// Cloudflare Pages with the site's own `_worker.js`: the paths `_routes.json` keeps away
+    /// from that worker, so Pages serves them as files with `_headers` applied.
+    routes: Option<Vec<String>>,
+    /// The host files the build leaves out (`[build] skip`).
+    skip: Vec<String>,
 }
 
 /// Every check of the host files for `service.host`, given the documents built (their paths
 /// and serving; bodies are not read): run after the documents are rendered, before anything
-/// is written.
-pub fn lower(service: &Service, documents: &[Artifact], diags: &mut Diagnostics) -> Lowered {
-    let route = query_route(service.host, documents, diags);
+/// is written. `site_worker`: the output folder holds the site's own `_worker.js`.
+pub fn lower(
+    service: &Service,
+    documents: &[Artifact],
+    choice: &Choice,
+    site_worker: bool,
+    diags: &mut Diagnostics,
+) -> Lowered {
+    let route = query_route(service, documents, diags);
     let headers = match service.host {
-        Host::Netlify | Host::Cloudflare | Host::Generic => {
+        Host::Netlify | Host::Cloudflare | Host::Generic if !choice.skips(headers::PATH) => {
             headers::lower(service.host, documents, diags)
         }
-        Host::Vercel | Host::GithubPages => None,
+        _ => None,
     };
-    let twins = match service.host {
+    let mut twins = match service.host {
         Host::GithubPages => github_pages::lower(documents, diags),
         _ => Vec::new(),
     };
+    twins.retain(|t| !choice.skips(&format!("{t}.json")));
+    let routes = (service.host == Host::Cloudflare && site_worker && !choice.skips(ROUTES_PATH))
+        .then(|| cloudflare::lower_routes(documents, diags));
     Lowered {
         route,
         headers,
         twins,
+        routes,
+        skip: FILES
+            .iter()
+            .filter(|f| choice.skips(f))
+            .map(|f| f.to_string())
+            .collect(),
     }
 }
 
@@ -104,6 +212,15 @@ pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> V
                     body: cloudflare::worker(documents).into_bytes().into(),
                     serving: None,
                 });
+            } else {
+                out.push(Artifact {
+                    path: REDIRECTS_PATH.into(),
+                    body: cloudflare::redirects().into_bytes().into(),
+                    serving: None,
+                });
+            }
+            if let Some(routes) = &lowered.routes {
+                out.push(cloudflare::routes(routes));
             }
             out.push(Artifact {
                 path: NOT_FOUND_PATH.into(),
@@ -122,12 +239,21 @@ pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> V
             out.push(generic::htaccess(documents, serve_route));
         }
     }
+    out.retain(|a| !lowered.skip.contains(&a.path));
     out
 }
 
-/// `lower` then `render`: the host files, their diagnostics into `diags`.
+/// Whether the host file at `path` configures the web server rather than being published:
+/// the writer puts it beside the output, where the user says (`--server-config`), never into
+/// the folder the server publishes.
+pub fn is_server_config(path: &str) -> bool {
+    path == generic::NGINX_PATH
+}
+
+/// `lower` then `render`, every host file, nothing known of the site: the host files, their
+/// diagnostics into `diags`.
 pub fn emit(service: &Service, documents: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
-    let lowered = lower(service, documents, diags);
+    let lowered = lower(service, documents, &Choice::all(&[]), false, diags);
     render(service, documents, &lowered)
 }
 
@@ -136,8 +262,9 @@ fn has_query_pair(artifacts: &[Artifact]) -> bool {
     has(rfc002::DISCOVERY_PATH) && has(openapi::DISCOVERY_PATH)
 }
 
-/// Whether this build routes `/api/discovery?format=openapi`, warning where it cannot.
-fn query_route(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> bool {
+/// Whether this build routes `/api/discovery?format=openapi`, warning where the host cannot.
+fn query_route(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostics) -> bool {
+    let host = service.host;
     let has = |path: &str| artifacts.iter().any(|a| a.path == path);
     if !has(rfc002::DISCOVERY_PATH) {
         return false;
@@ -152,8 +279,12 @@ fn query_route(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> b
         );
         return false;
     }
-    if host.routes_query() {
+    if service.routes_query() {
         return true;
+    }
+    if host.routes_query() {
+        // The build leaves the routing file out, or the site has its own: said where decided.
+        return false;
     }
     let which = match host {
         Host::GithubPages => "GitHub Pages",
@@ -168,8 +299,8 @@ fn query_route(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> b
         .at("deploy.host")
         .help(format!(
             "on Netlify, Cloudflare Pages or Vercel set `[deploy] host` (or --host) and wellgen \
-             routes it; on your own nginx or Apache, the generic host's wellgen-nginx.conf and \
-             .htaccess route {}?format=openapi to {}",
+             routes it; on your own Apache the generic host's .htaccess, and on nginx the \
+             snippet `--server-config DIR` writes, route {}?format=openapi to {}",
             rfc002::DISCOVERY_PATH,
             openapi::DISCOVERY_PATH
         )),

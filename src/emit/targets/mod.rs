@@ -53,6 +53,9 @@ pub struct Document {
     pub serving: Serving,
     /// One file per capability below `path`.
     pub per_capability: bool,
+    /// A second URL for the same bytes as another document of the target (an alias or a
+    /// twin) that nothing links to: `[build] skip` may leave it out.
+    pub alias: bool,
     /// How the other documents (the API catalog, llms.txt) link to it; `None` for aliases,
     /// twins and per-capability files.
     pub link: Option<Link>,
@@ -65,6 +68,18 @@ impl Document {
             path,
             serving,
             per_capability: false,
+            alias: false,
+            link: None,
+        }
+    }
+
+    /// A second URL for the bytes of the target's primary document, linked to by no other.
+    pub const fn alias(path: &'static str, serving: Serving) -> Self {
+        Self {
+            path,
+            serving,
+            per_capability: false,
+            alias: true,
             link: None,
         }
     }
@@ -75,7 +90,20 @@ impl Document {
             path,
             serving,
             per_capability: false,
+            alias: false,
             link: Some(link),
+        }
+    }
+
+    /// The Content-Type a host sends for this document: its own where wellgen sets the header
+    /// (`_headers`, the worker, vercel.json, the server configs), else the type every host and
+    /// `wellgen serve` give a `.json` file, which wellgen leaves them to set.
+    pub fn served_content_type(&self) -> &'static str {
+        let file = Artifact::document(self.display_path(), Vec::<u8>::new(), self.serving.clone());
+        if !file.needs_content_type() && self.path.ends_with(".json") {
+            "application/json"
+        } else {
+            self.serving.content_type
         }
     }
 

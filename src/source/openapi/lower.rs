@@ -273,6 +273,7 @@ impl Lx<'_> {
                 pricing: None,
                 agis: None,
                 deploy: None,
+                build: None,
                 capabilities,
                 a2a: None,
                 source: None,

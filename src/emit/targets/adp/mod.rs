@@ -50,6 +50,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             path: DETAIL_PREFIX,
             serving: SERVING,
             per_capability: true,
+            alias: false,
             link: None,
         },
     ],

@@ -35,7 +35,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 relation: Relation::ServiceMeta,
             },
         ),
-        targets::Document::at(PATHS[1], SERVING),
+        targets::Document::alias(PATHS[1], SERVING),
     ],
     spec: "draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0)",
     status: "individual Internet-Draft, expired 2026-09-24",

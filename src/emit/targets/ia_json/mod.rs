@@ -43,7 +43,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 relation: Relation::ServiceMeta,
             },
         ),
-        Document::at(PATHS[1], SERVING),
+        Document::alias(PATHS[1], SERVING),
     ],
     spec: "ia.json 1.0.0",
     status: "community specification",

@@ -127,7 +127,7 @@ pub struct Links {
 impl Links {
     fn new(service: &Service) -> Self {
         let site = &service.site_url;
-        let openapi = if service.host.routes_query() {
+        let openapi = if service.routes_query() {
             site.join(&format!("{DISCOVERY_PATH}?format=openapi"))
         } else {
             site.join(openapi::DISCOVERY_PATH)
