@@ -40,3 +40,4 @@ mod secret_masking;
 mod security;
 mod serve;
 mod tokens;
+mod types;
