@@ -346,6 +346,45 @@ mod tests {
     }
 
     #[test]
+    fn a_nullable_parameter_and_its_keywords_complete_the_schema() {
+        let mut p = Param {
+            name: "unit".into(),
+            kind: ParamType::String,
+            required: false,
+            location: ParamIn::Query,
+            description: None,
+            default: None,
+            allowed: vec!["metric".into()],
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            nullable: true,
+            schema: Some(serde_json::json!({"format": "unit"})),
+            compact: None,
+        };
+        let mut s = Map::new();
+        s.insert("type".into(), "string".into());
+        s.insert("enum".into(), serde_json::json!(["metric"]));
+        p.extend_schema(&mut s);
+        assert_eq!(
+            Value::Object(s),
+            serde_json::json!({"type": ["string", "null"], "enum": ["metric", null], "format": "unit"})
+        );
+        // Alternatives with no one type replace the rendered type.
+        p.nullable = false;
+        p.schema = Some(serde_json::json!({"anyOf": [{"type": "string"}, {}]}));
+        let mut s = Map::new();
+        s.insert("type".into(), "string".into());
+        p.extend_schema(&mut s);
+        assert_eq!(
+            Value::Object(s),
+            serde_json::json!({"anyOf": [{"type": "string"}, {}]})
+        );
+    }
+
+    #[test]
     fn renders_canonically_when_the_author_gave_a_table() {
         let p = Param {
             name: "limit".into(),

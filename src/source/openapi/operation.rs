@@ -975,6 +975,39 @@ mod tests {
     }
 
     #[test]
+    fn only_a_closed_empty_object_is_no_body() {
+        use serde_json::json;
+        assert!(is_empty_object(
+            &json!({"type": "object", "properties": {}, "additionalProperties": false})
+        ));
+        for body in [
+            json!({"type": "object"}),
+            json!({"type": "object", "properties": {}, "additionalProperties": true}),
+            json!({"type": "object", "properties": {"a": {}}, "additionalProperties": false}),
+            json!({"type": "array", "additionalProperties": false}),
+        ] {
+            assert!(!is_empty_object(&body), "{body}");
+        }
+    }
+
+    #[test]
+    fn only_values_that_merely_look_random_are_scrubbed() {
+        use serde_json::json;
+        let random = "Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eKx";
+        let mut s = json!({"properties": {"a": {"examples": [random, "plain"], "default": random,
+            "enum": ["AKIAIOSFODNN7EXAMPLE"]}}});
+        assert!(scrub(&mut s));
+        assert_eq!(
+            s,
+            json!({"properties": {"a": {"examples": ["plain"], "enum": ["AKIAIOSFODNN7EXAMPLE"]}}})
+        );
+        assert!(!entropy_only(&json!([
+            random,
+            "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+        ])));
+    }
+
+    #[test]
     fn statuses_above_504_have_no_generic_name() {
         for status in 505..=599 {
             let name = reason(status);

@@ -419,6 +419,52 @@ mod tests {
     }
 
     #[test]
+    fn null_alternatives_fold_into_a_flag() {
+        let t = json!({"anyOf": [{"type": "number", "maximum": 2, "description": "d"}, {"type": "null"}]});
+        let (s, nullable) = fold_null(&t);
+        assert!(nullable);
+        assert_eq!(
+            s,
+            json!({"type": "number", "maximum": 2, "description": "d"})
+        );
+        assert_eq!(schema_type(&s), ParamType::Number);
+        let (s, nullable) = fold_null(&json!({"type": ["integer", "null"]}));
+        assert_eq!((s, nullable), (json!({"type": "integer"}), true));
+        // Two real alternatives stay; the type is the first typed one's, the list says all.
+        let both =
+            json!({"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]});
+        assert_eq!(fold_null(&both), (both.clone(), false));
+        assert_eq!(schema_type(&both), ParamType::String);
+        let extra = extra_keywords(&both, ParamType::String);
+        assert_eq!(extra["type"], json!(["string", "array"]));
+        assert_eq!(
+            json_types(&json!({"type": "string", "nullable": true})),
+            Some(vec!["string".into(), "null".into()])
+        );
+        assert_eq!(
+            json_types(&json!({"anyOf": [{"type": "string"}, {}]})),
+            None
+        );
+    }
+
+    #[test]
+    fn nested_properties_stop_at_the_depth() {
+        let s = json!({"type": "object", "properties": {"a": {"type": "object", "example": {"b": {}},
+            "properties": {"b": {"type": "object", "properties": {"c": {"type": "string"}}}}}}});
+        let extra = extra_keywords(&s, ParamType::Object);
+        let a = &extra["properties"]["a"];
+        assert_eq!(a["examples"], json!([{"b": {}}]));
+        assert_eq!(a["properties"]["b"], json!({"type": "object"}));
+        assert_eq!(
+            extra_keywords(
+                &json!({"type": "array", "items": {"type": "string"}}),
+                ParamType::Array
+            ),
+            Map::new()
+        );
+    }
+
+    #[test]
     fn values_are_coerced_to_the_parameter_type() {
         assert_eq!(coerce(ParamType::Integer, &json!("10")), Some(json!(10)));
         assert_eq!(coerce(ParamType::Integer, &json!("ten")), None);
