@@ -21,6 +21,240 @@ pub fn shorten(text: &str, max: usize) -> (String, bool) {
     (format!("{cut}…"), true)
 }
 
+/// HTML tags that descriptions in real API files carry; `<` before any other word (`/pets/<id>`,
+/// `a <b` in prose) is text.
+const HTML_TAGS: [&str; 38] = [
+    "a",
+    "abbr",
+    "b",
+    "blockquote",
+    "br",
+    "code",
+    "dd",
+    "del",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "i",
+    "img",
+    "kbd",
+    "li",
+    "ol",
+    "p",
+    "pre",
+    "s",
+    "section",
+    "small",
+    "span",
+    "strong",
+    "sub",
+    "summary",
+    "sup",
+    "table",
+    "td",
+    "ul",
+];
+
+/// Tags that end a block: they become a line break, so words on either side stay apart.
+const BLOCK_TAGS: [&str; 14] = [
+    "blockquote",
+    "br",
+    "dd",
+    "div",
+    "dt",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "li",
+    "p",
+    "td",
+];
+
+/// A description written in HTML or Markdown as plain text, for targets whose descriptions are
+/// plain: tags dropped (a block tag leaves a line break, a link its text), character
+/// references decoded, Markdown links, images, emphasis, code spans and heading marks reduced
+/// to their text. Plain text comes back unchanged. Hand-written rather than a crate: the
+/// packages at hand convert whole documents (html2text renders tables and wraps lines), and
+/// descriptions need only this much.
+pub fn plain_text(text: &str) -> String {
+    if !text.contains(['<', '&', '[', '*', '_', '`', '#']) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(['<', '&']) {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        if rest.starts_with('<') {
+            match tag(rest) {
+                Some((len, name)) => {
+                    if BLOCK_TAGS.contains(&name.as_str()) {
+                        out.push('\n');
+                    }
+                    rest = &rest[len..];
+                }
+                None if rest.starts_with("<!--") => {
+                    rest = rest.find("-->").map_or("", |end| &rest[end + 3..]);
+                }
+                None => {
+                    out.push('<');
+                    rest = &rest[1..];
+                }
+            }
+        } else {
+            match entity(rest) {
+                Some((len, c)) => {
+                    out.push(c);
+                    rest = &rest[len..];
+                }
+                None => {
+                    out.push('&');
+                    rest = &rest[1..];
+                }
+            }
+        }
+    }
+    out.push_str(rest);
+    markdown(&out)
+}
+
+/// The length and lower-case name of the HTML tag `text` starts with.
+fn tag(text: &str) -> Option<(usize, String)> {
+    let inner = text.strip_prefix('<')?;
+    let inner = inner.strip_prefix('/').unwrap_or(inner);
+    let name: String = inner
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if !HTML_TAGS.contains(&name.as_str()) {
+        return None;
+    }
+    let after = &inner[name.len()..];
+    if !after.starts_with(['>', ' ', '/', '\n', '\t']) {
+        return None;
+    }
+    let end = text.find('>')?;
+    Some((end + 1, name))
+}
+
+/// A character reference (`&amp;`, `&#39;`, `&#x2014;`) `text` starts with, and its length.
+fn entity(text: &str) -> Option<(usize, char)> {
+    let end = text.bytes().take(12).position(|b| b == b';')?;
+    let body = &text[1..end];
+    let c = match body {
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "nbsp" => ' ',
+        "mdash" => '\u{2014}',
+        "ndash" => '\u{2013}',
+        "hellip" => '\u{2026}',
+        "copy" => '\u{a9}',
+        _ => {
+            let number = body.strip_prefix('#')?;
+            let code = match number.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => number.parse().ok()?,
+            };
+            char::from_u32(code).filter(|c| !c.is_control() || c.is_whitespace())?
+        }
+    };
+    Some((end + 1, c))
+}
+
+/// Markdown reduced to its text: `[text](url)` and `![alt](url)` to the text, `**strong**`,
+/// `__strong__` and `` `code` `` to their words, `#` heading marks dropped. Single `*` and `_`
+/// stay: they are as often part of names (`snake_case`) and formulas as emphasis.
+fn markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (n, line) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        let trimmed = line.trim_start();
+        let hashes = trimmed.chars().take_while(|&c| c == '#').count();
+        let line = if (1..=6).contains(&hashes) && trimmed[hashes..].starts_with(' ') {
+            trimmed[hashes..].trim_start()
+        } else {
+            line
+        };
+        out.push_str(&links(line));
+    }
+    out.replace("**", "").replace("__", "").replace('`', "")
+}
+
+/// `[text](target)` and `![alt](target)` as their text.
+fn links(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('[') {
+        let Some(close) = rest[open..].find("](").map(|c| open + c) else {
+            break;
+        };
+        let Some(end) = rest[close..].find(')').map(|e| close + e) else {
+            break;
+        };
+        let label = &rest[open + 1..close];
+        if label.contains('[') || rest[close + 2..end].contains(char::is_whitespace) {
+            out.push_str(&rest[..open + 1]);
+            rest = &rest[open + 1..];
+            continue;
+        }
+        let before = &rest[..open];
+        out.push_str(before.strip_suffix('!').unwrap_or(before));
+        out.push_str(label);
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` on one line and at most `max` characters: whole sentences while they fit (the first
+/// sentence of a long description is its summary), else cut at a word as `shorten` does.
+pub fn summary(text: &str, max: usize) -> (String, bool) {
+    let text = one_line(text);
+    if text.chars().count() <= max {
+        return (text, false);
+    }
+    // A sentence ends at `.`, `!` or `?` followed by a space and an upper-case letter or digit
+    // (not `e.g. the`, not `v1.2`).
+    let mut end = None;
+    for (i, c) in text.char_indices() {
+        if text[..i].chars().count() >= max {
+            break;
+        }
+        if matches!(c, '.' | '!' | '?') {
+            let next = text[i + 1..].chars().take(2).collect::<Vec<_>>();
+            if next.first() == Some(&' ')
+                && next
+                    .get(1)
+                    .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+            {
+                end = Some(i + 1);
+            }
+        }
+    }
+    match end {
+        Some(e) if e > max / 4 => (text[..e].to_string(), true),
+        _ => shorten(&text, max),
+    }
+}
+
 /// Whether a regular expression avoids the syntax that JSON Schema's dialect (ECMA-262) lacks
 /// but other engines accept: inline flags `(?i)`, Python's `(?P<name>` and `(?#comments)`,
 /// and the anchors `\A`, `\Z`, `\z`. Validators reject schemas holding such patterns.
@@ -73,6 +307,59 @@ mod tests {
         ] {
             assert!(!is_ecma_regex(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn html_and_markdown_become_plain_text() {
+        assert_eq!(
+            plain_text(
+                "<p>Creates a <a href=\"/docs\">charge</a>.</p><p>Fees&nbsp;&amp; taxes apply.</p>"
+            ),
+            "\nCreates a charge.\n\nFees & taxes apply.\n"
+        );
+        assert_eq!(
+            one_line(&plain_text(
+                "# Title\nSee [the guide](https://x.example/g) and **bold** `code`."
+            )),
+            "Title See the guide and bold code."
+        );
+        assert_eq!(
+            plain_text("&#39;a&#x27; &lt;b&gt; &unknown; & c"),
+            "'a' <b> &unknown; & c"
+        );
+        for unchanged in [
+            "GET /pets/<id> returns a < b",
+            "snake_case_name and *args",
+            "x <custom>y</custom>",
+            "[not a link] (here)",
+        ] {
+            assert_eq!(plain_text(unchanged), unchanged);
+        }
+        assert_eq!(plain_text("a <!-- note --> b"), "a  b");
+        // A multi-byte character close after `&` is no entity and no panic.
+        assert_eq!(plain_text("&ééééééé; &é"), "&ééééééé; &é");
+        assert_eq!(plain_text("<br/>x<BR>"), "\nx\n");
+    }
+
+    #[test]
+    fn summaries_keep_whole_sentences() {
+        let text = "Creates a payment. The payment is captured later, unless you say otherwise. See the guide.";
+        assert_eq!(summary(text, 200), (text.to_string(), false));
+        assert_eq!(summary(text, 60), ("Creates a payment.".to_string(), true));
+        assert_eq!(
+            summary(text, 80),
+            (
+                "Creates a payment. The payment is captured later, unless you say otherwise."
+                    .to_string(),
+                true
+            )
+        );
+        // `e.g. the` ends no sentence; with no sentence end in reach, the cut is at a word.
+        let (s, cut) = summary(
+            "Use a key, e.g. the live one, and more words that go on and on",
+            30,
+        );
+        assert!(cut && s.ends_with('…'), "{s}");
     }
 
     #[test]

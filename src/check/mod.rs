@@ -2,7 +2,7 @@
 //! public and read by LLM agents, so nothing secret, hidden or local may reach them.
 
 pub mod redact;
-mod secrets;
+pub mod secrets;
 mod strings;
 mod text;
 

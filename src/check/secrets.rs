@@ -59,6 +59,10 @@ fn is_key_byte(b: u8) -> bool {
     CLASS[b as usize] & KEY != 0
 }
 
+/// What `find` calls a long high-entropy token of no known format: the one finding that may
+/// be a random-looking example rather than a credential (the importer drops such values).
+pub const RANDOM_TOKEN: &str = "long random token";
+
 /// The shortest text that can hold a finding (`xoxb-` and ten characters).
 pub const SHORTEST: usize = 15;
 
@@ -97,7 +101,7 @@ pub fn find(text: &str) -> Option<&'static str> {
         prev = class;
     }
     if random || (bytes.len() - run >= 32 && looks_random(&text[run..])) {
-        return Some("long random token");
+        return Some(RANDOM_TOKEN);
     }
     None
 }

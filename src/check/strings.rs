@@ -158,6 +158,9 @@ impl<'a, F: FnMut(&Field<'_>, &'a str, Use)> Collect<'a, F> {
         for (i, v) in p.allowed.iter().enumerate() {
             self.json(&format!("{field}.enum.{i}"), v, false);
         }
+        if let Some(schema) = &p.schema {
+            self.json(&format!("{field}.schema"), schema, true);
+        }
     }
 }
 

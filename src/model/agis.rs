@@ -345,6 +345,7 @@ pub fn input_schema(params: &[Param]) -> Value {
         if let Some(e) = &p.example {
             prop.insert("examples".into(), json!([e]));
         }
+        p.extend_schema(&mut prop);
         properties.insert(p.name.clone(), prop.into());
         if p.required {
             required.push(Value::from(p.name.clone()));

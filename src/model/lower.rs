@@ -1158,6 +1158,8 @@ impl Cx<'_> {
                     pattern: None,
                     example: None,
                     items: None,
+                    nullable: false,
+                    schema: None,
                     compact: None,
                 });
             }
@@ -1204,6 +1206,8 @@ impl Cx<'_> {
                     pattern: None,
                     example: None,
                     items: None,
+                    nullable: false,
+                    schema: None,
                     compact: Some(text),
                 };
                 if default_in == ParamIn::Path && !c.required {
@@ -1260,6 +1264,17 @@ impl Cx<'_> {
                         .example
                         .and_then(|v| self.json(v, &format!("{field}.example"))),
                     items,
+                    nullable: t.nullable.unwrap_or(false),
+                    schema: t.schema.and_then(|v| {
+                        let at = format!("{field}.schema");
+                        match self.json(v, &at)? {
+                            m @ Value::Object(_) => Some(m),
+                            _ => {
+                                self.error(at, "`schema` is a table of JSON Schema keywords");
+                                None
+                            }
+                        }
+                    }),
                     compact: None,
                 };
                 self.check_param(&param, &field);

@@ -1,7 +1,7 @@
 //! Parameters, and the aiendpoint compact notation
 //! `<type>, <requirement>[, <constraints>] [-- <description>]` read and written.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamType {
@@ -92,11 +92,51 @@ pub struct Param {
     pub example: Option<Value>,
     /// Element type of an array.
     pub items: Option<ParamType>,
+    /// Whether `null` is a value too (OpenAPI 3.0 `nullable`, a `null` alternative).
+    pub nullable: bool,
+    /// JSON Schema keywords the fields above cannot say (`format`, nested `properties`,
+    /// `items`, `anyOf`), a JSON object: typed targets add them to the schema they render.
+    pub schema: Option<Value>,
     /// The compact string exactly as the author wrote it, if they wrote one.
     pub compact: Option<String>,
 }
 
 impl Param {
+    /// Completes a JSON Schema rendered from the fields above with what they cannot say: the
+    /// imported keywords are added (replacing a rendered one of the same name, e.g. `items`
+    /// with its properties; alternatives of no one type replace the rendered `type`), then
+    /// `null` joins the type and the enum of a nullable parameter. Without either, `schema` is
+    /// left as it was.
+    pub fn extend_schema(&self, schema: &mut Map<String, Value>) {
+        if let Some(extra) = self.schema.as_ref().and_then(Value::as_object) {
+            let alternatives = extra.contains_key("anyOf") || extra.contains_key("oneOf");
+            if alternatives && !extra.contains_key("type") {
+                schema.remove("type");
+                schema.remove("items");
+            }
+            for (key, value) in extra {
+                schema.insert(key.clone(), value.clone());
+            }
+        }
+        if self.nullable {
+            match schema.get_mut("type") {
+                Some(Value::String(t)) => {
+                    let t = std::mem::take(t);
+                    schema.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
+                }
+                Some(Value::Array(list)) if !list.contains(&"null".into()) => {
+                    list.push("null".into());
+                }
+                _ => {}
+            }
+            if let Some(Value::Array(values)) = schema.get_mut("enum")
+                && !values.contains(&Value::Null)
+            {
+                values.push(Value::Null);
+            }
+        }
+    }
+
     /// The compact notation: the author's own text when given, else rendered canonically.
     pub fn compact(&self) -> String {
         if let Some(text) = &self.compact {
@@ -306,6 +346,45 @@ mod tests {
     }
 
     #[test]
+    fn a_nullable_parameter_and_its_keywords_complete_the_schema() {
+        let mut p = Param {
+            name: "unit".into(),
+            kind: ParamType::String,
+            required: false,
+            location: ParamIn::Query,
+            description: None,
+            default: None,
+            allowed: vec!["metric".into()],
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            nullable: true,
+            schema: Some(serde_json::json!({"format": "unit"})),
+            compact: None,
+        };
+        let mut s = Map::new();
+        s.insert("type".into(), "string".into());
+        s.insert("enum".into(), serde_json::json!(["metric"]));
+        p.extend_schema(&mut s);
+        assert_eq!(
+            Value::Object(s),
+            serde_json::json!({"type": ["string", "null"], "enum": ["metric", null], "format": "unit"})
+        );
+        // Alternatives with no one type replace the rendered type.
+        p.nullable = false;
+        p.schema = Some(serde_json::json!({"anyOf": [{"type": "string"}, {}]}));
+        let mut s = Map::new();
+        s.insert("type".into(), "string".into());
+        p.extend_schema(&mut s);
+        assert_eq!(
+            Value::Object(s),
+            serde_json::json!({"anyOf": [{"type": "string"}, {}]})
+        );
+    }
+
+    #[test]
     fn renders_canonically_when_the_author_gave_a_table() {
         let p = Param {
             name: "limit".into(),
@@ -320,6 +399,8 @@ mod tests {
             pattern: None,
             example: None,
             items: None,
+            nullable: false,
+            schema: None,
             compact: None,
         };
         assert_eq!(

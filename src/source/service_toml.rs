@@ -490,6 +490,12 @@ pub struct ParamTable {
     pub example: Option<toml::Value>,
     /// Element type of an array.
     pub items: Option<String>,
+    /// Whether `null` is a value too (OpenAPI 3.0 `nullable`, a `null` alternative).
+    pub nullable: Option<bool>,
+    /// More of the value's JSON Schema than the fields above say (`format`, nested
+    /// `properties`, `items`, `anyOf`/`oneOf`): typed targets publish these keywords too.
+    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
+    pub schema: Option<toml::Value>,
     /// path, query, header or body; derived when absent.
     #[serde(rename = "in")]
     pub location: Option<String>,

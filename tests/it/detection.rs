@@ -59,8 +59,10 @@ fn an_aws_secret_access_key_with_slashes_is_refused_and_not_printed() {
     assert!(!output.contains("K7MDENG"), "{output}");
 }
 
+/// A value that only looks random (no known key format) is left out of every output with one
+/// note: imported examples are often random-looking ids. Known formats stay errors (below).
 #[test]
-fn an_aws_secret_access_key_in_an_openapi_example_is_refused() {
+fn an_aws_secret_access_key_in_an_openapi_example_is_left_out() {
     let work = tempfile::tempdir().unwrap();
     let doc = serde_json::json!({
         "openapi": "3.0.3",
@@ -84,13 +86,54 @@ fn an_aws_secret_access_key_in_an_openapi_example_is_refused() {
         "-o",
         "dist",
     ]));
-    assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(
-        stderr.contains("looks like a credential (long random token)"),
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        stderr.matches("look like random tokens").count(),
+        1,
         "{stderr}"
     );
     assert!(!stderr.contains("K7MDENG"), "{stderr}");
-    // It reached ia.json, both OpenAPI files, the ADP detail, AGIS and MCP.
+    // Not in ia.json, the OpenAPI files, the ADP detail, AGIS or MCP: in no file at all.
+    for entry in walkdir::WalkDir::new(work.path().join("dist")) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let text = fs::read_to_string(entry.path()).unwrap_or_default();
+            assert!(!text.contains("K7MDENG"), "{}", entry.path().display());
+        }
+    }
+}
+
+/// A known key format in an imported example stays an error: nothing is built.
+#[test]
+fn a_known_key_format_in_an_openapi_example_is_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let doc = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Keys", "version": "1", "description": "Issue access keys."},
+        "servers": [{"url": "https://keys.example"}],
+        "paths": {"/keys": {"get": {
+            "operationId": "get_key",
+            "summary": "Read an access key",
+            "parameters": [{
+                "name": "secret", "in": "query", "description": "The key",
+                "schema": {"type": "string"}, "example": "AKIAIOSFODNN7EXAMPLE"
+            }],
+            "responses": {"200": {"description": "The key"}}
+        }}}
+    });
+    fs::write(work.path().join("openapi.json"), doc.to_string()).unwrap();
+    let (code, stdout, stderr) = run(wellgen().current_dir(work.path()).args([
+        "build",
+        "--openapi",
+        "openapi.json",
+        "-o",
+        "dist",
+    ]));
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("looks like a credential (AWS access key)"),
+        "{stderr}"
+    );
     assert!(!work.path().join("dist").exists());
 }
 

@@ -43,3 +43,4 @@ mod secret_masking;
 mod security;
 mod serve;
 mod tokens;
+mod types;

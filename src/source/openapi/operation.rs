@@ -11,11 +11,13 @@ use super::lower::{
 };
 use super::naming::{IdAllocator, one_line, plural, shorten, snake_case};
 use super::refs::{Expander, Node, Place};
-use super::schema::{coerce, compact, schema_type, to_toml, toml_shape};
+use super::schema::{coerce, compact, extra_keywords, fold_null, schema_type, to_toml, toml_shape};
+use crate::check::secrets;
 use crate::diag::Diagnostic;
 use crate::model::agis::verbs::GENERIC_ERRORS;
 use crate::model::{ParamType, PathTemplate};
 use crate::source::service_toml as raw;
+use crate::text::{plain_text, summary};
 
 impl Lx<'_> {
     #[allow(clippy::too_many_arguments)]
@@ -36,11 +38,11 @@ impl Lx<'_> {
         let text = op
             .str("summary")
             .or_else(|| op.str("description"))
-            .map(one_line)
+            .map(|t| one_line(&plain_text(t)))
             .filter(|t| !t.is_empty());
         let description = match text {
             Some(t) => {
-                let (d, cut) = shorten(&t, DESCRIPTION_MAX);
+                let (d, cut) = summary(&t, DESCRIPTION_MAX);
                 if cut {
                     self.note(
                         "operation descriptions are shortened to 200 characters at a word boundary",
@@ -218,7 +220,10 @@ impl Lx<'_> {
                         .get("description")
                         .and_then(Value::as_str)
                         .map(str::to_string);
-                    self.body_schema(&schema, required, description, params)?;
+                    if self.body_schema(&schema, required, description, params)? {
+                        // A Swagger 2.0 body parameter is JSON unless `consumes` says
+                        // otherwise; nothing here changes that.
+                    }
                     continue;
                 }
                 "cookie" => {
@@ -361,27 +366,37 @@ impl Lx<'_> {
         let Some((media, node)) = pick_media(&body.child("content")) else {
             return Ok(());
         };
-        if media != "application/json" {
-            *content_type = Some(media);
-        }
         let required = body.get("required") == Some(&Value::Bool(true));
         let description = body.str("description").map(str::to_string);
-        self.body_schema(&node.child("schema"), required, description, params)
+        let fields = self.body_schema(&node.child("schema"), required, description, params)?;
+        if fields && media != "application/json" {
+            *content_type = Some(media);
+        }
+        Ok(())
     }
 
     /// A request body's schema: the top-level properties become `in = "body"` parameters;
-    /// any other shape becomes one `body` parameter that describes it.
+    /// any other shape becomes one `body` parameter that describes it. An object schema with
+    /// no properties and no others allowed (Stripe declares one on every GET) is no body.
+    /// Returns whether the body gave any parameter.
     fn body_schema(
         &mut self,
         schema: &Node,
         required: bool,
         description: Option<String>,
         params: &mut IndexMap<String, raw::ParamValue>,
-    ) -> Result<(), Diagnostic> {
+    ) -> Result<bool, Diagnostic> {
         if schema.value().is_null() {
-            return Ok(());
+            return Ok(false);
         }
         let expanded = Expander::shallow(self.docs).expand(schema)?;
+        if is_empty_object(&expanded) {
+            self.note(
+                "request bodies declared as an object with no properties (and no others allowed) are left out",
+                schema,
+            );
+            return Ok(false);
+        }
         if let Some(props) = expanded.get("properties").and_then(Value::as_object)
             && !props.is_empty()
         {
@@ -391,7 +406,7 @@ impl Lx<'_> {
                 let table = self.param_table(prop, req, None, "body", None, schema);
                 self.insert_param(params, name.clone(), table, schema);
             }
-            return Ok(());
+            return Ok(true);
         }
         let variants = expanded
             .get("oneOf")
@@ -410,7 +425,7 @@ impl Lx<'_> {
             });
         }
         self.insert_param(params, "body".into(), table, schema);
-        Ok(())
+        Ok(true)
     }
 
     /// A parameter table from an (expanded) schema; values that do not fit the type are left out.
@@ -423,7 +438,10 @@ impl Lx<'_> {
         example: Option<Value>,
         node: &Node,
     ) -> raw::ParamTable {
+        let (folded, nullable) = fold_null(schema);
+        let schema = &folded;
         let kind = schema_type(schema);
+        let random = std::cell::Cell::new(false);
         let typed = |v: &Value| coerce(kind, v);
         let dropped = std::cell::Cell::new(false);
         let keep = |v: Option<&Value>| -> Option<Value> {
@@ -437,6 +455,17 @@ impl Lx<'_> {
                 dropped.set(true);
             }
             t
+        };
+        // Values that only look random (no known key format) are examples, not credentials:
+        // they are left out, with one note for the import. Known formats are kept, so the
+        // publication check refuses them.
+        let keep = |v: Option<&Value>| -> Option<Value> {
+            let v = keep(v)?;
+            if entropy_only(&v) {
+                random.set(true);
+                return None;
+            }
+            Some(v)
         };
         let allowed: Vec<Value> = schema
             .get("enum")
@@ -482,8 +511,18 @@ impl Lx<'_> {
                     .and_then(Value::as_str)
                     .map(str::to_string)
             })
-            .map(|d| shorten(&d, PARAM_DESCRIPTION_MAX).0)
+            .map(|d| summary(&plain_text(&d), PARAM_DESCRIPTION_MAX).0)
             .filter(|d| !d.is_empty());
+        let mut extra = Value::Object(extra_keywords(schema, kind));
+        let random = scrub(&mut extra) | random.get();
+        if random {
+            self.note(
+                "example, default and enum values that look like random tokens (no known key format) are left out; known key formats stay errors",
+                node,
+            );
+        }
+        let extra = (toml_shape(&mut extra) && extra.as_object().is_some_and(|m| !m.is_empty()))
+            .then_some(extra);
         raw::ParamTable {
             kind: Some(kind.as_str().into()),
             required: Some(required),
@@ -510,6 +549,8 @@ impl Lx<'_> {
                         .map(|i| schema_type(i).as_str().to_string())
                 })
                 .flatten(),
+            nullable: nullable.then_some(true),
+            schema: extra.and_then(to_toml),
             location: Some(location.into()),
         }
     }
@@ -669,7 +710,7 @@ impl Lx<'_> {
             };
             let description = response
                 .str("description")
-                .map(|d| shorten(d, DESCRIPTION_MAX).0)
+                .map(|d| summary(&plain_text(d), DESCRIPTION_MAX).0)
                 .filter(|d| !d.is_empty());
             let name = match status {
                 400 | 422 => "invalid_parameters".to_string(),
@@ -825,6 +866,88 @@ fn location(value: &raw::ParamValue) -> &str {
     }
 }
 
+/// Whether a request body schema is an object that can hold nothing.
+fn is_empty_object(schema: &Value) -> bool {
+    let Some(object) = schema.as_object() else {
+        return false;
+    };
+    let no_properties = object
+        .get("properties")
+        .is_none_or(|p| p.as_object().is_some_and(Map::is_empty));
+    let closed = object.get("additionalProperties") == Some(&Value::Bool(false));
+    let nothing_else = object.keys().all(|k| {
+        matches!(
+            k.as_str(),
+            "type" | "properties" | "additionalProperties" | "required" | "description" | "title"
+        )
+    });
+    object.get("type") == Some(&Value::String("object".into()))
+        && no_properties
+        && closed
+        && nothing_else
+}
+
+/// Whether a value holds a string the credential check flags only for its randomness, and no
+/// string in a known key format.
+fn entropy_only(v: &Value) -> bool {
+    let mut random = false;
+    let mut known = false;
+    walk_strings(v, &mut |s| match secrets::find(s) {
+        Some(secrets::RANDOM_TOKEN) => random = true,
+        Some(_) => known = true,
+        None => {}
+    });
+    random && !known
+}
+
+fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
+    match v {
+        Value::String(s) => f(s),
+        Value::Array(a) => a.iter().for_each(|v| walk_strings(v, f)),
+        Value::Object(m) => m.iter().for_each(|(k, v)| {
+            f(k);
+            walk_strings(v, f);
+        }),
+        _ => {}
+    }
+}
+
+/// Leaves out of a schema the `examples`, `enum`, `default` and `const` values that only look
+/// random (see `entropy_only`), at every depth; whether it left any out.
+fn scrub(schema: &mut Value) -> bool {
+    let mut any = false;
+    match schema {
+        Value::Object(m) => {
+            for key in ["default", "const"] {
+                if m.get(key).is_some_and(entropy_only) {
+                    m.remove(key);
+                    any = true;
+                }
+            }
+            for key in ["examples", "enum"] {
+                if let Some(Value::Array(list)) = m.get_mut(key) {
+                    let before = list.len();
+                    list.retain(|v| !entropy_only(v));
+                    any |= list.len() < before;
+                    if list.is_empty() {
+                        m.remove(key);
+                    }
+                }
+            }
+            for (_, v) in m.iter_mut() {
+                any |= scrub(v);
+            }
+        }
+        Value::Array(a) => {
+            for v in a {
+                any |= scrub(v);
+            }
+        }
+        _ => {}
+    }
+    any
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -849,6 +972,39 @@ mod tests {
             ]
         );
         assert!(named_errors(Some(&serde_json::json!("x"))).is_empty());
+    }
+
+    #[test]
+    fn only_a_closed_empty_object_is_no_body() {
+        use serde_json::json;
+        assert!(is_empty_object(
+            &json!({"type": "object", "properties": {}, "additionalProperties": false})
+        ));
+        for body in [
+            json!({"type": "object"}),
+            json!({"type": "object", "properties": {}, "additionalProperties": true}),
+            json!({"type": "object", "properties": {"a": {}}, "additionalProperties": false}),
+            json!({"type": "array", "additionalProperties": false}),
+        ] {
+            assert!(!is_empty_object(&body), "{body}");
+        }
+    }
+
+    #[test]
+    fn only_values_that_merely_look_random_are_scrubbed() {
+        use serde_json::json;
+        let random = "Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eKx";
+        let mut s = json!({"properties": {"a": {"examples": [random, "plain"], "default": random,
+            "enum": ["AKIAIOSFODNN7EXAMPLE"]}}});
+        assert!(scrub(&mut s));
+        assert_eq!(
+            s,
+            json!({"properties": {"a": {"examples": ["plain"], "enum": ["AKIAIOSFODNN7EXAMPLE"]}}})
+        );
+        assert!(!entropy_only(&json!([
+            random,
+            "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+        ])));
     }
 
     #[test]

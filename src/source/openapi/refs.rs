@@ -675,6 +675,9 @@ pub struct Expander<'a> {
     cuts: usize,
     nodes_left: usize,
     max_depth: usize,
+    /// Whether examples and descriptions at every depth are kept (parameters and request
+    /// bodies, where they are what an agent fills a value from).
+    keep_docs: bool,
     /// Whether a limit cut something (the caller reports it once).
     pub cut: bool,
     /// Whether a cycle was met.
@@ -699,6 +702,7 @@ impl<'a> Expander<'a> {
             cuts: 0,
             nodes_left: MAX_SCHEMA_NODES,
             max_depth: MAX_SCHEMA_DEPTH,
+            keep_docs: false,
             cut: false,
             circular: false,
             foreign_patterns: 0,
@@ -707,10 +711,14 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// For parameters and request bodies, which only read the top levels of a schema.
+    /// For parameters and request bodies: deep enough for nested objects (the importer keeps
+    /// `NESTED_DEPTH` levels of their properties, under `allOf`/`anyOf` wrappers), with their
+    /// descriptions and examples. Its own `max_depth` keeps its memo apart from `new`'s.
     pub fn shallow(docs: &'a mut Documents) -> Self {
         Self {
-            max_depth: 3,
+            max_depth: 6,
+            nodes_left: 4 * MAX_SCHEMA_NODES,
+            keep_docs: true,
             ..Self::new(docs)
         }
     }
@@ -763,7 +771,8 @@ impl<'a> Expander<'a> {
         self.docs.spend_expansion(64, &node.place)?;
         let mut out = Map::new();
         for (key, sub) in object {
-            if DROPPED_KEYS.contains(&key.as_str()) || key.starts_with("x-") {
+            let doc = self.keep_docs && matches!(key.as_str(), "example" | "examples");
+            if (DROPPED_KEYS.contains(&key.as_str()) && !doc) || key.starts_with("x-") {
                 continue;
             }
             // The child's pointer is built only where the walk goes down: most keys are leaves.
@@ -787,6 +796,8 @@ impl<'a> Expander<'a> {
             } else if key == "description" {
                 // Descriptions are most of a big API's bulk: kept short, and only near the top.
                 match sub.as_str() {
+                    // Whole, for the importer to reduce to plain text and summarise.
+                    Some(d) if self.keep_docs => Value::String(d.to_string()),
                     Some(d) if depth <= MAX_DESCRIBED_DEPTH => {
                         Value::String(super::naming::shorten(d, DESCRIPTION_MAX).0)
                     }
@@ -1005,6 +1016,18 @@ pub fn json_schema_only(schema: &mut Value) -> (usize, usize) {
 
 /// Folds `allOf` members into their parent (properties and `required` united), everywhere in
 /// an expanded schema; members that are not objects stay in `allOf`.
+/// Whether a later `allOf` member's property schema narrows an earlier one's to one of its
+/// types (OpenAI's `top_logprobs`: `integer | null`, then `integer`): both hold, so the later
+/// one's type is the property's.
+fn narrows(later: &Value, first: &Value) -> bool {
+    let (Some(Value::String(t)), Some(types)) =
+        (later.get("type"), super::schema::json_types(first))
+    else {
+        return false;
+    };
+    types.len() > 1 && types.contains(t)
+}
+
 pub fn merge_all_of(schema: &mut Value) {
     let Some(object) = schema.as_object_mut() else {
         return;
@@ -1041,7 +1064,13 @@ pub fn merge_all_of(schema: &mut Value) {
             match (key.as_str(), object.get_mut(&key), value) {
                 ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
                     for (k, v) in theirs {
-                        mine.entry(k).or_insert(v);
+                        match mine.get_mut(&k) {
+                            Some(first) if narrows(&v, first) => *first = v,
+                            Some(_) => {}
+                            None => {
+                                mine.insert(k, v);
+                            }
+                        }
                     }
                 }
                 ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {

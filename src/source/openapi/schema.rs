@@ -1,11 +1,226 @@
 //! What a schema says, in service.toml terms: a parameter's type, values converted to it,
 //! JSON values as TOML, and the compact `returns` notation.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::model::ParamType;
 
-/// The parameter type of a schema; 3.1 type lists take their first non-null entry.
+/// How many levels of nested `properties` a parameter's schema keeps: its own properties and
+/// theirs. Deeper objects are published as `{"type": "object"}` with their description:
+/// enough for an agent to fill a typical request (Stripe's `shipping.address.city`), short
+/// enough that a big API's documents stay readable.
+pub const NESTED_DEPTH: usize = 2;
+
+/// Descriptions inside a parameter's schema are summarised to this many characters.
+const NESTED_DESCRIPTION_MAX: usize = 200;
+
+/// Whether a schema admits `null` only.
+fn is_null(s: &Value) -> bool {
+    match s.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(list)) => list.iter().all(|t| t == "null") && !list.is_empty(),
+        _ => s.get("enum") == Some(&Value::Array(vec![Value::Null])),
+    }
+}
+
+/// The schema with its `null` alternative folded into a flag: `type: [T, "null"]` becomes
+/// `type: T`, and `anyOf`/`oneOf` of one schema (and `null`) becomes that schema under the
+/// outer keywords (the outer `description` wins). Other schemas come back unchanged.
+pub fn fold_null(schema: &Value) -> (Value, bool) {
+    let mut s = schema.clone();
+    let mut nullable = false;
+    // Wrappers nest (`anyOf: [{type: [T, null]}, {type: null}]`): a few rounds unwrap them.
+    for _ in 0..4 {
+        let Some(object) = s.as_object_mut() else {
+            break;
+        };
+        if let Some(Value::Array(types)) = object.get("type") {
+            let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+            if kept.len() < types.len() && !kept.is_empty() {
+                nullable = true;
+                let kept = if kept.len() == 1 {
+                    kept[0].clone()
+                } else {
+                    Value::Array(kept)
+                };
+                object.insert("type".into(), kept);
+            }
+        }
+        let Some((key, variants)) = ["anyOf", "oneOf"]
+            .into_iter()
+            .find_map(|k| Some((k, object.get(k)?.as_array()?.clone())))
+        else {
+            break;
+        };
+        let rest: Vec<&Value> = variants.iter().filter(|v| !is_null(v)).collect();
+        let [only] = rest[..] else {
+            break;
+        };
+        let Some(inner) = only.as_object() else {
+            break;
+        };
+        nullable |= rest.len() < variants.len();
+        let mut merged = inner.clone();
+        for (k, v) in object.iter().filter(|(k, _)| *k != key) {
+            merged.insert(k.clone(), v.clone());
+        }
+        s = Value::Object(merged);
+    }
+    (s, nullable)
+}
+
+/// The JSON types a schema admits, in order (`["number", "null"]`), read from `type`, 3.0
+/// `nullable`, and `anyOf`/`oneOf` alternatives; `None` when some alternative admits any type.
+pub fn json_types(schema: &Value) -> Option<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |t: &str| {
+        if !out.iter().any(|o| o == t) {
+            out.push(t.to_string());
+        }
+    };
+    match schema.get("type") {
+        Some(Value::String(t)) => add(t),
+        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).for_each(&mut add),
+        _ => {
+            let variants = schema
+                .get("anyOf")
+                .or_else(|| schema.get("oneOf"))
+                .and_then(Value::as_array)?;
+            for v in variants {
+                for t in json_types(v)? {
+                    add(&t);
+                }
+            }
+        }
+    }
+    if schema.get("nullable") == Some(&Value::Bool(true)) {
+        add("null");
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The keywords of a (null-folded) parameter schema that a `kind` alone does not say:
+/// `format`, a list of types, alternatives, nested `properties` (`NESTED_DEPTH` levels) and
+/// structured `items`. Descriptions in them are plain text, examples are `examples` lists.
+pub fn extra_keywords(schema: &Value, kind: ParamType) -> Map<String, Value> {
+    let mut out = Map::new();
+    if let Some(f) = schema.get("format").and_then(Value::as_str) {
+        out.insert("format".into(), f.into());
+    }
+    if let Some(Value::Array(list)) = schema.get("type") {
+        out.insert("type".into(), Value::Array(list.clone()));
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(variants)) = schema.get(key) {
+            if !out.contains_key("type")
+                && let Some(types) = variants.iter().map(json_types).collect::<Option<Vec<_>>>()
+            {
+                let mut all: Vec<Value> = Vec::new();
+                for t in types.into_iter().flatten() {
+                    if !all.contains(&t.clone().into()) {
+                        all.push(t.into());
+                    }
+                }
+                out.insert(
+                    "type".into(),
+                    match &all[..] {
+                        [one] => one.clone(),
+                        _ => Value::Array(all),
+                    },
+                );
+            }
+            let nested = variants.iter().map(|v| nested(v, NESTED_DEPTH)).collect();
+            out.insert(key.into(), Value::Array(nested));
+        }
+    }
+    match kind {
+        ParamType::Object => {
+            if let Value::Object(mut inner) = nested(schema, NESTED_DEPTH) {
+                for key in ["properties", "required", "additionalProperties"] {
+                    if let Some(v) = inner.remove(key) {
+                        out.insert(key.into(), v);
+                    }
+                }
+            }
+        }
+        ParamType::Array => {
+            if let Some(items) = schema.get("items").filter(|i| structured(i)) {
+                out.insert("items".into(), nested(items, NESTED_DEPTH));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Whether an items schema says more than a scalar type.
+fn structured(items: &Value) -> bool {
+    items.as_object().is_some_and(|m| {
+        m.keys()
+            .any(|k| !matches!(k.as_str(), "type" | "description" | "title"))
+            || m.get("type").is_some_and(|t| !t.is_string())
+    })
+}
+
+/// A schema for publication, keeping `depth` more levels of `properties`: descriptions as
+/// plain text, `example` as `examples`, the `properties` beyond the depth left out.
+fn nested(schema: &Value, depth: usize) -> Value {
+    let Some(object) = schema.as_object() else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    for (key, value) in object {
+        let value = match key.as_str() {
+            "properties" | "patternProperties" => {
+                let Some(props) = value.as_object().filter(|_| depth > 0) else {
+                    continue;
+                };
+                Value::Object(
+                    props
+                        .iter()
+                        .map(|(k, v)| (k.clone(), nested(v, depth - 1)))
+                        .collect(),
+                )
+            }
+            "required" if depth == 0 => continue,
+            "additionalProperties" if value.is_object() => {
+                if depth == 0 {
+                    continue;
+                }
+                nested(value, depth - 1)
+            }
+            "items" | "not" | "contains" => nested(value, depth),
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => match value.as_array() {
+                Some(list) => Value::Array(list.iter().map(|v| nested(v, depth)).collect()),
+                None => continue,
+            },
+            "description" => match value.as_str() {
+                Some(d) => {
+                    crate::text::summary(&crate::text::plain_text(d), NESTED_DESCRIPTION_MAX)
+                        .0
+                        .into()
+                }
+                None => continue,
+            },
+            "example" => {
+                if !object.contains_key("examples") {
+                    out.insert("examples".into(), Value::Array(vec![value.clone()]));
+                }
+                continue;
+            }
+            "examples" if !value.is_array() => continue,
+            _ => value.clone(),
+        };
+        out.insert(key.clone(), value);
+    }
+    if depth == 0 && object.contains_key("properties") && !out.contains_key("type") {
+        out.insert("type".into(), "object".into());
+    }
+    Value::Object(out)
+}
+
+/// The parameter type of a schema; 3.1 type lists take their first non-null entry, and
+/// alternatives (`anyOf`, `oneOf`) the type of their first typed one.
 pub fn schema_type(schema: &Value) -> ParamType {
     let named = match schema.get("type") {
         Some(Value::String(t)) => Some(t.as_str()),
@@ -14,6 +229,19 @@ pub fn schema_type(schema: &Value) -> ParamType {
     };
     if let Some(t) = named.and_then(ParamType::parse) {
         return t;
+    }
+    let variants = schema
+        .get("anyOf")
+        .or_else(|| schema.get("oneOf"))
+        .and_then(Value::as_array);
+    if schema.get("properties").is_none()
+        && schema.get("items").is_none()
+        && let Some(first) = variants
+            .into_iter()
+            .flatten()
+            .find(|v| !is_null(v) && json_types(v).is_some())
+    {
+        return schema_type(first);
     }
     if schema.get("properties").is_some() {
         ParamType::Object
@@ -188,6 +416,52 @@ mod tests {
         assert_eq!(compact(&json!({"type": "string"}), "pet", 2), "pet");
         let nested = json!({"properties": {"data": {"items": {"properties": {"id": {}}}}}});
         assert_eq!(compact(&nested, "list", 2), "list {data[] {id}}");
+    }
+
+    #[test]
+    fn null_alternatives_fold_into_a_flag() {
+        let t = json!({"anyOf": [{"type": "number", "maximum": 2, "description": "d"}, {"type": "null"}]});
+        let (s, nullable) = fold_null(&t);
+        assert!(nullable);
+        assert_eq!(
+            s,
+            json!({"type": "number", "maximum": 2, "description": "d"})
+        );
+        assert_eq!(schema_type(&s), ParamType::Number);
+        let (s, nullable) = fold_null(&json!({"type": ["integer", "null"]}));
+        assert_eq!((s, nullable), (json!({"type": "integer"}), true));
+        // Two real alternatives stay; the type is the first typed one's, the list says all.
+        let both =
+            json!({"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]});
+        assert_eq!(fold_null(&both), (both.clone(), false));
+        assert_eq!(schema_type(&both), ParamType::String);
+        let extra = extra_keywords(&both, ParamType::String);
+        assert_eq!(extra["type"], json!(["string", "array"]));
+        assert_eq!(
+            json_types(&json!({"type": "string", "nullable": true})),
+            Some(vec!["string".into(), "null".into()])
+        );
+        assert_eq!(
+            json_types(&json!({"anyOf": [{"type": "string"}, {}]})),
+            None
+        );
+    }
+
+    #[test]
+    fn nested_properties_stop_at_the_depth() {
+        let s = json!({"type": "object", "properties": {"a": {"type": "object", "example": {"b": {}},
+            "properties": {"b": {"type": "object", "properties": {"c": {"type": "string"}}}}}}});
+        let extra = extra_keywords(&s, ParamType::Object);
+        let a = &extra["properties"]["a"];
+        assert_eq!(a["examples"], json!([{"b": {}}]));
+        assert_eq!(a["properties"]["b"], json!({"type": "object"}));
+        assert_eq!(
+            extra_keywords(
+                &json!({"type": "array", "items": {"type": "string"}}),
+                ParamType::Array
+            ),
+            Map::new()
+        );
     }
 
     #[test]

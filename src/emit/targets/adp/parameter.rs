@@ -266,6 +266,8 @@ mod tests {
             pattern: None,
             example: None,
             items: None,
+            nullable: false,
+            schema: None,
             compact: None,
         }
     }

@@ -568,6 +568,7 @@ pub fn param_schema(p: &Param) -> Value {
     if let Some(pattern) = &p.pattern {
         s.insert("pattern".into(), json!(pattern));
     }
+    p.extend_schema(&mut s);
     // Inside a request body, the description and example have nowhere else to go.
     if p.location == ParamIn::Body {
         if let Some(d) = &p.description {
