@@ -102,6 +102,9 @@ pub enum Command {
         /// Give up (exit 2) if reading and converting take longer than this many seconds; nothing is written then.
         #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
         time_limit: u64,
+        /// The API's https base URL, for a document that names no https server (its base path without a host is kept).
+        #[arg(long, value_name = "URL", value_parser = parse_base_url)]
+        base_url: Option<String>,
     },
     /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
     Schema,
@@ -168,6 +171,16 @@ pub struct Input {
     /// Give up (exit 2) if reading, checking and generating take longer than this many seconds; nothing is written then.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     pub time_limit: u64,
+    /// The API's https base URL, as `[service] base_url` sets it; for an OpenAPI document, over its servers (its base path without a host is kept).
+    #[arg(long, value_name = "URL", value_parser = parse_base_url)]
+    pub base_url: Option<String>,
+}
+
+/// `--base-url`: an https URL without query or fragment, its trailing `/` dropped.
+fn parse_base_url(text: &str) -> Result<String, String> {
+    crate::model::HttpsUrl::parse_base(text.trim())
+        .map(|u| u.as_str().to_string())
+        .map_err(|e| format!("`{text}`: {e} (e.g. --base-url https://api.example.com/v1)"))
 }
 
 /// `1048576`, `512K`, `64M`, `1G` (also `64MB`, `64MiB`): a size in bytes.
@@ -237,6 +250,7 @@ pub fn run(cli: &Cli) -> u8 {
             exclude,
             max_input_size,
             time_limit,
+            base_url,
         } => {
             let options = openapi::Options {
                 max_input_size: *max_input_size,
@@ -244,6 +258,8 @@ pub fn run(cli: &Cli) -> u8 {
                     include: include.clone(),
                     exclude: exclude.clone(),
                 },
+                base_url: base_url.clone(),
+                command: "import",
             };
             import::import(source, out, &options, *time_limit, cli.quiet)
         }
