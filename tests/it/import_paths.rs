@@ -234,6 +234,8 @@ fn query_strings_in_path_keys_become_constant_parameters_and_every_operation_bui
         "/rest?method=flickr.photos.search",
         "/distribution?WithTags",
         "/distribution",
+        "/#X-Amz-Target=Svc.ListThings",
+        "/#X-Amz-Target=Svc.TagThing",
     ] {
         assert!(keys.contains(&key), "{key} in {keys:?}");
     }
@@ -249,6 +251,13 @@ fn query_strings_in_path_keys_become_constant_parameters_and_every_operation_bui
         ["text"],
         "the constant is not repeated as a parameter"
     );
+    // A header constant (AWS's `X-Amz-Target`) is after a `#`, which no request carries: the
+    // header stays a parameter, and is not made a query parameter.
+    let list = &raw["paths"]["/#X-Amz-Target=Svc.ListThings"]["post"];
+    assert_eq!(list["parameters"][0]["in"], "header");
+    let c = cap(service, "list_things");
+    assert_eq!(c.path.braces(), "/");
+    assert!(c.params.iter().all(|p| p.location == ParamIn::Header));
     // Every JSON document parses.
     for a in &compiled.artifacts {
         if a.path.ends_with(".json") {

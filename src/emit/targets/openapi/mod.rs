@@ -80,11 +80,10 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         } else {
             Vec::new()
         };
-        let key = if constants.is_empty() {
-            template.clone()
-        } else {
+        let pairs = |location: ParamIn| {
             let pairs: Vec<String> = constants
                 .iter()
+                .filter(|(p, _)| p.location == location)
                 .map(|(p, v)| {
                     if v.is_empty() {
                         p.name.clone()
@@ -93,8 +92,18 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
                     }
                 })
                 .collect();
-            format!("{template}?{}", pairs.join("&"))
+            pairs.join("&")
         };
+        // Header constants (AWS's `X-Amz-Target`) go after a `#`, which no request carries:
+        // the key is told apart, the URL is the path's, the header stays a parameter.
+        let mut key = template.clone();
+        for (mark, location) in [('?', ParamIn::Query), ('#', ParamIn::Header)] {
+            let pairs = pairs(location);
+            if !pairs.is_empty() {
+                key.push(mark);
+                key.push_str(&pairs);
+            }
+        }
         let shape = shape(c);
         match shapes.get(&shape) {
             Some(other) if *other != template => {
@@ -124,7 +133,9 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         }
         owners.insert((key.clone(), c.method), &c.id);
         let mut parameters = lower_operation(c, diags);
-        parameters.retain(|(p, _)| !constants.iter().any(|(k, _)| std::ptr::eq(*k, *p)));
+        parameters.retain(|(p, _)| {
+            p.location != ParamIn::Query || !constants.iter().any(|(k, _)| std::ptr::eq(*k, *p))
+        });
         operations.push(Operation {
             capability: c,
             path: key,
@@ -414,11 +425,11 @@ fn paths(service: &Service, lowered: &Lowered) -> Value {
 }
 
 /// The path with parameter names erased, plus the host, for the same-shape check.
-/// The required query parameters that take exactly one string value, with that value.
+/// The required query and header parameters that take exactly one string value, with it.
 fn constant_query(c: &Capability) -> Vec<(&Param, String)> {
     c.params
         .iter()
-        .filter(|p| p.location == ParamIn::Query && p.required)
+        .filter(|p| matches!(p.location, ParamIn::Query | ParamIn::Header) && p.required)
         .filter_map(|p| match &p.allowed[..] {
             [Value::String(v)]
                 if v.chars()
