@@ -133,6 +133,7 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
         import: openapi::Options {
             max_input_size: input.max_input_size,
             ref_root: input.ref_root.clone(),
+            base_url: input.base_url.clone(),
             ..Default::default()
         },
     };

@@ -105,6 +105,9 @@ pub enum Command {
         /// The folder whose files `$ref`s may reach (default: the repository or current folder holding OPENAPI, else its folder).
         #[arg(long, value_name = "DIR")]
         ref_root: Option<PathBuf>,
+        /// The API's https base URL, for a document that names no https server (its base path without a host is kept).
+        #[arg(long, value_name = "URL", value_parser = parse_base_url)]
+        base_url: Option<String>,
     },
     /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
     Schema,
@@ -183,6 +186,16 @@ pub struct Input {
     /// `_worker.js` of the site's own there is kept.
     #[arg(skip)]
     pub site: Option<PathBuf>,
+    /// The API's https base URL, as `[service] base_url` sets it; for an OpenAPI document, over its servers (its base path without a host is kept).
+    #[arg(long, value_name = "URL", value_parser = parse_base_url)]
+    pub base_url: Option<String>,
+}
+
+/// `--base-url`: an https URL without query or fragment, its trailing `/` dropped.
+fn parse_base_url(text: &str) -> Result<String, String> {
+    crate::model::HttpsUrl::parse_base(text.trim())
+        .map(|u| u.as_str().to_string())
+        .map_err(|e| format!("`{text}`: {e} (e.g. --base-url https://api.example.com/v1)"))
 }
 
 /// `1048576`, `512K`, `64M`, `1G` (also `64MB`, `64MiB`): a size in bytes.
@@ -268,6 +281,7 @@ pub fn run(cli: &Cli) -> u8 {
             max_input_size,
             time_limit,
             ref_root,
+            base_url,
         } => {
             let options = openapi::Options {
                 max_input_size: *max_input_size,
@@ -276,6 +290,8 @@ pub fn run(cli: &Cli) -> u8 {
                     include: include.clone(),
                     exclude: exclude.clone(),
                 },
+                base_url: base_url.clone(),
+                command: "import",
             };
             import::import(source, out, &options, *time_limit, cli.quiet)
         }

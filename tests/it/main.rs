@@ -26,6 +26,7 @@ mod golden;
 mod hosts;
 mod iajson;
 mod import;
+mod import_paths;
 mod kill;
 mod lenient;
 mod llms_txt;

@@ -3,7 +3,7 @@
 //! branches say so. Everything derived is checked against the model's limits here, so the
 //! result lowers cleanly; what cannot be derived is left for service.toml and reported.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
@@ -64,6 +64,9 @@ pub struct Imported {
     /// Operations found, and operations left out by the filter.
     pub operations: usize,
     pub filtered_out: usize,
+    /// The base path the document gives without a host (`/api`): a base URL given by
+    /// `[service] base_url` is joined with it (see `join_base_path`).
+    pub base_path: Option<String>,
 }
 
 pub const NAME_MAX: usize = 100;
@@ -79,7 +82,7 @@ const SKIPPED_METHODS: [&str; 4] = ["head", "options", "trace", "query"];
 pub fn lower(
     docs: &mut Documents,
     version: Version,
-    filter: &Filter,
+    options: &super::Options,
     diags: &mut Diagnostics,
 ) -> Option<Imported> {
     let before = diags.error_count();
@@ -90,8 +93,12 @@ pub fn lower(
         notes: BTreeMap::new(),
         deferred: Vec::new(),
         placeholders: Vec::new(),
+        base_url_flag: options.base_url.clone(),
+        command: options.command,
+        base_path: None,
+        templates: HashMap::new(),
     };
-    let imported = lx.document(filter);
+    let imported = lx.document(&options.filter);
     lx.flush_notes();
     (lx.diags.error_count() == before).then_some(imported)
 }
@@ -106,6 +113,16 @@ pub(super) struct Lx<'a> {
     /// The `{placeholders}` of the path of the operation being imported: names only path
     /// parameters may take.
     pub(super) placeholders: Vec<String>,
+    /// `--base-url`: wins over the document's servers.
+    base_url_flag: Option<String>,
+    /// The command the user ran (`build`, `check`, `import`), for helps that name it.
+    command: &'static str,
+    /// The base path the document gives without a host (Swagger `basePath`, a relative server
+    /// URL), joined to the base URL the user gives.
+    base_path: Option<String>,
+    /// Each path shape seen (`/orgs/{}/attestations/{}`) → the parameter names of the first
+    /// path with that shape: later paths of the same shape take them.
+    pub(super) templates: HashMap<String, Vec<String>>,
 }
 
 /// The security scheme chosen for `[auth]`.
@@ -161,7 +178,7 @@ impl Lx<'_> {
         let root = self.docs.root();
         let mut service = self.service(&root);
         let (auth, chosen) = self.auth(&root);
-        let mut ids = IdAllocator::default();
+        let mut ids = IdAllocator::reserving(self.wanted_ids(&root).iter().map(String::as_str));
         let mut capabilities = Vec::new();
         let mut origins = Vec::new();
         let mut tags_seen: Vec<String> = Vec::new();
@@ -283,7 +300,31 @@ impl Lx<'_> {
             deferred: std::mem::take(&mut self.deferred),
             operations,
             filtered_out,
+            base_path: self.base_path.clone(),
         }
+    }
+
+    /// The id every operation asks for (its operationId, else method and path), in document
+    /// order, so a collision's suffix never takes an id another operation asks for.
+    fn wanted_ids(&mut self, root: &Node) -> Vec<String> {
+        let mut out = Vec::new();
+        for (path, item) in root.child("paths").entries() {
+            let Ok(item) = self.docs.deref(item) else {
+                continue;
+            };
+            for (method, op) in item.entries() {
+                let lower = method.to_ascii_lowercase();
+                if !METHODS.contains(&lower.as_str()) {
+                    continue;
+                }
+                let Ok(op) = self.docs.deref(op) else {
+                    continue;
+                };
+                let op_id = op.str("operationId").filter(|s| !s.trim().is_empty());
+                out.push(op_id.map_or_else(|| format!("{lower} {path}"), str::to_string));
+            }
+        }
+        out
     }
 
     fn service(&mut self, root: &Node) -> raw::ServiceTable {
@@ -382,42 +423,81 @@ impl Lx<'_> {
         }
     }
 
+    /// The base URL: the first https server the document names (every `servers[]` entry, its
+    /// variables at their defaults; Swagger 2.0 `schemes` + `host` + `basePath`, https first).
+    /// A base path without a host (Swagger `basePath` alone, a relative server URL such as
+    /// `/api`) is kept in `self.base_path`, to be joined to the base URL given by `--base-url`
+    /// or `[service] base_url`. With `--base-url`, that URL wins and no server is required.
     fn base_url(&mut self, root: &Node) -> Option<String> {
-        let (url, node) = match self.version {
-            Version::Swagger2 => {
-                let Some(host) = root.str("host").filter(|h| !h.is_empty()) else {
-                    let d = Diagnostic::error(format!(
-                        "{}: no `host`, so no base URL",
-                        self.docs.describe(&root.place)
-                    ))
-                    .help("set `base_url = \"https://…\"` under [service] in service.toml");
-                    self.defer("service.base_url", d);
-                    return None;
-                };
-                let schemes = string_list(root.get("schemes"));
-                let scheme = if schemes.is_empty() {
-                    self.warn(&root.child("schemes"), "no `schemes`; assuming https");
-                    "https"
-                } else if schemes.iter().any(|s| s.eq_ignore_ascii_case("https")) {
-                    "https"
-                } else {
-                    schemes[0].as_str()
-                };
-                let base = root.str("basePath").unwrap_or("");
-                (format!("{scheme}://{host}{base}"), root.child("host"))
-            }
-            _ => {
-                let server = root.child("servers").child("0");
+        let candidates = self.servers(root);
+        let usable = |url: &str| {
+            url.starts_with("https://") && !url.contains('{') && HttpsUrl::parse_base(url).is_ok()
+        };
+        if self.base_url_flag.is_none()
+            && let Some((url, _)) = candidates.iter().find(|(u, _)| usable(u))
+        {
+            return Some(url.trim_end_matches('/').to_string());
+        }
+        // No https server: a relative one still says where the API sits below the host.
+        self.base_path = candidates
+            .iter()
+            .find_map(|(u, _)| u.starts_with('/').then(|| u.trim_end_matches('/')))
+            .filter(|p| !p.is_empty() && !p.contains(['{', '?', '#']))
+            .map(str::to_string);
+        if let Some(flag) = self.base_url_flag.clone() {
+            return Some(join_base_path(&flag, self.base_path.as_deref()));
+        }
+        let no_host = self.version == Version::Swagger2
+            && root.str("host").is_none_or(|h| h.trim().is_empty());
+        let first = candidates.into_iter().next().filter(|_| !no_host);
+        let Some((url, node)) = first else {
+            let what = match self.version {
+                Version::Swagger2 => "no `host`",
+                _ => "no `servers`",
+            };
+            let d = Diagnostic::error(format!(
+                "{}: {what}, so no base URL",
+                self.docs.describe(&root.place)
+            ))
+            .help(self.base_url_help(None));
+            self.defer("service.base_url", d);
+            return None;
+        };
+        let problem = if url.contains('{') {
+            "has a variable without a default".to_string()
+        } else if url.starts_with('/') || !url.contains("://") {
+            "is relative: it only means something next to where the document is served".into()
+        } else if url.starts_with("http://") {
+            "uses http; the agent documents require https".into()
+        } else {
+            HttpsUrl::parse_base(&url)
+                .err()
+                .map_or_else(|| "is not usable".into(), |e| format!("is refused: {e}"))
+        };
+        let d = Diagnostic::error(format!(
+            "{}: the server URL `{url}` {problem}",
+            self.at(&node)
+        ))
+        .help(self.base_url_help(url.strip_prefix("http://")));
+        self.defer("service.base_url", d);
+        None
+    }
+
+    /// The servers a document names, in its order: `(url, node)`, OpenAPI 3.x variables
+    /// replaced by their defaults; for Swagger 2.0 one URL per scheme, https first, or the
+    /// bare `basePath` when there is no host.
+    fn servers(&mut self, root: &Node) -> Vec<(String, Node)> {
+        if self.version != Version::Swagger2 {
+            let mut out = Vec::new();
+            for server in root.child("servers").items() {
                 let Some(url) = server.str("url") else {
-                    let d = Diagnostic::error(format!(
-                        "{}: no `servers`, so no base URL",
-                        self.docs.describe(&root.place)
-                    ))
-                    .help("set `base_url = \"https://…\"` under [service] in service.toml");
-                    self.defer("service.base_url", d);
-                    return None;
+                    continue;
                 };
-                let mut url = url.to_string();
+                let mut url = url.trim().to_string();
+                // `//host/v1` takes the scheme of wherever the document is served: https.
+                if url.starts_with("//") {
+                    url.insert_str(0, "https:");
+                }
                 for (name, var) in server.child("variables").entries() {
                     let value = match var.get("default") {
                         Some(Value::String(s)) => s.clone(),
@@ -426,33 +506,60 @@ impl Lx<'_> {
                     };
                     url = url.replace(&format!("{{{name}}}"), &value);
                 }
-                (url, server.child("url"))
+                out.push((url, server.child("url")));
             }
-        };
-        let problem = if url.contains('{') {
-            Some("has a variable without a default")
-        } else if url.starts_with('/') || !url.contains("://") {
-            Some("is relative: it only means something next to where the document is served")
-        } else if url.starts_with("http://") {
-            Some("uses http; the agent documents require https")
-        } else {
-            None
-        };
-        let problem = problem.map(str::to_string).or_else(|| {
-            HttpsUrl::parse_base(&url)
-                .err()
-                .map(|e| format!("is refused: {e}"))
-        });
-        match problem {
-            None => Some(url.trim_end_matches('/').to_string()),
-            Some(p) => {
-                let d =
-                    Diagnostic::error(format!("{}: the server URL `{url}` {p}", self.at(&node)))
-                        .help("set `base_url = \"https://…\"` under [service] in service.toml");
-                self.defer("service.base_url", d);
-                None
-            }
+            return out;
         }
+        let base = root.str("basePath").unwrap_or("").trim().to_string();
+        let base = if base.is_empty() || base.starts_with('/') {
+            base
+        } else {
+            format!("/{base}")
+        };
+        let Some(host) = root.str("host").map(str::trim).filter(|h| !h.is_empty()) else {
+            return if base.is_empty() {
+                Vec::new()
+            } else {
+                vec![(base, root.child("basePath"))]
+            };
+        };
+        let mut schemes = string_list(root.get("schemes"));
+        if schemes.is_empty() {
+            self.warn(&root.child("schemes"), "no `schemes`; assuming https");
+            schemes.push("https".into());
+        }
+        // https first, the others in the document's order.
+        schemes.sort_by_key(|s| !s.eq_ignore_ascii_case("https"));
+        schemes
+            .iter()
+            .map(|s| {
+                let scheme = s.to_ascii_lowercase();
+                (format!("{scheme}://{host}{base}"), root.child("host"))
+            })
+            .collect()
+    }
+
+    /// How to give the base URL the document lacks: the exact command, with the https form of
+    /// its http URL when it has one.
+    fn base_url_help(&self, http_rest: Option<&str>) -> String {
+        let file = self
+            .docs
+            .describe(&self.docs.root().place)
+            .trim_end_matches('#')
+            .to_string();
+        let file = if file.is_empty() || file.contains(char::is_whitespace) {
+            "openapi.yaml".to_string()
+        } else {
+            file
+        };
+        let url = http_rest.map_or_else(
+            || "https://…".to_string(),
+            |rest| format!("https://{}", rest.trim_end_matches('/')),
+        );
+        format!(
+            "pass the base URL: `wellgen {} {file} --base-url {url}` (or set `base_url = \"{url}\"` under [service] in a service.toml that completes it)",
+            self.command
+        )
     }
 
     fn categories(&mut self, root: &Node, op_tags: &[String]) -> Option<Vec<String>> {
@@ -472,6 +579,25 @@ impl Lx<'_> {
             }
         }
         (!out.is_empty()).then_some(out)
+    }
+}
+
+/// `base` with `path` (a base path the document gives without a host) added, unless its path
+/// already ends with it: `https://x.example` + `/api` → `https://x.example/api`.
+pub fn join_base_path(base: &str, path: Option<&str>) -> String {
+    let base = base.trim_end_matches('/');
+    match path {
+        Some(p) if !p.is_empty() && p != "/" => {
+            let p = p.trim_end_matches('/');
+            let after = base.split_once("://").map_or(base, |(_, a)| a);
+            let own = after.find('/').map_or("", |i| &after[i..]);
+            if own.ends_with(p) {
+                base.to_string()
+            } else {
+                format!("{base}{p}")
+            }
+        }
+        _ => base.to_string(),
     }
 }
 

@@ -33,6 +33,10 @@ pub struct Options {
     /// `--ref-root`: the folder whose files `$ref`s may reach; `None`: the default root (see
     /// `refs::RefRoot::default_for`).
     pub ref_root: Option<PathBuf>,
+    /// `--base-url`: the base URL, over the document's servers and `[service] base_url`.
+    pub base_url: Option<String>,
+    /// The command being run (`build`, `check`, `import`), for helps that name it.
+    pub command: &'static str,
 }
 
 impl Default for Options {
@@ -41,6 +45,8 @@ impl Default for Options {
             filter: Filter::default(),
             max_input_size: crate::source::DEFAULT_MAX_INPUT_SIZE,
             ref_root: None,
+            base_url: None,
+            command: "build",
         }
     }
 }
@@ -95,7 +101,7 @@ pub fn import_text(
             }
         }
     }
-    lower::lower(&mut docs, version, &options.filter, diags)
+    lower::lower(&mut docs, version, options, diags)
 }
 
 /// The import on its own: problems only a service.toml could fix are reported.
@@ -382,6 +388,10 @@ pub fn read_source(
                 Diagnostic::warning("`include`/`exclude` apply only with `openapi`").at("source"),
             );
         }
+        let mut overlay = overlay;
+        if let Some(url) = &options.base_url {
+            overlay.service.base_url = Some(url.clone());
+        }
         return (Some(overlay), Provenance::default());
     };
     let mut options = options.clone();
@@ -406,15 +416,22 @@ pub fn read_source(
     let Some(imported) = imported else {
         return (None, Provenance::default());
     };
+    let base_path = imported.base_path.clone();
     match merge(imported, overlay, diags) {
-        Some(m) => (
-            Some(m.doc),
-            Provenance {
-                openapi_only: false,
-                overlay_index: m.overlay_index,
-                origins: m.origins,
-            },
-        ),
+        Some(mut m) => {
+            // A base path the document gives without a host is joined to the base URL the
+            // service.toml (or `--base-url`) gives.
+            let base = options.base_url.clone().or(m.doc.service.base_url.take());
+            m.doc.service.base_url = base.map(|b| lower::join_base_path(&b, base_path.as_deref()));
+            (
+                Some(m.doc),
+                Provenance {
+                    openapi_only: false,
+                    overlay_index: m.overlay_index,
+                    origins: m.origins,
+                },
+            )
+        }
         None => (None, Provenance::default()),
     }
 }

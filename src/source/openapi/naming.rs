@@ -50,13 +50,28 @@ fn cut_id(id: &str, max: usize) -> String {
     cut.trim_end_matches('_').to_string()
 }
 
-/// Hands out capability ids: snake_case, ≤ 64 characters, unique (`_2`, `_3` on collisions).
+/// Hands out capability ids: snake_case, ≤ 64 characters, unique (`_2`, `_3` on collisions,
+/// in document order). Ids reserved beforehand (every id the document asks for) are never
+/// handed out as a suffixed one, so an operation named `list_2` keeps its name even when it
+/// comes after two `list`s.
 #[derive(Default)]
 pub struct IdAllocator {
     used: HashSet<String>,
+    reserved: HashSet<String>,
 }
 
 impl IdAllocator {
+    /// An allocator that keeps each of `wanted`'s ids for whoever asks for it.
+    pub fn reserving<'a>(wanted: impl IntoIterator<Item = &'a str>) -> Self {
+        Self {
+            used: HashSet::new(),
+            reserved: wanted
+                .into_iter()
+                .map(|w| cut_id(&snake_case(w), ID_MAX))
+                .collect(),
+        }
+    }
+
     pub fn allocate(&mut self, wanted: &str) -> String {
         let base = cut_id(&snake_case(wanted), ID_MAX);
         if self.used.insert(base.clone()) {
@@ -67,7 +82,9 @@ impl IdAllocator {
                 let suffix = format!("_{n}");
                 format!("{}{suffix}", cut_id(&base, ID_MAX - suffix.len()))
             })
-            .find(|candidate| self.used.insert(candidate.clone()))
+            .find(|candidate| {
+                !self.reserved.contains(candidate) && self.used.insert(candidate.clone())
+            })
             .unwrap_or(base)
     }
 }
@@ -173,6 +190,17 @@ mod tests {
         assert!(first.len() <= 64 && second.len() <= 64, "{first} {second}");
         assert_ne!(first, second);
         assert!(second.ends_with("_2"));
+    }
+
+    #[test]
+    fn ids_asked_for_are_kept_from_suffixed_ones() {
+        let wanted = ["getThing", "getThing", "get_thing_2", "getThing"];
+        let mut ids = IdAllocator::reserving(wanted);
+        let got: Vec<String> = wanted.iter().map(|w| ids.allocate(w)).collect();
+        assert_eq!(
+            got,
+            ["get_thing", "get_thing_3", "get_thing_2", "get_thing_4"]
+        );
     }
 
     #[test]

@@ -31,7 +31,12 @@ impl Lx<'_> {
         ids: &mut IdAllocator,
         chosen: Option<&Chosen>,
     ) -> Result<Option<raw::CapabilityTable>, Diagnostic> {
-        let Some((path, renamed)) = self.path(path, op) else {
+        let Some(TemplatePath {
+            path,
+            renamed,
+            constants,
+        }) = self.path(path, op, item)
+        else {
             return Ok(None);
         };
         let id = ids.allocate(wanted_id);
@@ -65,6 +70,7 @@ impl Lx<'_> {
         let mut params: IndexMap<String, raw::ParamValue> = IndexMap::new();
         let mut content_type = None;
         self.parameters(item, op, &renamed, &path, &mut params, &mut content_type)?;
+        constant_params(&mut params, constants);
         if self.version != Version::Swagger2 {
             self.request_body(op, &mut params, &mut content_type)?;
         }
@@ -94,31 +100,54 @@ impl Lx<'_> {
         }))
     }
 
-    /// The path as a wellgen template: query strings dropped, parameter names made valid
-    /// (the renames are returned so parameters follow). `None` when it cannot be represented.
-    fn path(&mut self, path: &str, op: &Node) -> Option<(String, Vec<(String, String)>)> {
-        let mut p = path
-            .split(['?', '#'])
-            .next()
-            .unwrap_or_default()
-            .to_string();
-        if p.len() != path.len() {
+    /// The path as a wellgen template. A query string written into the path key
+    /// (`/rest?method=flickr.x`) becomes constant query parameters; a declared path parameter
+    /// whose placeholder is missing but whose name is one literal segment
+    /// (`/templates/templateId`) gets its placeholder back; parameter names are made valid and
+    /// take the names of the first path of the same shape (`/a/{id}` after `/a/{name}` becomes
+    /// `/a/{name}`); the renames are returned so parameters follow. `None` when the path
+    /// cannot be represented.
+    fn path(&mut self, path: &str, op: &Node, item: &Node) -> Option<TemplatePath> {
+        // Query strings (and the `#Action=x` fragments AWS descriptions use the same way) name
+        // constant query parameters; `?acl` alone is a parameter with an empty value.
+        let (p, query) = path
+            .split_once(['?', '#'])
+            .map_or((path, ""), |(p, q)| (p, q));
+        let mut constants: Vec<(String, String)> = Vec::new();
+        let mut dropped = false;
+        for pair in query.split(['&', '?', '#']).filter(|q| !q.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            if !is_query_name(k) || v.contains(|c: char| !c.is_ascii_graphic()) {
+                dropped = true;
+            } else if !constants.iter().any(|(n, _)| n == k) {
+                constants.push((k.to_string(), v.to_string()));
+            }
+        }
+        if !constants.is_empty() {
             self.note(
-                "query strings and fragments written into paths are dropped",
+                "query strings written into paths (`/rest?method=x`) become required constant query parameters",
                 op,
             );
         }
+        if dropped {
+            self.note(
+                "query-string parts written into paths that hold white space are dropped",
+                op,
+            );
+        }
+        let mut p = p.to_string();
         if !p.starts_with('/') {
             p.insert(0, '/');
         }
-        let mut renamed = Vec::new();
-        let mut out = String::new();
+        p = self.restore_placeholders(p, op, item);
+        let mut names: Vec<(String, String)> = Vec::new();
+        let mut pieces: Vec<String> = Vec::new();
         let mut rest = p.as_str();
         while let Some(open) = rest.find('{') {
-            out.push_str(&rest[..open]);
             let Some(close) = rest[open..].find('}') else {
                 break;
             };
+            pieces.push(rest[..open].to_string());
             let name = &rest[open + 1..open + close];
             let valid: String = name
                 .chars()
@@ -130,21 +159,50 @@ impl Lx<'_> {
                     }
                 })
                 .collect();
-            if valid != name {
-                renamed.push((name.to_string(), valid.clone()));
-            }
-            out.push('{');
-            out.push_str(&valid);
-            out.push('}');
+            names.push((name.to_string(), valid));
             rest = &rest[open + close + 1..];
         }
-        out.push_str(rest);
-        if !renamed.is_empty() {
+        pieces.push(rest.to_string());
+        if names.iter().any(|(n, v)| n != v) {
             self.note(
                 "path parameter names are made of letters, digits, `_` and `-` (others became `_`)",
                 op,
             );
         }
+        // Paths that differ only in parameter names are one path to OpenAPI (and to a
+        // caller): the first one's names win.
+        let shape = pieces.join("{}");
+        let valid: Vec<String> = names.iter().map(|(_, v)| v.clone()).collect();
+        let mut finals = valid.clone();
+        let distinct = |v: &[String]| (1..v.len()).all(|i| !v[..i].contains(&v[i]));
+        match self.templates.get(&shape) {
+            Some(first) if *first != valid && distinct(&valid) && distinct(first) => {
+                finals = first.clone();
+                self.note(
+                    "paths that differ from an earlier path only in parameter names take its names (OpenAPI holds one template per path)",
+                    op,
+                );
+            }
+            Some(_) => {}
+            None => {
+                self.templates.insert(shape, valid);
+            }
+        }
+        let mut out = String::new();
+        for (i, piece) in pieces.iter().enumerate() {
+            out.push_str(piece);
+            if let Some(name) = finals.get(i) {
+                out.push('{');
+                out.push_str(name);
+                out.push('}');
+            }
+        }
+        let renamed: Vec<(String, String)> = names
+            .iter()
+            .zip(&finals)
+            .filter(|((raw, _), fin)| raw != *fin)
+            .map(|((raw, _), fin)| (raw.clone(), fin.clone()))
+            .collect();
         // RFC 3986: a path carries only these characters unencoded. `/<upload_url>` (a
         // stand-in for a URL the API hands out) is no path an agent could call.
         let literal = out
@@ -161,7 +219,11 @@ impl Lx<'_> {
         }
         // A literal `:word` after a `/` would read as a parameter: escape nothing, just refuse.
         match PathTemplate::parse(&out) {
-            Ok(_) if !(out.contains("/:") && out.contains('{')) => Some((out, renamed)),
+            Ok(_) if !(out.contains("/:") && out.contains('{')) => Some(TemplatePath {
+                path: out,
+                renamed,
+                constants,
+            }),
             Ok(_) | Err(_) => {
                 let why = PathTemplate::parse(&out).err().unwrap_or_else(|| {
                     "it mixes `{param}` with a segment starting with `:`".into()
@@ -170,6 +232,50 @@ impl Lx<'_> {
                 None
             }
         }
+    }
+
+    /// `/templates/templateId` with a declared path parameter `templateId` and no
+    /// `{templateId}`: the one literal segment equal to the name becomes its placeholder.
+    /// Anything less clear (no such segment, or several) is left as it is.
+    fn restore_placeholders(&mut self, path: String, op: &Node, item: &Node) -> String {
+        let mut declared: Vec<String> = Vec::new();
+        for node in op
+            .child("parameters")
+            .items()
+            .into_iter()
+            .chain(item.child("parameters").items())
+        {
+            let Ok(node) = self.docs.deref(node) else {
+                continue;
+            };
+            if node.str("in") == Some("path")
+                && let Some(name) = node.str("name").filter(|n| !n.is_empty())
+                && !declared.iter().any(|d| d == name)
+            {
+                declared.push(name.to_string());
+            }
+        }
+        let mut path = path;
+        for name in declared {
+            if path.contains(&format!("{{{name}}}")) {
+                continue;
+            }
+            let segments: Vec<&str> = path.split('/').collect();
+            let at: Vec<usize> = (0..segments.len())
+                .filter(|&i| segments[i] == name)
+                .collect();
+            if let [i] = at[..] {
+                let mut segments: Vec<String> = segments.iter().map(|s| s.to_string()).collect();
+                segments[i] = format!("{{{name}}}");
+                let repaired = segments.join("/");
+                self.warn(
+                    op,
+                    format!("the path `{path}` declares path parameter `{name}` but has no `{{{name}}}`: read as `{repaired}`"),
+                );
+                path = repaired;
+            }
+        }
+        path
     }
 
     fn parameters(
@@ -753,6 +859,65 @@ impl Lx<'_> {
             || semantic.outcome.is_some()
             || semantic.impact.is_some();
         any.then_some(semantic)
+    }
+}
+
+/// A path key made a template: the path, the parameter renames (`from`, `to`) its parameters
+/// follow, and the `name=value` pairs of a query string written into it.
+struct TemplatePath {
+    path: String,
+    renamed: Vec<(String, String)>,
+    constants: Vec<(String, String)>,
+}
+
+/// A query parameter name a path key's query string may give: printable, no white space.
+fn is_query_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_graphic() && c != '=')
+}
+
+/// The query string of a path key (`?beta=true`) as query parameters that must be sent with
+/// exactly that value: a declared parameter of the same name is narrowed to it.
+fn constant_params(
+    params: &mut IndexMap<String, raw::ParamValue>,
+    constants: Vec<(String, String)>,
+) {
+    for (name, value) in constants {
+        let fixed = vec![toml::Value::String(value.clone())];
+        match params.get_mut(&name) {
+            Some(raw::ParamValue::Table(t)) if t.location.as_deref() == Some("query") => {
+                t.kind = Some(ParamType::String.as_str().into());
+                t.required = Some(true);
+                t.allowed = Some(fixed);
+                t.default = None;
+                t.min = None;
+                t.max = None;
+                t.pattern = None;
+                t.items = None;
+                t.nullable = None;
+                t.schema = None;
+            }
+            Some(_) => {}
+            None => {
+                params.insert(
+                    name,
+                    raw::ParamValue::Table(Box::new(raw::ParamTable {
+                        kind: Some(ParamType::String.as_str().into()),
+                        required: Some(true),
+                        description: Some(format!("Always `{value}`.")),
+                        default: None,
+                        allowed: Some(fixed),
+                        location: Some("query".into()),
+                        min: None,
+                        max: None,
+                        pattern: None,
+                        example: None,
+                        items: None,
+                        nullable: None,
+                        schema: None,
+                    })),
+                );
+            }
+        }
     }
 }
 

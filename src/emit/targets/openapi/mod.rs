@@ -67,11 +67,46 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     // OpenAPI forbids two templates that differ only in parameter names (`/a/{id}`, `/a/{n}`).
     let mut shapes: IndexMap<String, String> = IndexMap::new();
     let mut owners: IndexMap<(String, Method), &str> = IndexMap::new();
+    let mut sharing: IndexMap<(String, Method), usize> = IndexMap::new();
     for c in &service.capabilities {
-        let key = c.path.braces();
+        *sharing.entry((c.path.braces(), c.method)).or_default() += 1;
+    }
+    for c in &service.capabilities {
+        let template = c.path.braces();
+        // Capabilities on one method and path told apart by constant query parameters (an
+        // imported `/rest?method=x`): the path key carries them, as the source document did.
+        let constants = if sharing[&(template.clone(), c.method)] > 1 {
+            constant_query(c)
+        } else {
+            Vec::new()
+        };
+        let pairs = |location: ParamIn| {
+            let pairs: Vec<String> = constants
+                .iter()
+                .filter(|(p, _)| p.location == location)
+                .map(|(p, v)| {
+                    if v.is_empty() {
+                        p.name.clone()
+                    } else {
+                        format!("{}={v}", p.name)
+                    }
+                })
+                .collect();
+            pairs.join("&")
+        };
+        // Header constants (AWS's `X-Amz-Target`) go after a `#`, which no request carries:
+        // the key is told apart, the URL is the path's, the header stays a parameter.
+        let mut key = template.clone();
+        for (mark, location) in [('?', ParamIn::Query), ('#', ParamIn::Header)] {
+            let pairs = pairs(location);
+            if !pairs.is_empty() {
+                key.push(mark);
+                key.push_str(&pairs);
+            }
+        }
         let shape = shape(c);
         match shapes.get(&shape) {
-            Some(other) if *other != key => {
+            Some(other) if *other != template => {
                 diags.push(
                     Diagnostic::error(format!(
                         "`{key}` differs from `{other}` only in parameter names; OpenAPI cannot hold both"
@@ -83,7 +118,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
             }
             Some(_) => {}
             None => {
-                shapes.insert(shape, key.clone());
+                shapes.insert(shape, template.clone());
             }
         }
         if let Some(first) = owners.get(&(key.clone(), c.method)) {
@@ -97,10 +132,14 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
             continue;
         }
         owners.insert((key.clone(), c.method), &c.id);
+        let mut parameters = lower_operation(c, diags);
+        parameters.retain(|(p, _)| {
+            p.location != ParamIn::Query || !constants.iter().any(|(k, _)| std::ptr::eq(*k, *p))
+        });
         operations.push(Operation {
             capability: c,
             path: key,
-            parameters: lower_operation(c, diags),
+            parameters,
         });
     }
     Lowered {
@@ -465,6 +504,23 @@ fn paths(service: &Service, lowered: &Lowered) -> Value {
 }
 
 /// The path with parameter names erased, plus the host, for the same-shape check.
+/// The required query and header parameters that take exactly one string value, with it.
+fn constant_query(c: &Capability) -> Vec<(&Param, String)> {
+    c.params
+        .iter()
+        .filter(|p| matches!(p.location, ParamIn::Query | ParamIn::Header) && p.required)
+        .filter_map(|p| match &p.allowed[..] {
+            [Value::String(v)]
+                if v.chars()
+                    .all(|ch| ch.is_ascii_graphic() && ch != '#' && ch != '&') =>
+            {
+                Some((p, v.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 fn shape(c: &Capability) -> String {
     let mut out = c
         .host
