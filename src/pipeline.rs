@@ -31,6 +31,8 @@ pub struct Options {
     pub host: Option<Host>,
     pub policy: check::Policy,
     pub import: openapi::Options,
+    /// Codes silenced by `--allow`, added to service.toml's `[check] allow`.
+    pub allow: Vec<String>,
 }
 
 impl Default for Options {
@@ -40,6 +42,7 @@ impl Default for Options {
             host: None,
             policy: check::Policy::default(),
             import: openapi::Options::default(),
+            allow: Vec::new(),
         }
     }
 }
@@ -69,6 +72,10 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
         &options.import,
         &mut diags,
     );
+    let allow = raw
+        .as_ref()
+        .and_then(|r| r.check.as_ref())
+        .map(|c| c.allow.clone());
     let mut compiled = match raw {
         Some(raw) => compile_raw(raw, options, diags),
         None => Compiled {
@@ -77,6 +84,11 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
         },
     };
     provenance.annotate(&mut compiled.diags);
+    crate::diag::allow(
+        &options.allow,
+        allow.as_deref().unwrap_or_default(),
+        &mut compiled.diags,
+    );
     (compiled, provenance)
 }
 

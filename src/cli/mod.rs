@@ -168,6 +168,15 @@ pub struct Input {
     /// Give up (exit 2) if reading, checking and generating take longer than this many seconds; nothing is written then.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     pub time_limit: u64,
+    /// Silence a warning or note code (docs/diagnostics.md), as `[check] allow` does; repeatable.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub allow: Vec<String>,
+    /// Also print notes: the values wellgen filled in that the source does not say.
+    #[arg(long)]
+    pub notes: bool,
+    /// Print every diagnostic in full instead of grouping those of one code.
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// `1048576`, `512K`, `64M`, `1G` (also `64MB`, `64MiB`): a size in bytes.

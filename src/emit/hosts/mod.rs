@@ -13,7 +13,7 @@ pub mod vercel;
 
 use super::Artifact;
 use super::targets::{openapi, rfc002};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Host, Service};
 use cloudflare::{NOT_FOUND_PATH, WORKER_PATH};
 use netlify::REDIRECTS_PATH;
@@ -144,7 +144,7 @@ fn query_route(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> b
     }
     if !has(openapi::DISCOVERY_PATH) {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::HostMissingTarget, format!(
                 "{} and agents.json link to the OpenAPI document, but the `openapi` target is not built",
                 rfc002::DISCOVERY_PATH
             ))
@@ -160,7 +160,7 @@ fn query_route(host: Host, artifacts: &[Artifact], diags: &mut Diagnostics) -> b
         _ => "a generic static host",
     };
     diags.push(
-        Diagnostic::warning(format!(
+        Diagnostic::new(Code::LinkSubstituted, format!(
             "{which} cannot answer {}?format=openapi: agents.json and ai-plugin.json link to {} instead",
             rfc002::DISCOVERY_PATH,
             openapi::DISCOVERY_PATH

@@ -6,7 +6,7 @@ use super::load::Version;
 use super::lower::{Chosen, Lx};
 use super::naming::one_line;
 use super::refs::Node;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::service_toml as raw;
 
 impl Lx<'_> {
@@ -130,7 +130,7 @@ impl Lx<'_> {
                     return Err("an OAuth 2 scheme without scopes".into());
                 }
                 if authorization_url.is_none() {
-                    let d = Diagnostic::error(format!(
+                    let d = Diagnostic::new(Code::OpenapiInvalid, format!(
                         "{}: the OAuth 2 scheme has only the client-credentials flow, which names no authorization URL; ia.json requires `authorization_url` all the same",
                         self.at(node)
                     ))

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, to_json_bytes};
 use crate::model::{Service, Split};
 
@@ -63,7 +63,7 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
     }
     if groups.len() < 2 {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::AiSplitUntagged, format!(
                 "`split = \"tag\"` gives {} sub-service: the capabilities {} no tags to split by",
                 groups.len(),
                 if groups.is_empty() {
@@ -103,7 +103,7 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
         let size = body.len();
         if size > super::SIZE_GUIDANCE || members.len() > super::CAPABILITY_GUIDANCE {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::AiTooLarge, format!(
                     "{path} is {} KB with {} capabilities, over aiendpoint's 64 KB / 100 capabilities guidance (§4.5, §6.5)",
                     size.div_ceil(1024),
                     members.len()
