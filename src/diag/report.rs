@@ -469,6 +469,46 @@ mod tests {
     }
 
     #[test]
+    fn many_diagnostics_stay_under_the_line_budget_and_verbose_shows_all() {
+        let text = "[service]\nname = \"\"\n";
+        let codes = [
+            Code::LongText,
+            Code::AgisRule,
+            Code::OpenapiLost,
+            Code::McpRenamed,
+        ];
+        let mut diags: Vec<Diagnostic> = Vec::new();
+        for i in 0..2000 {
+            let code = codes[i % codes.len()];
+            diags.push(Diagnostic::new(code, format!("finding {i}")).at(format!("x.{i}")));
+        }
+        for c in Code::ALL {
+            diags.push(Diagnostic::new(*c, "once").help("do this"));
+        }
+        let shown: Vec<&Diagnostic> = diags.iter().collect();
+        let out = Format::Human.render(&source(text), &shown, false);
+        assert!(out.lines().count() <= LINES, "{out}");
+        assert!(out.contains("… and 498 more (--verbose)"), "{out}");
+        assert!(out.contains(" other codes (--verbose)"), "{out}");
+        let all = Format::Human.render(&source(text), &shown, true);
+        assert_eq!(all.matches("finding ").count(), 2000);
+    }
+
+    #[test]
+    fn fatal_errors_come_first_then_errors_warnings_notes() {
+        let mut diags = Diagnostics::default();
+        diags.push(Diagnostic::new(Code::AgisDerived, "note"));
+        diags.push(Diagnostic::new(Code::AgisRule, "warning"));
+        diags.push(Diagnostic::new(Code::InvalidValue, "error"));
+        diags.push(Diagnostic::new(Code::SourceUnreadable, "fatal"));
+        let order: Vec<&str> = in_order(&diags)
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(order, ["fatal", "error", "warning", "note"]);
+    }
+
+    #[test]
     fn uris_are_percent_encoded() {
         assert_eq!(file_uri(r"my dir\service.toml"), "my%20dir/service.toml");
         assert_eq!(file_uri("é.toml"), "%C3%A9.toml");
