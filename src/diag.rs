@@ -1,9 +1,11 @@
-//! Diagnostics: errors and warnings as values, collected during a run and rendered once.
+//! Diagnostics: errors, warnings and notes as values, collected during a run and rendered once.
+//! Each has a code (`codes::Code`), which decides its severity.
 //!
 //! A diagnostic names the *field* it is about (`capabilities.2.description`); the source it came
 //! from turns that field path into `file:line:col` plus the offending line and a caret, so every
 //! stage after parsing can point into the author's file without carrying spans around.
 
+pub mod codes;
 pub mod report;
 
 use std::borrow::Cow;
@@ -12,25 +14,33 @@ use std::ops::Range;
 use std::path::Path;
 
 use crate::check::redact;
+pub use codes::Code;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// Ordered from the least to the most serious.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
+    /// wellgen filled in a value the author did not write.
+    Note,
+    /// Something is wrong, or worse than it could be, in what is published.
     Warning,
+    /// Nothing is written.
     Error,
 }
 
 impl Severity {
-    /// The word diagnostics print: `error` or `warning`.
+    /// The word diagnostics print: `error`, `warning` or `note`.
     pub fn label(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    pub code: Code,
     pub severity: Severity,
     pub message: String,
     /// Dotted path of the source field, e.g. `capabilities.0.params.q`.
@@ -44,21 +54,16 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(message: impl Into<String>) -> Self {
+    /// A diagnostic of `code`, with the severity the code has.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
         Self {
-            severity: Severity::Error,
+            code,
+            severity: code.severity(),
             message: printable(message.into()),
             field: None,
             span: None,
             help: None,
             conceal: false,
-        }
-    }
-
-    pub fn warning(message: impl Into<String>) -> Self {
-        Self {
-            severity: Severity::Warning,
-            ..Self::error(message)
         }
     }
 
@@ -84,6 +89,16 @@ impl Diagnostic {
 
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    /// Errors that stop everything (an unsafe output folder, an unreadable source).
+    pub fn is_fatal(&self) -> bool {
+        self.code.info().fatal
+    }
+
+    /// The order diagnostics are shown in: fatal errors, errors, warnings, notes.
+    pub fn rank(&self) -> (std::cmp::Reverse<Severity>, bool) {
+        (std::cmp::Reverse(self.severity), !self.is_fatal())
     }
 }
 
@@ -132,12 +147,9 @@ impl Diagnostics {
         self.items.push(d);
     }
 
-    pub fn error(&mut self, field: impl Into<String>, message: impl Into<String>) {
-        self.push(Diagnostic::error(message).at(field));
-    }
-
-    pub fn warning(&mut self, field: impl Into<String>, message: impl Into<String>) {
-        self.push(Diagnostic::warning(message).at(field));
+    /// A diagnostic of `code` about `field`.
+    pub fn report(&mut self, code: Code, field: impl Into<String>, message: impl Into<String>) {
+        self.push(Diagnostic::new(code, message).at(field));
     }
 
     pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
@@ -157,7 +169,21 @@ impl Diagnostics {
     }
 
     pub fn warning_count(&self) -> usize {
-        self.items.len() - self.error_count()
+        self.count(Severity::Warning)
+    }
+
+    pub fn note_count(&self) -> usize {
+        self.count(Severity::Note)
+    }
+
+    fn count(&self, severity: Severity) -> usize {
+        self.items.iter().filter(|d| d.severity == severity).count()
+    }
+
+    /// Drops every warning and note of the `allowed` codes (errors cannot be allowed).
+    pub fn allow(&mut self, allowed: &[Code]) {
+        self.items
+            .retain(|d| d.is_error() || !allowed.contains(&d.code));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -168,13 +194,55 @@ impl Diagnostics {
         self.items.iter()
     }
 
-    /// Errors first, then warnings, each in the order found; identical entries dropped.
+    /// Fatal errors first, then errors, warnings and notes, each in the order found; identical
+    /// entries dropped.
     pub fn into_sorted(self) -> Vec<Diagnostic> {
         let mut items = self.items;
-        items.sort_by_key(|d| std::cmp::Reverse(d.severity));
+        items.sort_by_key(Diagnostic::rank);
         items.dedup();
         items
     }
+}
+
+/// Silences the codes named by `--allow` (`cli`) and by `[check] allow` (`file`, located at
+/// `check.allow.N`). A name that is no code, or names an error, is an error with a suggestion.
+pub fn allow(cli: &[String], file: &[String], diags: &mut Diagnostics) {
+    let mut codes = Vec::new();
+    let names = cli
+        .iter()
+        .map(|n| (n, None))
+        .chain(file.iter().enumerate().map(|(i, n)| (n, Some(i))));
+    for (name, index) in names {
+        let located = |d: Diagnostic| match index {
+            Some(i) => d.at(format!("check.allow.{i}")),
+            None => d,
+        };
+        match Code::parse(name.trim()) {
+            Some(code) if code.severity() == Severity::Error => diags.push(located(
+                Diagnostic::new(
+                    Code::UnknownCode,
+                    format!("`{code}` is an error; errors cannot be allowed"),
+                )
+                .help("fix what the error says; only warnings and notes can be silenced"),
+            )),
+            Some(code) => codes.push(code),
+            None => {
+                let d = Diagnostic::new(
+                    Code::UnknownCode,
+                    format!("`{name}` is not a diagnostic code"),
+                );
+                let names = Code::ALL
+                    .iter()
+                    .filter(|c| c.severity() != Severity::Error)
+                    .map(|c| c.as_str());
+                diags.push(located(match did_you_mean(name, names) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None => d.help("the codes are listed in docs/diagnostics.md"),
+                }));
+            }
+        }
+    }
+    diags.allow(&codes);
 }
 
 /// Maps field paths to byte ranges in a source text.
@@ -204,16 +272,30 @@ impl SourceText<'_> {
         display_path(self.path)
     }
 
+    /// Where `field` is written, or else the nearest table that holds it: a diagnostic about a
+    /// key the author left out (`capabilities.0.example`) points at its capability.
+    fn locate(&self, field: &str) -> Option<Range<usize>> {
+        let locator = self.locator?;
+        let steps = field_steps(field);
+        (1..=steps.len()).rev().find_map(|n| {
+            let path: Vec<String> = steps[..n]
+                .iter()
+                .map(|s| field_key(s).into_owned())
+                .collect();
+            locator.locate(&path.join("."))
+        })
+    }
+
     /// The line and column a diagnostic points at, if it can be located in this text.
     pub fn position(&self, d: &Diagnostic) -> Option<Position> {
         self.position_and_line(d).map(|(p, _)| p)
     }
 
     fn position_and_line(&self, d: &Diagnostic) -> Option<(Position, &str)> {
-        let span = d.span.clone().or_else(|| {
-            let field = d.field.as_deref()?;
-            self.locator?.locate(field)
-        })?;
+        let span = d
+            .span
+            .clone()
+            .or_else(|| self.locate(d.field.as_deref()?))?;
         let (line_no, col, line) = line_of(self.text, span.start);
         let width = span_width(line, col, &span);
         Some((
@@ -236,10 +318,7 @@ impl SourceText<'_> {
     /// The secrets in the source text a diagnostic points at (its first `KNOWN_SCAN` bytes): a
     /// message quoting that text shortened may hold a piece of one too short to be found alone.
     fn known_secrets(&self, d: &Diagnostic) -> Vec<String> {
-        let Some(span) = d.span.clone().or_else(|| {
-            let field = d.field.as_deref()?;
-            self.locator?.locate(field)
-        }) else {
+        let Some(span) = d.span.clone().or_else(|| self.locate(d.field.as_deref()?)) else {
             return Vec::new();
         };
         let start = floor_char_boundary(self.text, span.start.min(self.text.len()));
@@ -257,7 +336,7 @@ impl SourceText<'_> {
         // Located by the field as found: the masked one may not name a key of the source.
         let at = self.position_and_line(d);
         let d = masked(d, &known);
-        let label = d.severity.label();
+        let label = format!("{}[{}]", d.severity.label(), d.code);
         let mut out = String::new();
         let file = self.file();
         match at {
@@ -534,14 +613,20 @@ mod tests {
 
     #[test]
     fn control_characters_in_messages_are_escaped() {
-        let d = Diagnostic::error("`\u{1b}[2Jhttp` and \u{9b}31m and \0 and \r")
-            .help("line\nbreak\tand tab stay; \u{7}bell does not");
+        let d = Diagnostic::new(
+            Code::InvalidValue,
+            "`\u{1b}[2Jhttp` and \u{9b}31m and \0 and \r",
+        )
+        .help("line\nbreak\tand tab stay; \u{7}bell does not");
         assert_eq!(d.message, "`\\u{1b}[2Jhttp` and \\u{9b}31m and \\0 and \\r");
         assert_eq!(
             d.help.as_deref(),
             Some("line\nbreak\tand tab stay; \\u{7}bell does not")
         );
-        assert_eq!(Diagnostic::error("plain é ❤️").message, "plain é ❤️");
+        assert_eq!(
+            Diagnostic::new(Code::InvalidValue, "plain é ❤️").message,
+            "plain é ❤️"
+        );
     }
 
     fn service_toml(text: &str) -> SourceText<'_> {
@@ -556,11 +641,11 @@ mod tests {
     fn control_characters_in_the_source_line_are_shown_as_pictures() {
         let text = "[service]\nname = \"a\u{1b}[2Jb\u{7f}\u{9b}\"\n";
         let at = text.find("[2J").unwrap();
-        let d = Diagnostic::error("bad").with_span(at..at + 1);
+        let d = Diagnostic::new(Code::InvalidValue, "bad").with_span(at..at + 1);
         // One character for one: the caret stays under `[`.
         assert_eq!(
             service_toml(text).render(&d),
-            "service.toml:2:11: error: bad\n  |\n2 | name = \"a\u{241b}[2Jb\u{2421}\u{fffd}\"\n  |           ^\n"
+            "service.toml:2:11: error[E-invalid-value]: bad\n  |\n2 | name = \"a\u{241b}[2Jb\u{2421}\u{fffd}\"\n  |           ^\n"
         );
     }
 
@@ -569,12 +654,12 @@ mod tests {
         let text = "[service]\nname = \"\"\n";
         let src = service_toml(text);
         let start = text.find("\"\"").unwrap();
-        let d = Diagnostic::error("name is empty")
+        let d = Diagnostic::new(Code::InvalidValue, "name is empty")
             .with_span(start..start + 2)
             .help("give it a name");
         assert_eq!(
             src.render(&d),
-            "service.toml:2:8: error: name is empty\n  |\n2 | name = \"\"\n  |        ^^\n  = help: give it a name\n"
+            "service.toml:2:8: error[E-invalid-value]: name is empty\n  |\n2 | name = \"\"\n  |        ^^\n  = help: give it a name\n"
         );
     }
 

@@ -107,7 +107,7 @@ fn render(text: &str, locator: Option<&dyn Locate>, diags: &Diagnostics) {
     };
     let shown = report::in_order(diags);
     for format in [Format::Human, Format::Json, Format::Github, Format::Sarif] {
-        let _ = format.render(&src, &shown);
+        let _ = format.render(&src, &shown, false);
     }
 }
 

@@ -40,6 +40,8 @@ pub struct Options {
     /// The output folder holds the site's own `_worker.js` (one wellgen did not write), which
     /// a Cloudflare Pages build keeps: nothing routes `?format=openapi` there then.
     pub site_worker: bool,
+    /// Codes silenced by `--allow`, added to service.toml's `[check] allow`.
+    pub allow: Vec<String>,
 }
 
 /// A compile's result. `artifacts` is empty unless `diags` has no error.
@@ -93,6 +95,10 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
         &options.import,
         &mut diags,
     );
+    let allow = raw
+        .as_ref()
+        .and_then(|r| r.check.as_ref())
+        .map(|c| c.allow.clone());
     let mut compiled = match raw {
         Some(raw) => compile_raw(raw, options, diags),
         None => Compiled {
@@ -101,6 +107,11 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
         },
     };
     provenance.annotate(&mut compiled.diags);
+    crate::diag::allow(
+        &options.allow,
+        allow.as_deref().unwrap_or_default(),
+        &mut compiled.diags,
+    );
     (compiled, provenance)
 }
 

@@ -599,7 +599,8 @@ fn merged_section(dest: &Path, ours: &[u8], placement: Placement) -> Result<Vec<
         .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
 }
 
-fn refuse_dangerous_root(out: &Path, source_dirs: &[&Path]) -> Result<(), WriteError> {
+/// Refuses an output folder that is the file system root, the home folder or a source folder.
+pub fn refuse_dangerous_root(out: &Path, source_dirs: &[&Path]) -> Result<(), WriteError> {
     let real = resolve_to_be(out);
     let real = real.as_path();
     let home = std::env::var_os("HOME")

@@ -8,7 +8,7 @@ mod text;
 
 use std::collections::HashMap;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Service;
 use strings::{Field, Use};
 
@@ -175,11 +175,14 @@ impl<'a> Checker<'a, '_> {
                 .all(|b| b.allowance != a.allowance || b.fingerprint != a.fingerprint);
             if first {
                 self.diags.push(
-                    Diagnostic::error(format!(
-                        "looks like a credential ({}): {}; `--allow-secret-like {arg}` names \
+                    Diagnostic::new(
+                        Code::Secret,
+                        format!(
+                            "looks like a credential ({}): {}; `--allow-secret-like {arg}` names \
                          more than one secret-like value, so it allows none of them",
-                        a.kind, a.masked
-                    ))
+                            a.kind, a.masked
+                        ),
+                    )
                     .at(&a.field)
                     .concealed()
                     .help(format!(
@@ -201,9 +204,10 @@ fn credential(
     masked: &str,
     text: &str,
 ) -> Diagnostic {
-    let d = Diagnostic::error(format!(
-        "looks like a credential ({kind}): {masked}; discovery documents are public"
-    ))
+    let d = Diagnostic::new(
+        Code::Secret,
+        format!("looks like a credential ({kind}): {masked}; discovery documents are public"),
+    )
     .at(field)
     .help(format!(
         "remove it; if it is not a secret, pass `--allow-secret-like {shown}@{fingerprint}`"
@@ -247,11 +251,14 @@ fn report(
 ) {
     if let Some((c, name)) = found.hidden {
         diags.push(
-            Diagnostic::error(format!(
-                "contains an invisible character U+{:04X} ({name}) that can hide text from \
+            Diagnostic::new(
+                Code::Unpublishable,
+                format!(
+                    "contains an invisible character U+{:04X} ({name}) that can hide text from \
                  reviewers but not from agents",
-                c as u32
-            ))
+                    c as u32
+                ),
+            )
             .at(field.to_string())
             .help("delete it; retype the text if you cannot see where it is"),
         );
@@ -266,7 +273,7 @@ fn report(
             };
             if chars > MAX_AGENT_TEXT {
                 diags.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::new(Code::LongText, format!(
                         "is {chars} characters long; text an agent reads stays under \
                          {MAX_AGENT_TEXT} here, as long text costs every agent tokens and can hide instructions"
                     ))
@@ -276,10 +283,13 @@ fn report(
             }
             if let Some(Some(phrase)) = found.injection {
                 diags.push(
-                    Diagnostic::warning(format!(
-                        "reads like an instruction to the agent (`{phrase}`): agents treat \
+                    Diagnostic::new(
+                        Code::InstructionLike,
+                        format!(
+                            "reads like an instruction to the agent (`{phrase}`): agents treat \
                          this text as data, and some will flag the service"
-                    ))
+                        ),
+                    )
                     .at(field.to_string())
                     .help("describe what the service does, not how the agent should behave"),
                 );
@@ -291,7 +301,9 @@ fn report(
                 return;
             }
             match text::address_problem(text, schemes) {
-                Some(problem) => diags.push(Diagnostic::error(problem).at(field.to_string())),
+                Some(problem) => {
+                    diags.push(Diagnostic::new(Code::InvalidValue, problem).at(field.to_string()))
+                }
                 None => local(field, text, policy, diags),
             }
         }
@@ -304,9 +316,10 @@ fn local(field: &Field<'_>, url: &str, policy: &Policy, diags: &mut Diagnostics)
         && let Some(host) = text::local_host(url)
     {
         diags.push(
-            Diagnostic::error(format!(
-                "`{host}` is a local or private address; agents cannot reach it"
-            ))
+            Diagnostic::new(
+                Code::LocalUrl,
+                format!("`{host}` is a local or private address; agents cannot reach it"),
+            )
             .at(field.to_string())
             .help("use the public URL, or pass `--allow-local` for a staging build"),
         );

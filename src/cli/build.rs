@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::compile::{Compiled, compile_into, summary};
+use super::compile::{Compiled, compile_into, notes_line, summary};
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input, Report};
+use crate::diag::Code;
 use crate::diag::report::Format;
 use crate::emit::{Artifact, hosts};
 use crate::source::{self, openapi};
@@ -34,6 +35,9 @@ pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: b
         return EXIT_OK;
     }
     eprintln!("{}", built.line(out));
+    if let Some(line) = &built.notes {
+        eprintln!("{line}");
+    }
     let rows = tokens::count(&built.artifacts);
     let source = openapi_source(input).and_then(|p| {
         let text = std::fs::read_to_string(&p).ok()?;
@@ -61,6 +65,8 @@ pub(super) struct Built {
     pub written: write::Report,
     /// "no problems", "2 warnings", ...
     pub problems: String,
+    /// "23 values derived for agis, adp (…)", when notes were not shown.
+    pub notes: Option<String>,
 }
 
 impl Built {
@@ -95,7 +101,17 @@ pub(super) fn build_one(
         site: Some(out.to_path_buf()),
         ..input.clone()
     };
-    let (mut artifacts, diags) = match compile_into(input, quiet, false, Format::Human, err) {
+    // An output folder wellgen refuses stops everything: said before any other diagnostic.
+    let source_dirs = source_dirs(input);
+    let dirs: Vec<&Path> = source_dirs.iter().map(PathBuf::as_path).collect();
+    if let Err(e) = write::refuse_dangerous_root(out, &dirs) {
+        let _ = writeln!(err, "error[{}]: {}", Code::OutputUnsafe, e.message);
+        if let Some(h) = e.help {
+            let _ = writeln!(err, "  = help: {h}");
+        }
+        return Err(EXIT_USAGE);
+    }
+    let (mut artifacts, diags) = match compile_into(input, quiet, Format::Human, err) {
         Compiled::Ok(a, d) => (a, d),
         Compiled::Invalid => {
             let _ = writeln!(err, "error: build failed; {} left unchanged", out.display());
@@ -103,20 +119,6 @@ pub(super) fn build_one(
         }
         Compiled::Unreadable => return Err(EXIT_USAGE),
     };
-    // The folders of the service.toml and of the OpenAPI document it imports are both sources.
-    let openapi = openapi_source(input);
-    let source_dirs: Vec<&Path> = [Some(input.source.as_path()), openapi.as_deref()]
-        .into_iter()
-        .flatten()
-        .filter_map(Path::parent)
-        .map(|p| {
-            if p.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                p
-            }
-        })
-        .collect();
     let (config, published): (Vec<Artifact>, Vec<Artifact>) = artifacts
         .into_iter()
         .partition(|a| hosts::is_server_config(&a.path));
@@ -124,7 +126,7 @@ pub(super) fn build_one(
     let config_dir = server_config
         .map(Path::to_path_buf)
         .or_else(|| deploy_server_config(input));
-    let written = write::write(out, &artifacts, &source_dirs).and_then(|report| {
+    let written = write::write(out, &artifacts, &dirs).and_then(|report| {
         let Some(dir) = &config_dir else {
             return Ok((report, Vec::new()));
         };
@@ -158,14 +160,16 @@ pub(super) fn build_one(
                 Some(write::Recovered::Finished) => {
                     let _ = writeln!(
                         err,
-                        "note: finished the renames of a build interrupted earlier in {}",
+                        "note[{}]: finished the renames of a build interrupted earlier in {}",
+                        Code::OutputRecovered,
                         out.display()
                     );
                 }
                 Some(write::Recovered::Undone) => {
                     let _ = writeln!(
                         err,
-                        "note: removed the staged files of a build interrupted earlier in {}",
+                        "note[{}]: removed the staged files of a build interrupted earlier in {}",
+                        Code::OutputRecovered,
                         out.display()
                     );
                 }
@@ -173,17 +177,18 @@ pub(super) fn build_one(
             }
             if !quiet {
                 for why in &written.kept {
-                    let _ = writeln!(err, "warning: {why}");
+                    let _ = writeln!(err, "warning[{}]: {why}", Code::OutputKept);
                 }
             }
             Ok(Built {
                 artifacts,
                 written,
                 problems: summary(&diags),
+                notes: notes_line(&diags, input.notes),
             })
         }
         Err(e) => {
-            let _ = writeln!(err, "error: {}", e.message);
+            let _ = writeln!(err, "error[{}]: {}", Code::OutputWrite, e.message);
             if let Some(h) = e.help {
                 let _ = writeln!(err, "  = help: {h}");
             }
@@ -209,6 +214,23 @@ fn deploy_server_config(input: &Input) -> Option<PathBuf> {
         .deploy?
         .server_config?;
     Some(input.source.parent().unwrap_or(Path::new(".")).join(rel))
+}
+
+/// The folders of the service.toml and of the OpenAPI document it imports: both are sources.
+fn source_dirs(input: &Input) -> Vec<PathBuf> {
+    let openapi = openapi_source(input);
+    [Some(input.source.as_path()), openapi.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter_map(Path::parent)
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                p.to_path_buf()
+            }
+        })
+        .collect()
 }
 
 /// The OpenAPI document a build imported, if any: the source itself, `--openapi`, or the

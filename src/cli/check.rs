@@ -1,11 +1,11 @@
 //! `wellgen check`: every check, nothing written; diagnostics in the format asked for.
 
-use super::compile::{Compiled, compile_as, summary};
+use super::compile::{Compiled, compile_as, notes_line, summary};
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input};
 use crate::diag::report::Format;
 
 pub(super) fn check(input: &Input, strict: bool, format: Format, quiet: bool) -> u8 {
-    match compile_as(input, quiet, strict, format) {
+    match compile_as(input, quiet, format) {
         Compiled::Ok(artifacts, diags) => {
             let failed = strict && diags.warning_count() > 0;
             // A JSON or SARIF document already holds the counts; stderr stays for failures.
@@ -16,6 +16,9 @@ pub(super) fn check(input: &Input, strict: bool, format: Format, quiet: bool) ->
                     input.source.display(),
                     summary(&diags)
                 );
+                if !quiet && let Some(line) = notes_line(&diags, input.notes) {
+                    eprintln!("{line}");
+                }
             }
             if failed { EXIT_INVALID } else { EXIT_OK }
         }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::Input;
 use crate::diag::report::{self, Format};
-use crate::diag::{Diagnostic, Diagnostics, SourceText};
+use crate::diag::{Diagnostic, Diagnostics, Severity, SourceText};
 use crate::emit::Artifact;
 use crate::pipeline::{self, Sources};
 use crate::source::{self, openapi};
@@ -20,8 +20,8 @@ pub(super) enum Compiled {
 }
 
 /// Reads, checks and emits `input`, printing its diagnostics in `format`.
-pub(super) fn compile_as(input: &Input, quiet: bool, strict: bool, format: Format) -> Compiled {
-    compile_into(input, quiet, strict, format, &mut std::io::stderr())
+pub(super) fn compile_as(input: &Input, quiet: bool, format: Format) -> Compiled {
+    compile_into(input, quiet, format, &mut std::io::stderr())
 }
 
 /// What the timed part produced: the text read and its compile, or why it could not be read.
@@ -36,7 +36,6 @@ struct Read {
 pub(super) fn compile_into(
     input: &Input,
     quiet: bool,
-    strict: bool,
     format: Format,
     err: &mut dyn std::io::Write,
 ) -> Compiled {
@@ -72,7 +71,7 @@ pub(super) fn compile_into(
                 Format::Json | Format::Github | Format::Sarif => {
                     let mut diags = Diagnostics::default();
                     diags.push(d);
-                    report::print_to(format, &src, &diags, false, err);
+                    report::print_to(format, &src, &diags, report::Shown::default(), err);
                 }
             }
             return Compiled::Unreadable;
@@ -85,7 +84,6 @@ pub(super) fn compile_into(
         locator: Some(&locator),
     };
     let diags = compiled.diags;
-    let failed = diags.has_errors() || (strict && diags.warning_count() > 0);
     if let (Some(env), false, Format::Human) = (compiled.env_host, quiet, format) {
         let _ = writeln!(
             err,
@@ -94,7 +92,12 @@ pub(super) fn compile_into(
             env.by
         );
     }
-    report::print_to(format, &src, &diags, quiet && !failed, err);
+    let shown = report::Shown {
+        errors_only: quiet,
+        notes: input.notes,
+        verbose: input.verbose,
+    };
+    report::print_to(format, &src, &diags, shown, err);
     match compiled.service {
         Some(_) if !diags.has_errors() => Compiled::Ok(compiled.artifacts, diags),
         _ => Compiled::Invalid,
@@ -136,6 +139,7 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
             base_url: input.base_url.clone(),
             ..Default::default()
         },
+        allow: input.allow.clone(),
     };
     let sources = Sources {
         path: &path,
@@ -148,6 +152,29 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
         text,
         compiled: Ok(compiled),
     }
+}
+
+/// The line after a run whose notes were not shown: `23 values derived for agis, adp, a2a
+/// (wellgen check --notes lists them)`.
+pub(super) fn notes_line(diags: &Diagnostics, shown: bool) -> Option<String> {
+    let n = diags.note_count();
+    if n == 0 || shown {
+        return None;
+    }
+    let mut areas: Vec<&str> = Vec::new();
+    for d in diags.iter().filter(|d| d.severity == Severity::Note) {
+        let area = d.code.info().area;
+        if !areas.contains(&area) {
+            areas.push(area);
+        }
+    }
+    Some(format!(
+        "{} value{} derived for {} (wellgen check --notes lists {})",
+        report::thousands(n),
+        if n == 1 { "" } else { "s" },
+        areas.join(", "),
+        if n == 1 { "it" } else { "them" }
+    ))
 }
 
 pub(super) fn summary(diags: &Diagnostics) -> String {

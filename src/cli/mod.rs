@@ -189,6 +189,15 @@ pub struct Input {
     /// The API's https base URL, as `[service] base_url` sets it; for an OpenAPI document, over its servers (its base path without a host is kept).
     #[arg(long, value_name = "URL", value_parser = parse_base_url)]
     pub base_url: Option<String>,
+    /// Silence a warning or note code (docs/diagnostics.md), as `[check] allow` does; repeatable.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub allow: Vec<String>,
+    /// Also print notes: the values wellgen filled in that the source does not say.
+    #[arg(long)]
+    pub notes: bool,
+    /// Print every diagnostic in full instead of grouping those of one code.
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// `--base-url`: an https URL without query or fragment, its trailing `/` dropped.

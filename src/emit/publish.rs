@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use super::Target;
 use super::hosts;
 use super::targets::adp;
-use crate::diag::{Diagnostic, Diagnostics, did_you_mean};
+use crate::diag::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::source::service_toml::BuildTable;
 
 /// The resolved choice.
@@ -96,9 +96,10 @@ pub fn resolve(
             skip.insert(path.clone());
             continue;
         }
-        let mut d = Diagnostic::error(format!(
-            "`{path}` is not a document alias or host file wellgen writes"
-        ))
+        let mut d = Diagnostic::new(
+            Code::InvalidValue,
+            format!("`{path}` is not a document alias or host file wellgen writes"),
+        )
         .at(field);
         d = match switch_for(path) {
             Some(exclude) => d.help(format!(
@@ -126,10 +127,13 @@ fn named(list: &[String], key: &str, diags: &mut Diagnostics) -> Vec<Target> {
             Some(t) => out.push(t),
             None => {
                 let names = target_names();
-                let mut d = Diagnostic::error(format!(
-                    "`{name}` is not a target; the targets are: {}",
-                    names.join(", ")
-                ))
+                let mut d = Diagnostic::new(
+                    Code::InvalidValue,
+                    format!(
+                        "`{name}` is not a target; the targets are: {}",
+                        names.join(", ")
+                    ),
+                )
                 .at(format!("build.{key}.{i}"));
                 if let Some(s) = did_you_mean(&name.to_ascii_lowercase(), names.iter().copied()) {
                     d = d.help(format!("did you mean `{s}`?"));
@@ -161,11 +165,14 @@ fn from_file(build: &BuildTable, diags: &mut Diagnostics) -> Vec<Target> {
         for needed in kept.descriptor().requires {
             if excluded.contains(needed) {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "`{}` is excluded, but `{}` links to its documents",
-                        needed.name(),
-                        kept.name()
-                    ))
+                    Diagnostic::new(
+                        Code::InvalidValue,
+                        format!(
+                            "`{}` is excluded, but `{}` links to its documents",
+                            needed.name(),
+                            kept.name()
+                        ),
+                    )
                     .at("build.exclude")
                     .help(format!(
                         "exclude `{}` too, or keep `{}`",
@@ -179,7 +186,7 @@ fn from_file(build: &BuildTable, diags: &mut Diagnostics) -> Vec<Target> {
     let misnamed = chosen.as_ref().map_or(0, Vec::len) < build.targets.as_ref().map_or(0, Vec::len);
     if targets.is_empty() && !misnamed && (build.targets.is_some() || build.exclude.is_some()) {
         diags.push(
-            Diagnostic::error("`[build]` leaves no target to build")
+            Diagnostic::new(Code::InvalidValue, "`[build]` leaves no target to build")
                 .at(if build.exclude.is_some() {
                     "build.exclude"
                 } else {

@@ -9,7 +9,7 @@ use super::param::{Param, ParamIn, ParamType, parse_compact};
 use super::path::PathTemplate;
 use super::url::{HttpsUrl, check_https};
 use super::*;
-use crate::diag::{Diagnostic, Diagnostics, did_you_mean};
+use crate::diag::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::source::service_toml::{self as raw, to_json};
 
 /// ia.json capability flags, plus `x_` custom flags.
@@ -56,7 +56,7 @@ enum FailedAuth {
 
 impl Cx<'_> {
     fn error(&mut self, field: impl Into<String>, message: impl Into<String>) {
-        self.diags.error(field, message);
+        self.diags.report(Code::InvalidValue, field, message);
     }
 
     fn push(&mut self, d: Diagnostic) {
@@ -70,7 +70,7 @@ impl Cx<'_> {
             Some(Split::BY_TAG) => Some(Some(Split::ByTag)),
             Some(other) => {
                 self.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Code::InvalidValue, format!(
                         "`{other}` is not a way to split /.well-known/ai; the one there is is \"{}\"",
                         Split::BY_TAG
                     ))
@@ -101,7 +101,7 @@ impl Cx<'_> {
     fn required<T>(&mut self, value: Option<T>, field: &str) -> Option<T> {
         if value.is_none() {
             let (table, key) = field.rsplit_once('.').unwrap_or(("", field));
-            let d = Diagnostic::error(format!("missing required key `{key}`"))
+            let d = Diagnostic::new(Code::MissingKey, format!("missing required key `{key}`"))
                 .at(table)
                 .help(format!("add `{key} = …` to this table"));
             self.push(d);
@@ -123,9 +123,12 @@ impl Cx<'_> {
             self.error(field, "must not be empty");
         } else if len > max {
             self.push(
-                Diagnostic::error(format!("is {len} characters long; the limit is {max}"))
-                    .at(field)
-                    .help("shorten it: agents read this, and every spec caps it"),
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    format!("is {len} characters long; the limit is {max}"),
+                )
+                .at(field)
+                .help("shorten it: agents read this, and every spec caps it"),
             );
         }
         Some(value)
@@ -148,8 +151,11 @@ impl Cx<'_> {
     ) -> Option<T> {
         let parsed = parse(value);
         if parsed.is_none() {
-            let mut d = Diagnostic::error(format!("`{value}` is not one of: {}", names.join(", ")))
-                .at(field);
+            let mut d = Diagnostic::new(
+                Code::InvalidValue,
+                format!("`{value}` is not one of: {}", names.join(", ")),
+            )
+            .at(field);
             if let Some(s) = did_you_mean(&value.to_ascii_lowercase(), names.iter().copied()) {
                 d = d.help(format!("did you mean `{s}`?"));
             }
@@ -184,9 +190,12 @@ impl Cx<'_> {
             Ok(url) if url.path_prefix().is_empty() => Some(url),
             Ok(_) => {
                 self.push(
-                    Diagnostic::error("must be an origin (`https://host`), without a path")
-                        .at("service.site_url")
-                        .help("the documents are published at well-known paths of this origin"),
+                    Diagnostic::new(
+                        Code::InvalidValue,
+                        "must be an origin (`https://host`), without a path",
+                    )
+                    .at("service.site_url")
+                    .help("the documents are published at well-known paths of this origin"),
                 );
                 None
             }
@@ -288,8 +297,11 @@ impl Cx<'_> {
             .unwrap_or_default();
         if doc.capabilities.is_empty() {
             self.push(
-                Diagnostic::error("a service needs at least one capability")
-                    .help("add a `[[capabilities]]` table with id, description, method and path"),
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    "a service needs at least one capability",
+                )
+                .help("add a `[[capabilities]]` table with id, description, method and path"),
             );
         }
         let capabilities = self.capabilities(doc.capabilities, auth.as_ref());
@@ -343,8 +355,11 @@ impl Cx<'_> {
         for (i, c) in list.iter().enumerate() {
             let field = format!("service.categories.{i}");
             if !CATEGORIES.contains(&c.as_str()) {
-                let mut d =
-                    Diagnostic::error(format!("`{c}` is not an aiendpoint category")).at(&field);
+                let mut d = Diagnostic::new(
+                    Code::InvalidValue,
+                    format!("`{c}` is not an aiendpoint category"),
+                )
+                .at(&field);
                 d = d.help(match did_you_mean(c, CATEGORIES) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!("choose from: {}", CATEGORIES.join(", ")),
@@ -368,7 +383,7 @@ impl Cx<'_> {
         for (i, tag) in list.iter().enumerate() {
             let field = format!("service.languages.{i}");
             match tag.parse::<LanguageTag>() {
-                Err(e) => self.push(Diagnostic::error(e).at(&field).help(
+                Err(e) => self.push(Diagnostic::new(Code::InvalidValue, e).at(&field).help(
                     "aiendpoint and ia.json accept a two-letter language, optionally with a region",
                 )),
                 Ok(_) if list[..i].contains(tag) => {
@@ -462,10 +477,13 @@ impl Cx<'_> {
                     }
                     (Some(KeyPlace::Query | KeyPlace::Cookie), Some(_), None) => {
                         self.push(
-                            Diagnostic::error(format!(
-                                "`header` names a header, but the key travels in the {}",
-                                place.map_or("", KeyPlace::as_str)
-                            ))
+                            Diagnostic::new(
+                                Code::InvalidValue,
+                                format!(
+                                    "`header` names a header, but the key travels in the {}",
+                                    place.map_or("", KeyPlace::as_str)
+                                ),
+                            )
                             .at(f("header"))
                             .help("name the query parameter or cookie with `name = \"…\"`"),
                         );
@@ -501,11 +519,14 @@ impl Cx<'_> {
                             ),
                         };
                         self.push(
-                            Diagnostic::error(format!(
-                                "`{shown}…` ({} characters) is not {what}; a key here would \
+                            Diagnostic::new(
+                                Code::InvalidValue,
+                                format!(
+                                    "`{shown}…` ({} characters) is not {what}; a key here would \
                                  be published",
-                                h.chars().count()
-                            ))
+                                    h.chars().count()
+                                ),
+                            )
                             .at(f(key))
                             .concealed()
                             .help(help),
@@ -583,7 +604,8 @@ impl Cx<'_> {
                 let description = self.text(description, &f("description"), 1, 500)?;
                 if docs.is_none() {
                     self.push(
-                        Diagnostic::warning(
+                        Diagnostic::new(
+                            Code::AuthSchemeLost,
                             "a scheme said only in words: agents need its documentation",
                         )
                         .at(f("type"))
@@ -603,7 +625,7 @@ impl Cx<'_> {
                 let header_prefix = a.header_prefix.unwrap_or_else(|| "X-IA-".into());
                 if !is_header_name(&header_prefix) || looks_like_key(&header_prefix) {
                     self.push(
-                        Diagnostic::error("not the start of an HTTP header name")
+                        Diagnostic::new(Code::InvalidValue, "not the start of an HTTP header name")
                             .at(f("header_prefix"))
                             .concealed()
                             .help("the prefix of the signature headers, e.g. `X-IA-`"),
@@ -631,7 +653,9 @@ impl Cx<'_> {
                 }
             };
             text.parse::<MetaDate>()
-                .map_err(|e| self.push(Diagnostic::error(e).at("meta.last_updated")))
+                .map_err(|e| {
+                    self.push(Diagnostic::new(Code::InvalidValue, e).at("meta.last_updated"))
+                })
                 .ok()
         });
         Meta {
@@ -646,8 +670,11 @@ impl Cx<'_> {
             && !is_request_size(size)
         {
             self.push(
-                Diagnostic::error(format!("`{size}` is not a size like `512kb` or `10mb`"))
-                    .at("security.max_request_size"),
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    format!("`{size}` is not a size like `512kb` or `10mb`"),
+                )
+                .at("security.max_request_size"),
             );
         }
         let auto_block = s.auto_block.and_then(|b| {
@@ -679,8 +706,9 @@ impl Cx<'_> {
         for key in f.keys() {
             let custom = key.strip_prefix("x_").is_some_and(is_snake_case);
             if !FEATURES.contains(&key.as_str()) && !custom {
-                let mut d = Diagnostic::error(format!("`{key}` is not a feature flag"))
-                    .at(format!("features.{key}"));
+                let mut d =
+                    Diagnostic::new(Code::InvalidValue, format!("`{key}` is not a feature flag"))
+                        .at(format!("features.{key}"));
                 d = d.help(match did_you_mean(key, FEATURES) {
                     Some(s) => format!("did you mean `{s}`? Custom flags start with `x_`"),
                     None => format!("use one of {}, or a custom `x_name`", FEATURES.join(", ")),
@@ -752,11 +780,12 @@ impl Cx<'_> {
         for (i, rule) in instructions.iter().enumerate() {
             if rule.trim().is_empty() || rule.contains(';') {
                 self.push(
-                    Diagnostic::error("an instruction must be non-empty and hold no `;`")
-                        .at(format!("rfc002.instructions.{i}"))
-                        .help(
-                            "agentInstructions joins the rules with `; `: write one rule per entry",
-                        ),
+                    Diagnostic::new(
+                        Code::InvalidValue,
+                        "an instruction must be non-empty and hold no `;`",
+                    )
+                    .at(format!("rfc002.instructions.{i}"))
+                    .help("agentInstructions joins the rules with `; `: write one rule per entry"),
                 );
             }
         }
@@ -780,9 +809,12 @@ impl Cx<'_> {
             && !(n.len() <= 50 && !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric()))
         {
             self.push(
-                Diagnostic::error(format!("`{n}` must be 1-50 letters and digits"))
-                    .at("plugin.name_for_model")
-                    .help("OpenAI's manifest allows no spaces, `_` or `-` here"),
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    format!("`{n}` must be 1-50 letters and digits"),
+                )
+                .at("plugin.name_for_model")
+                .help("OpenAI's manifest allows no spaces, `_` or `-` here"),
             );
         }
         Plugin {
@@ -872,9 +904,14 @@ impl Cx<'_> {
         let negotiable = a.negotiable.unwrap_or(false);
         if negotiable && data_manifest.is_none() {
             self.push(
-                Diagnostic::error("`negotiable = true` requires a data manifest (AGIS §8.2)")
-                    .at("agis.negotiable")
-                    .help("add `[agis.data_manifest]` listing the data classes agents may negotiate for"),
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    "`negotiable = true` requires a data manifest (AGIS §8.2)",
+                )
+                .at("agis.negotiable")
+                .help(
+                    "add `[agis.data_manifest]` listing the data classes agents may negotiate for",
+                ),
             );
         }
         Agis {
@@ -902,7 +939,7 @@ impl Cx<'_> {
                 self.capability_id(id, &f("id"));
                 if let Some(first) = first_seen.get(id) {
                     self.push(
-                        Diagnostic::error(format!("capability id `{id}` is already used by capabilities[{first}]"))
+                        Diagnostic::new(Code::InvalidValue, format!("capability id `{id}` is already used by capabilities[{first}]"))
                             .at(f("id"))
                             .help("ids must be unique within a service: every target keys capabilities by id"),
                     );
@@ -924,9 +961,12 @@ impl Cx<'_> {
                             format!("one of {}", Method::NAMES.join(", "))
                         };
                         self.push(
-                            Diagnostic::error(format!("`{m}` is not a supported HTTP method"))
-                                .at(f("method"))
-                                .help(help),
+                            Diagnostic::new(
+                                Code::InvalidValue,
+                                format!("`{m}` is not a supported HTTP method"),
+                            )
+                            .at(f("method"))
+                            .help(help),
                         );
                     }
                     parsed
@@ -951,9 +991,12 @@ impl Cx<'_> {
                 Some(rl) => Some(rl),
                 None => {
                     self.push(
-                        Diagnostic::error(format!("`{r}` is not a rate limit like `100/minute`"))
-                            .at(f("rate_limit"))
-                            .help("write N/second, N/minute, N/hour or N/day with N ≥ 1"),
+                        Diagnostic::new(
+                            Code::InvalidValue,
+                            format!("`{r}` is not a rate limit like `100/minute`"),
+                        )
+                        .at(f("rate_limit"))
+                        .help("write N/second, N/minute, N/hour or N/day with N ≥ 1"),
                     );
                     None
                 }
@@ -1054,12 +1097,15 @@ impl Cx<'_> {
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
         if !valid {
             self.push(
-                Diagnostic::error(format!("`{id}` is not a valid capability id"))
-                    .at(field)
-                    .help(format!(
-                        "use lowercase letters, digits and `_`, starting with a letter (e.g. `{}`)",
-                        suggest_id(id)
-                    )),
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    format!("`{id}` is not a valid capability id"),
+                )
+                .at(field)
+                .help(format!(
+                    "use lowercase letters, digits and `_`, starting with a letter (e.g. `{}`)",
+                    suggest_id(id)
+                )),
             );
         } else if id.len() > 64 {
             self.error(
@@ -1079,7 +1125,8 @@ impl Cx<'_> {
             (None, FailedAuth::Unknown) => return,
             (None, FailedAuth::None) => {
                 self.push(
-                    Diagnostic::error(
+                    Diagnostic::new(
+                        Code::InvalidValue,
                         "scopes need `auth.type = \"oauth2\"` with the scopes declared",
                     )
                     .at(field),
@@ -1089,9 +1136,11 @@ impl Cx<'_> {
         };
         for (i, s) in scopes.iter().enumerate() {
             if !declared.contains(s) {
-                let mut d =
-                    Diagnostic::error(format!("scope `{s}` is not declared in `auth.scopes`"))
-                        .at(format!("{field}.{i}"));
+                let mut d = Diagnostic::new(
+                    Code::InvalidValue,
+                    format!("scope `{s}` is not declared in `auth.scopes`"),
+                )
+                .at(format!("{field}.{i}"));
                 if let Some(m) = did_you_mean(s, declared.iter().map(String::as_str)) {
                     d = d.help(format!("did you mean `{m}`?"));
                 }
@@ -1130,12 +1179,16 @@ impl Cx<'_> {
                 );
             }
         }
+        self.lost_placeholders(path, params, field);
         for name in path.params() {
             if !params.iter().any(|p| p.name == name) {
                 self.push(
-                    Diagnostic::warning(format!(
-                        "path parameter `{name}` is not described; assuming a required string"
-                    ))
+                    Diagnostic::new(
+                        Code::ParamUndescribed,
+                        format!(
+                            "path parameter `{name}` is not described; assuming a required string"
+                        ),
+                    )
                     .at(field
                         .rsplit_once('.')
                         .map_or(field, |(cap, _)| cap)
@@ -1166,6 +1219,46 @@ impl Cx<'_> {
         }
     }
 
+    /// A query parameter named like a path placeholder the path lost (`/todos/` with `id`, or
+    /// `/todos/{todo_id}` with the old `id` left) would silently become a query parameter.
+    fn lost_placeholders(&mut self, path: &PathTemplate, params: &[Param], field: &str) {
+        let written = path.as_written();
+        let undeclared: Vec<&str> = path
+            .params()
+            .filter(|n| !params.iter().any(|p| p.name == *n))
+            .collect();
+        let id_like = |n: &str| n == "id" || n.ends_with("_id");
+        for p in params.iter().filter(|p| p.location == ParamIn::Query) {
+            let renamed = undeclared.iter().find(|u| {
+                u.ends_with(&format!("_{}", p.name)) || p.name.ends_with(&format!("_{u}"))
+            });
+            let (message, help) = match renamed {
+                Some(u) => (
+                    format!(
+                        "`{}` is not in the path `{written}`, which has `{{{u}}}`: it is sent as a \
+                         query parameter",
+                        p.name
+                    ),
+                    format!("rename the parameter `{}` to `{u}`", p.name),
+                ),
+                None if written.len() > 1 && written.ends_with('/') && id_like(&p.name) => (
+                    format!(
+                        "`{}` looks like a path parameter, but the path `{written}` has no \
+                         `{{{}}}`: it is sent as a query parameter",
+                        p.name, p.name
+                    ),
+                    format!("write the path as `{written}{{{}}}`", p.name),
+                ),
+                None => continue,
+            };
+            self.push(
+                Diagnostic::new(Code::ParamNotInPath, message)
+                    .at(format!("{field}.{}", p.name))
+                    .help(help),
+            );
+        }
+    }
+
     fn param(
         &mut self,
         name: String,
@@ -1184,9 +1277,14 @@ impl Cx<'_> {
                     Ok(c) => c,
                     Err(e) => {
                         self.push(
-                            Diagnostic::error(format!("not in compact notation: {e}"))
-                                .at(&field)
-                                .help("write `<type>, required|optional[, constraints] [-- description]`"),
+                            Diagnostic::new(
+                                Code::InvalidValue,
+                                format!("not in compact notation: {e}"),
+                            )
+                            .at(&field)
+                            .help(
+                                "write `<type>, required|optional[, constraints] [-- description]`",
+                            ),
                         );
                         return None;
                     }
@@ -1302,7 +1400,7 @@ impl Cx<'_> {
                     None => format!("{field}.{key}"),
                 };
                 self.push(
-                    Diagnostic::error(raw::non_finite_message(b))
+                    Diagnostic::new(Code::InvalidValue, raw::non_finite_message(b))
                         .at(at)
                         .help(format!("give a finite {key}, or leave it out")),
                 );
@@ -1323,7 +1421,7 @@ impl Cx<'_> {
             && !crate::text::is_ecma_regex(pattern)
         {
             self.push(
-                Diagnostic::error(format!("`{pattern}` uses regex syntax JSON Schema does not have"))
+                Diagnostic::new(Code::InvalidValue, format!("`{pattern}` uses regex syntax JSON Schema does not have"))
                     .at(format!("{field}.pattern"))
                     .help("write it as an ECMA-262 regex: no inline flags like (?i), no \\A or \\Z anchors"),
             );
@@ -1356,7 +1454,8 @@ impl Cx<'_> {
         }
         if p.required && p.default.is_some() {
             self.push(
-                Diagnostic::warning(
+                Diagnostic::new(
+                    Code::RequiredDefault,
                     "a required parameter with a default: the default never applies",
                 )
                 .at(format!("{field}.default")),
@@ -1409,9 +1508,10 @@ impl Cx<'_> {
             && (v.is_empty() || !v.chars().all(|c| c.is_ascii_uppercase()))
         {
             self.push(
-                Diagnostic::error(format!(
-                    "`{v}` is not an AGIS method: one word in capitals A–Z"
-                ))
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    format!("`{v}` is not an AGIS method: one word in capitals A–Z"),
+                )
                 .at(f("verb"))
                 .help("e.g. FIND, BOOK, RETRIEVE"),
             );

@@ -488,10 +488,13 @@ impl Auth {
     /// The one warning a target gives when its vocabulary cannot say this scheme and it
     /// publishes `published_as` instead (plus the docs URL where it has a place for one).
     pub fn approximated(&self, target: &str, published_as: &str) -> crate::diag::Diagnostic {
-        let d = crate::diag::Diagnostic::warning(format!(
-            "{target} cannot say {}: published as {published_as}",
-            self.what()
-        ))
+        let d = crate::diag::Diagnostic::new(
+            crate::diag::Code::AuthSchemeLost,
+            format!(
+                "{target} cannot say {}: published as {published_as}",
+                self.what()
+            ),
+        )
         .at("auth.type");
         if self.docs().is_some() {
             d

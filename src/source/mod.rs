@@ -9,7 +9,7 @@ use std::path::Path;
 
 use toml::de::{DeTable, DeValue};
 
-use crate::diag::{Diagnostic, Locate, did_you_mean};
+use crate::diag::{Code, Diagnostic, Locate, did_you_mean};
 use service_toml::ServiceToml;
 
 /// The default `--max-input-size`: far above any real service.toml or OpenAPI document.
@@ -30,7 +30,10 @@ pub fn read_limited(path: &Path, max: u64) -> Result<String, Diagnostic> {
         Ok(bytes)
     });
     let bytes = bytes.map_err(|e| {
-        let d = Diagnostic::error(format!("cannot read {}: {}", path.display(), io_reason(&e)));
+        let d = Diagnostic::new(
+            Code::SourceUnreadable,
+            format!("cannot read {}: {}", path.display(), io_reason(&e)),
+        );
         if e.kind() == std::io::ErrorKind::NotFound {
             d.help("run `wellgen init` to write a starter service.toml, or name the file to build")
         } else {
@@ -38,18 +41,24 @@ pub fn read_limited(path: &Path, max: u64) -> Result<String, Diagnostic> {
         }
     })?;
     if bytes.len() as u64 > max {
-        return Err(Diagnostic::error(format!(
-            "{} is larger than {}; refusing to read it",
-            path.display(),
-            human_size(max)
-        ))
+        return Err(Diagnostic::new(
+            Code::SourceUnreadable,
+            format!(
+                "{} is larger than {}; refusing to read it",
+                path.display(),
+                human_size(max)
+            ),
+        )
         .help(
             "raise the limit with `--max-input-size` if the file is really meant to be this large",
         ));
     }
     String::from_utf8(bytes).map_err(|e| {
-        Diagnostic::error(format!("{} is not UTF-8 text", path.display()))
-            .with_span(e.utf8_error().valid_up_to()..e.utf8_error().valid_up_to() + 1)
+        Diagnostic::new(
+            Code::SourceUnreadable,
+            format!("{} is not UTF-8 text", path.display()),
+        )
+        .with_span(e.utf8_error().valid_up_to()..e.utf8_error().valid_up_to() + 1)
     })
 }
 
@@ -73,29 +82,119 @@ pub fn io_reason(e: &std::io::Error) -> String {
 /// Parses service.toml text into its serde mirror; a syntax error or an unknown key is one
 /// diagnostic with the exact span.
 pub fn parse_service_toml(text: &str) -> Result<ServiceToml, Diagnostic> {
-    let doc = DeTable::parse(text).map_err(toml_error)?;
-    ServiceToml::deserialize(toml::de::Deserializer::from(doc)).map_err(toml_error)
+    let doc = DeTable::parse(text).map_err(|e| toml_error(text, e))?;
+    ServiceToml::deserialize(toml::de::Deserializer::from(doc)).map_err(|e| toml_error(text, e))
 }
 
 use serde::Deserialize as _;
 
-fn toml_error(e: toml::de::Error) -> Diagnostic {
+fn toml_error(text: &str, e: toml::de::Error) -> Diagnostic {
     let message = e.message().trim_end().to_string();
-    let short = match message
+    let span = e.span();
+    let key = span.as_ref().and_then(|s| key_before(text, s.start));
+    let unknown = message
         .strip_prefix("unknown field `")
-        .and_then(|r| r.split_once('`'))
-    {
-        Some((key, _)) => format!("unknown key `{key}`"),
-        None => first_line(&message),
+        .and_then(|r| r.split_once('`'));
+    let mut d = if let Some((key, _)) = unknown {
+        Diagnostic::new(Code::UnknownKey, format!("unknown key `{key}`"))
+    } else if let Some(rest) = message.strip_prefix("missing field `") {
+        let key = rest.split('`').next().unwrap_or_default();
+        Diagnostic::new(Code::MissingKey, format!("missing required key `{key}`"))
+    } else if let Some(rest) = message.strip_prefix("invalid type: ") {
+        type_error(text, span.clone(), key.as_deref(), rest)
+    } else {
+        Diagnostic::new(Code::TomlSyntax, first_line(&message))
     };
-    let mut d = Diagnostic::error(short);
-    if let Some(span) = e.span() {
+    if let Some(span) = span {
         d = d.with_span(span);
     }
     if let Some(help) = unknown_key_help(&message) {
         d = d.help(help);
     }
     d
+}
+
+/// `invalid type: string "60", expected i64` as a reader wants it: the key, the type it takes,
+/// an example; `[capabilities]` written for `[[capabilities]]` says so.
+fn type_error(text: &str, span: Option<Range<usize>>, key: Option<&str>, rest: &str) -> Diagnostic {
+    let (found, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));
+    let header = span
+        .as_ref()
+        .and_then(|s| text.get(s.start..s.end))
+        .map(str::trim)
+        .unwrap_or_default();
+    for array in ["capabilities", "webhooks"] {
+        let single = format!("[{array}]");
+        if (found == "map" && expected.contains("sequence") && key.is_none_or(|k| k == array))
+            || header.starts_with(&single)
+        {
+            return Diagnostic::new(
+                Code::TableArray,
+                format!(
+                    "use `[[{array}]]`: each {} is an array-of-tables entry",
+                    &array[..array.len() - 1].replace("capabilitie", "capability")
+                ),
+            )
+            .help(format!(
+                "write `[[{array}]]` (double brackets) before each entry"
+            ));
+        }
+    }
+    let (wanted, example) = match expected {
+        e if e.starts_with('i') || e.starts_with('u') || e.contains("integer") => {
+            let digits: String = found.chars().filter(char::is_ascii_digit).collect();
+            (
+                "an integer",
+                if digits.is_empty() {
+                    "60".to_string()
+                } else {
+                    digits
+                },
+            )
+        }
+        e if e.starts_with('f') || e.contains("float") || e.contains("number") => {
+            ("a number", "0.5".to_string())
+        }
+        e if e.contains("bool") => ("true or false", "true".to_string()),
+        e if e.contains("string") || e.contains("date") => ("a string", "\"…\"".to_string()),
+        e if e.contains("sequence") => ("an array", "[\"…\"]".to_string()),
+        e if e.contains("map") || e.contains("struct") => ("a table", "{ … }".to_string()),
+        e => (e, String::new()),
+    };
+    let found = found.split(' ').next().unwrap_or(found);
+    let message = match key {
+        Some(key) => format!("`{key}` must be {wanted}, not {}", article(found)),
+        None => format!("must be {wanted}, not {}", article(found)),
+    };
+    let d = Diagnostic::new(Code::TomlType, message);
+    if example.is_empty() {
+        d
+    } else {
+        d.help(format!(
+            "write it as {wanted}, e.g. `{} = {example}`",
+            key.unwrap_or("key")
+        ))
+    }
+}
+
+fn article(kind: &str) -> String {
+    match kind {
+        "map" => "a table".into(),
+        "sequence" => "an array".into(),
+        "integer" => "an integer".into(),
+        "boolean" => "a boolean".into(),
+        k => format!("a {k}"),
+    }
+}
+
+/// The key written before the value at `at` on its line (`key = value`), if any.
+fn key_before(text: &str, at: usize) -> Option<String> {
+    let at = at.min(text.len());
+    let before = text.get(..at)?;
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let key = line.trim_end().strip_suffix('=')?.trim();
+    let key = key.rsplit('.').next()?.trim().trim_matches('"');
+    (!key.is_empty()).then(|| key.to_string())
 }
 
 fn first_line(s: &str) -> String {

@@ -44,6 +44,17 @@ pub struct ServiceToml {
     pub a2a: Option<A2aTable>,
     /// An OpenAPI document this file completes and corrects (see docs/openapi-import.md).
     pub source: Option<SourceTable>,
+    /// How `wellgen check` and `build` report: the diagnostic codes this project silences.
+    pub check: Option<CheckTable>,
+}
+
+/// `[check]`: diagnostics a project has reviewed and does not want to hear about again.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckTable {
+    /// Codes of warnings and notes to silence (docs/diagnostics.md), e.g. `W-agis-rule`.
+    #[serde(default)]
+    pub allow: Vec<String>,
 }
 
 /// A2A agent card options.
@@ -624,7 +635,7 @@ pub fn non_finite_all(v: &toml::Value) -> Vec<(f64, String)> {
 
 /// The error for a `nan` or `inf` at `field`.
 pub fn non_finite_error(f: f64, field: String) -> crate::diag::Diagnostic {
-    crate::diag::Diagnostic::error(non_finite_message(f))
+    crate::diag::Diagnostic::new(crate::diag::Code::InvalidValue, non_finite_message(f))
         .at(field)
         .help("write a finite number, or the text as a string (\"NaN\")")
 }

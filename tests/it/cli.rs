@@ -92,11 +92,31 @@ fn check_writes_nothing_and_strict_fails_on_warnings() {
     fs::copy(example("simplenotes"), work.path().join("service.toml")).unwrap();
     let (code, _, stderr) = run(wellgen().current_dir(work.path()).arg("check"));
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("warning: no [auth] table"), "{stderr}");
+    // A value filled in is a note: counted, not printed, and never fails --strict.
+    assert!(!stderr.contains("no [auth] table"), "{stderr}");
+    assert!(stderr.contains("values derived for ai, "), "{stderr}");
+    let (_, _, stderr) = run(wellgen()
+        .current_dir(work.path())
+        .args(["check", "--notes"]));
+    assert!(
+        stderr.contains("note[N-auth-undeclared]: no [auth] table"),
+        "{stderr}"
+    );
     let (code, _, _) = run(wellgen()
         .current_dir(work.path())
         .args(["check", "--strict"]));
     assert_eq!(code, 1);
+    let (code, _, stderr) = run(wellgen()
+        .current_dir(work.path())
+        .args(["check", "--strict", "--target", "ai"]));
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = run(wellgen().current_dir(work.path()).args([
+        "check",
+        "--strict",
+        "--allow",
+        "W-plugin-not-written",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
     let (code, _, stderr) = run(wellgen()
         .current_dir(work.path())
         .args(["check", "--quiet"]));

@@ -328,3 +328,32 @@ fn starter_limits_are_the_enforced_ones() {
         }
     }
 }
+
+// ---- docs/diagnostics.md lists exactly the codes ----------------------------------------------
+
+#[test]
+fn the_diagnostics_doc_lists_exactly_the_codes_with_their_severity() {
+    use wellgen::diag::Code;
+    let doc = std::fs::read_to_string(root().join("docs/diagnostics.md")).unwrap();
+    let row = Regex::new(r"(?m)^\| `([A-Z]-[a-z0-9-]+)` \| (\w+) \|").unwrap();
+    let listed: Vec<(String, String)> = row
+        .captures_iter(&doc)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect();
+    let table: Vec<(String, String)> = Code::ALL
+        .iter()
+        .map(|c| {
+            let info = c.info();
+            let kind = if info.fatal {
+                "fatal"
+            } else {
+                info.severity.label()
+            };
+            (info.code.to_string(), kind.to_string())
+        })
+        .collect();
+    assert_eq!(
+        listed, table,
+        "docs/diagnostics.md must list every code of src/diag/codes.rs, in its order"
+    );
+}

@@ -41,7 +41,7 @@ struct Header {
 
 fn human_headers(file: &str, stderr: &str) -> Vec<Header> {
     let header = regex::Regex::new(&format!(
-        r"^{}(?::(\d+):(\d+))?: (error|warning): (.*)$",
+        r"^{}(?::(\d+):(\d+))?: (error|warning|note)\[[A-Za-z0-9-]+\]: (.*)$",
         regex::escape(file)
     ))
     .unwrap();
@@ -83,7 +83,8 @@ fn json_holds_what_the_human_output_shows() {
     let mut seen = 0;
     for source in inputs() {
         let file = rel(&source);
-        let (human_code, human_out, human_err) = check(&source, &[]);
+        // Every instance, notes too: what the JSON document holds.
+        let (human_code, human_out, human_err) = check(&source, &["--verbose", "--notes"]);
         let (code, stdout, stderr) = check(&source, &["--format", "json"]);
         assert_eq!(code, human_code, "{file}: exit codes differ");
         assert!(human_out.is_empty(), "{file}: human output on stdout");
@@ -98,13 +99,15 @@ fn json_holds_what_the_human_output_shows() {
         seen += human.len();
         let errors = human.iter().filter(|h| h.severity == "error").count();
         assert_eq!(report["errors"], errors, "{file}");
-        assert_eq!(report["warnings"], human.len() - errors, "{file}");
+        let notes = human.iter().filter(|h| h.severity == "note").count();
+        assert_eq!(report["warnings"], human.len() - errors - notes, "{file}");
+        assert_eq!(report["notes"], notes, "{file}");
         for d in report["diagnostics"].as_array().unwrap() {
             let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
             assert_eq!(
                 keys,
                 [
-                    "severity", "message", "file", "line", "column", "field", "help"
+                    "code", "severity", "message", "file", "line", "column", "field", "help"
                 ]
             );
             assert_eq!(d["file"], file.as_str());
@@ -139,7 +142,7 @@ fn parse_annotation(line: &str) -> (String, Vec<(String, String)>, String) {
     let body = line.strip_prefix("::").expect("starts with ::");
     let (command, message) = body.split_once("::").expect("a second ::");
     let (level, props) = command.split_once(' ').unwrap_or((command, ""));
-    assert!(level == "error" || level == "warning", "{line}");
+    assert!(["error", "warning", "notice"].contains(&level), "{line}");
     assert!(!message.contains(['\r', '\n']), "{line}");
     let props = props
         .split(',')
@@ -162,13 +165,19 @@ fn github_annotations_follow_the_grammar_and_match_json() {
         let (_, json, _) = check(&source, &["--format", "json"]);
         let report: Value = serde_json::from_str(&json).unwrap();
         let diags = report["diagnostics"].as_array().unwrap();
-        let (code, stdout, _) = check(&source, &["--format", "github"]);
+        let (code, stdout, _) = check(&source, &["--format", "github", "--notes"]);
         assert_eq!(code, if report["errors"] == 0 { 0 } else { 1 }, "{file}");
         let lines: Vec<&str> = stdout.lines().collect();
         assert_eq!(lines.len(), diags.len(), "{file}:\n{stdout}");
         for (line, d) in lines.iter().zip(diags) {
             let (level, props, message) = parse_annotation(line);
-            assert_eq!(level, d["severity"].as_str().unwrap(), "{line}");
+            let severity = d["severity"].as_str().unwrap();
+            let severity = if severity == "note" {
+                "notice"
+            } else {
+                severity
+            };
+            assert_eq!(level, severity, "{line}");
             let get = |k: &str| {
                 props
                     .iter()
@@ -216,6 +225,7 @@ fn sarif_is_a_2_1_0_log_with_the_same_results() {
         assert_eq!(results.len(), diags.len(), "{file}");
         for (r, d) in results.iter().zip(diags) {
             assert_eq!(r["level"], d["severity"]);
+            assert_eq!(r["ruleId"], d["code"]);
             assert!(rules.contains(&&r["ruleId"]), "{r}");
             assert!(r["message"]["text"].as_str().is_some());
             let loc = &r["locations"][0]["physicalLocation"];
@@ -262,7 +272,9 @@ fn an_unreadable_source_is_still_one_document_and_exits_2() {
     let (code, stdout, _) = check(Path::new("no/such/service.toml"), &["--format", "github"]);
     assert_eq!(code, 2);
     assert!(
-        stdout.starts_with("::error file=no/such/service.toml,title=wellgen::cannot read"),
+        stdout.starts_with(
+            "::error file=no/such/service.toml,title=E-source-unreadable::cannot read"
+        ),
         "{stdout}"
     );
     let (code, _, stderr) = check(Path::new("service.toml"), &["--format", "xml"]);

@@ -28,7 +28,11 @@ fn build(source: &Path, out: &Path, extra: &[&str]) -> (i32, String) {
 fn built(host: &str) -> (tempfile::TempDir, PathBuf, String) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("dist");
-    let (code, stderr) = build(&root().join(BOOKSHELF), &out, &["--host", host]);
+    let (code, stderr) = build(
+        &root().join(BOOKSHELF),
+        &out,
+        &["--host", host, "--verbose", "--notes"],
+    );
     assert_eq!(code, 0, "{stderr}");
     (dir, out, stderr)
 }

@@ -23,6 +23,7 @@ mod docs;
 mod editor;
 mod error_roundtrip;
 mod golden;
+mod help_edits;
 mod hosts;
 mod iajson;
 mod import;

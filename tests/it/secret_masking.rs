@@ -310,7 +310,7 @@ fn a_yaml_error_names_the_file_once() {
         .args(["check", "block.yaml"]));
     assert_eq!(code, 1, "{stderr}");
     assert!(
-        stderr.starts_with("block.yaml:5:3: error: invalid YAML:"),
+        stderr.starts_with("block.yaml:5:3: error[E-openapi-parse]: invalid YAML:"),
         "{stderr}"
     );
     assert_eq!(stderr.matches("block.yaml").count(), 1, "{stderr}");
@@ -328,17 +328,17 @@ fn json_and_depth_errors_name_the_file_once_and_a_byte_order_mark_keeps_columns_
         (
             "bad.json",
             "{\"openapi\": \"3.0.0\",, }".to_string(),
-            "bad.json:1:21: error: invalid JSON:",
+            "bad.json:1:21: error[E-openapi-parse]: invalid JSON:",
         ),
         (
             "bom.json",
             "\u{feff}{\"openapi\": \"3.0.0\",, }".to_string(),
-            "bom.json:1:21: error: invalid JSON:",
+            "bom.json:1:21: error[E-openapi-parse]: invalid JSON:",
         ),
         (
             "deep.yaml",
             deep,
-            "deep.yaml:2:131: error: YAML nested more than 128 levels deep",
+            "deep.yaml:2:131: error[E-openapi-parse]: YAML nested more than 128 levels deep",
         ),
     ];
     for (name, text, start) in cases {

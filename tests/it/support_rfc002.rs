@@ -79,10 +79,11 @@ impl Built {
         self.diags.iter().filter(|d| d.is_error()).collect()
     }
 
+    /// Warnings and notes (values filled in) whose message holds `words`.
     pub fn warnings_mentioning(&self, words: &str) -> Vec<&Diagnostic> {
         self.diags
             .iter()
-            .filter(|d| d.severity == Severity::Warning && d.message.contains(words))
+            .filter(|d| d.severity != Severity::Error && d.message.contains(words))
             .collect()
     }
 }

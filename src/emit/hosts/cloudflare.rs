@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::Artifact;
 use super::headers::{Header, document_headers};
 use super::section::{BEGIN, END};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::{adp, openapi, rfc002};
 
 pub const WORKER_PATH: &str = "/_worker.js";
@@ -104,12 +104,15 @@ pub fn lower_routes(documents: &[Artifact], diags: &mut Diagnostics) -> Vec<Stri
     rules.dedup();
     if rules.len() > room {
         diags.push(
-            Diagnostic::warning(format!(
-                "{} documents need {} `_routes.json` rules, over the {room} wellgen allows \
+            Diagnostic::new(
+                Code::HostHeaders,
+                format!(
+                    "{} documents need {} `_routes.json` rules, over the {room} wellgen allows \
                  itself of Cloudflare's {ROUTES_LIMIT}",
-                paths.len(),
-                rules.len()
-            ))
+                    paths.len(),
+                    rules.len()
+                ),
+            )
             .at("deploy.host")
             .help("publish fewer targets (`[build] exclude`), or route them in your worker"),
         );

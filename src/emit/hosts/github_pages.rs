@@ -2,7 +2,7 @@
 //! choose, and a warning for each document whose media type it will get wrong.
 
 use super::{Artifact, NOJEKYLL_PATH};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::adp;
 
 /// GitHub Pages sets no custom headers and guesses the media type from the extension: every
@@ -20,7 +20,7 @@ pub fn lower(documents: &[Artifact], diags: &mut Diagnostics) -> Vec<String> {
         let twin = format!("{}.json", a.path);
         let json = serving.content_type.starts_with("application/json");
         let movable = a.path.starts_with(adp::DETAIL_PREFIX);
-        let mut d = Diagnostic::warning(format!(
+        let mut d = Diagnostic::new(Code::HostHeaders, format!(
             "GitHub Pages will serve {} as application/octet-stream, not {}: it cannot set headers",
             a.path, serving.content_type
         ))

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::Artifact;
 use super::section::{BEGIN, END};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Host;
 use crate::templates;
 
@@ -88,15 +88,16 @@ pub fn lower(host: Host, documents: &[Artifact], diags: &mut Diagnostics) -> Opt
     let text = match templates::render(templates::HEADERS, ctx) {
         Ok(text) => text,
         Err(e) => {
-            diags.push(Diagnostic::error(e));
+            diags.push(Diagnostic::new(Code::HostRule, e));
             return None;
         }
     };
     let limit = |message: String| match host {
-        Host::Cloudflare => Some(Diagnostic::error(message)),
-        Host::Generic => Some(Diagnostic::warning(format!(
-            "{message} (this matters if the folder is deployed there)"
-        ))),
+        Host::Cloudflare => Some(Diagnostic::new(Code::HostRule, message)),
+        Host::Generic => Some(Diagnostic::new(
+            Code::HeaderRuleSkipped,
+            format!("{message} (this matters if the folder is deployed there)"),
+        )),
         Host::Netlify | Host::Vercel | Host::GithubPages => None,
     };
     for problem in cloudflare_limits(&text) {

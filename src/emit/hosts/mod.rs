@@ -15,7 +15,7 @@ use super::Artifact;
 use super::Target;
 use super::publish::Choice;
 use super::targets::{openapi, rfc002};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Host, Service};
 use cloudflare::{NOT_FOUND_PATH, ROUTES_PATH, WORKER_PATH};
 use netlify::REDIRECTS_PATH;
@@ -68,17 +68,20 @@ pub fn route_left_out(
     if service.host == Host::Cloudflare && site_worker {
         if linked {
             diags.push(
-                Diagnostic::warning(format!(
-                    "the output folder has the site's own {f} (an Astro, SvelteKit or Nuxt \
+                Diagnostic::new(
+                    Code::HostHeaders,
+                    format!(
+                        "the output folder has the site's own {f} (an Astro, SvelteKit or Nuxt \
                      Cloudflare adapter writes one): wellgen keeps it and writes none, so \
                      {d}?format=openapi is not routed; agents.json and ai-plugin.json link to \
                      {o} instead, and `{r}` sends wellgen's documents past the worker so \
                      `_headers` applies to them",
-                    f = WORKER_PATH.trim_start_matches('/'),
-                    d = rfc002::DISCOVERY_PATH,
-                    o = openapi::DISCOVERY_PATH,
-                    r = ROUTES_PATH.trim_start_matches('/'),
-                ))
+                        f = WORKER_PATH.trim_start_matches('/'),
+                        d = rfc002::DISCOVERY_PATH,
+                        o = openapi::DISCOVERY_PATH,
+                        r = ROUTES_PATH.trim_start_matches('/'),
+                    ),
+                )
                 .help(format!(
                     "nothing to fix; to record the choice and silence this, add \"{WORKER_PATH}\" \
                      to `[build] skip` in service.toml"
@@ -271,7 +274,7 @@ fn query_route(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostic
     }
     if !has(openapi::DISCOVERY_PATH) {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::HostMissingTarget, format!(
                 "{} and agents.json link to the OpenAPI document, but the `openapi` target is not built",
                 rfc002::DISCOVERY_PATH
             ))
@@ -291,7 +294,7 @@ fn query_route(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostic
         _ => "a generic static host",
     };
     diags.push(
-        Diagnostic::warning(format!(
+        Diagnostic::new(Code::LinkSubstituted, format!(
             "{which} cannot answer {}?format=openapi: agents.json and ai-plugin.json link to {} instead",
             rfc002::DISCOVERY_PATH,
             openapi::DISCOVERY_PATH

@@ -7,7 +7,7 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::path::Segment;
 use crate::model::{Auth, Capability, KeyPlace, Method, Service};
@@ -194,8 +194,11 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     ] {
         if value.trim().is_empty() {
             diags.push(
-                Diagnostic::error("is blank; the A2A agent card requires it (a2a.proto AgentCard)")
-                    .at(field),
+                Diagnostic::new(
+                    Code::TargetRule,
+                    "is blank; the A2A agent card requires it (a2a.proto AgentCard)",
+                )
+                .at(field),
             );
         }
     }
@@ -435,7 +438,8 @@ fn security_schemes_of<'a>(
             );
         }
         Auth::SignedKey { header_prefix, .. } => {
-            let mut d = Diagnostic::warning(
+            let mut d = Diagnostic::new(
+                Code::AuthSchemeLost,
                 "A2A has no signed-request scheme: the A2A card declares only the key header \
                  of signed_key auth, and says in its description that requests are signed",
             )
@@ -516,10 +520,13 @@ fn skills<'a>(
         .collect();
     if !untagged.is_empty() {
         diags.push(
-            Diagnostic::warning(format!(
-                "A2A skills need tags; derived from the method and path for: {}",
-                untagged.join(", ")
-            ))
+            Diagnostic::new(
+                Code::A2aTagsDerived,
+                format!(
+                    "A2A skills need tags; derived from the method and path for: {}",
+                    untagged.join(", ")
+                ),
+            )
             .help("add `tags = [\"…\"]` to `[service]` or to each capability"),
         );
     }

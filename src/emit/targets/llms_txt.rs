@@ -7,7 +7,7 @@
 use crate::emit::targets::{self, Descriptor, Document, Relation};
 use serde::Serialize;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::api_catalog::capability_detail_path;
 use crate::emit::{Artifact, Serving, Target};
 use crate::model::{Auth, Capability, KeyPlace, Service};
@@ -82,7 +82,7 @@ pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lo
     };
     let view = minijinja::Value::from_serialize(view(service, built, &texts));
     let text = templates::render(templates::LLMS_TXT, view)
-        .map_err(|e| diags.push(Diagnostic::error(e)))
+        .map_err(|e| diags.push(Diagnostic::new(Code::TargetRule, e)))
         .ok();
     Lowered { text }
 }

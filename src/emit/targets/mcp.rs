@@ -7,7 +7,7 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::agis;
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::agis::{Derived, Endpoint};
@@ -92,16 +92,19 @@ pub fn lower<'a>(
         let field = e.capability.field("semantic.mcp_tool_name");
         if t.invalid {
             diags.push(
-                Diagnostic::error(format!("`{n}` is not an MCP tool name"))
+                Diagnostic::new(Code::TargetRule, format!("`{n}` is not an MCP tool name"))
                     .at(&field)
                     .help("1–128 characters: lowercase letters, digits, `_`, `-` or `.` (AGIS §6.2 asks for lowercase)"),
             );
         }
         if t.declared_twice {
             diags.push(
-                Diagnostic::error(format!("MCP tool name `{n}` is used twice"))
-                    .at(field)
-                    .help("mcp_tool_name MUST be unique within the service (AGIS §6.2)"),
+                Diagnostic::new(
+                    Code::TargetRule,
+                    format!("MCP tool name `{n}` is used twice"),
+                )
+                .at(field)
+                .help("mcp_tool_name MUST be unique within the service (AGIS §6.2)"),
             );
         }
     }
@@ -109,10 +112,13 @@ pub fn lower<'a>(
         if let Some(default) = &t.replaces {
             let c = e.capability;
             diags.push(
-                Diagnostic::warning(format!(
-                    "MCP tool name `{default}` is already taken; `{}` is published as `{}`",
-                    c.id, t.name
-                ))
+                Diagnostic::new(
+                    Code::McpRenamed,
+                    format!(
+                        "MCP tool name `{default}` is already taken; `{}` is published as `{}`",
+                        c.id, t.name
+                    ),
+                )
                 .at(c.field("id"))
                 .help("set `semantic.mcp_tool_name` to choose the name (AGIS Appendix C)"),
             );

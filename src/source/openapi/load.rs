@@ -7,7 +7,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 
 /// The OpenAPI generations the importer understands; one walker serves all three.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,16 +39,22 @@ pub fn detect_version(doc: &Value, file: &str) -> Result<Version, Diagnostic> {
     if let Some(v) = doc.get("swagger") {
         return match text(v).as_deref() {
             Some("2.0" | "2") => Ok(Version::Swagger2),
-            other => Err(Diagnostic::error(format!(
-                "{file}#/swagger: `{}` is not a Swagger version wellgen reads (only 2.0)",
-                other.unwrap_or("?")
-            ))),
+            other => Err(Diagnostic::new(
+                Code::OpenapiParse,
+                format!(
+                    "{file}#/swagger: `{}` is not a Swagger version wellgen reads (only 2.0)",
+                    other.unwrap_or("?")
+                ),
+            )),
         };
     }
     let Some(v) = doc.get("openapi") else {
-        return Err(Diagnostic::error(format!(
-            "{file}#: not an OpenAPI document: it has neither an `openapi` nor a `swagger` key"
-        ))
+        return Err(Diagnostic::new(
+            Code::OpenapiParse,
+            format!(
+                "{file}#: not an OpenAPI document: it has neither an `openapi` nor a `swagger` key"
+            ),
+        )
         .help("an OpenAPI file starts with `openapi: 3.x.y` (or `swagger: \"2.0\"`)"));
     };
     let version = text(v).unwrap_or_default();
@@ -57,9 +63,12 @@ pub fn detect_version(doc: &Value, file: &str) -> Result<Version, Diagnostic> {
         (Some("3"), Some("0")) => Ok(Version::OpenApi30),
         // 3.2 adds to 3.1 without changing what the importer reads.
         (Some("3"), Some("1" | "2")) => Ok(Version::OpenApi31),
-        _ => Err(Diagnostic::error(format!(
-            "{file}#/openapi: `{version}` is not an OpenAPI version wellgen reads (3.0.x, 3.1.x, or swagger 2.0)"
-        ))),
+        _ => Err(Diagnostic::new(
+            Code::OpenapiParse,
+            format!(
+                "{file}#/openapi: `{version}` is not an OpenAPI version wellgen reads (3.0.x, 3.1.x, or swagger 2.0)"
+            ),
+        )),
     }
 }
 
@@ -87,7 +96,7 @@ pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
         serde_json::from_str(body).map_err(|e| {
             let at = offset_of(body, e.line(), e.column());
             // The rendered `file:line:col` names the file.
-            Diagnostic::error(format!("invalid JSON: {e}")).with_span(at..at + 1)
+            Diagnostic::new(Code::OpenapiParse, format!("invalid JSON: {e}")).with_span(at..at + 1)
         })
     } else {
         parse_yaml(body, file)
@@ -116,16 +125,16 @@ fn parse_yaml(text: &str, file: &str) -> Result<Value, Diagnostic> {
     seed.deserialize(de).map_err(|e| {
         let message = e.to_string();
         let mut d = if budget.get() == 0 || message.contains("repetition limit") {
-            Diagnostic::error(format!(
+            Diagnostic::new(Code::OpenapiParse, format!(
                 "{file}: YAML aliases expand to more than {} values; refusing to expand further (an alias bomb?)",
                 yaml_budget(text.len())
             ))
             .help("write the repeated parts out, or use `$ref`s instead of YAML aliases")
         } else if e.location().is_some() {
             // The rendered `file:line:col` names the file.
-            Diagnostic::error(format!("invalid YAML: {message}"))
+            Diagnostic::new(Code::OpenapiParse, format!("invalid YAML: {message}"))
         } else {
-            Diagnostic::error(format!("{file}: invalid YAML: {message}"))
+            Diagnostic::new(Code::OpenapiParse, format!("{file}: invalid YAML: {message}"))
         };
         if let Some(loc) = e.location() {
             d = d.with_span(loc.index()..loc.index() + 1);

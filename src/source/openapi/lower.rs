@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::load::Version;
 use super::naming::{IdAllocator, glob, one_line, shorten, snake_case};
 use super::refs::{Documents, Node};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{CATEGORIES, HttpsUrl};
 use crate::source::service_toml as raw;
 
@@ -42,9 +42,10 @@ impl Filter {
                 && kind != "tag"
                 && kind != "op"
             {
-                return Err(Diagnostic::error(format!(
-                    "`{p}` is not a filter: write `tag:<glob>` or `op:<glob>`"
-                ))
+                return Err(Diagnostic::new(
+                    Code::OpenapiInvalid,
+                    format!("`{p}` is not a filter: write `tag:<glob>` or `op:<glob>`"),
+                )
                 .at("source.include"));
             }
         }
@@ -138,8 +139,10 @@ impl Lx<'_> {
 
     pub(super) fn warn(&mut self, node: &Node, message: impl std::fmt::Display) {
         let place = self.at(node);
-        self.diags
-            .push(Diagnostic::warning(format!("{place}: {message}")));
+        self.diags.push(Diagnostic::new(
+            Code::ImportLost,
+            format!("{place}: {message}"),
+        ));
     }
 
     pub(super) fn note(&mut self, kind: &'static str, node: &Node) {
@@ -155,18 +158,21 @@ impl Lx<'_> {
             } else {
                 String::new()
             };
-            self.diags.push(Diagnostic::warning(format!(
-                "{kind} ({} place{}: {}{more})",
-                places.len(),
-                if places.len() == 1 { "" } else { "s" },
-                shown.join(", ")
-            )));
+            self.diags.push(Diagnostic::new(
+                Code::ImportLost,
+                format!(
+                    "{kind} ({} place{}: {}{more})",
+                    places.len(),
+                    if places.len() == 1 { "" } else { "s" },
+                    shown.join(", ")
+                ),
+            ));
         }
     }
 
     /// A warning that setting `key` in service.toml makes moot.
     fn defer_warning(&mut self, key: &str, node: &Node, message: impl std::fmt::Display) {
-        let d = Diagnostic::warning(format!("{}: {message}", self.at(node)));
+        let d = Diagnostic::new(Code::ImportLost, format!("{}: {message}", self.at(node)));
         self.defer(key, d);
     }
 
@@ -245,16 +251,19 @@ impl Lx<'_> {
             }
         }
         if filtered_out > 0 {
-            self.diags.push(Diagnostic::warning(format!(
+            self.diags.push(Diagnostic::new(Code::ImportFiltered, format!(
                 "{}: {filtered_out} of {operations} operations left out by [source] include/exclude",
                 self.docs.describe(&root.place)
             )));
         }
         if capabilities.is_empty() && self.diags.error_count() == 0 {
-            let d = Diagnostic::error(format!(
-                "{}#/paths: no operation to import ({operations} found, {filtered_out} filtered out)",
-                self.docs.describe(&root.place).trim_end_matches('#')
-            ));
+            let d = Diagnostic::new(
+                Code::OpenapiInvalid,
+                format!(
+                    "{}#/paths: no operation to import ({operations} found, {filtered_out} filtered out)",
+                    self.docs.describe(&root.place).trim_end_matches('#')
+                ),
+            );
             self.diags.push(d);
         }
         // Operations that need credentials, and no scheme to say which: every target that
@@ -265,7 +274,7 @@ impl Lx<'_> {
             .filter(|c| c.access.as_deref() == Some("protected"))
             .count();
         if auth.is_none() && protected > 0 {
-            let d = Diagnostic::error(format!(
+            let d = Diagnostic::new(Code::OpenapiInvalid, format!(
                 "{}: {protected} operation{} require{} authentication, but no security scheme of the document can be published, so no target could say how to authenticate",
                 self.at(&root),
                 if protected == 1 { "" } else { "s" },
@@ -294,6 +303,7 @@ impl Lx<'_> {
                 capabilities,
                 a2a: None,
                 source: None,
+                check: None,
             },
             version: self.version,
             origins,
@@ -342,10 +352,10 @@ impl Lx<'_> {
             name
         });
         if name.is_none() {
-            let d = Diagnostic::error(format!(
-                "{}: no `info.title` to name the service",
-                self.at(&info)
-            ))
+            let d = Diagnostic::new(
+                Code::OpenapiInvalid,
+                format!("{}: no `info.title` to name the service", self.at(&info)),
+            )
             .help("set `name` under [service] in service.toml");
             self.defer("service.name", d);
         }
@@ -455,10 +465,13 @@ impl Lx<'_> {
                 Version::Swagger2 => "no `host`",
                 _ => "no `servers`",
             };
-            let d = Diagnostic::error(format!(
-                "{}: {what}, so no base URL",
-                self.docs.describe(&root.place)
-            ))
+            let d = Diagnostic::new(
+                Code::OpenapiInvalid,
+                format!(
+                    "{}: {what}, so no base URL",
+                    self.docs.describe(&root.place)
+                ),
+            )
             .help(self.base_url_help(None));
             self.defer("service.base_url", d);
             return None;
@@ -474,10 +487,10 @@ impl Lx<'_> {
                 .err()
                 .map_or_else(|| "is not usable".into(), |e| format!("is refused: {e}"))
         };
-        let d = Diagnostic::error(format!(
-            "{}: the server URL `{url}` {problem}",
-            self.at(&node)
-        ))
+        let d = Diagnostic::new(
+            Code::OpenapiInvalid,
+            format!("{}: the server URL `{url}` {problem}", self.at(&node)),
+        )
         .help(self.base_url_help(url.strip_prefix("http://")));
         self.defer("service.base_url", d);
         None

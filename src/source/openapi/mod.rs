@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::diag::{Diagnostic, Diagnostics, Locate};
+use crate::diag::{Code, Diagnostic, Diagnostics, Locate};
 use crate::source::service_toml::{ServiceToml, SourceTable};
 use crate::source::{TomlLocator, parse_service_toml};
 pub use load::{Version, looks_like_openapi};
@@ -197,9 +197,10 @@ pub fn merge(
             })
         }
         Err(e) => {
-            diags.push(Diagnostic::error(format!(
-                "merging service.toml over the import failed: {e}"
-            )));
+            diags.push(Diagnostic::new(
+                Code::OpenapiInvalid,
+                format!("merging service.toml over the import failed: {e}"),
+            ));
             None
         }
     }
@@ -385,7 +386,11 @@ pub fn read_source(
     let Some(openapi_path) = wanted else {
         if source.is_some_and(|s| s.include.is_some() || s.exclude.is_some()) {
             diags.push(
-                Diagnostic::warning("`include`/`exclude` apply only with `openapi`").at("source"),
+                Diagnostic::new(
+                    Code::ImportFiltered,
+                    "`include`/`exclude` apply only with `openapi`",
+                )
+                .at("source"),
             );
         }
         let mut overlay = overlay;

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::load;
 use super::naming::{escape, unescape};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 
 /// A place in one of the loaded documents: the file's index and a JSON pointer (`/paths/…`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -161,18 +161,21 @@ impl RefRoot {
     /// `--ref-root DIR`: an existing folder, canonicalised so that symlinks cannot widen it.
     pub fn given(dir: &Path) -> Result<Self, Diagnostic> {
         let canonical = dir.canonicalize().map_err(|e| {
-            Diagnostic::error(format!(
-                "--ref-root {}: cannot be read: {}",
-                dir.display(),
-                crate::source::io_reason(&e)
-            ))
+            Diagnostic::new(
+                Code::OpenapiRef,
+                format!(
+                    "--ref-root {}: cannot be read: {}",
+                    dir.display(),
+                    crate::source::io_reason(&e)
+                ),
+            )
         })?;
         if !canonical.is_dir() {
-            return Err(
-                Diagnostic::error(format!("--ref-root {}: not a folder", dir.display())).help(
-                    "name the folder that holds the document and every file its `$ref`s reach",
-                ),
-            );
+            return Err(Diagnostic::new(
+                Code::OpenapiRef,
+                format!("--ref-root {}: not a folder", dir.display()),
+            )
+            .help("name the folder that holds the document and every file its `$ref`s reach"));
         }
         Ok(Self {
             dir: canonical,
@@ -295,7 +298,7 @@ impl Documents {
                 self.expansion_left = left;
                 Ok(())
             }
-            None => Err(Diagnostic::error(format!(
+            None => Err(Diagnostic::new(Code::OpenapiRef, format!(
                 "{}: expanding `$ref`s copies more than {} MB of schemas; refusing to expand further (a `$ref` bomb?)",
                 self.describe(at),
                 self.expansion_limit >> 20
@@ -340,11 +343,14 @@ impl Documents {
         let mut seen: Vec<Place> = Vec::new();
         while let Some(target) = self.ref_target(&node)? {
             if seen.contains(&target) || seen.len() >= MAX_HOPS {
-                return Err(Diagnostic::error(format!(
-                    "{}/$ref: the `$ref` chain from here is circular (it comes back to {})",
-                    self.describe(&start),
-                    self.describe(&target)
-                )));
+                return Err(Diagnostic::new(
+                    Code::OpenapiRef,
+                    format!(
+                        "{}/$ref: the `$ref` chain from here is circular (it comes back to {})",
+                        self.describe(&start),
+                        self.describe(&target)
+                    ),
+                ));
             }
             seen.push(target.clone());
             node = self.node(target);
@@ -369,10 +375,13 @@ impl Documents {
         let (file_part, fragment) = reference.split_once('#').unwrap_or((reference, ""));
         let remote = file_part.contains("://") || file_part.starts_with("//");
         if remote {
-            return Err(Diagnostic::error(format!(
-                "{}: `{reference}` is a network reference; remote refs are refused",
-                at(self)
-            ))
+            return Err(Diagnostic::new(
+                Code::OpenapiRef,
+                format!(
+                    "{}: `{reference}` is a network reference; remote refs are refused",
+                    at(self)
+                ),
+            )
             .help("download the file next to the document and refer to it by a relative path"));
         }
         let file = if file_part.is_empty() {
@@ -382,18 +391,24 @@ impl Documents {
         };
         let fragment = percent_decode(fragment);
         if !fragment.is_empty() && !fragment.starts_with('/') {
-            return Err(Diagnostic::error(format!(
-                "{}: `{reference}` uses a plain-name fragment; only JSON-pointer refs (`#/…`) are supported",
-                at(self)
-            )));
+            return Err(Diagnostic::new(
+                Code::OpenapiRef,
+                format!(
+                    "{}: `{reference}` uses a plain-name fragment; only JSON-pointer refs (`#/…`) are supported",
+                    at(self)
+                ),
+            ));
         }
         if lookup(&self.files[file].doc, &fragment).is_none() {
-            return Err(Diagnostic::error(format!(
-                "{}: `$ref` `{reference}` points to nothing (no {} in {})",
-                at(self),
-                if fragment.is_empty() { "/" } else { &fragment },
-                self.files[file].name
-            ))
+            return Err(Diagnostic::new(
+                Code::OpenapiRef,
+                format!(
+                    "{}: `$ref` `{reference}` points to nothing (no {} in {})",
+                    at(self),
+                    if fragment.is_empty() { "/" } else { &fragment },
+                    self.files[file].name
+                ),
+            )
             .help("fix the reference or add the missing definition"));
         }
         Ok(Place {
@@ -406,14 +421,17 @@ impl Documents {
     fn load(&mut self, relative: &str, from: &Place, reference: &str) -> Result<usize, Diagnostic> {
         let at = format!("{}/$ref", self.describe(from));
         let (Some(root), Some(base)) = (&self.root, &self.files[from.file].path) else {
-            return Err(Diagnostic::error(format!(
-                "{at}: `{reference}` refers to another file, but this document was not read from a folder"
-            )));
+            return Err(Diagnostic::new(
+                Code::OpenapiRef,
+                format!(
+                    "{at}: `{reference}` refers to another file, but this document was not read from a folder"
+                ),
+            ));
         };
         let dir = base.parent().unwrap_or(&root.dir);
         let wanted = dir.join(relative);
         let path = confine(&root.dir, dir, Path::new(relative)).map_err(|refusal| match refusal {
-            Refusal::Leaves => Diagnostic::error(format!(
+            Refusal::Leaves => Diagnostic::new(Code::OpenapiRef, format!(
                 "{at}: `{reference}` leaves {}, {}; refs may only reach files below it",
                 root.dir.display(),
                 root.what()
@@ -426,7 +444,7 @@ impl Documents {
                     "pass --ref-root DIR to allow refs to every file below DIR (refs never leave DIR, nor follow a symlink out of it)"
                 }
             }),
-            Refusal::Io(e) => Diagnostic::error(format!(
+            Refusal::Io(e) => Diagnostic::new(Code::OpenapiRef, format!(
                 "{at}: `{reference}` names {}, which cannot be read: {}",
                 wanted.display(),
                 crate::source::io_reason(&e)
@@ -437,18 +455,24 @@ impl Documents {
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => {}
             Ok(m) => {
-                return Err(Diagnostic::error(format!(
-                    "{at}: `{reference}` names {}, which is {}, not a regular file; refs may only name files",
-                    wanted.display(),
-                    file_kind(&m.file_type())
-                )));
+                return Err(Diagnostic::new(
+                    Code::OpenapiRef,
+                    format!(
+                        "{at}: `{reference}` names {}, which is {}, not a regular file; refs may only name files",
+                        wanted.display(),
+                        file_kind(&m.file_type())
+                    ),
+                ));
             }
             Err(e) => {
-                return Err(Diagnostic::error(format!(
-                    "{at}: `{reference}` names {}, which cannot be read: {}",
-                    wanted.display(),
-                    crate::source::io_reason(&e)
-                )));
+                return Err(Diagnostic::new(
+                    Code::OpenapiRef,
+                    format!(
+                        "{at}: `{reference}` names {}, which cannot be read: {}",
+                        wanted.display(),
+                        crate::source::io_reason(&e)
+                    ),
+                ));
             }
         }
         if let Some(i) = self
@@ -466,7 +490,7 @@ impl Documents {
             .unwrap_or(&root.dir);
         let name = relative_name(&path, entry_dir);
         let text = crate::source::read_limited(&path, self.input_left)
-            .map_err(|d| Diagnostic::error(format!("{at}: {}", d.message)))?;
+            .map_err(|d| Diagnostic::new(Code::OpenapiRef, format!("{at}: {}", d.message)))?;
         self.input_left = self.input_left.saturating_sub(text.len() as u64);
         let doc = load::parse_text(&text, &name).map_err(|d| Diagnostic {
             span: None,
@@ -747,10 +771,13 @@ impl<'a> Expander<'a> {
                 )])));
             }
             if self.stack.len() >= MAX_HOPS {
-                return Err(Diagnostic::error(format!(
-                    "{}/$ref: `$ref`s nest more than {MAX_HOPS} deep here; refusing to follow further",
-                    self.docs.describe(&node.place)
-                )));
+                return Err(Diagnostic::new(
+                    Code::OpenapiRef,
+                    format!(
+                        "{}/$ref: `$ref`s nest more than {MAX_HOPS} deep here; refusing to follow further",
+                        self.docs.describe(&node.place)
+                    ),
+                ));
             }
             return self.follow(target, depth);
         }

@@ -11,7 +11,7 @@ use super::load::Version;
 use super::lower::{Chosen, Lx};
 use super::naming::one_line;
 use super::refs::Node;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::service_toml as raw;
 
 /// One imported scheme, and whether every target could always say it (the kinds wellgen
@@ -313,7 +313,7 @@ impl Lx<'_> {
         if grants == ["client_credentials"] && authorization_url.is_none() {
             // A client-credentials flow has no authorization URL, yet ia.json requires one:
             // the scheme is kept and the key is left for the author to set.
-            let d = Diagnostic::error(format!(
+            let d = Diagnostic::new(Code::OpenapiInvalid, format!(
                 "{}: the OAuth 2 scheme has only the client-credentials flow, which names no authorization URL; ia.json requires `authorization_url` all the same",
                 self.at(node)
             ))

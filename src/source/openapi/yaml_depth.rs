@@ -9,7 +9,7 @@
 //! less than the parser does (the parser's own limit then still applies, at its old cost) but
 //! never more, so it refuses nothing the parser would read.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 
 /// Refuses a YAML text nested deeper than `limit`; the span points where the limit is crossed
 /// (rendered as `file:line:col`).
@@ -17,9 +17,10 @@ pub fn check(text: &str, limit: usize) -> Result<(), Diagnostic> {
     let Some(at) = too_deep(text, limit) else {
         return Ok(());
     };
-    Err(Diagnostic::error(format!(
-        "YAML nested more than {limit} levels deep; refusing to parse it"
-    ))
+    Err(Diagnostic::new(
+        Code::OpenapiParse,
+        format!("YAML nested more than {limit} levels deep; refusing to parse it"),
+    )
     .help(format!(
         "wellgen reads collections nested at most {limit} deep: flatten the document"
     ))

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::{Auth, Capability, KeyPlace, Period, Service};
 use example::{AuthHeader, RequestExample, ResponseExample, ResponseSource};
@@ -235,26 +235,30 @@ struct Fitted<'a> {
 fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
     let name = fit_name(service, diags);
     let len = rules::visible_len(&service.description);
-    let description = if len > rules::DESCRIPTION_MAX {
-        let (short, _) = crate::text::shorten(&service.description, rules::DESCRIPTION_MAX);
-        diags.push(
-            Diagnostic::warning(format!(
-                "{}; /.well-known/agent publishes it shortened at a word boundary",
-                rules::description_length_message(len)
-            ))
-            .at("service.description")
-            .help("write a description of at most 200 characters to choose the words yourself"),
-        );
-        Cow::Owned(short)
-    } else if len < rules::DESCRIPTION_MIN {
-        let longer = format!("{name}: {}", service.description.trim_end_matches('.'));
-        let longer = if rules::visible_len(&longer) < rules::DESCRIPTION_MIN {
-            format!("{longer} (an API for AI agents)")
-        } else {
-            longer
-        };
-        diags.push(
-            Diagnostic::warning(format!(
+    let description =
+        if len > rules::DESCRIPTION_MAX {
+            let (short, _) = crate::text::shorten(&service.description, rules::DESCRIPTION_MAX);
+            diags.push(
+                Diagnostic::new(
+                    Code::AdpTextChanged,
+                    format!(
+                        "{}; /.well-known/agent publishes it shortened at a word boundary",
+                        rules::description_length_message(len)
+                    ),
+                )
+                .at("service.description")
+                .help("write a description of at most 200 characters to choose the words yourself"),
+            );
+            Cow::Owned(short)
+        } else if len < rules::DESCRIPTION_MIN {
+            let longer = format!("{name}: {}", service.description.trim_end_matches('.'));
+            let longer = if rules::visible_len(&longer) < rules::DESCRIPTION_MIN {
+                format!("{longer} (an API for AI agents)")
+            } else {
+                longer
+            };
+            diags.push(
+            Diagnostic::new(Code::AdpTextChanged, format!(
                 "{}; /.well-known/agent publishes `{longer}`",
                 rules::description_length_message(len)
             ))
@@ -263,10 +267,10 @@ fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
                 "say what the service does and when an agent should use it, in a sentence or two",
             ),
         );
-        Cow::Owned(longer)
-    } else {
-        Cow::Borrowed(service.description.as_str())
-    };
+            Cow::Owned(longer)
+        } else {
+            Cow::Borrowed(service.description.as_str())
+        };
     let mut texts = vec![(
         "service.description".to_string(),
         service.description.as_str(),
@@ -290,7 +294,7 @@ fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
                 longer.push_str(&format!(" (the `{}` capability)", c.id));
             }
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::AdpTextChanged, format!(
                     "is {len} characters; the ADP registry needs at least {}, so `{longer}` is published",
                     rules::CAPABILITY_DESCRIPTION_MIN
                 ))
@@ -306,7 +310,7 @@ fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
     for (field, text) in texts {
         if rules::strip_tags(text) != text {
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::new(Code::AdpTextChanged,
                     "looks like it holds HTML tags: the ADP registry strips every `<…>` before using it",
                 )
                 .at(field)
@@ -331,7 +335,7 @@ fn fit_name<'a>(service: &'a Service, diags: &mut Diagnostics) -> Cow<'a, str> {
     let host = origin.as_str().trim_start_matches("https://");
     let (host, _) = crate::text::shorten(host, rules::NAME_MAX);
     diags.push(
-        Diagnostic::warning(format!(
+        Diagnostic::new(Code::AdpTextChanged, format!(
             "is nothing but HTML-like tags, which the ADP registry strips, leaving an empty name; \
              /.well-known/agent publishes the API's host `{host}` as its name"
         ))
@@ -352,7 +356,7 @@ fn detail_origin(service: &Service, diags: &mut Diagnostics) -> String {
     let base = rules::secure_host(base_origin.as_str()).unwrap_or_default();
     if site != base && !site.ends_with(&format!(".{base}")) {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::AdpDetailHost, format!(
                 "the ADP detail documents are published on `{site}`, which is neither base_url's host \
                  `{base}` nor a subdomain of it: agents following detail_url will find them, but the \
                  ADP registry refuses such a manifest"
@@ -380,10 +384,13 @@ fn auth<'a>(a: Option<&'a Auth>, diags: &mut Diagnostics) -> AuthView<'a> {
     match a {
         None => {
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::new(Code::AdpAuthDefault,
                     "no [auth] table: ADP requires `auth`, so /.well-known/agent says `{\"type\": \"none\"}`",
                 )
-                .help("add `[auth]` with the API's real scheme, or `type = \"none\"` to confirm it is open"),
+                .help(
+                    "add `[auth]` with the API's real scheme; `type = \"none\"` confirms it is \
+                     open, if no capability writes (aiendpoint §6.2)",
+                ),
             );
             empty
         }
@@ -429,7 +436,7 @@ fn auth<'a>(a: Option<&'a Auth>, diags: &mut Diagnostics) -> AuthView<'a> {
             ..
         }) => {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::AuthSchemeLost, format!(
                     "ADP has no signed-key scheme: /.well-known/agent says `api_key` in the \
                      `{header_prefix}Key` header; the signature headers are described only in ia.json"
                 ))
@@ -553,7 +560,7 @@ fn detail<'a>(
             && !rules::admits(view.kind, d)
         {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::AdpValueDropped, format!(
                     "the default {d} is not a `{}`, the parameter's ADP type: the detail document \
                      leaves it out",
                     view.kind
@@ -642,12 +649,15 @@ fn warn_misfits(
             None => format!("the detail document uses {chosen} instead"),
         };
         diags.push(
-            Diagnostic::warning(format!(
-                "{what} {} for `{}` is not of its type, {}: {done}",
-                m.given,
-                p.name,
-                type_text(p)
-            ))
+            Diagnostic::new(
+                Code::AdpValueDropped,
+                format!(
+                    "{what} {} for `{}` is not of its type, {}: {done}",
+                    m.given,
+                    p.name,
+                    type_text(p)
+                ),
+            )
             .at(field)
             .help(format!("give a value of type {}", type_text(p))),
         );
@@ -664,13 +674,16 @@ fn warn_misfits(
         && let Err(converted) = parameter::fit(p, v)
     {
         diags.push(
-            Diagnostic::warning(format!(
-                "the example request's value {v} for `{}` is not of its type, {}: \
+            Diagnostic::new(
+                Code::AdpValueDropped,
+                format!(
+                    "the example request's value {v} for `{}` is not of its type, {}: \
                  request_example uses {} instead",
-                p.name,
-                type_text(p),
-                converted.unwrap_or_else(|| chosen.clone())
-            ))
+                    p.name,
+                    type_text(p),
+                    converted.unwrap_or_else(|| chosen.clone())
+                ),
+            )
             .at(format!("{}.request.{}", c.field("example"), p.name))
             .help(format!("give a value of type {}", type_text(p))),
         );
@@ -696,7 +709,7 @@ fn warn_parameters(c: &Capability, diags: &mut Diagnostics) {
         .collect();
     if !undescribed.is_empty() {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::AdpExampleMadeUp, format!(
                 "ADP needs a description for every parameter; {} had none, so one was made from \
                  the name and location",
                 undescribed.join(", ")
@@ -707,7 +720,7 @@ fn warn_parameters(c: &Capability, diags: &mut Diagnostics) {
     }
     for p in c.params.iter().filter(|p| parameter::is_nested_array(p)) {
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(Code::AdpTypeLost,
                 "ADP's parameter types (string, number, boolean, object, and arrays of those) have \
                  no array of arrays: published as `string[]`, each item shown as the JSON text of \
                  its array, with the description saying so",
@@ -754,10 +767,10 @@ fn warn_examples(
         return;
     }
     diags.push(
-        Diagnostic::warning(format!(
-            "ADP needs complete examples: {}",
-            parts.join("; ")
-        ))
+        Diagnostic::new(
+            Code::AdpExampleMadeUp,
+            format!("ADP needs complete examples: {}", parts.join("; ")),
+        )
         .at(c.field("example"))
         .help(
             "add `[capabilities.example]` with `request = { … }` (arguments by parameter name), \
@@ -783,7 +796,7 @@ fn rate_limits(
             Period::Hour => {
                 let per_minute = r.count / 60;
                 diags.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::new(Code::AdpTypeLost, format!(
                         "ADP has no hourly rate limit: {}",
                         if per_minute > 0 {
                             format!("published as requests_per_minute = {per_minute} (rounded down)")

@@ -13,7 +13,7 @@
 use serde_json::Value;
 
 use super::{Detail, Manifest};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::param::with_article;
 use crate::model::{Capability, Service};
 
@@ -46,9 +46,10 @@ pub enum Refusal {
 /// field behind it.
 fn broken(diags: &mut Diagnostics, field: impl Into<String>, path: &str, problem: &str) {
     diags.push(
-        Diagnostic::error(format!(
-            "the ADP document would break ADP's rules: {path}: {problem}"
-        ))
+        Diagnostic::new(
+            Code::TargetRule,
+            format!("the ADP document would break ADP's rules: {path}: {problem}"),
+        )
         .at(field)
         .help("change this value so the published document is valid"),
     );

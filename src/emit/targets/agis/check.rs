@@ -9,7 +9,7 @@
 //! `declared_verbs` (made from the methods in use, Pass 7) and the input schema (made from typed
 //! parameters). The test suite's validator checks every one of them on the written JSON.
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Service;
 use crate::model::agis::rules::{
     Pass, consistency, method_class, method_syntax, path_syntax, schema_shape, text_rules,
@@ -120,9 +120,10 @@ fn structural(
         for (i, d) in m.available_data.iter().enumerate() {
             if d.class.trim().is_empty() {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "AGIS {p}: every data class needs a non-empty `class` (§8.3)"
-                    ))
+                    Diagnostic::new(
+                        Code::TargetRule,
+                        format!("AGIS {p}: every data class needs a non-empty `class` (§8.3)"),
+                    )
                     .at(format!("agis.data_manifest.available_data.{i}.class")),
                 );
             }
@@ -176,10 +177,10 @@ fn report(diags: &mut Diagnostics, pass: Pass, e: &Endpoint, field: Field, rule:
         Field::Output => ("output_schema", c.output_schema.is_some()),
         Field::Errors => ("errors", !c.errors.is_empty()),
     };
-    let d = Diagnostic::error(format!(
-        "AGIS {pass}, endpoint `{} {}`: {rule}",
-        e.method, e.path
-    ))
+    let d = Diagnostic::new(
+        Code::TargetRule,
+        format!("AGIS {pass}, endpoint `{} {}`: {rule}", e.method, e.path),
+    )
     .at(c.field(key));
     diags.push(if authored {
         d

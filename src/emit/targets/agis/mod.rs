@@ -11,7 +11,7 @@ pub mod document;
 use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use serde_json::Value;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Impact, Service};
@@ -119,7 +119,7 @@ fn derivation_warning(e: &Endpoint, diags: &mut Diagnostics) {
         c.field("semantic")
     };
     diags.push(
-        Diagnostic::warning(format!(
+        Diagnostic::new(Code::AgisDerived, format!(
             "AGIS endpoint `{} {}` for `{}`: derived {}",
             e.method,
             e.path,
@@ -135,23 +135,27 @@ fn document_warnings(service: &Service, diags: &mut Diagnostics) {
     let (agtp, derived) = document::agtp(service);
     if derived {
         diags.push(
-            Diagnostic::warning(format!(
-                "AGIS requires an AGTP address; derived `{agtp}` from the site URL"
-            ))
+            Diagnostic::new(
+                Code::AgisDerived,
+                format!("AGIS requires an AGTP address; derived `{agtp}` from the site URL"),
+            )
             .help("set `[agis] agtp = \"agtp://…\"` if the service answers AGTP elsewhere"),
         );
     }
     let (domain, derived) = document::domain(service);
     if derived {
         diags.push(
-            Diagnostic::warning(format!("AGIS vocabulary domain derived as `{domain}`"))
-                .help("set `[agis] domain`, e.g. hospitality, healthcare, financial-services"),
+            Diagnostic::new(
+                Code::AgisDerived,
+                format!("AGIS vocabulary domain derived as `{domain}`"),
+            )
+            .help("set `[agis] domain`, e.g. hospitality, healthcare, financial-services"),
         );
     }
     let (namespace, derived) = document::namespace(service);
     if derived {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::AgisDerived, format!(
                 "/.well-known/agis.json needs a namespace: derived `{namespace}` from the service name"
             ))
             .help("set `[agis] namespace`; it also goes into the vocabulary block and the X-AGIS-Namespace header"),
@@ -159,7 +163,8 @@ fn document_warnings(service: &Service, diags: &mut Diagnostics) {
     }
     if service.agis.interaction_protocols.is_empty() {
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(
+                Code::AgisDerived,
                 "/.well-known/agis.json interaction_protocols derived from the capabilities",
             )
             .help("set `[agis] interaction_protocols` (request, negotiate, confirm, query)"),
@@ -168,7 +173,7 @@ fn document_warnings(service: &Service, diags: &mut Diagnostics) {
     if let Some(m) = &service.agis.data_manifest {
         if !m.pre_auth_discovery {
             diags.push(
-                Diagnostic::warning("`pre_auth_discovery = false`, but the AGIS documents are published as public files")
+                Diagnostic::new(Code::AgisRule, "`pre_auth_discovery = false`, but the AGIS documents are published as public files")
                     .at("agis.data_manifest.pre_auth_discovery"),
             );
         }
@@ -185,13 +190,13 @@ fn document_warnings(service: &Service, diags: &mut Diagnostics) {
             if let Some(s) = &d.sensitivity {
                 if !sensitivities.contains(&s.as_str()) {
                     diags.push(
-                        Diagnostic::warning(format!("sensitivity `{s}` is neither an impact tier nor low/medium/high (AGIS §8.3)"))
+                        Diagnostic::new(Code::AgisRule, format!("sensitivity `{s}` is neither an impact tier nor low/medium/high (AGIS §8.3)"))
                             .at(format!("{field}.sensitivity")),
                     );
                 }
                 if s == "high" && d.requires_authorization != Some(true) {
                     diags.push(
-                        Diagnostic::warning("high-sensitivity data classes SHOULD declare `requires_authorization = true` (AGIS §8.3)")
+                        Diagnostic::new(Code::AgisRule, "high-sensitivity data classes SHOULD declare `requires_authorization = true` (AGIS §8.3)")
                             .at(format!("{field}.requires_authorization")),
                     );
                 }
@@ -206,13 +211,13 @@ fn advisories(endpoints: &[Endpoint], diags: &mut Diagnostics) {
         let c = e.capability;
         if e.method.eq_ignore_ascii_case("PROCESS") {
             diags.push(
-                Diagnostic::warning("PROCESS is borderline in AGIS: it may read as a state; a more specific verb is RECOMMENDED (§4.2)")
+                Diagnostic::new(Code::AgisRule, "PROCESS is borderline in AGIS: it may read as a state; a more specific verb is RECOMMENDED (§4.2)")
                     .at(c.field(if c.semantic.verb.is_some() { "semantic.verb" } else { "id" })),
             );
         }
         if e.impact == Impact::Irreversible && e.confidence < 0.85 {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::AgisRule, format!(
                     "irreversible endpoint `{} {}` has confidence {}; AGIS asks for 0.85 or more (§6.2)",
                     e.method, e.path, e.confidence
                 ))
@@ -222,9 +227,10 @@ fn advisories(endpoints: &[Endpoint], diags: &mut Diagnostics) {
         for name in c.semantic.parameter_hints.keys() {
             if !c.params.iter().any(|p| &p.name == name) {
                 diags.push(
-                    Diagnostic::warning(format!(
-                        "parameter_hints names `{name}`, which is not a parameter"
-                    ))
+                    Diagnostic::new(
+                        Code::AgisRule,
+                        format!("parameter_hints names `{name}`, which is not a parameter"),
+                    )
                     .at(c.field("semantic.parameter_hints")),
                 );
             }

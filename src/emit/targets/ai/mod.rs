@@ -10,7 +10,7 @@ use crate::emit::targets::{self, Descriptor, Link, Relation};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::{Auth, Capability, KeyPlace, Service};
 
@@ -155,7 +155,7 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     check(service, diags);
     match &service.auth {
         Some(Auth::SignedKey { .. }) => diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(Code::AuthSchemeLost,
                 "/.well-known/ai has no signed-key scheme: published as `apikey` in the key header; \
                  the signature headers are described only in ia.json",
             )
@@ -387,7 +387,7 @@ fn check(service: &Service, diags: &mut Diagnostics) {
     let len = service.description.chars().count();
     if len > 200 {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::AiDescriptionLong, format!(
                 "is {len} characters; aiendpoint asks for under 200 to save agents' tokens (§3.2)"
             ))
             .at("service.description"),
@@ -395,22 +395,32 @@ fn check(service: &Service, diags: &mut Diagnostics) {
     }
     match &service.auth {
         None => diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(
+                Code::AuthUndeclared,
                 "no [auth] table: agents will assume authentication may be required (§3.4)",
             )
-            .help("add `[auth]` with `type = \"none\"` if the API is open"),
+            // `none` is refused with a write capability (§6.2): never suggested then.
+            .help(if service.capabilities.iter().any(|c| c.method.writes()) {
+                "add `[auth]` with the scheme the API uses, e.g. `type = \"bearer\"` \
+                 (`none` is not allowed: a capability writes, aiendpoint §6.2)"
+            } else {
+                "add `[auth]` with `type = \"none\"` if the API is open, or the scheme it uses"
+            }),
         ),
         Some(a) if a.is_none() => {
             for c in service.capabilities.iter().filter(|c| c.method.writes()) {
                 diags.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Code::AuthNoneWrite, format!(
                         "`{}` is a {} capability but auth is `none`: aiendpoint §6.2 forbids `none` for \
                          write operations",
                         c.id,
                         c.method.as_str()
                     ))
                     .at(c.field("method"))
-                    .help("declare the authentication the endpoint really needs in [auth]"),
+                    .help(
+                        "declare the authentication the endpoint really needs in [auth], e.g. \
+                         `type = \"bearer\"`",
+                    ),
                 );
             }
         }
@@ -427,7 +437,7 @@ fn check_size(path: &str, len: usize, diags: &mut Diagnostics) {
             ""
         };
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::AiTooLarge, format!(
                 "{path} is {} KB; aiendpoint says a document SHOULD NOT exceed 64 KB (§4.5){extra}",
                 len.div_ceil(1024)
             ))

@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, to_json_bytes};
 use crate::model::{Service, Split};
 
@@ -72,7 +72,7 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
     }
     if groups.len() < 2 {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::AiSplitUntagged, format!(
                 "`split = \"tag\"` gives {} sub-service: the capabilities {} no tags to split by",
                 groups.len(),
                 if groups.is_empty() {

@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::view::{Api, Endpoint, Group, Parameter, Response};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Access, Capability, Param, ParamIn, Service};
 
 pub fn api<'a>(service: &'a Service, diags: &mut Diagnostics) -> Api<'a> {
@@ -18,7 +18,7 @@ pub fn api<'a>(service: &'a Service, diags: &mut Diagnostics) -> Api<'a> {
     for c in &service.capabilities {
         let Some(path) = relative_path(service, c) else {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::IajsonOutside, format!(
                     "`{}` is served outside `{}`: ia.json paths are relative to `api.base_url`, so it \
                      is left out of ia.json",
                     c.id, service.base_url
@@ -37,7 +37,8 @@ pub fn api<'a>(service: &'a Service, diags: &mut Diagnostics) -> Api<'a> {
     }
     if api.public.is_empty() && api.protected.is_empty() && api.user_required.is_empty() {
         diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Code::TargetRule,
                 "ia.json needs at least one endpoint under service.base_url (§4.3), and none is",
             )
             .at("service.base_url")
@@ -66,7 +67,7 @@ fn endpoint<'a>(c: &'a Capability, path: String, diags: &mut Diagnostics) -> End
         if p.location == ParamIn::Body {
             if !matches!(c.method.as_str(), "POST" | "PUT" | "PATCH") {
                 diags.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::new(Code::IajsonOutside, format!(
                         "`{}` is a body field of a {} request; ia.json describes `body` for POST, PUT \
                          and PATCH only (§4.3.5)",
                         p.name,

@@ -2,7 +2,7 @@
 //! the global rate limit and signature verification folded in.
 
 use super::view;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Auth, KeyPlace, Service};
 
 pub fn auth<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<view::Auth<'a>> {
@@ -81,7 +81,8 @@ fn fill<'a>(out: &mut view::Auth<'a>, a: &'a Auth, diags: &mut Diagnostics) -> b
             // `http bearer` never does), the token is still a credential in a header.
             let Some(token_url) = token_url else {
                 diags.push(
-                    Diagnostic::warning(
+                    Diagnostic::new(
+                        Code::AuthSchemeLost,
                         "ia.json's bearer scheme requires `token_url` (where agents get a token): \
                          published as an api_key sent in the Authorization header",
                     )
@@ -109,7 +110,7 @@ fn fill<'a>(out: &mut view::Auth<'a>, a: &'a Auth, diags: &mut Diagnostics) -> b
         } => {
             if grant_types.is_empty() {
                 diags.push(
-                    Diagnostic::error("must list at least one grant type")
+                    Diagnostic::new(Code::TargetRule, "must list at least one grant type")
                         .at("auth.grant_types")
                         .help("`[\"authorization_code\"]` is the usual one"),
                 );
@@ -173,7 +174,8 @@ pub fn security<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<vie
     if let Some(s) = &service.security {
         if s.https_required == Some(false) {
             diags.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Code::TargetRule,
                     "ia.json requires HTTPS for the file and every endpoint (§8.1 MUST)",
                 )
                 .at("security.https_required")
@@ -182,7 +184,7 @@ pub fn security<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<vie
         }
         if signed && s.verify_signature == Some(false) {
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::new(Code::AuthUnverified,
                     "auth is `signed_key` but signatures are not verified: agents will sign for nothing",
                 )
                 .at("security.verify_signature")

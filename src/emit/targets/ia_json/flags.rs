@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 
 use super::api::parameter;
 use super::view::WebhookEvent;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Capability, Method, Service};
 
 /// The standard flags, in the spec's order (§4.6): the same list lowering accepts.
@@ -71,7 +71,8 @@ fn check_claims(service: &Service, flags: &IndexMap<&str, bool>, diags: &mut Dia
     };
     if flags.get("checkout") == Some(&true) && !service.capabilities.iter().any(checkout_like) {
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(
+                Code::IajsonFlag,
                 "`checkout` is declared but no capability id mentions checkout, order or cart",
             )
             .at("features.checkout"),
@@ -79,9 +80,12 @@ fn check_claims(service: &Service, flags: &IndexMap<&str, bool>, diags: &mut Dia
     }
     if flags.get("webhooks") == Some(&true) && service.webhooks.is_empty() {
         diags.push(
-            Diagnostic::warning("`webhooks` is declared but no `[[webhooks]]` event is")
-                .at("features.webhooks")
-                .help("describe each event in a `[[webhooks]]` table, or drop the flag"),
+            Diagnostic::new(
+                Code::IajsonFlag,
+                "`webhooks` is declared but no `[[webhooks]]` event is",
+            )
+            .at("features.webhooks")
+            .help("describe each event in a `[[webhooks]]` table, or drop the flag"),
         );
     }
 }

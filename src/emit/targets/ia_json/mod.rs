@@ -12,7 +12,7 @@ mod rules;
 mod site;
 mod view;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use crate::emit::{
     Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes, to_json_bytes_within,
@@ -93,7 +93,7 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
             let fit = fitting(&document).unwrap_or_else(|| to_json_bytes(&document));
             if shortened > 0 {
                 diags.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::new(Code::IajsonTooLarge, format!(
                         "ia.json would be over 1 MB with every response schema, even compact (§3.6 \
                          says it SHOULD NOT exceed 1 MB): the `response` of {shortened} endpoints \
                          keeps only its compact description (`returns`), making it {} KB",
@@ -108,7 +108,7 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     let size = body.len();
     if size > SIZE_LIMIT {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::IajsonTooLarge, format!(
                 "ia.json is {} KB; the spec says it SHOULD NOT exceed 1 MB and agents MAY refuse it (§3.6)",
                 size.div_ceil(1024)
             ))

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Access, Auth, Service};
 
 pub fn check(service: &Service, diags: &mut Diagnostics) {
@@ -22,7 +22,7 @@ fn names(service: &Service, diags: &mut Diagnostics) {
     for c in &service.capabilities {
         if let Some(first) = seen.insert(&c.id, c.index) {
             diags.push(
-                Diagnostic::error(format!(
+                Diagnostic::new(Code::TargetRule, format!(
                     "endpoint name `{}` is already used by capabilities[{first}]; ia.json names \
                      must be unique across public, protected and user_required (§4.3.2)",
                     c.id
@@ -32,10 +32,13 @@ fn names(service: &Service, diags: &mut Diagnostics) {
         }
         if !is_snake_case(&c.id) {
             diags.push(
-                Diagnostic::error(format!(
-                    "`{}` is not snake_case: ia.json endpoint names MUST be (§4.3.2)",
-                    c.id
-                ))
+                Diagnostic::new(
+                    Code::TargetRule,
+                    format!(
+                        "`{}` is not snake_case: ia.json endpoint names MUST be (§4.3.2)",
+                        c.id
+                    ),
+                )
                 .at(c.field("id"))
                 .help("use words of [a-z0-9] joined by single underscores, e.g. `search_products`"),
             );
@@ -50,7 +53,7 @@ fn scopes(service: &Service, diags: &mut Diagnostics) {
     for c in service.capabilities.iter().filter(|c| !c.scopes.is_empty()) {
         if c.access != Access::UserRequired {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::IajsonScopes, format!(
                     "`{}` lists scopes but is {}: ia.json gives scopes to user_required endpoints (§4.3.3)",
                     c.id,
                     c.access.as_str()
@@ -62,8 +65,11 @@ fn scopes(service: &Service, diags: &mut Diagnostics) {
         for (i, s) in c.scopes.iter().enumerate() {
             if !declared.is_some_and(|d| d.contains_key(s)) {
                 diags.push(
-                    Diagnostic::error(format!("scope `{s}` is not declared in auth.oauth2.scopes"))
-                        .at(format!("{}.{i}", c.field("scopes"))),
+                    Diagnostic::new(
+                        Code::TargetRule,
+                        format!("scope `{s}` is not declared in auth.oauth2.scopes"),
+                    )
+                    .at(format!("{}.{i}", c.field("scopes"))),
                 );
             }
         }
@@ -77,7 +83,7 @@ fn access(service: &Service, diags: &mut Diagnostics) {
     for c in &service.capabilities {
         if c.access != Access::Public && auth.is_none() {
             diags.push(
-                Diagnostic::error(format!(
+                Diagnostic::new(Code::TargetRule, format!(
                     "`{}` is {} but the service declares no authentication: ia.json needs `auth` \
                      for it (§4.4)",
                     c.id,
@@ -96,11 +102,14 @@ fn access(service: &Service, diags: &mut Diagnostics) {
             .find(|c| c.access == Access::UserRequired)
     {
         diags.push(
-            Diagnostic::warning(format!(
-                "`{}` is user_required but auth is not oauth2: ia.json agents act for a user \
+            Diagnostic::new(
+                Code::IajsonScopes,
+                format!(
+                    "`{}` is user_required but auth is not oauth2: ia.json agents act for a user \
                  through OAuth2 (the upstream validator warns too)",
-                c.id
-            ))
+                    c.id
+                ),
+            )
             .at(c.field("access"))
             .help("use `type = \"oauth2\"` in [auth], or `access = \"protected\"`"),
         );

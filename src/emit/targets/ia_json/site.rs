@@ -3,7 +3,7 @@
 
 use super::SPEC_VERSION;
 use super::view::{Metadata, Site};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Service;
 
 pub fn site<'a>(service: &'a Service, diags: &mut Diagnostics) -> Site<'a> {
@@ -11,9 +11,10 @@ pub fn site<'a>(service: &'a Service, diags: &mut Diagnostics) -> Site<'a> {
         let ok = is_addr_spec(e);
         if !ok {
             diags.push(
-                Diagnostic::error(format!(
-                    "`{e}` is not a plain email address (ia.json checks `format: email`)"
-                ))
+                Diagnostic::new(
+                    Code::TargetRule,
+                    format!("`{e}` is not a plain email address (ia.json checks `format: email`)"),
+                )
                 .at("service.contact.email")
                 .help("write just `name@example.com`: no display name, no quoted parts"),
             );
@@ -84,9 +85,10 @@ fn uri(field: &str, url: &str, diags: &mut Diagnostics) -> bool {
         .find(|c| !c.is_ascii_graphic() || "\"<>\\^`{|}".contains(*c));
     if let Some(c) = bad {
         diags.push(
-            Diagnostic::error(format!(
-                "`{c}` may not appear in a URI (ia.json checks `format: uri`)"
-            ))
+            Diagnostic::new(
+                Code::TargetRule,
+                format!("`{c}` may not appear in a URI (ia.json checks `format: uri`)"),
+            )
             .at(field)
             .help("percent-encode it"),
         );

@@ -4,7 +4,7 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, targets::rfc002, to_json_bytes};
 use crate::model::{
     Access, Auth, Capability, KeyPlace, Method, Param, ParamIn, ParamType, Service, path::Segment,
@@ -108,7 +108,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         match shapes.get(&shape) {
             Some(other) if *other != template => {
                 diags.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Code::TargetRule, format!(
                         "`{key}` differs from `{other}` only in parameter names; OpenAPI cannot hold both"
                     ))
                     .at(c.field("path"))
@@ -123,7 +123,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         }
         if let Some(first) = owners.get(&(key.clone(), c.method)) {
             diags.push(
-                Diagnostic::error(format!(
+                Diagnostic::new(Code::TargetRule, format!(
                     "`{} {key}` is also capability `{first}`: OpenAPI has one operation per method and path",
                     c.method.as_str()
                 ))
@@ -155,7 +155,7 @@ fn lower_operation<'a>(
 ) -> Vec<(&'a Param, &'static str)> {
     if c.description.chars().count() > PLUGIN_TEXT_LIMIT {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::OpenapiLost, format!(
                 "is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts operation summaries there"
             ))
             .at(c.field("description")),
@@ -173,7 +173,7 @@ fn lower_operation<'a>(
             && RESERVED_HEADERS.contains(&p.name.to_ascii_lowercase().as_str())
         {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::OpenapiLost, format!(
                     "OpenAPI ignores a header parameter named `{}`; it is left out of the OpenAPI document",
                     p.name
                 ))
@@ -187,7 +187,7 @@ fn lower_operation<'a>(
             .is_some_and(|d| d.chars().count() > PLUGIN_TEXT_LIMIT)
         {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::OpenapiLost, format!(
                     "the description is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts parameter descriptions there"
                 ))
                 .at(format!("{}.{}", c.field("params"), p.name)),
@@ -198,7 +198,7 @@ fn lower_operation<'a>(
     // A GET gets a request body only from body parameters (an example alone makes none).
     if c.method == Method::Get && c.params.iter().any(|p| p.location == ParamIn::Body) {
         diags.push(
-            Diagnostic::warning(
+            Diagnostic::new(Code::OpenapiLost,
                 "a GET capability with body parameters: OpenAPI 3.1 allows it, but many clients and \
                  proxies drop GET bodies",
             )

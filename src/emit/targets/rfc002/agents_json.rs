@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{Links, clause, list};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{targets::openapi, to_json_bytes};
 use crate::model::{Auth, Capability, KeyPlace, Method, ParamIn, Service};
 
@@ -233,7 +233,7 @@ fn issuer<'a>(service: &'a Service, diags: &mut Diagnostics) -> Issuer<'a> {
         },
         None => {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::Rfc002Defaulted, format!(
                     "no [rfc002.issuer]: agents.json needs one (its JSON Schema requires jurisdiction and type), \
                      so it says jurisdiction `{UNKNOWN_JURISDICTION}` (unknown) and type `{UNKNOWN_ISSUER_TYPE}`"
                 ))
@@ -261,7 +261,7 @@ fn instructions(service: &Service, diags: &mut Diagnostics) -> String {
     }
     let rules = derived_rules(service);
     diags.push(
-        Diagnostic::warning(format!(
+        Diagnostic::new(Code::Rfc002Defaulted, format!(
             "no `rfc002.instructions`: agentInstructions holds {} rules derived from the capabilities",
             rules.len()
         ))

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::{Links, clause, list};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::to_json_bytes;
 use crate::model::{Auth, KeyPlace, Service};
 
@@ -95,7 +95,7 @@ pub fn lower<'a>(
             missing.push("`service.contact.email`".to_string());
         }
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::PluginNotWritten, format!(
                 "/.well-known/ai-plugin.json is not written: OpenAI's manifest requires logo_url and \
                  contact_email, and RFC-002 §3.2 a human-monitored contact_email; {} not set",
                 list(&missing)
@@ -162,7 +162,7 @@ fn limited(
     let (short, cut) = crate::text::shorten(fallback, max);
     if cut {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::PluginShortened, format!(
                 "is {len} characters, too long for ai-plugin.json's {key} (at most {max}): \
                  published shortened as `{short}`"
             ))
@@ -187,7 +187,7 @@ fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> 
     let help = "set `[plugin] name_for_model` (letters and digits only, at most 50)";
     if derived.is_empty() || derived.len() > NAME_FOR_MODEL_MAX {
         diags.push(
-            Diagnostic::error(format!(
+            Diagnostic::new(Code::TargetRule, format!(
                 "ai-plugin.json's name_for_model cannot be derived from the name: without its other \
                  characters it is {}",
                 if derived.is_empty() {
@@ -203,7 +203,7 @@ fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> 
     }
     if derived != service.name {
         diags.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Code::PluginShortened, format!(
                 "ai-plugin.json's name_for_model allows only letters and digits: writing `{derived}`"
             ))
             .at("service.name")
@@ -224,7 +224,7 @@ fn description_for_model(
         let len = d.chars().count();
         if !DESCRIPTION_FOR_MODEL_TARGET.contains(&len) {
             diags.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(Code::PluginShortened, format!(
                     "is {len} characters; RFC-002 §3.2 asks for about 500-1000 that say when to use \
                      the service and when not to"
                 ))
@@ -238,16 +238,19 @@ fn description_for_model(
     if len > DESCRIPTION_FOR_MODEL_MAX {
         // Only a site URL thousands of characters long gets here: every other part is bounded.
         diags.push(
-            Diagnostic::error(format!(
-                "ai-plugin.json's description_for_model derived from the capabilities would be \
+            Diagnostic::new(
+                Code::TargetRule,
+                format!(
+                    "ai-plugin.json's description_for_model derived from the capabilities would be \
                  {len} characters (at most {DESCRIPTION_FOR_MODEL_MAX})"
-            ))
+                ),
+            )
             .help("write `[plugin] description_for_model` (RFC-002 asks for 500-1000 characters)"),
         );
         return None;
     }
     diags.push(
-        Diagnostic::warning(format!(
+        Diagnostic::new(Code::Rfc002Defaulted, format!(
             "no `plugin.description_for_model`: ai-plugin.json gets {} characters derived from the \
              capabilities",
             text.chars().count()
@@ -340,7 +343,7 @@ fn auth(service: &Service, diags: &mut Diagnostics) -> ManifestAuth {
             let header = name;
             if !header.eq_ignore_ascii_case("authorization") {
                 diags.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::new(Code::AuthSchemeLost, format!(
                         "ai-plugin.json can only send keys in the Authorization header: it says \
                          `user_http` and tells agents in `auth.instructions` to use `{header}`"
                     ))
@@ -405,7 +408,8 @@ fn auth(service: &Service, diags: &mut Diagnostics) -> ManifestAuth {
             ..
         }) => {
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::new(
+                    Code::AuthSchemeLost,
                     "ai-plugin.json has no signed-request auth: it says `user_http` and describes \
                      the signature in `auth.instructions`",
                 )
@@ -437,7 +441,7 @@ fn legal_info_url<'a>(service: &'a Service, diags: &mut Diagnostics) -> &'a str 
         return u;
     }
     diags.push(
-        Diagnostic::warning(
+        Diagnostic::new(Code::Rfc002Defaulted,
             "no terms or privacy URL: ai-plugin.json's legal_info_url points at the site's home page",
         )
         .help("set `terms_url` under [service]"),

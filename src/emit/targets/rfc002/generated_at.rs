@@ -1,7 +1,7 @@
 //! `generatedAt` without a clock: `meta.last_updated`, else `SOURCE_DATE_EPOCH`, else a fixed
 //! date, so two builds of the same source give the same bytes.
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::MetaDate;
 
 /// Used when neither the source nor the environment gives a date; said in a warning.
@@ -19,18 +19,22 @@ pub fn generated_at(
     match epoch.map(|e| e.trim().parse::<u64>()) {
         Some(Ok(secs)) => match rfc3339(secs) {
             Some(t) => return t,
-            None => diags.push(Diagnostic::warning(format!(
-                "SOURCE_DATE_EPOCH={secs} is past the year 9999; ignoring it"
-            ))),
+            None => diags.push(Diagnostic::new(
+                Code::EpochInvalid,
+                format!("SOURCE_DATE_EPOCH={secs} is past the year 9999; ignoring it"),
+            )),
         },
-        Some(Err(_)) => diags.push(Diagnostic::warning(format!(
-            "SOURCE_DATE_EPOCH=`{}` is not a count of seconds; ignoring it",
-            epoch.unwrap_or_default()
-        ))),
+        Some(Err(_)) => diags.push(Diagnostic::new(
+            Code::EpochInvalid,
+            format!(
+                "SOURCE_DATE_EPOCH=`{}` is not a count of seconds; ignoring it",
+                epoch.unwrap_or_default()
+            ),
+        )),
         None => {}
     }
     diags.push(
-        Diagnostic::warning(format!(
+        Diagnostic::new(Code::Rfc002Defaulted, format!(
             "no date for /api/discovery's generatedAt: writing the fixed {FALLBACK} so builds stay reproducible"
         ))
         .help("set `[meta] last_updated = 2026-01-31`, or SOURCE_DATE_EPOCH in the build environment"),
@@ -90,8 +94,9 @@ mod tests {
         );
         assert!(d.is_empty());
         assert_eq!(generated_at(None, None, &mut d), FALLBACK);
-        assert_eq!(d.warning_count(), 1);
+        // The fallback is a note (a value filled in); an unusable SOURCE_DATE_EPOCH a warning.
+        assert_eq!((d.warning_count(), d.note_count()), (0, 1));
         assert_eq!(generated_at(None, Some("yesterday"), &mut d), FALLBACK);
-        assert_eq!(d.warning_count(), 3);
+        assert_eq!((d.warning_count(), d.note_count()), (1, 2));
     }
 }

@@ -1,0 +1,351 @@
+//! The one table of diagnostic codes: each code's text, severity, what it is about, an example
+//! and the fix. A diagnostic is built from a code (`Diagnostic::new`), so its severity comes
+//! from here, `[check] allow` and `--allow` name codes from here, and docs/diagnostics.md is
+//! checked against this table (`tests/it/docs.rs`).
+//!
+//! Severities: an *error* stops the build (nothing is written); a *warning* says something is
+//! wrong or worse than it could be in what is published; a *note* says wellgen filled in a
+//! value the author did not write. `fatal` errors stop everything (an unsafe output folder, an
+//! unreadable source) and are shown before any other diagnostic.
+
+use super::Severity;
+
+/// What a code says about its diagnostics beyond the severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Info {
+    pub code: &'static str,
+    pub severity: Severity,
+    /// Errors that stop everything, shown first.
+    pub fatal: bool,
+    /// The target or stage it is about (`agis`, `adp`, `import`, ...): notes are counted by it.
+    pub area: &'static str,
+    pub summary: &'static str,
+    pub example: &'static str,
+    pub fix: &'static str,
+}
+
+macro_rules! severity {
+    (fatal) => {
+        (Severity::Error, true)
+    };
+    (error) => {
+        (Severity::Error, false)
+    };
+    (warning) => {
+        (Severity::Warning, false)
+    };
+    (note) => {
+        (Severity::Note, false)
+    };
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $code:literal, $kind:ident, $area:literal,
+        $summary:literal, $example:literal, $fix:literal; )*) => {
+        /// Every diagnostic code wellgen prints.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($variant),*
+        }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            pub fn info(self) -> Info {
+                match self {
+                    $(Code::$variant => {
+                        let (severity, fatal) = severity!($kind);
+                        Info {
+                            code: $code,
+                            severity,
+                            fatal,
+                            area: $area,
+                            summary: $summary,
+                            example: $example,
+                            fix: $fix,
+                        }
+                    })*
+                }
+            }
+        }
+    };
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        self.info().code
+    }
+
+    pub fn severity(self) -> Severity {
+        self.info().severity
+    }
+
+    /// The code written as `text`, e.g. `W-adp-example-made-up`.
+    pub fn parse(text: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.as_str() == text)
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+codes! {
+    // ---- reading: nothing else can be checked ------------------------------------------------
+    SourceUnreadable = "E-source-unreadable", fatal, "source",
+        "the source file cannot be read (missing, too large, not UTF-8)",
+        "cannot read service.toml: no such file or directory",
+        "name an existing file, run `wellgen init`, or raise `--max-input-size`";
+    OutputUnsafe = "E-output-unsafe", fatal, "output",
+        "the output folder is one wellgen refuses to write into",
+        "refusing to write into /home/me (your home folder)",
+        "choose an output folder with --out, e.g. `--out dist`";
+    OutputWrite = "E-output-write", fatal, "output",
+        "the output folder cannot be written (permissions, a file in the way, a link leading out)",
+        "cannot create dist: permission denied",
+        "fix the folder's permissions or choose another with --out";
+    TomlSyntax = "E-toml-syntax", error, "service.toml",
+        "service.toml is not valid TOML",
+        "expected `=`, found newline",
+        "fix the TOML syntax at the caret";
+    TomlType = "E-toml-type", error, "service.toml",
+        "a key holds a value of the wrong type",
+        "`rate_limits.requests_per_minute` must be an integer, not a string: `requests_per_minute = 60`",
+        "write the value in the type shown, e.g. a number without quotes";
+    TableArray = "E-toml-table-array", error, "service.toml",
+        "`[capabilities]` (or `[webhooks]`) written where an array of tables is expected",
+        "use `[[capabilities]]`: each capability is an array-of-tables entry",
+        "write `[[capabilities]]` with double brackets before each capability";
+    UnknownKey = "E-unknown-key", error, "service.toml",
+        "a key service.toml does not have",
+        "unknown key `nmae`",
+        "fix the spelling (the help suggests the closest key), or remove it";
+    MissingKey = "E-missing-key", error, "service.toml",
+        "a required key is missing",
+        "missing required key `description`",
+        "add the key";
+    InvalidValue = "E-invalid-value", error, "service.toml",
+        "a value breaks a rule of its key (empty, too long, not one of the allowed values, malformed)",
+        "`PATCHY` is not a supported HTTP method",
+        "write a value the help names";
+    UnknownCode = "E-unknown-code", error, "check",
+        "`[check] allow` or `--allow` names a code wellgen does not have",
+        "`W-adp-exmple` is not a diagnostic code",
+        "use a code from docs/diagnostics.md (the help suggests the closest)";
+    OpenapiParse = "E-openapi-parse", error, "import",
+        "the OpenAPI document is not valid JSON or YAML, or not OpenAPI",
+        "invalid JSON: expected value at line 1 column 1",
+        "fix the document at the place named";
+    OpenapiRef = "E-openapi-ref", error, "import",
+        "a `$ref` cannot be followed (missing, outside the folder, a cycle)",
+        "`$ref` `../secret.yaml` leaves the folder of the document",
+        "point the `$ref` at a file inside the document's folder, or inline the schema";
+    OpenapiInvalid = "E-openapi-invalid", error, "import",
+        "the OpenAPI document holds something that cannot be imported",
+        "the server URL `ftp://x` is not http(s)",
+        "fix the document, or override the value in service.toml";
+    AuthNoneWrite = "E-auth-none-write", error, "ai",
+        "a write capability with `auth.type = \"none\"` (aiendpoint §6.2 forbids it)",
+        "`create_todo` is a POST capability but auth is `none`",
+        "declare the authentication the endpoint really needs in [auth] (`bearer`, `api_key`, `oauth2`)";
+    Secret = "E-secret", error, "check",
+        "a value looks like a secret (a key, a token, a password) and would be published",
+        "looks like a GitHub token",
+        "remove the secret; if it is a reviewed false positive, pass `--allow-secret-like FIELD@FINGERPRINT`";
+    LocalUrl = "E-local-url", error, "check",
+        "a URL points at localhost or a private network",
+        "`http://localhost:8080` is a local address",
+        "use the public URL, or pass `--allow-local` for a staging build";
+    Unpublishable = "E-unpublishable", error, "check",
+        "text that must not be published (control or hidden characters, instructions to agents)",
+        "holds a hidden character U+202E",
+        "remove the character or phrase at the caret";
+    TargetRule = "E-target-rule", error, "targets",
+        "a target's spec forbids what the file says, and no document can be written",
+        "`n` is not an MCP tool name",
+        "change the value as the help says";
+    HostRule = "E-host-rule", error, "hosts",
+        "the chosen host cannot serve what is built",
+        "Cloudflare Pages allows at most 100 header rules",
+        "change the host or the value the help names";
+
+    // ---- warnings: something is wrong or lost in what is published ---------------------------
+    ParamUndescribed = "W-param-undeclared", warning, "service.toml",
+        "a `{placeholder}` of the path has no parameter: it is published as a required string",
+        "path parameter `id` is not described; assuming a required string",
+        "add `id = \"string, required -- …\"` under the capability's params";
+    ParamNotInPath = "W-param-not-in-path", warning, "service.toml",
+        "a parameter is named like a path placeholder that the path no longer has",
+        "`todo_id` is declared `in = \"path\"` but the path `/todos/{id}` has no `{todo_id}`",
+        "put `{todo_id}` back into the path, or rename the parameter to the placeholder";
+    RequiredDefault = "W-required-default", warning, "service.toml",
+        "a required parameter has a default that never applies",
+        "a required parameter with a default: the default never applies",
+        "drop `required` or drop the default";
+    LongText = "W-long-text", warning, "check",
+        "text an agent reads is longer than agents should pay tokens for",
+        "is 2400 characters long; text an agent reads stays under 2000 here",
+        "shorten the text";
+    InstructionLike = "W-instruction-like", warning, "check",
+        "text reads like an instruction to the agent",
+        "reads like an instruction to the agent (`ignore previous`)",
+        "describe the service; do not address the agent";
+    AiDescriptionLong = "W-ai-description-long", warning, "ai",
+        "service.description is over aiendpoint's 200 characters (§3.2)",
+        "is 240 characters; aiendpoint asks for under 200",
+        "shorten `service.description` to under 200 characters";
+    AiTooLarge = "W-ai-too-large", warning, "ai",
+        "/.well-known/ai (or a sub-service) is over aiendpoint's 64 KB or 100 capabilities guidance",
+        "/.well-known/ai is 80 KB; aiendpoint says it SHOULD NOT exceed 64 KB",
+        "split the service (`[deploy] split = \"tag\"`) or trim descriptions";
+    AiSplitUntagged = "W-ai-split-untagged", warning, "ai",
+        "`split = \"tag\"` finds capabilities without tags",
+        "`split = \"tag\"` gives 1 sub-service",
+        "give each capability `tags`";
+    AuthSchemeLost = "W-auth-scheme-lost", warning, "targets",
+        "a target has no equivalent of the declared auth scheme and publishes a nearer one",
+        "/.well-known/ai has no signed-key scheme: published as `apikey`",
+        "set `auth.docs_url` so agents can find how to authenticate";
+    AuthUnverified = "W-auth-unverified", warning, "ia-json",
+        "signed_key auth whose signatures are not verified",
+        "auth is `signed_key` but signatures are not verified",
+        "set `security.verify_signature = true`, or use another scheme";
+    IajsonTooLarge = "W-iajson-too-large", warning, "ia-json",
+        "ia.json is over 1 MB (§3.6), or was shortened to stay under it",
+        "ia.json is 1200 KB",
+        "trim response schemas or descriptions";
+    IajsonFlag = "W-iajson-flag", warning, "ia-json",
+        "a feature flag that nothing in the file supports",
+        "`webhooks` is declared but no `[[webhooks]]` event is",
+        "describe what the flag says, or drop it";
+    IajsonScopes = "W-iajson-scopes", warning, "ia-json",
+        "scopes or user access that ia.json cannot express with this auth",
+        "`x` lists scopes but is public",
+        "make the capability `user_required` with oauth2, or drop its scopes";
+    IajsonOutside = "W-iajson-outside", warning, "ia-json",
+        "a capability or field that ia.json cannot describe is left out of it",
+        "`export` is served outside `https://api.example`: it is left out of ia.json",
+        "serve the capability under `base_url`, or accept that ia.json leaves it out";
+    McpRenamed = "W-mcp-renamed", warning, "mcp",
+        "two capabilities would have the same MCP tool name; one is renamed",
+        "MCP tool name `get_a` is already taken",
+        "give the capabilities ids that differ after MCP's name rules";
+    OpenapiLost = "W-openapi-lost", warning, "openapi",
+        "something the OpenAPI document or OpenAI's tooling drops or cuts",
+        "OpenAPI ignores a header parameter named `Accept`",
+        "rename or shorten the value";
+    AgisRule = "W-agis-rule", warning, "agis",
+        "an AGIS SHOULD or RECOMMENDED rule is not met",
+        "irreversible endpoint `DELETE /x` has confidence 0.6; AGIS asks for 0.85 or more",
+        "set the value AGIS asks for under the capability's `[semantic]` or `[agis]`";
+    A2aTagsDerived = "N-a2a-tags-derived", note, "a2a",
+        "A2A skill tags derived from the method and path",
+        "A2A skills need tags; derived from the method and path for: search",
+        "give each capability `tags`";
+    PluginNotWritten = "W-plugin-not-written", warning, "ai-plugin",
+        "ai-plugin.json cannot be written from what the file says",
+        "/.well-known/ai-plugin.json is not written: `service.logo_url` not set",
+        "set the keys the message names (`service.logo_url`, `service.contact.email`)";
+    PluginShortened = "W-plugin-shortened", warning, "ai-plugin",
+        "a value too long or not allowed in ai-plugin.json is published changed",
+        "is 120 characters, too long for ai-plugin.json's name_for_human (at most 20)",
+        "set `[plugin]` values that fit";
+    EpochInvalid = "W-epoch-invalid", warning, "rfc002",
+        "SOURCE_DATE_EPOCH is set but unusable",
+        "SOURCE_DATE_EPOCH=`x` is not a count of seconds; ignoring it",
+        "set SOURCE_DATE_EPOCH to a count of seconds, or unset it";
+    AdpTextChanged = "W-adp-text-changed", warning, "adp",
+        "a text ADP would refuse is published changed (shortened, lengthened, HTML stripped)",
+        "is 12 characters; the ADP registry needs at least 20",
+        "write a text that fits ADP's limits";
+    AdpDetailHost = "W-adp-detail-host", warning, "adp",
+        "ADP detail documents published on a host the ADP registry refuses",
+        "the ADP detail documents are published on `www.a.example`, which is neither base_url's host nor a subdomain",
+        "serve the site from base_url's host or a subdomain of it";
+    AdpValueDropped = "W-adp-value-dropped", warning, "adp",
+        "a value that does not fit its ADP type is left out or replaced",
+        "the default \"x\" is not a `number`",
+        "give the parameter a default and examples of its type";
+    AdpTypeLost = "W-adp-type-lost", warning, "adp",
+        "a parameter type or rate limit ADP cannot express is published approximately",
+        "ADP has no hourly rate limit: published as requests_per_minute = 1",
+        "nothing to do if the approximation is acceptable";
+    HostHeaders = "W-host-headers", warning, "hosts",
+        "the host cannot serve a file with its media type or headers",
+        "GitHub Pages will serve /.well-known/ai as application/octet-stream",
+        "choose a host that honours `_headers` (`[deploy] host`)";
+    HostMissingTarget = "W-host-missing-target", warning, "hosts",
+        "a document links to another that is not built",
+        "/api/discovery and agents.json link to the OpenAPI document, but the `openapi` target is not built",
+        "build the `openapi` target too";
+    ImportLost = "W-import-lost", warning, "import",
+        "something in the OpenAPI document cannot be carried into service.toml",
+        "cookie parameters are left out (3 places: …)",
+        "describe it in service.toml, or accept that it is left out";
+    ImportFiltered = "W-import-filtered", warning, "import",
+        "`[source] include/exclude` leave operations out, or apply to nothing",
+        "12 of 40 operations left out by [source] include/exclude",
+        "nothing to do if intended";
+
+    OutputKept = "W-output-kept", warning, "output",
+        "a file in the output folder that wellgen would replace is kept",
+        "kept dist/_headers: it was changed by hand",
+        "remove or merge the file by hand";
+
+    // ---- notes: values wellgen filled in -------------------------------------------------------
+    AuthUndeclared = "N-auth-undeclared", note, "ai",
+        "no [auth] table: agents assume authentication may be required; ADP says `none`",
+        "no [auth] table: agents will assume authentication may be required (§3.4)",
+        "add `[auth]` with the API's scheme (`type = \"none\"` only if no capability writes)";
+    AgisDerived = "N-agis-derived", note, "agis",
+        "an AGIS value derived from the capability or service (method, namespace, domain, AGTP address, ...)",
+        "AGIS endpoint `SEARCH /products` for `search_products`: derived method SEARCH …",
+        "set the value under `[agis]` or the capability's `[semantic]`";
+    AdpExampleMadeUp = "N-adp-example-made-up", note, "adp",
+        "an ADP example or parameter description made up from types and names",
+        "ADP needs complete examples: example values for `q` were made up from their types",
+        "give each parameter `example`, and the capability `returns` or `output_schema`";
+    AdpAuthDefault = "N-adp-auth-default", note, "adp",
+        "ADP's required `auth` written as `none` because there is no [auth]",
+        "no [auth] table: ADP requires `auth`, so /.well-known/agent says `{\"type\": \"none\"}`",
+        "add `[auth]` with the API's real scheme";
+    Rfc002Defaulted = "N-rfc002-defaulted", note, "rfc002",
+        "an RFC-002 value wellgen filled in (issuer, instructions, generatedAt, plugin texts)",
+        "no [rfc002.issuer]: agents.json says jurisdiction `ZZ` (unknown)",
+        "set the `[rfc002]` or `[plugin]` key the message names";
+    LinkSubstituted = "N-link-substituted", note, "hosts",
+        "a link rewritten because the host cannot answer a query-string URL",
+        "a generic static host cannot answer /api/discovery?format=openapi",
+        "deploy to a host with redirects (`[deploy] host`) if the exact URL matters";
+    OutputRecovered = "N-output-recovered", note, "output",
+        "a build interrupted earlier was completed or undone",
+        "finished the renames of a build interrupted earlier in dist",
+        "nothing to do";
+    HeaderRuleSkipped = "N-host-rule-skipped", note, "hosts",
+        "a header rule the generic host may not apply",
+        "… (this matters if the folder is deployed there)",
+        "set `[deploy] host` to where the folder is deployed";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_prefixed_by_severity() {
+        let mut seen = std::collections::BTreeSet::new();
+        for c in Code::ALL {
+            let info = c.info();
+            assert!(seen.insert(info.code), "{} twice", info.code);
+            let prefix = match info.severity {
+                Severity::Error => "E-",
+                Severity::Warning => "W-",
+                Severity::Note => "N-",
+            };
+            assert!(info.code.starts_with(prefix), "{}", info.code);
+            assert_eq!(Code::parse(info.code), Some(*c));
+        }
+    }
+}
