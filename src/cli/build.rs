@@ -180,10 +180,11 @@ pub(super) fn build_one(
                     let _ = writeln!(err, "warning[{}]: {why}", Code::OutputKept);
                 }
             }
+            let problems = summary(&diags, written.kept.len());
             Ok(Built {
                 artifacts,
                 written,
-                problems: summary(&diags),
+                problems,
                 notes: notes_line(&diags, input.notes),
             })
         }

@@ -14,7 +14,7 @@ pub(super) fn check(input: &Input, strict: bool, format: Format, quiet: bool) ->
                 eprintln!(
                     "{}: {} ({docs} documents)",
                     input.source.display(),
-                    summary(&diags)
+                    summary(&diags, 0)
                 );
                 if !quiet && let Some(line) = notes_line(&diags, input.notes) {
                     eprintln!("{line}");

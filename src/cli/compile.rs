@@ -177,8 +177,9 @@ pub(super) fn notes_line(diags: &Diagnostics, shown: bool) -> Option<String> {
     ))
 }
 
-pub(super) fn summary(diags: &Diagnostics) -> String {
-    let (e, w) = (diags.error_count(), diags.warning_count());
+/// `kept`: warnings printed outside `diags` (the output folder's own files, found on writing).
+pub(super) fn summary(diags: &Diagnostics, kept: usize) -> String {
+    let (e, w) = (diags.error_count(), diags.warning_count() + kept);
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     match (e, w) {
         (0, 0) => "no problems".into(),

@@ -550,13 +550,13 @@ impl Cx<'_> {
                     .grant_types
                     .unwrap_or_else(|| vec!["authorization_code".into()]);
                 let uses = |names: &[&str]| grant_types.iter().any(|g| names.contains(&g.as_str()));
-                // The authorization code and client credentials grants keep the endpoints
-                // they always required; implicit needs only the authorization URL and
-                // password only the token URL.
-                let classic =
-                    grant_types.is_empty() || uses(&["authorization_code", "client_credentials"]);
-                let needs_authorization = classic || uses(&["implicit"]);
-                let needs_token = classic || uses(&["password"]);
+                // An authorization URL is where a user is sent: the authorization code and
+                // implicit grants only; client credentials and password need only the token
+                // URL (targets that want an authorization URL regardless say so themselves).
+                let none = grant_types.is_empty();
+                let needs_authorization = none || uses(&["authorization_code", "implicit"]);
+                let needs_token =
+                    none || uses(&["authorization_code", "client_credentials", "password"]);
                 let authorization_url = if needs_authorization {
                     self.required(a.authorization_url, &f("authorization_url"))
                 } else {

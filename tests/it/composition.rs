@@ -27,7 +27,7 @@ fn build(out: &Path, source: &str, args: &[&str], env: &[(&str, &str)]) -> (i32,
 fn overlap_warnings(stderr: &str) -> Vec<&str> {
     stderr
         .lines()
-        .filter(|l| l.starts_with("warning: _headers:"))
+        .filter(|l| l.starts_with("warning[W-output-kept]: _headers:"))
         .collect()
 }
 
@@ -58,7 +58,7 @@ fn cloudflare_detaches_the_sites_values_and_warns_only_below_its_section() {
     let line = below.lines().count() - 3;
     assert!(
         warnings[1].starts_with(&format!(
-            "warning: _headers:{line}: `/*` also sets Access-Control-Allow-Origin on wellgen's /.well-known/ai and "
+            "warning[W-output-kept]: _headers:{line}: `/*` also sets Access-Control-Allow-Origin on wellgen's /.well-known/ai and "
         )),
         "{}",
         warnings[1]
@@ -97,8 +97,9 @@ fn netlify_and_generic_builds_name_the_line_to_delete() {
             warnings[0]
         );
         assert!(
-            warnings[1]
-                .starts_with("warning: _headers:1: `/*` also sets Access-Control-Allow-Origin"),
+            warnings[1].starts_with(
+                "warning[W-output-kept]: _headers:1: `/*` also sets Access-Control-Allow-Origin"
+            ),
             "{}",
             warnings[1]
         );

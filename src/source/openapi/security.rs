@@ -310,16 +310,6 @@ impl Lx<'_> {
         let classic_grants = grants
             .iter()
             .all(|g| g == "authorization_code" || g == "client_credentials");
-        if grants == ["client_credentials"] && authorization_url.is_none() {
-            // A client-credentials flow has no authorization URL, yet ia.json requires one:
-            // the scheme is kept and the key is left for the author to set.
-            let d = Diagnostic::new(Code::OpenapiInvalid, format!(
-                "{}: the OAuth 2 scheme has only the client-credentials flow, which names no authorization URL; ia.json requires `authorization_url` all the same",
-                self.at(node)
-            ))
-            .help("set `authorization_url = \"https://…\"` under [auth] in service.toml (the provider's authorization endpoint)");
-            self.defer("auth.authorization_url", d);
-        }
         Imported {
             table: raw::AuthTable {
                 kind: Some("oauth2".into()),
