@@ -11,7 +11,6 @@ use super::load::Version;
 use super::lower::{Chosen, Lx};
 use super::naming::one_line;
 use super::refs::Node;
-use crate::diag::{Code, Diagnostic};
 use crate::source::service_toml as raw;
 
 /// One imported scheme, and whether every target could always say it (the kinds wellgen
