@@ -28,7 +28,7 @@ pub const WIDTH: usize = 100;
 /// The longest dotted key whose table is written as more dotted keys (`properties.id.type`);
 /// a longer one's table is a multi-line inline table, which reads better than a key that
 /// repeats a deep path on every line.
-const DOTTED_MAX: usize = 30;
+const DOTTED_MAX: usize = 60;
 
 /// The longest `[section.path]` written: deeper tables are written as keys of the last
 /// section, for the same reason.
@@ -127,7 +127,9 @@ fn tables(root: &Map<String, Value>, notes: &Notes) -> String {
                 let _ = writeln!(out, "\n[{}]", bare(key));
                 for (k, why) in missing {
                     let leaf = k.rsplit('.').next().unwrap_or(k);
-                    let _ = writeln!(out, "# {leaf} = \"…\"   # set this: {}", comment(why));
+                    // The reason above, so the key's line is the one to uncomment.
+                    comment_block(&mut out, &format!("set this: {why}"));
+                    let _ = writeln!(out, "# {leaf} = \"…\"   # set this");
                 }
                 body(&mut out, &bare(key), table, true);
             }
@@ -256,7 +258,14 @@ fn entry(out: &mut String, indent: usize, key: Option<&str>, v: &Value, inside: 
         Value::Object(m) if !is_datetime(m) && m.values().any(|v| !v.is_null()) => {
             let entries = m.iter().filter(|(_, sv)| !sv.is_null());
             match key {
-                Some(key) if !inside && key.chars().count() <= DOTTED_MAX => {
+                // Dotted keys stay TOML 1.0: while the key is short, or when each of them
+                // then fits on its line.
+                Some(key)
+                    if !inside
+                        && (key.chars().count() <= DOTTED_MAX
+                            || m.iter()
+                                .all(|(k, sv)| fits(&format!("{key}.{}", bare(k)), sv))) =>
+                {
                     for (k, sv) in entries {
                         entry(out, indent, Some(&format!("{key}.{}", bare(k))), sv, false);
                     }
@@ -303,9 +312,13 @@ fn fits(key: &str, v: &Value) -> bool {
 /// next line's leading spaces. `lead` is what comes before the string (`key = `); the text
 /// ends with the closing quotes, without a line break. `None` when there is no space to cut at.
 fn wrapped(lead: &str, indent: usize, s: &str) -> Option<String> {
-    let escaped = escape(s);
-    // Pieces that each end after a space a non-space follows: the backslash swallows the
-    // spaces that start a line, so no piece may start with one.
+    let mut escaped = escape(s);
+    // The backslash after the opening quotes swallows the spaces that start a line, so a
+    // leading space is written as an escape, and the pieces each end after a space that a
+    // non-space follows.
+    if escaped.starts_with(' ') {
+        escaped.replace_range(..1, "\\u0020");
+    }
     let mut pieces: Vec<String> = vec![String::new()];
     let mut chars = escaped.chars().peekable();
     while let Some(c) = chars.next() {
@@ -514,5 +527,109 @@ verb = "FIND"
         );
         assert!(rendered.contains("[service.contact]"), "{rendered}");
         assert!(rendered.contains("[capabilities.params]"), "{rendered}");
+    }
+
+    /// A capability whose values are all too wide for one line, in an order a section cannot
+    /// keep (`anyOf` and `properties` before `type`, as in Stripe's alphabetical schemas).
+    fn wide_capability() -> String {
+        let long = "word ".repeat(40);
+        let prop = |n: usize| {
+            format!(
+                "p{n} = {{ description = \"{long}\", enum = [\"a\", \"b\"], maxLength = 5000, type = \"string\" }}"
+            )
+        };
+        let props: Vec<String> = (0..4).map(prop).collect();
+        format!(
+            r#"
+[service]
+name = "Wide"
+description = "{long}  two  spaces, a \"quote\", a back\\slash, a\ttab and ünïcode "
+base_url = "https://api.example.com"
+
+[[capabilities]]
+id = "get_wide"
+description = "Get it"
+path = "/wide"
+tags = ["{tags}"]
+output_schema = {{ anyOf = [{{ properties = {{ {props} }}, type = "object" }}, {{ type = "null" }}], description = "{long}", properties = {{ {props} }}, required = ["p0", "p1", "p2", "p3", "p0", "p1", "p2", "p3", "p0", "p1", "p2"], type = "object" }}
+[capabilities.params]
+short = {{ type = "string", in = "query" }}
+long = {{ type = "string", in = "query", description = "{long}" }}
+after = {{ type = "string", in = "query" }}
+"#,
+            tags = vec!["tag"; 30].join("\", \""),
+            props = props.join(", ")
+        )
+    }
+
+    #[test]
+    fn wide_values_keep_their_order_and_lines_stay_short() {
+        let text = wide_capability();
+        let doc = parse_service_toml(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        let rendered = render(&doc, &Notes::default());
+        let again = parse_service_toml(&rendered).unwrap_or_else(|e| panic!("{e:?}\n{rendered}"));
+        // Equal as JSON values with their key order: serialised text compares the order too.
+        assert_eq!(
+            serde_json::to_string(&doc).unwrap(),
+            serde_json::to_string(&again).unwrap(),
+            "{rendered}"
+        );
+        for line in rendered.lines() {
+            assert!(line.chars().count() <= WIDTH, "{line}\n{rendered}");
+        }
+        // Parameters after a wide one keep their place as sections; strings are cut.
+        assert!(
+            rendered.contains("short = { type = \"string\", in = \"query\" }"),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("\n[capabilities.params.long]\n"),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("\n[capabilities.params.after]\n"),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("description = \"\"\"\\\n  word word"),
+            "{rendered}"
+        );
+        assert!(rendered.contains("tags = [\n  \"tag\",\n"), "{rendered}");
+        // `anyOf` comes before `type`, so its tables are inline tables over several lines,
+        // and the file says it needs TOML 1.1.
+        assert!(rendered.contains("anyOf = [\n  {\n"), "{rendered}");
+        assert!(rendered.contains("TOML 1.1"), "{rendered}");
+    }
+
+    #[test]
+    fn a_file_that_needs_no_toml_1_1_does_not_say_so() {
+        let text = "[service]\nname = \"N\"\n\n[[capabilities]]\nid = \"a\"\noutput_schema = { type = \"object\", properties = { a = { type = \"string\", description = \"a long enough description to need its own section in the file\" } } }\n";
+        let doc = parse_service_toml(text).unwrap();
+        let rendered = render(&doc, &Notes::default());
+        assert!(!rendered.contains("TOML 1.1"), "{rendered}");
+        assert!(
+            rendered.contains("\n[capabilities.output_schema.properties.a]\n"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn any_string_cut_over_lines_reads_back_the_same() {
+        for s in [
+            "a b",
+            "  leading and trailing  ",
+            "one  two   three",
+            "tab\there \" quote \\ back\\ slash \\",
+            "ends with a backslash \\",
+            "\"\"\" triple quotes \"\"\" inside",
+            "line\nbreak and \r\n crlf and \u{7f} del",
+            "ünï cödé ✓ words",
+        ] {
+            let long = format!("{s} {}", "word ".repeat(30)) + s;
+            let text = wrapped("k = ", 2, &long).expect("it has spaces") + "\n";
+            let table: toml::Table = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(table["k"].as_str(), Some(long.as_str()), "{text}");
+        }
+        assert_eq!(wrapped("k = ", 2, &"x".repeat(200)), None);
     }
 }

@@ -1308,10 +1308,10 @@ fn ref_root_is_accepted_by_build_check_and_import() {
     );
     assert_eq!(code, 0, "{stderr}");
     let text = std::fs::read_to_string(&toml).unwrap();
-    assert!(
-        text.contains("subscriptionId = { type = \"string\", required = true"),
-        "{text}"
-    );
+    let written = wellgen::source::parse_service_toml(&text).unwrap();
+    let subscription = param(&written.capabilities[0], "subscriptionId");
+    assert_eq!(subscription.kind.as_deref(), Some("string"), "{text}");
+    assert_eq!(subscription.required, Some(true), "{text}");
     // A relative --ref-root is read from the current folder.
     let (code, stderr, _) = build_azure(
         &root,
