@@ -1,20 +1,23 @@
 //! Writing a service.toml back out: `wellgen import` renders the imported mirror as an
 //! editable, commented file that parses back to the very same mirror.
 //!
-//! Lines stay within [`WIDTH`] characters wherever TOML 1.0 allows it, so a person can read and
+//! Lines stay within [`WIDTH`] characters wherever TOML allows it, so a person can read and
 //! edit the file and a diff shows what changed:
 //! - a value that fits on its line is written inline (`type = { type = "string" }`);
 //! - a table that does not becomes a `[table.key]` section (a list of tables `[[table.key]]`),
 //!   or, where a key still follows it in the same table, dotted keys (`properties.id.type = …`),
 //!   since a section must come after its table's own keys;
 //! - a list that does not fit is written one item a line; a long string is cut at spaces into
-//!   a multi-line string whose line-ending backslashes join it back together.
+//!   a multi-line string whose line-ending backslashes join it back together;
+//! - a table inside a list (or under a long dotted key) that does not fit is an inline table
+//!   over several lines: TOML 1.1, which wellgen's reader takes, and which the file then names
+//!   at its top, since TOML 1.0 has no shorter way to write it.
 //!
 //! The mirror's own tables (`[service]`, each `[[capabilities]]`, …) are read by field name, so
 //! their tables come last as sections. Everything else, JSON Schemas, examples and maps such as
 //! `params`, keeps its key order exactly: the documents built from the file list keys in that
-//! order. Only a header longer than [`WIDTH`] (a schema nested very deep) or a single word
-//! longer than it can still make a long line.
+//! order. Only a single word longer than [`WIDTH`] (a URL, a pattern) can still make a long
+//! line, or a dotted key of a schema nested deep.
 
 use std::fmt::Write as _;
 
