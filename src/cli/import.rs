@@ -128,7 +128,7 @@ fn convert(openapi: &Path, out: &Path, options: &Options) -> Result<Converted, D
         d.severity = crate::diag::Severity::Warning;
         later.push(d);
     }
-    let rendered = service_file::render(&imported, openapi, out);
+    let rendered = service_file::render_reviewed(&imported, openapi, out, &diags);
     let mut checks = Diagnostics::default();
     // A deferred error is one the model cannot see (e.g. protected operations without
     // `[auth]` fail only in the back ends): the file does not build until it is set.

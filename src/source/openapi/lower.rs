@@ -59,6 +59,8 @@ pub struct Imported {
     pub version: Version,
     /// For each capability, the place of its operation (`openapi.yaml#/paths/~1pets/get`).
     pub origins: Vec<String>,
+    /// For each capability, its operation's `operationId`, if it has one.
+    pub operation_ids: Vec<Option<String>>,
     /// Problems a service.toml key can fix, keyed by that key (`service.base_url`): reported
     /// unless the completing service.toml sets the key.
     pub deferred: Vec<(String, Diagnostic)>,
@@ -187,6 +189,7 @@ impl Lx<'_> {
         let mut ids = IdAllocator::reserving(self.wanted_ids(&root).iter().map(String::as_str));
         let mut capabilities = Vec::new();
         let mut origins = Vec::new();
+        let mut operation_ids = Vec::new();
         let mut tags_seen: Vec<String> = Vec::new();
         let (mut operations, mut filtered_out) = (0, 0);
         for (path, item) in root.child("paths").entries() {
@@ -243,6 +246,7 @@ impl Lx<'_> {
                 ) {
                     Ok(Some(c)) => {
                         origins.push(self.at(&op));
+                        operation_ids.push(op_id.map(str::to_string));
                         capabilities.push(c);
                     }
                     Ok(None) => {}
@@ -307,6 +311,7 @@ impl Lx<'_> {
             },
             version: self.version,
             origins,
+            operation_ids,
             deferred: std::mem::take(&mut self.deferred),
             operations,
             filtered_out,
