@@ -172,13 +172,17 @@ fn looks_random(word: &str) -> bool {
     word.len() >= 32 && random_text(word)
 }
 
-/// Letters of both cases and digits, with the entropy of random data.
+/// Letters of both cases and digits, with the entropy of random data, changing kind as often
+/// as random data does: camel-case names of real APIs (`AWSEC2InstanceConnectService.
+/// SendSSHPublicKey`, `Microsoft.WindowsAzure.ApiManagement.Gateway.Protocols.Server.Http2`)
+/// have the letters and the entropy, but change kind at 1 in 3 neighbours at most.
 fn random_text(word: &str) -> bool {
     let has = |f: fn(&char) -> bool| word.chars().any(|c| f(&c));
     has(char::is_ascii_digit)
         && has(char::is_ascii_lowercase)
         && has(char::is_ascii_uppercase)
         && entropy(word) > 4.3
+        && changes_kind_often(word)
 }
 
 /// Whether `word` reads as one base64 token (an AWS secret access key, half of which hold a
@@ -195,6 +199,11 @@ fn base64_token(word: &str) -> bool {
     {
         return false;
     }
+    changes_kind_often(word)
+}
+
+/// Upper case, lower case, digits and symbols alternate at 2 of 5 neighbours or more.
+fn changes_kind_often(word: &str) -> bool {
     let kind = |b: u8| match b {
         b'A'..=b'Z' => 0,
         b'a'..=b'z' => 1,
@@ -206,7 +215,7 @@ fn base64_token(word: &str) -> bool {
         .windows(2)
         .filter(|w| kind(w[0]) != kind(w[1]))
         .count();
-    changes * 5 >= (bytes.len() - 1) * 2
+    changes * 5 >= bytes.len().saturating_sub(1) * 2
 }
 
 fn entropy(s: &str) -> f64 {
@@ -366,6 +375,25 @@ mod tests {
         ] {
             assert_eq!(find(text), None, "{text}");
         }
+    }
+
+    /// Dotted and camel-case names of real APIs (AWS's `X-Amz-Target` values, Azure's
+    /// settings) have the letters and the entropy of random data, not its changes of kind.
+    #[test]
+    fn camel_case_names_are_not_tokens() {
+        for text in [
+            "AWSEC2InstanceConnectService.SendSSHPublicKey",
+            "Lightsail_20161128.AllocateStaticIp",
+            "Microsoft.WindowsAzure.ApiManagement.Gateway.Security.Ciphers.TripleDes168",
+            "AmazonSSM.DescribeInstancePatchStatesForPatchGroup",
+        ] {
+            assert_eq!(find(text), None, "{text}");
+        }
+        // Random data of the same length still is a token.
+        assert_eq!(
+            find("Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eKxW2"),
+            Some(RANDOM_TOKEN)
+        );
     }
 
     #[test]

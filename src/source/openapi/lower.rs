@@ -356,6 +356,16 @@ impl Lx<'_> {
             }
             name
         });
+        // No title: the service is named after its server's host, which is what agents see.
+        let name = name.or_else(|| {
+            let host = named_host(root)?;
+            self.defer_warning(
+                "service.name",
+                &info,
+                format!("no `info.title`: the service is named `{host}` after its server; set `name` under [service] in service.toml to name it"),
+            );
+            Some(host)
+        });
         if name.is_none() {
             let d = Diagnostic::new(
                 Code::OpenapiInvalid,
@@ -617,6 +627,16 @@ pub fn join_base_path(base: &str, path: Option<&str>) -> String {
         }
         _ => base.to_string(),
     }
+}
+
+/// The host of the document's first server (`servers[0].url`, or Swagger 2.0's `host`), without
+/// scheme and port: a name for a service whose document has no title.
+fn named_host(root: &Node) -> Option<String> {
+    let server = root.child("servers").child("0");
+    let url = server.str("url").or_else(|| root.str("host"))?;
+    let rest = url.split_once("//").map_or(url, |(_, rest)| rest);
+    let host = rest.split(['/', ':', '?', '#']).next()?.trim();
+    (!host.is_empty() && !host.contains('{')).then(|| shorten(host, NAME_MAX).0)
 }
 
 /// The preferred media type of a `content` map: JSON, then any JSON flavour, then forms.

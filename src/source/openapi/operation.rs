@@ -618,12 +618,19 @@ impl Lx<'_> {
                     .map(str::to_string)
             })
             .map(|d| summary(&plain_text(&d), PARAM_DESCRIPTION_MAX).0)
+            .map(|d| match scrub_words(&d) {
+                Some(clean) => {
+                    random.set(true);
+                    clean
+                }
+                None => d,
+            })
             .filter(|d| !d.is_empty());
         let mut extra = Value::Object(extra_keywords(schema, kind));
         let random = scrub(&mut extra) | random.get();
         if random {
             self.note(
-                "example, default and enum values that look like random tokens (no known key format) are left out; known key formats stay errors",
+                "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors",
                 node,
             );
         }
@@ -1077,12 +1084,41 @@ fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
     }
 }
 
+/// `text` with each word that only looks random (see `entropy_only`) replaced by `…`, when it
+/// has any: a description may quote a URL with a random-looking piece; known key formats are
+/// kept, so the publication check still refuses them.
+fn scrub_words(text: &str) -> Option<String> {
+    if secrets::find(text) != Some(secrets::RANDOM_TOKEN) {
+        return None;
+    }
+    let words: Vec<&str> = text
+        .split(' ')
+        .map(|w| {
+            if secrets::find(w) == Some(secrets::RANDOM_TOKEN) {
+                "…"
+            } else {
+                w
+            }
+        })
+        .collect();
+    Some(words.join(" "))
+}
+
 /// Leaves out of a schema the `examples`, `enum`, `default` and `const` values that only look
-/// random (see `entropy_only`), at every depth; whether it left any out.
+/// random (see `entropy_only`), and their random-looking words from descriptions, at every
+/// depth; whether it left any out.
 fn scrub(schema: &mut Value) -> bool {
     let mut any = false;
     match schema {
         Value::Object(m) => {
+            for key in ["description", "title"] {
+                if let Some(Value::String(text)) = m.get_mut(key)
+                    && let Some(clean) = scrub_words(text)
+                {
+                    *text = clean;
+                    any = true;
+                }
+            }
             for key in ["default", "const"] {
                 if m.get(key).is_some_and(entropy_only) {
                     m.remove(key);
@@ -1153,6 +1189,24 @@ mod tests {
         ] {
             assert!(!is_empty_object(&body), "{body}");
         }
+    }
+
+    #[test]
+    fn random_looking_words_of_descriptions_are_scrubbed() {
+        let token = "Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eKxW2";
+        assert_eq!(
+            scrub_words(&format!("Pass it as {token} in the header.")).as_deref(),
+            Some("Pass it as … in the header.")
+        );
+        assert_eq!(scrub_words("Plain words only."), None);
+        // A known key format is not a random word: left for the publication check.
+        assert_eq!(
+            scrub_words("use sk_live_4eC39HqLyjWDarjtT1zdp7dc here"),
+            None
+        );
+        let mut s = json!({"properties": {"a": {"description": format!("see {token}")}}});
+        assert!(scrub(&mut s));
+        assert_eq!(s["properties"]["a"]["description"], "see …");
     }
 
     #[test]

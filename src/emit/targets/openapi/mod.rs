@@ -121,16 +121,27 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
                 shapes.insert(shape, template.clone());
             }
         }
-        if let Some(first) = owners.get(&(key.clone(), c.method)) {
-            diags.push(
-                Diagnostic::new(Code::TargetRule, format!(
-                    "`{} {key}` is also capability `{first}`: OpenAPI has one operation per method and path",
-                    c.method.as_str()
-                ))
-                .at(c.field("path")),
-            );
-            continue;
-        }
+        // Two operations nothing tells apart (an import whose paths differ only in parameter
+        // names, as Google's `{sourceDataset}:deidentify` and `{sourceStore}:deidentify`): the
+        // second keeps its own key with its id after a `#`, which no request carries.
+        let key = match owners.get(&(key.clone(), c.method)) {
+            Some(first) => {
+                let own = format!("{key}#{}", c.id);
+                diags.push(
+                    Diagnostic::new(
+                        Code::OpenapiLost,
+                        format!(
+                            "`{} {key}` is also capability `{first}`: OpenAPI has one operation per method and path, so this one is listed at `{own}`",
+                            c.method.as_str()
+                        ),
+                    )
+                    .at(c.field("path"))
+                    .help("give the capabilities different paths, or leave one out"),
+                );
+                own
+            }
+            None => key,
+        };
         owners.insert((key.clone(), c.method), &c.id);
         let mut parameters = lower_operation(c, diags);
         parameters.retain(|(p, _)| {
