@@ -21,8 +21,13 @@
 //! - E-openapi-ref for `--ref-root` naming something that is not a folder: a command-line slip.
 //! - The base_url helps of the OpenAPI importer (src/source/openapi/lower.rs `base_url_help`):
 //!   `check` and `build` replace them with "set `service.base_url` in service.toml", tested here.
-//! - E-target-rule from the ADP and AGIS rule checks on derived values (adp/rules.rs, agis/check.rs):
-//!   no input found that reaches them; lowering refuses the authored values first.
+//! - E-target-rule from the ADP and AGIS rule checks on derived values (adp/rules.rs, agis/check.rs),
+//!   and W-adp-value-dropped for a default of the wrong type: no input found that reaches them;
+//!   lowering refuses the authored values first.
+//! - W-host-missing-target (src/emit/hosts/mod.rs): `rfc002` always brings `openapi`, and the
+//!   OpenAPI document cannot be skipped alone, so no input builds the one without the other.
+//! - E-openapi-invalid "set [auth] in service.toml" for protected operations (src/source/openapi/
+//!   lower.rs): the importer publishes every scheme it meets, an unknown one as `type = "other"`.
 //!
 //! Where a target cannot say the auth scheme (W-auth-scheme-lost with "set `auth.docs_url`"), the
 //! warning says what is lost and stays: the help makes the loss harmless (agents find the docs),
@@ -44,6 +49,10 @@ const READ: &str = "\n[[capabilities]]\nid = \"list_todos\"\ndescription = \"Lis
 
 const WRITE: &str = "\n[[capabilities]]\nid = \"create_todo\"\ndescription = \"Create a todo\"\n\
                      method = \"POST\"\npath = \"/todos\"\n";
+
+const SIGNED: &str = "[service]\nname = \"Todos\"\ndescription = \"Keep a list of things to do.\"\n\
+                      base_url = \"https://todos.example\"\n\n[auth]\ntype = \"signed_key\"\n\
+                      key_url = \"https://todos.example/keys\"\n";
 
 /// A service that gives no diagnostic at all with every target: each case built on it takes one
 /// key away, so the only diagnostic of its code is the one the case is about.
@@ -504,6 +513,38 @@ fn cases() -> Vec<Case> {
             "add `docs_url = \"https://…\"`",
             |i| i.service(|t| after(t, "Version 4\"\n", "docs_url = \"https://todos.example/docs/auth\"\n")),
         ),
+        case(
+            "/.well-known/ai: HTTP Basic has no word there",
+            Input::toml(format!("{HEAD}\n[auth]\ntype = \"basic\"\n{READ}"), ai),
+            "W-auth-scheme-lost",
+            "set `auth.docs_url` to the page that says how to authenticate",
+            |i| i.service(|t| after(t, "\"basic\"\n", "docs_url = \"https://todos.example/docs/auth\"\n")),
+        )
+        .stays(),
+        case(
+            "/.well-known/ai: signed keys have no word there",
+            Input::toml(SIGNED.to_string() + READ, ai),
+            "W-auth-scheme-lost",
+            "set `auth.docs_url` so agents can find how to sign requests",
+            |i| i.service(|t| after(t, "/keys\"\n", "docs_url = \"https://todos.example/docs/auth\"\n")),
+        )
+        .stays(),
+        case(
+            "A2A: signed keys have no word there",
+            Input::toml(SIGNED.to_string() + READ, &["--target", "a2a"]),
+            "W-auth-scheme-lost",
+            "set `auth.docs_url` so agents can find how to sign requests",
+            |i| i.service(|t| after(t, "/keys\"\n", "docs_url = \"https://todos.example/docs/auth\"\n")),
+        )
+        .stays(),
+        case(
+            "ADP: signed keys have no word there",
+            Input::toml(SIGNED.to_string() + READ, &["--target", "adp"]),
+            "W-auth-scheme-lost",
+            "set `auth.docs_url` so agents can find how to sign requests",
+            |i| i.service(|t| after(t, "/keys\"\n", "docs_url = \"https://todos.example/docs/auth\"\n")),
+        )
+        .stays(),
         case(
             "a scope misspelt",
             Input::toml(
@@ -1201,6 +1242,13 @@ fn cases() -> Vec<Case> {
             "E-invalid-value",
             "to leave it out, ",
             |i| i.service(|t| t.replace("skip = [\"/llms.txt\"]", "exclude = [\"llms-txt\"]")),
+        ),
+        case(
+            "[build] skip of a document another target links to",
+            Input::toml(format!("{FULL}\n[build]\nskip = [\"/openapi.json\"]\n"), &[]),
+            "E-invalid-value",
+            "add \"openapi\" to `[build] exclude` in service.toml, and \"rfc002\", which links to it",
+            |i| i.service(|t| t.replace("skip = [\"/openapi.json\"]", "exclude = [\"openapi\", \"rfc002\"]")),
         ),
         case(
             "[build] skip of something wellgen never writes",
