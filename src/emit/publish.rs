@@ -69,10 +69,28 @@ pub fn switch_for(path: &str) -> Option<String> {
                 || (d.per_capability && path.starts_with(d.path) && path.len() > d.path.len())
         })
     })?;
-    Some(format!(
-        "add \"{}\" to `[build] exclude` in service.toml",
-        target.name()
-    ))
+    // Excluding a target that a kept one links to is an error: name those too.
+    let mut out = vec![target];
+    let mut i = 0;
+    while let Some(&t) = out.get(i) {
+        for linking in Target::ALL {
+            if linking.descriptor().requires.contains(&t) && !out.contains(&linking) {
+                out.push(linking);
+            }
+        }
+        i += 1;
+    }
+    let names: Vec<String> = out.iter().map(|t| format!("\"{}\"", t.name())).collect();
+    let (one, linking) = names.split_first()?;
+    Some(if linking.is_empty() {
+        format!("add {one} to `[build] exclude` in service.toml")
+    } else {
+        format!(
+            "add {one} to `[build] exclude` in service.toml, and {}, which link{} to it",
+            linking.join(", "),
+            if linking.len() == 1 { "s" } else { "" }
+        )
+    })
 }
 
 /// Resolves `[build]` (its diagnostics into `diags`); `cli` are the targets of `--target`, if

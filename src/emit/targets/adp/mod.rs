@@ -430,19 +430,26 @@ fn auth<'a>(a: Option<&'a Auth>, diags: &mut Diagnostics) -> AuthView<'a> {
             scopes: Some(scopes.keys().map(String::as_str).collect()),
             ..empty
         },
-        Some(Auth::SignedKey {
-            header_prefix,
-            register_url,
-            ..
-        }) => {
-            diags.push(
-                Diagnostic::new(Code::AuthSchemeLost, format!(
+        Some(
+            a @ Auth::SignedKey {
+                header_prefix,
+                register_url,
+                ..
+            },
+        ) => {
+            let d = Diagnostic::new(
+                Code::AuthSchemeLost,
+                format!(
                     "ADP has no signed-key scheme: /.well-known/agent says `api_key` in the \
-                     `{header_prefix}Key` header; the signature headers are described only in ia.json"
-                ))
-                .at("auth.type")
-                .help("set `auth.docs_url` so agents can find how to sign requests"),
-            );
+                 `{header_prefix}Key` header; the signature headers are described only in ia.json"
+                ),
+            )
+            .at("auth.type");
+            // Once `docs_url` is set the help is taken: it is not said again.
+            diags.push(match a.docs() {
+                Some(_) => d,
+                None => d.help("set `auth.docs_url` so agents can find how to sign requests"),
+            });
             AuthView {
                 kind: "api_key",
                 header: Some(format!("{header_prefix}Key")),

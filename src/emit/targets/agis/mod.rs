@@ -127,7 +127,8 @@ fn derivation_warning(e: &Endpoint, diags: &mut Diagnostics) {
             e.derived.join("; ")
         ))
         .at(at)
-        .help("declare these in `[capabilities.semantic]` (verb, path, intent, actor, outcome, capability, confidence, impact, idempotent) to publish your own wording"),
+        // The derived errors and output schema are keys of the capability, not of `semantic`.
+        .help("declare these in `[capabilities.semantic]` (verb, path, intent, actor, outcome, capability, confidence, impact, idempotent), and the capability's `errors` and `returns` (or `output_schema`), to publish your own wording"),
     );
 }
 

@@ -154,14 +154,18 @@ pub(super) enum Form {
 pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     check(service, diags);
     match &service.auth {
-        Some(Auth::SignedKey { .. }) => diags.push(
-            Diagnostic::new(Code::AuthSchemeLost,
+        Some(a @ Auth::SignedKey { .. }) => {
+            let d = Diagnostic::new(Code::AuthSchemeLost,
                 "/.well-known/ai has no signed-key scheme: published as `apikey` in the key header; \
                  the signature headers are described only in ia.json",
             )
-            .at("auth.type")
-            .help("set `auth.docs_url` so agents can find how to sign requests"),
-        ),
+            .at("auth.type");
+            // Once `docs_url` is set the help is taken: it is not said again.
+            diags.push(match a.docs() {
+                Some(_) => d,
+                None => d.help("set `auth.docs_url` so agents can find how to sign requests"),
+            });
+        }
         Some(a) => {
             let view = auth(a);
             if let Some(said) = approximated(a, &view) {
