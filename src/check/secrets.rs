@@ -169,7 +169,9 @@ fn looks_random(word: &str) -> bool {
         let token = token.trim_start_matches('/');
         return token.len() >= 32 && base64_token(token) && random_text(token);
     }
-    word.len() >= 32 && random_text(word)
+    // `name=value`: the value is judged alone, its name would lower the changes of kind.
+    let value = word.rsplit('=').next().unwrap_or(word);
+    (word.len() >= 32 && random_text(word)) || (value.len() >= 32 && random_text(value))
 }
 
 /// Letters of both cases and digits, with the entropy of random data, changing kind as often

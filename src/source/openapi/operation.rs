@@ -1204,7 +1204,8 @@ mod tests {
             scrub_words("use sk_live_4eC39HqLyjWDarjtT1zdp7dc here"),
             None
         );
-        let mut s = json!({"properties": {"a": {"description": format!("see {token}")}}});
+        let mut s =
+            serde_json::json!({"properties": {"a": {"description": format!("see {token}")}}});
         assert!(scrub(&mut s));
         assert_eq!(s["properties"]["a"]["description"], "see …");
     }
