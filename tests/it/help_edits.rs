@@ -1316,9 +1316,9 @@ fn cases() -> Vec<Case> {
             |i| i.args.extend(["--ref-root".into(), "{dir}".into()]),
         ),
         case(
-            "OpenAPI: no title",
+            "OpenAPI: no title (named after its server)",
             Input::openapi(&OPENAPI.replace("  title: Todos\n", ""), ai),
-            "E-openapi-invalid",
+            "W-import-lost",
             "set `name` under [service] in service.toml",
             |i| i.service(|_| "[service]\nname = \"Todos\"\n".into()),
         ),

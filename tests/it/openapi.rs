@@ -360,15 +360,27 @@ path = "SECOND"
 "#;
 
 #[test]
-fn operations_openapi_cannot_hold_are_errors() {
+fn operations_openapi_cannot_hold_are_listed_apart_or_refused() {
+    // Two operations on one method and path: both are listed, the second after a `#` (which
+    // no request carries), with a warning at its path.
     let b = build(
         &TWO.replace("FIRST", "/items/{id}")
             .replace("SECOND", "/items/{id}"),
     );
-    let e = b.errors();
-    assert_eq!(e.len(), 1, "{e:#?}");
-    assert_eq!(e[0].field.as_deref(), Some("capabilities.1.path"));
-    assert!(e[0].message.contains("also capability `first`"));
+    assert!(b.errors().is_empty(), "{:#?}", b.errors());
+    let said = b
+        .diags
+        .iter()
+        .find(|d| d.message.contains("also capability `first`"))
+        .expect("a warning names the first capability");
+    assert_eq!(said.field.as_deref(), Some("capabilities.1.path"));
+    assert!(!said.is_error());
+    let (_, raw) = parse(&b);
+    assert_eq!(raw["paths"]["/items/{id}"]["get"]["operationId"], "first");
+    assert_eq!(
+        raw["paths"]["/items/{id}#second"]["get"]["operationId"],
+        "second"
+    );
 
     let b = build(
         &TWO.replace("FIRST", "/items/{id}")

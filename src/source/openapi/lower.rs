@@ -359,11 +359,15 @@ impl Lx<'_> {
         // No title: the service is named after its server's host, which is what agents see.
         let name = name.or_else(|| {
             let host = named_host(root)?;
-            self.defer_warning(
-                "service.name",
-                &info,
-                format!("no `info.title`: the service is named `{host}` after its server; set `name` under [service] in service.toml to name it"),
-            );
+            let d = Diagnostic::new(
+                Code::ImportLost,
+                format!(
+                    "{}: no `info.title`: the service is named `{host}` after its server",
+                    self.at(&info)
+                ),
+            )
+            .help("set `name` under [service] in service.toml");
+            self.defer("service.name", d);
             Some(host)
         });
         if name.is_none() {
