@@ -200,10 +200,16 @@ fn build_job(input: &Input, job: &Job, count_tokens: bool, quiet: bool) -> Outco
     let mut messages = Vec::new();
     let built = build_one(&input, &job.out, None, quiet, &mut messages);
     // Lines the pipeline writes without a file name get this service's.
-    let messages = name_lines(&messages, &job.source);
+    let mut messages = name_lines(&messages, &job.source);
     match built {
         Ok(b) => Outcome {
-            messages,
+            messages: {
+                // The values this service's build derived, as a single build ends with them.
+                if let Some(line) = b.notes.as_ref().filter(|_| !quiet) {
+                    messages.extend(format!("{}: {line}\n", job.source.display()).into_bytes());
+                }
+                messages
+            },
             failure: None,
             files: b.artifacts.len(),
             tokens: count_tokens.then(|| Total::of(&tokens::count_serial(&b.artifacts))),

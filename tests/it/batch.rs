@@ -155,3 +155,28 @@ fn a_folder_without_services_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(stderr.contains("no service.toml found"), "{stderr}");
 }
+
+/// Each service of a batch ends with the line of values its build derived, as a single build
+/// does, naming its file; `--quiet` leaves it out.
+#[test]
+fn each_service_says_what_values_were_derived() {
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path();
+    put(root, "a/service.toml", GOOD);
+    put(root, "b/service.toml", GOOD);
+    let (code, _, stderr) = batch(root, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    for dir in ["a", "b"] {
+        let source = root.join(dir).join("service.toml");
+        let line = stderr
+            .lines()
+            .find(|l| {
+                l.starts_with(&format!("{}: ", source.display())) && l.contains("derived for")
+            })
+            .unwrap_or_else(|| panic!("no notes line for {dir}:\n{stderr}"));
+        assert!(line.contains("wellgen check --notes"), "{line}");
+    }
+    let (code, _, stderr) = batch(root, &["--quiet"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("derived for"), "{stderr}");
+}
