@@ -224,6 +224,13 @@ fn repeated_schemas_are_written_once_and_referenced() {
     for e in agis["endpoints"].as_array().unwrap() {
         assert!(e["input"]["required"].is_array());
     }
+    let mut dangling = agis.clone();
+    dangling["endpoints"][0]["output"] = json!({"$ref": "#/schemas/missing"});
+    let caught = support_agis::validate(&dangling);
+    assert!(
+        caught.iter().any(|v| v.rule.contains("#/schemas/missing")),
+        "{caught:?}"
+    );
     let yaml = std::fs::read_to_string(out.path().join(".well-known/agis/service.agis")).unwrap();
     assert_eq!(
         wellgen::emit::targets::agis::parse_yaml(&yaml).unwrap(),
