@@ -505,8 +505,9 @@ impl Validator {
         }
     }
 
-    /// Pass 8, for shared schemas (§8.1 `schemas`): every `$ref` of `input` and `output`
-    /// points at a schema object inside the document.
+    /// Pass 8, for shared schemas (§8.1 `schemas`): every `$ref` of `input` and `output` into
+    /// the document's `schemas` points at a schema object there. (Other references are the
+    /// source's own, left as written.)
     fn references(&mut self, at: &EndpointRef, e: &Map<String, Value>, doc: &Value) {
         fn refs<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
             match v {
@@ -525,7 +526,7 @@ impl Validator {
             if let Some(schema) = e.get(key) {
                 refs(schema, &mut found);
             }
-            for r in found {
+            for r in found.into_iter().filter(|r| r.starts_with("#/schemas/")) {
                 let target = r.strip_prefix('#').and_then(|p| doc.pointer(p));
                 if !target.is_some_and(Value::is_object) {
                     self.at(
