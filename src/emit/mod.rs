@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod hosts;
 pub mod publish;
+pub mod schemas;
 pub mod targets;
 
 use std::sync::Arc;

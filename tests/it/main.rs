@@ -44,5 +44,6 @@ mod schema;
 mod secret_masking;
 mod security;
 mod serve;
+mod shared_schemas;
 mod tokens;
 mod types;

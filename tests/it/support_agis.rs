@@ -106,6 +106,7 @@ pub fn validate(doc: &Value) -> Vec<Violation> {
     v.vocabulary(root, &endpoints);
     for (at, e) in &endpoints {
         v.schemas(at, e);
+        v.references(at, e, doc);
     }
     v.out
 }
@@ -500,6 +501,41 @@ impl Validator {
                     "vocabulary.declared_verbs",
                     format!("`{d}` is declared but no endpoint uses it (§8.2(b))"),
                 );
+            }
+        }
+    }
+
+    /// Pass 8, for shared schemas (§8.1 `schemas`): every `$ref` of `input` and `output` into
+    /// the document's `schemas` points at a schema object there. (Other references are the
+    /// source's own, left as written.)
+    fn references(&mut self, at: &EndpointRef, e: &Map<String, Value>, doc: &Value) {
+        fn refs<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+            match v {
+                Value::Object(m) => {
+                    if let Some(Value::String(r)) = m.get("$ref") {
+                        out.push(r);
+                    }
+                    m.values().for_each(|c| refs(c, out));
+                }
+                Value::Array(a) => a.iter().for_each(|c| refs(c, out)),
+                _ => {}
+            }
+        }
+        for key in ["input", "output"] {
+            let mut found = Vec::new();
+            if let Some(schema) = e.get(key) {
+                refs(schema, &mut found);
+            }
+            for r in found.into_iter().filter(|r| r.starts_with("#/schemas/")) {
+                let target = r.strip_prefix('#').and_then(|p| doc.pointer(p));
+                if !target.is_some_and(Value::is_object) {
+                    self.at(
+                        Pass::SchemaCompleteness,
+                        at,
+                        key,
+                        format!("`$ref` `{r}` does not point at a schema in the document"),
+                    );
+                }
             }
         }
     }

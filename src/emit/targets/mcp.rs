@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::targets::agis;
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
 use crate::model::agis::{Derived, Endpoint};
@@ -16,6 +17,12 @@ use crate::model::{Impact, Service};
 pub const PATH: &str = agis::MCP_TOOLS_PATH;
 /// `ttlMs` and `Cache-Control` say the same thing: fresh for an hour.
 const TTL_MS: u64 = 3_600_000;
+/// A schema repeated inside one tool's input is shared from this size up (`emit::schemas`).
+const SHARING: Policy = Policy {
+    prefix: "#/$defs/",
+    min_bytes: 256,
+    min_total: 4 * 1024,
+};
 pub const SERVING: Serving = Serving {
     content_type: JSON,
     cache_control: "public, max-age=3600",
@@ -151,13 +158,35 @@ fn tool(e: &Endpoint, name: String) -> Tool {
         name,
         title: title(&e.capability.id),
         description: description(e),
-        input_schema: e.input.clone(),
+        input_schema: input_schema(e),
         annotations: Annotations {
             read_only_hint: read_only,
             destructive_hint: (!read_only).then_some(e.impact == Impact::Irreversible),
             idempotent_hint: (!read_only).then_some(e.idempotent),
         },
     }
+}
+
+/// The AGIS input schema; parts it repeats go once into its own `$defs` (the tool's
+/// `inputSchema` is a JSON Schema 2020-12 object and may use `$ref`/`$defs`, but it stands
+/// alone: a reference cannot point into another tool).
+fn input_schema(e: &Endpoint) -> Value {
+    let mut schema = e.input.clone();
+    if schema.get("$defs").is_some() {
+        return schema;
+    }
+    let root = Root {
+        schema: &mut schema,
+        replaceable: false,
+        hint: "input".into(),
+    };
+    let shared = schemas::share(vec![root], SHARING);
+    if !shared.is_empty()
+        && let Some(m) = schema.as_object_mut()
+    {
+        m.insert("$defs".into(), Value::Object(shared.into_iter().collect()));
+    }
+    schema
 }
 
 /// Appendix C(b): the intent, then ` Hints: name = ['a', 'b']; other = ['c']`.

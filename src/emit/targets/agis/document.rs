@@ -5,11 +5,19 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::Lowered;
+use crate::emit::schemas::{self, Policy, Root};
 use crate::model::agis::{Endpoint, verbs};
 use crate::model::{Service, SiteType};
 
 pub const VERSION: &str = "1.0";
 pub const GRAMMAR: &str = "AGIS/1.0";
+/// References point into the document's top-level `schemas`; a schema is shared from this
+/// size up (see `emit::schemas`).
+const SHARING: Policy = Policy {
+    prefix: "#/schemas/",
+    min_bytes: 256,
+    min_total: 64 * 1024,
+};
 
 /// The vocabulary's domain: declared, else the site type or first category.
 pub fn domain(service: &Service) -> (String, bool) {
@@ -77,11 +85,12 @@ pub fn document(service: &Service, lowered: &Lowered) -> Value {
     doc.insert("agtp".into(), lowered.agtp.clone().into());
     doc.insert("description".into(), service.description.clone().into());
     doc.insert("version".into(), service.version.clone().into());
-    let list: Vec<Value> = endpoints
+    let mut list: Vec<Value> = endpoints
         .iter()
         .zip(&lowered.derived.tool_names)
         .map(|(e, t)| endpoint_json(service, e, namespace, t.explicit.then_some(t.name.as_str())))
         .collect();
+    let shared = share_schemas(&mut list);
     doc.insert("endpoints".into(), list.into());
     let mut vocabulary = Map::new();
     vocabulary.insert("declared_verbs".into(), declared_verbs(endpoints).into());
@@ -117,7 +126,39 @@ pub fn document(service: &Service, lowered: &Lowered) -> Value {
             json!({"available_data": available, "pre_auth_discovery": m.pre_auth_discovery}),
         );
     }
+    if !shared.is_empty() {
+        doc.insert(
+            "schemas".into(),
+            Value::Object(shared.into_iter().collect()),
+        );
+    }
     doc.into()
+}
+
+/// Schemas repeated across endpoints go once into the top-level `schemas` ("shared JSON Schema
+/// definitions referenced by endpoints", §8.1). `input` itself stays in place: it carries the
+/// endpoint's `required` array (§7); its parts and the whole `output` may be references.
+fn share_schemas(endpoints: &mut [Value]) -> Vec<(String, Value)> {
+    let mut roots = Vec::new();
+    for e in endpoints.iter_mut().filter_map(Value::as_object_mut) {
+        let method = e.get("method").and_then(Value::as_str).unwrap_or_default();
+        let path = e.get("path").and_then(Value::as_str).unwrap_or_default();
+        let hint = format!("{}{}", method.to_lowercase(), path.replace('/', "_"));
+        for (key, schema) in e.iter_mut() {
+            let replaceable = match key.as_str() {
+                "input" => false,
+                "output" => true,
+                _ => continue,
+            };
+            let hint = format!("{hint}_{key}");
+            roots.push(Root {
+                schema,
+                replaceable,
+                hint,
+            });
+        }
+    }
+    schemas::share(roots, SHARING)
 }
 
 fn endpoint_json(

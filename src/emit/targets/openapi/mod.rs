@@ -5,6 +5,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::{Artifact, targets::rfc002, to_json_bytes};
 use crate::model::{
     Access, Auth, Capability, KeyPlace, Method, Param, ParamIn, ParamType, Service, path::Segment,
@@ -36,6 +37,13 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     spec: "OpenAPI 3.1.0",
     status: "published standard",
     requires: &[],
+};
+/// Shared schemas live in `components/schemas` (OpenAPI 3.1 §4.8.7); a schema is shared from
+/// this size up (see `emit::schemas`).
+const SHARING: Policy = Policy {
+    prefix: "#/components/schemas/",
+    min_bytes: 256,
+    min_total: 64 * 1024,
 };
 /// OpenAI's plugin limits for the linked OpenAPI document (summary/description, parameter description).
 const PLUGIN_TEXT_LIMIT: usize = 200;
@@ -244,16 +252,27 @@ pub fn render_document(service: &Service, lowered: &Lowered) -> Value {
         "servers".into(),
         json!([{ "url": service.base_url.as_str() }]),
     );
-    doc.insert("paths".into(), paths(service, lowered));
+    let mut paths = paths(service, lowered);
+    let shared = share_schemas(&mut paths);
+    doc.insert("paths".into(), paths);
+    let mut components = Map::new();
+    if !shared.is_empty() {
+        components.insert(
+            "schemas".into(),
+            Value::Object(shared.into_iter().collect()),
+        );
+    }
     if !schemes.is_empty() {
-        let components: Map<String, Value> = schemes
+        let schemes: Map<String, Value> = schemes
             .iter()
             .map(|(name, scheme)| (name.to_string(), scheme.clone()))
             .collect();
-        doc.insert(
-            "components".into(),
-            json!({ "securitySchemes": components }),
-        );
+        components.insert("securitySchemes".into(), Value::Object(schemes));
+    }
+    if !components.is_empty() {
+        doc.insert("components".into(), Value::Object(components));
+    }
+    if !schemes.is_empty() {
         // The default for every operation that does not say otherwise (`protected`).
         let any: Vec<Value> = schemes.keys().map(|n| json!({ n: [] })).collect();
         doc.insert("security".into(), Value::Array(any));
@@ -512,6 +531,81 @@ fn paths(service: &Service, lowered: &Lowered) -> Value {
             .map(|(k, ops)| (k.to_string(), Value::Object(ops)))
             .collect(),
     )
+}
+
+/// Request and response schemas repeated across operations go to `components/schemas` once
+/// (`emit::schemas`); small documents stay as they are.
+fn share_schemas(paths: &mut Value) -> Vec<(String, Value)> {
+    let mut roots = Vec::new();
+    let items = paths
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|m| m.values_mut());
+    for op in items
+        .filter_map(Value::as_object_mut)
+        .flat_map(|m| m.values_mut())
+    {
+        let Some(op) = op.as_object_mut() else {
+            continue;
+        };
+        let id = op
+            .get("operationId")
+            .and_then(Value::as_str)
+            .unwrap_or("operation")
+            .to_string();
+        for (key, part) in op.iter_mut() {
+            match key.as_str() {
+                "parameters" => {
+                    for p in part.as_array_mut().into_iter().flatten() {
+                        let hint = p.get("name").and_then(Value::as_str).unwrap_or("parameter");
+                        let hint = hint.to_string();
+                        if let Some(schema) = p.get_mut("schema") {
+                            roots.push(Root {
+                                schema,
+                                replaceable: true,
+                                hint,
+                            });
+                        }
+                    }
+                }
+                "requestBody" => {
+                    if let Some(content) = part.get_mut("content").and_then(Value::as_object_mut) {
+                        for media in content.values_mut() {
+                            if let Some(schema) = media.get_mut("schema") {
+                                let hint = format!("{id}_request");
+                                roots.push(Root {
+                                    schema,
+                                    replaceable: false,
+                                    hint,
+                                });
+                            }
+                        }
+                    }
+                }
+                "responses" => {
+                    let responses = part
+                        .as_object_mut()
+                        .into_iter()
+                        .flat_map(|m| m.values_mut());
+                    for r in responses {
+                        let content = r.get_mut("content").and_then(Value::as_object_mut);
+                        for media in content.into_iter().flat_map(|m| m.values_mut()) {
+                            if let Some(schema) = media.get_mut("schema") {
+                                let hint = format!("{id}_response");
+                                roots.push(Root {
+                                    schema,
+                                    replaceable: true,
+                                    hint,
+                                });
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    schemas::share(roots, SHARING)
 }
 
 /// The path with parameter names erased, plus the host, for the same-shape check.

@@ -1,0 +1,503 @@
+//! Shared schemas: a big API repeats the same sub-schema (an address, a customer, a list
+//! envelope) in every operation that carries it, and the importer has already inlined the
+//! source's `$ref`s, so the model no longer knows the source's component names. The documents
+//! whose specifications allow references (OpenAPI `components/schemas`, the AGIS top-level
+//! `schemas`, a `$defs` inside an MCP `inputSchema`) emit each repeated schema once and point at
+//! it with `{"$ref": "<prefix><name>"}`.
+//!
+//! Equal sub-schemas (as JSON values: member order aside) are found by a structural hash,
+//! confirmed by comparing values, so a hash collision only costs a missed share. A schema is
+//! shared only where it pays: it occurs at least twice, its JSON is at least
+//! [`Policy::min_bytes`] long, and the document's schemas together reach [`Policy::min_total`];
+//! small services keep their documents exactly as before. Everything runs in document order, so
+//! the output is deterministic: components are named after the schema's `title` or the property
+//! (or the caller's hint) where they first occur, in first-occurrence order.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+use serde_json::{Map, Value};
+
+/// When and how a document shares schemas.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy {
+    /// What a reference starts with: `#/components/schemas/`, `#/schemas/`, `#/$defs/`.
+    pub prefix: &'static str,
+    /// The smallest schema (in bytes of compact JSON, roughly) worth a reference. A reference
+    /// costs about 40 bytes and a level of indirection for the reader.
+    pub min_bytes: usize,
+    /// The schemas of the document together (same measure) from which sharing starts: below
+    /// it the document is small enough to read inline, and stays as it always was.
+    pub min_total: usize,
+}
+
+/// One schema of the document that may hold shared parts.
+pub struct Root<'a> {
+    pub schema: &'a mut Value,
+    /// Whether the whole root may become a reference (AGIS `input` must keep its `required`
+    /// array in place, and an MCP `inputSchema` must stay an object schema).
+    pub replaceable: bool,
+    /// The component name to use when the root itself is shared first.
+    pub hint: String,
+}
+
+/// Replaces repeated sub-schemas of `roots` by references and returns the shared schemas,
+/// named, in first-occurrence order (empty when nothing pays).
+pub fn share(mut roots: Vec<Root>, policy: Policy) -> Vec<(String, Value)> {
+    let mut nodes = Vec::new();
+    let mut total = 0;
+    for r in &roots {
+        total += scan(r.schema, true, &mut nodes).1;
+    }
+    if total < policy.min_total {
+        return Vec::new();
+    }
+    let mut count: HashMap<u64, u32> = HashMap::new();
+    for n in &nodes {
+        if n.size >= policy.min_bytes {
+            *count.entry(n.hash).or_default() += 1;
+        }
+    }
+    if !count.values().any(|c| *c >= 2) {
+        return Vec::new();
+    }
+    let mut s = Sharer {
+        nodes,
+        count,
+        policy,
+        cursor: 0,
+        slots: HashMap::new(),
+        shared: Vec::new(),
+        taken: HashSet::new(),
+        suffix: HashMap::new(),
+    };
+    for r in &mut roots {
+        s.node(r.schema, r.replaceable, &r.hint);
+    }
+    s.finish(roots)
+}
+
+/// A schema position seen by `scan`, in pre-order.
+struct Node {
+    hash: u64,
+    size: usize,
+    /// How many schema positions its subtree holds, itself included.
+    span: usize,
+}
+
+/// Hashes `v` (any JSON) and records every object in a schema position. Returns the hash and
+/// an estimate of the compact JSON's length.
+fn scan(v: &Value, is_schema: bool, nodes: &mut Vec<Node>) -> (u64, usize) {
+    let at = nodes.len();
+    let schema = is_schema && v.is_object();
+    if schema {
+        nodes.push(Node {
+            hash: 0,
+            size: 0,
+            span: 0,
+        });
+    }
+    let mut h = DefaultHasher::new();
+    let size = match v {
+        Value::Null => {
+            0u8.hash(&mut h);
+            4
+        }
+        Value::Bool(b) => {
+            (1u8, b).hash(&mut h);
+            5
+        }
+        Value::Number(n) => {
+            let s = n.to_string();
+            (2u8, &s).hash(&mut h);
+            s.len()
+        }
+        Value::String(s) => {
+            (3u8, s).hash(&mut h);
+            s.len() + 2
+        }
+        Value::Array(items) => {
+            4u8.hash(&mut h);
+            let mut size = 2;
+            for item in items {
+                let (ih, is) = scan(item, false, nodes);
+                ih.hash(&mut h);
+                size += is + 1;
+            }
+            size
+        }
+        Value::Object(map) => {
+            5u8.hash(&mut h);
+            let mut size = 2;
+            let mut entries = Vec::with_capacity(map.len());
+            for (k, child) in map {
+                let (ch, cs) = if is_schema {
+                    scan_keyword(k, child, nodes)
+                } else {
+                    scan(child, false, nodes)
+                };
+                entries.push(entry_hash(k, ch));
+                size += k.len() + 4 + cs;
+            }
+            entries.sort_unstable();
+            entries.hash(&mut h);
+            size
+        }
+    };
+    let hash = h.finish();
+    if schema {
+        let span = nodes.len() - at;
+        nodes[at] = Node { hash, size, span };
+    }
+    (hash, size)
+}
+
+/// One member of an object. Members are hashed apart and sorted, so that the hash, like JSON
+/// object equality, ignores member order: the importer writes the same schema with its keys in
+/// different orders in request bodies and responses.
+fn entry_hash(key: &str, value: u64) -> u64 {
+    let mut h = DefaultHasher::new();
+    (key, value).hash(&mut h);
+    h.finish()
+}
+
+/// The value of keyword `k` of a schema: which of its parts are schemas themselves.
+fn scan_keyword(k: &str, v: &Value, nodes: &mut Vec<Node>) -> (u64, usize) {
+    match (Keyword::of(k), v) {
+        (Keyword::Schema, _) => scan(v, true, nodes),
+        (Keyword::SchemaList, Value::Array(items)) => {
+            let mut h = DefaultHasher::new();
+            4u8.hash(&mut h);
+            let mut size = 2;
+            for item in items {
+                let (ih, is) = scan(item, true, nodes);
+                ih.hash(&mut h);
+                size += is + 1;
+            }
+            (h.finish(), size)
+        }
+        (Keyword::SchemaMap, Value::Object(map)) => {
+            let mut h = DefaultHasher::new();
+            5u8.hash(&mut h);
+            let mut size = 2;
+            let mut entries = Vec::with_capacity(map.len());
+            for (name, s) in map {
+                let (sh, ss) = scan(s, true, nodes);
+                entries.push(entry_hash(name, sh));
+                size += name.len() + 4 + ss;
+            }
+            entries.sort_unstable();
+            entries.hash(&mut h);
+            (h.finish(), size)
+        }
+        _ => scan(v, false, nodes),
+    }
+}
+
+/// The JSON Schema (2020-12, plus draft 4–7's `definitions`, `additionalItems` and array
+/// `items`) keywords whose values hold subschemas.
+#[derive(PartialEq)]
+enum Keyword {
+    Schema,
+    SchemaList,
+    SchemaMap,
+    Other,
+}
+
+impl Keyword {
+    fn of(k: &str) -> Self {
+        match k {
+            "items"
+            | "additionalProperties"
+            | "not"
+            | "contains"
+            | "propertyNames"
+            | "if"
+            | "then"
+            | "else"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "additionalItems"
+            | "contentSchema" => Self::Schema,
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => Self::SchemaList,
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                Self::SchemaMap
+            }
+            _ => Self::Other,
+        }
+    }
+}
+
+struct Sharer {
+    nodes: Vec<Node>,
+    count: HashMap<u64, u32>,
+    policy: Policy,
+    /// The next schema position of `nodes`, walked in the same order as `scan`.
+    cursor: usize,
+    /// Hash → index into `shared`.
+    slots: HashMap<u64, usize>,
+    shared: Vec<Shared>,
+    taken: HashSet<String>,
+    /// The last suffix tried per name.
+    suffix: HashMap<String, usize>,
+}
+
+struct Shared {
+    name: String,
+    /// The schema as first met, to confirm that a later one with the same hash is equal.
+    original: Value,
+    /// The schema as published (its own shared parts already references).
+    body: Value,
+    uses: u32,
+}
+
+impl Sharer {
+    /// A schema position: shared when it pays, else its parts are looked at.
+    fn node(&mut self, v: &mut Value, replaceable: bool, hint: &str) {
+        if !v.is_object() {
+            // Positions that are not objects (`true`) are not nodes: `scan` skipped them too.
+            return;
+        }
+        let at = self.cursor;
+        let Node { hash, size, span } = self.nodes[at];
+        let pays = replaceable
+            && size >= self.policy.min_bytes
+            && self.count.get(&hash).is_some_and(|c| *c >= 2);
+        if pays {
+            match self.slots.get(&hash) {
+                Some(&slot) if self.shared[slot].original == *v => {
+                    self.shared[slot].uses += 1;
+                    *v = self.reference(slot);
+                    self.cursor = at + span;
+                    return;
+                }
+                Some(_) => {} // a hash collision: keep this one inline
+                None => {
+                    let slot = self.shared.len();
+                    let original = v.clone();
+                    let name = self.name(v, hint);
+                    self.slots.insert(hash, slot);
+                    self.shared.push(Shared {
+                        name,
+                        original,
+                        body: Value::Null,
+                        uses: 1,
+                    });
+                    let mut body = std::mem::replace(v, self.reference(slot));
+                    self.cursor = at + 1;
+                    self.parts(&mut body, hint);
+                    debug_assert_eq!(self.cursor, at + span);
+                    self.shared[slot].body = body;
+                    return;
+                }
+            }
+        }
+        self.cursor = at + 1;
+        self.parts(v, hint);
+        debug_assert_eq!(self.cursor, at + span);
+    }
+
+    /// The subschemas of the schema object `v`, in `scan`'s order.
+    fn parts(&mut self, v: &mut Value, hint: &str) {
+        let Value::Object(map) = v else { return };
+        for (k, child) in map.iter_mut() {
+            match (Keyword::of(k), child) {
+                (Keyword::Schema, c) => {
+                    let h = if k == "items" { hint } else { k.as_str() };
+                    self.node(c, true, h);
+                }
+                (Keyword::SchemaList, Value::Array(items)) => {
+                    for item in items {
+                        self.node(item, true, hint);
+                    }
+                }
+                (Keyword::SchemaMap, Value::Object(m)) => {
+                    for (name, s) in m.iter_mut() {
+                        self.node(s, true, name);
+                    }
+                }
+                // Plain data (`enum`, `default`, `example`) and odd shapes: `scan` found no
+                // schema positions inside them.
+                _ => {}
+            }
+        }
+    }
+
+    fn reference(&self, slot: usize) -> Value {
+        let mut m = Map::new();
+        m.insert(
+            "$ref".into(),
+            format!("{}{}", self.policy.prefix, self.shared[slot].name).into(),
+        );
+        Value::Object(m)
+    }
+
+    /// The schema's own `title` when it has one, else the property it sits under; made a valid
+    /// OpenAPI component key (`^[a-zA-Z0-9._-]+$`) and unique with `_2`, `_3`, ….
+    fn name(&mut self, v: &Value, hint: &str) -> String {
+        let base = v.get("title").and_then(Value::as_str).unwrap_or(hint);
+        let mut base: String = base
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if base.trim_matches('_').is_empty() {
+            base = "schema".into();
+        }
+        let mut name = base.clone();
+        while !self.taken.insert(name.clone()) {
+            let n = self.suffix.entry(base.clone()).or_insert(1);
+            *n += 1;
+            name = format!("{base}_{n}");
+        }
+        name
+    }
+
+    /// Puts back inline every schema referenced only once (it sat only inside another shared
+    /// schema), and returns the rest.
+    fn finish(self, mut roots: Vec<Root>) -> Vec<(String, Value)> {
+        let prefix = self.policy.prefix;
+        let mut once: HashMap<String, Value> = HashMap::new();
+        let mut kept = Vec::new();
+        for s in self.shared {
+            if s.uses == 1 {
+                once.insert(format!("{prefix}{}", s.name), s.body);
+            } else {
+                kept.push((s.name, s.body));
+            }
+        }
+        if !once.is_empty() {
+            for r in &mut roots {
+                inline(r.schema, &mut once);
+            }
+            for (_, body) in &mut kept {
+                inline(body, &mut once);
+            }
+        }
+        kept
+    }
+}
+
+/// Replaces each `{"$ref": r}` with `r` in `once` by its schema (itself inlined).
+fn inline(v: &mut Value, once: &mut HashMap<String, Value>) {
+    match v {
+        Value::Object(map) => {
+            if map.len() == 1
+                && let Some(Value::String(r)) = map.get("$ref")
+                && let Some(mut body) = once.remove(r.as_str())
+            {
+                inline(&mut body, once);
+                *v = body;
+                return;
+            }
+            for child in map.values_mut() {
+                inline(child, once);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                inline(item, once);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const POLICY: Policy = Policy {
+        prefix: "#/$defs/",
+        min_bytes: 40,
+        min_total: 0,
+    };
+
+    fn address() -> Value {
+        json!({"type": "object", "properties": {"line1": {"type": "string"}, "city": {"type": "string"}}})
+    }
+
+    #[test]
+    fn a_repeated_schema_is_emitted_once_and_referenced() {
+        let mut a =
+            json!({"type": "object", "properties": {"billing": address(), "shipping": address()}});
+        let mut b = json!({"type": "array", "items": address()});
+        let shared = share(
+            vec![
+                Root {
+                    schema: &mut a,
+                    replaceable: false,
+                    hint: "a".into(),
+                },
+                Root {
+                    schema: &mut b,
+                    replaceable: true,
+                    hint: "b".into(),
+                },
+            ],
+            POLICY,
+        );
+        assert_eq!(shared, vec![("billing".to_string(), address())]);
+        let r = json!({"$ref": "#/$defs/billing"});
+        assert_eq!(a["properties"]["billing"], r);
+        assert_eq!(a["properties"]["shipping"], r);
+        assert_eq!(b["items"], r);
+    }
+
+    #[test]
+    fn small_single_or_data_values_stay_inline() {
+        let enum_of_address = json!({"enum": [address(), address()]});
+        let mut a = json!({"properties": {"x": {"type": "string"}, "y": {"type": "string"}, "e": enum_of_address}});
+        let before = a.clone();
+        let shared = share(
+            vec![Root {
+                schema: &mut a,
+                replaceable: true,
+                hint: "a".into(),
+            }],
+            POLICY,
+        );
+        assert!(shared.is_empty());
+        assert_eq!(a, before);
+    }
+
+    #[test]
+    fn a_schema_only_inside_a_shared_one_is_put_back_inline() {
+        let outer =
+            json!({"type": "object", "properties": {"home": address(), "id": {"type": "string"}}});
+        let mut a = json!({"properties": {"p": outer.clone(), "q": outer.clone()}});
+        let shared = share(
+            vec![Root {
+                schema: &mut a,
+                replaceable: false,
+                hint: "a".into(),
+            }],
+            POLICY,
+        );
+        assert_eq!(shared, vec![("p".to_string(), outer)]);
+    }
+
+    #[test]
+    fn names_are_titles_or_properties_made_unique() {
+        let x = json!({"title": "a b", "type": "object", "properties": {"n": {"type": "integer"}}});
+        let y = json!({"type": "object", "properties": {"m": {"type": "integer", "minimum": 1}}});
+        let mut a = json!({"properties": {"p": x, "q": x, "a_b": y, "r": y}});
+        let shared = share(
+            vec![Root {
+                schema: &mut a,
+                replaceable: false,
+                hint: "a".into(),
+            }],
+            POLICY,
+        );
+        let names: Vec<&str> = shared.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["a_b", "a_b_2"]);
+    }
+}

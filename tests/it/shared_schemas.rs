@@ -1,0 +1,292 @@
+//! Shared schemas (`emit::schemas`): an OpenAPI file whose operations repeat the same big
+//! schemas is imported (the importer inlines its `$ref`s) and built; the OpenAPI, AGIS and MCP
+//! documents must each hold every repeated schema once, point at it with `$ref`s that resolve
+//! inside the document, stay valid for the suite's checkers, and mean the same as when inlined.
+
+use serde_json::{Value, json};
+
+use crate::common::{build, mcp_validator, schema_errors};
+use crate::support_agis;
+
+/// How many copies of the shop's paths the generated service has: enough for its schemas to
+/// pass the size from which OpenAPI and AGIS share them.
+const STORES: usize = 12;
+
+/// An address of about 2 KB: above the sharing threshold; three of them fill an MCP input
+/// past the size from which a tool shares its own schemas.
+fn address() -> Value {
+    let fields = [
+        "line1",
+        "line2",
+        "line3",
+        "city",
+        "district",
+        "state",
+        "postal_code",
+        "country",
+        "phone",
+        "email",
+        "company",
+        "attention",
+    ];
+    let properties: serde_json::Map<String, Value> = fields
+        .iter()
+        .map(|f| {
+            let d = format!(
+                "The `{f}` part of the address, as printed on an envelope and read by a carrier."
+            );
+            (
+                f.to_string(),
+                json!({"type": "string", "description": d, "maxLength": 200}),
+            )
+        })
+        .collect();
+    json!({
+        "type": "object",
+        "description": "A postal address, as printed on an envelope.",
+        "properties": properties,
+        "required": ["line1", "city", "country"],
+    })
+}
+
+/// A generated shop API: `STORES` copies of four customer operations, all on one customer
+/// schema that holds the address schema three times.
+fn source() -> Value {
+    let address_ref = json!({"$ref": "#/components/schemas/Address"});
+    let customer = json!({
+        "type": "object",
+        "description": "A customer of the shop.",
+        "properties": {
+            "id": {"type": "string", "description": "The customer's identifier."},
+            "name": {"type": "string", "description": "The customer's full name."},
+            "billing": address_ref,
+            "shipping": address_ref,
+            "invoice": address_ref,
+        },
+        "required": ["id", "name"],
+    });
+    let ok = |r: &str| json!({"200": {"description": "The customer.", "content": {"application/json": {"schema": {"$ref": r}}}}});
+    let id = json!([{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}]);
+    let mut paths = serde_json::Map::new();
+    for i in 0..STORES {
+        let op = |verb: &str, what: &str| json!({"operationId": format!("{verb}_customer{what}_{i}"), "summary": format!("{verb} a customer{what} of store {i}."), "tags": ["customers"]});
+        let mut create = op("create", "");
+        create["requestBody"] = json!({"required": true, "content": {"application/json": {"schema": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "billing": address_ref, "shipping": address_ref, "invoice": address_ref},
+            "required": ["name"],
+        }}}});
+        create["responses"] = ok("#/components/schemas/Customer");
+        paths.insert(format!("/s{i}/customers"), json!({"post": create}));
+        let mut get = op("get", "");
+        let mut delete = op("delete", "");
+        let mut address = op("get", "_address");
+        for (o, r) in [
+            (&mut get, "Customer"),
+            (&mut delete, "Customer"),
+            (&mut address, "Address"),
+        ] {
+            o["parameters"] = id.clone();
+            o["responses"] = ok(&format!("#/components/schemas/{r}"));
+        }
+        paths.insert(
+            format!("/s{i}/customers/{{id}}"),
+            json!({"get": get, "delete": delete}),
+        );
+        paths.insert(
+            format!("/s{i}/customers/{{id}}/address"),
+            json!({"get": address}),
+        );
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Shop", "version": "1.0.0", "description": "Customers of a shop."},
+        "servers": [{"url": "https://api.shop.example"}],
+        "paths": paths,
+        "components": {"schemas": {"Address": address(), "Customer": customer}},
+    })
+}
+
+/// Every `$ref` under `v`, in document order.
+fn refs<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get("$ref") {
+                out.push(r);
+            }
+            m.values().for_each(|c| refs(c, out));
+        }
+        Value::Array(a) => a.iter().for_each(|c| refs(c, out)),
+        _ => {}
+    }
+}
+
+/// How many values under `v` equal `x`.
+fn occurrences(v: &Value, x: &Value) -> usize {
+    let inner = match v {
+        Value::Object(m) => m.values().map(|c| occurrences(c, x)).sum(),
+        Value::Array(a) => a.iter().map(|c| occurrences(c, x)).sum(),
+        _ => 0,
+    };
+    inner + usize::from(v == x)
+}
+
+/// `v` with every local `$ref` replaced by what it points at in `doc` (`#/…` JSON pointers).
+fn expand(v: &Value, doc: &Value) -> Value {
+    match v {
+        Value::Object(m) => match m.get("$ref").and_then(Value::as_str) {
+            Some(r) if m.len() == 1 => {
+                let target = r
+                    .strip_prefix('#')
+                    .and_then(|p| doc.pointer(p))
+                    .unwrap_or_else(|| panic!("`{r}` does not resolve"));
+                expand(target, doc)
+            }
+            _ => m.iter().map(|(k, c)| (k.clone(), expand(c, doc))).collect(),
+        },
+        Value::Array(a) => a.iter().map(|c| expand(c, doc)).collect(),
+        other => other.clone(),
+    }
+}
+
+/// Each shared schema under `defs` is referenced at least twice, lies in the document once,
+/// and every reference resolves. Returns the shared names.
+fn check_shared(doc: &Value, scope: &Value, defs: &Value, prefix: &str) -> Vec<String> {
+    let defs = defs.as_object().expect("shared schemas are an object");
+    let mut all = Vec::new();
+    refs(scope, &mut all);
+    for (name, body) in defs {
+        let r = format!("{prefix}{name}");
+        let uses = all.iter().filter(|x| **x == r).count();
+        assert!(
+            uses >= 2,
+            "`{name}` is shared but referenced {uses} time(s)"
+        );
+        assert_eq!(
+            occurrences(scope, body),
+            1,
+            "`{name}` is written more than once"
+        );
+    }
+    for r in all {
+        let name = r
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("`{r}` is not local"));
+        assert!(defs.contains_key(name), "`{r}` points at nothing");
+    }
+    assert!(expand(scope, doc).is_object());
+    defs.keys().cloned().collect()
+}
+
+#[test]
+fn repeated_schemas_are_written_once_and_referenced() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("shop.json");
+    std::fs::write(&spec, serde_json::to_vec_pretty(&source()).unwrap()).unwrap();
+    let out = build(&spec, &[]);
+    let read = |p: &str| -> Value {
+        let text = std::fs::read_to_string(out.path().join(p)).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+
+    // OpenAPI: `components/schemas`, and a 3.1 reader resolves every operation.
+    let text = std::fs::read_to_string(out.path().join("openapi.json")).unwrap();
+    let spec = oas3::from_json(&text).expect("oas3 reads it");
+    for (path, method, op) in spec.operations() {
+        op.parameters(&spec)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        op.request_body(&spec)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+    }
+    let oas: Value = serde_json::from_str(&text).unwrap();
+    let shared = &oas["components"]["schemas"];
+    let names = check_shared(&oas, &oas, shared, "#/components/schemas/");
+    assert!(names.len() >= 2, "the customer and the address: {names:?}");
+    // The customer's own schema, inlined by the import, is the shared one; its addresses too.
+    let get = &oas["paths"]["/s0/customers/{id}"]["get"]["responses"]["200"]["content"]["application/json"]
+        ["schema"];
+    let customer = expand(get, &oas);
+    assert_eq!(
+        customer["properties"]["billing"]["properties"]["city"]["type"],
+        "string"
+    );
+    assert_eq!(
+        customer["properties"]["billing"],
+        customer["properties"]["shipping"]
+    );
+
+    // AGIS: the top-level `schemas`; the eight passes hold, `input` keeps `required` in place,
+    // and the YAML says the same.
+    let agis = read(".well-known/agis/service.agis.json");
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+    check_shared(&agis, &agis, &agis["schemas"], "#/schemas/");
+    for e in agis["endpoints"].as_array().unwrap() {
+        assert!(e["input"]["required"].is_array());
+    }
+    let mut dangling = agis.clone();
+    dangling["endpoints"][0]["output"] = json!({"$ref": "#/schemas/missing"});
+    let caught = support_agis::validate(&dangling);
+    assert!(
+        caught.iter().any(|v| v.rule.contains("#/schemas/missing")),
+        "{caught:?}"
+    );
+    let yaml = std::fs::read_to_string(out.path().join(".well-known/agis/service.agis")).unwrap();
+    assert_eq!(
+        wellgen::emit::targets::agis::parse_yaml(&yaml).unwrap(),
+        agis
+    );
+    let outputs: Vec<Value> = agis["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| expand(&e["output"], &agis))
+        .collect();
+    assert_eq!(
+        outputs.iter().filter(|o| **o == customer).count(),
+        3 * STORES
+    );
+
+    // MCP: each tool's `inputSchema` stands alone; the create tool's two addresses share a
+    // `$defs` entry, and the tools list is valid against the MCP schema.
+    let tools = read(".well-known/mcp/tools.json");
+    let errors = schema_errors(&mcp_validator("ListToolsResult"), &tools);
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut with_defs = 0;
+    for t in tools["tools"].as_array().unwrap() {
+        let input = &t["inputSchema"];
+        assert_eq!(input["type"], "object");
+        if let Some(defs) = input.get("$defs") {
+            with_defs += 1;
+            check_shared(input, input, defs, "#/$defs/");
+            let expanded = expand(input, input);
+            assert_eq!(
+                expanded["properties"]["billing"],
+                expanded["properties"]["shipping"]
+            );
+        }
+    }
+    assert_eq!(with_defs, STORES, "only the create tools repeat a schema");
+}
+
+#[test]
+fn small_schemas_stay_inline() {
+    let mut small = source();
+    small["components"]["schemas"]["Address"] =
+        json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    small["components"]["schemas"]["Customer"] =
+        json!({"type": "object", "properties": {"id": {"type": "string"}}});
+    small["paths"] = json!({"/s0/customers": small["paths"]["/s0/customers"].clone()});
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("shop.json");
+    std::fs::write(&spec, serde_json::to_vec_pretty(&small).unwrap()).unwrap();
+    let out = build(&spec, &[]);
+    for p in [
+        "openapi.json",
+        ".well-known/agis/service.agis.json",
+        ".well-known/mcp/tools.json",
+    ] {
+        let text = std::fs::read_to_string(out.path().join(p)).unwrap();
+        assert!(!text.contains("$ref"), "{p} has a reference");
+    }
+}
