@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use crate::model::param::Param;
-use crate::text::shorten;
+use crate::text::{plain_text, shorten};
 
 /// A description's first sentence, as plain text.
 pub const DESCRIPTION_MAX: usize = 160;
@@ -20,7 +20,7 @@ const ALLOWED_MAX: usize = 60;
 
 /// The first sentence of `text` without markup, on one line, at most `max` characters.
 pub fn first_sentence(text: &str, max: usize) -> String {
-    let plain = strip_tags(text);
+    let plain = plain_text(text);
     let plain = plain.trim();
     let end = sentence_end(plain).unwrap_or(plain.len());
     shorten(&plain[..end], max).0
@@ -35,44 +35,6 @@ fn sentence_end(text: &str) -> Option<usize> {
         let capital = rest.trim_start().starts_with(char::is_uppercase);
         (stop && spaced && capital).then_some(i + 1)
     })
-}
-
-/// `text` with `<tags>` removed and the common entities decoded: imported descriptions are
-/// often HTML, which an agent pays for and a compact document has no room for.
-fn strip_tags(text: &str) -> Cow<'_, str> {
-    if !text.contains(['<', '&']) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find('<') {
-        out.push_str(&rest[..i]);
-        match rest[i..].find('>') {
-            // Only something that looks like a tag: `a < b` stays.
-            Some(j) if rest[i + 1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') => {
-                out.push(' ');
-                rest = &rest[i + j + 1..];
-            }
-            _ => {
-                out.push('<');
-                rest = &rest[i + 1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    for (entity, c) in [
-        ("&lt;", "<"),
-        ("&gt;", ">"),
-        ("&quot;", "\""),
-        ("&#39;", "'"),
-        ("&nbsp;", " "),
-        ("&amp;", "&"),
-    ] {
-        if out.contains(entity) {
-            out = out.replace(entity, c);
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// The draft's `type, required|optional` notation: a required parameter keeps its short enum
