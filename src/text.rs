@@ -89,6 +89,11 @@ const BLOCK_TAGS: [&str; 14] = [
 /// packages at hand convert whole documents (html2text renders tables and wraps lines), and
 /// descriptions need only this much.
 pub fn plain_text(text: &str) -> String {
+    // A byte order mark inside a text is left over from joining files: it hides nothing the
+    // author meant, and the publication check refuses invisible characters.
+    if text.contains('\u{feff}') {
+        return plain_text(&text.replace('\u{feff}', ""));
+    }
     if !text.contains(['<', '&', '[', '*', '_', '`', '#']) {
         return text.to_string();
     }
@@ -285,6 +290,14 @@ pub fn is_ecma_regex(pattern: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_order_marks_inside_a_text_are_dropped() {
+        assert_eq!(
+            plain_text("\u{feff}An API\u{feff} for things."),
+            "An API for things."
+        );
+    }
 
     #[test]
     fn ecma_regexes_are_told_from_other_dialects() {

@@ -381,7 +381,7 @@ impl Lx<'_> {
         let text = info
             .str("description")
             .or_else(|| info.str("summary"))
-            .map(one_line)
+            .map(|t| one_line(&crate::text::plain_text(t)))
             .filter(|t| !t.is_empty());
         let description = match text {
             Some(t) => {
