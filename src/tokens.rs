@@ -10,6 +10,11 @@ use crate::emit::Artifact;
 
 /// The path of the document whose size the source is compared with.
 pub const AI_DOCUMENT: &str = crate::emit::targets::ai::PATHS[0];
+const PARTS: &str = crate::emit::targets::ai::split::DIR;
+const SPLIT_INDEX: &str = crate::emit::targets::ai::split::INDEX_PATH;
+
+/// Files listed one by one in a table: a big API's build writes hundreds.
+pub const TABLE_ROWS: usize = 15;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Row {
@@ -62,9 +67,20 @@ pub struct Ratio {
 }
 
 impl Ratio {
-    /// `None` when there is no /.well-known/ai row or it is empty.
+    /// Over every /.well-known/ai document an agent reads: the document, and its parts when
+    /// it is the index of a split (no `index.json` of an opt-in split beside them, whose
+    /// parts repeat the whole document). `None` when there is no /.well-known/ai row or it is
+    /// empty.
     pub fn of(source: &Row, rows: &[Row]) -> Option<Self> {
-        let ai = rows.iter().find(|r| r.path == AI_DOCUMENT)?;
+        rows.iter().find(|r| r.path == AI_DOCUMENT)?;
+        let opt_in = rows.iter().any(|r| r.path == SPLIT_INDEX);
+        let ai = Total::of(
+            &rows
+                .iter()
+                .filter(|r| r.path == AI_DOCUMENT || (!opt_in && r.path.starts_with(PARTS)))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
         let div = |s: usize, d: usize| (s as f64 / d as f64 * 100.0).round() / 100.0;
         (ai.o200k_base > 0 && ai.cl100k_base > 0).then(|| Self {
             o200k_base: div(source.o200k_base, ai.o200k_base),
@@ -156,8 +172,10 @@ fn counts(bpe: &tiktoken_rs::CoreBPE, texts: &[String]) -> Vec<usize> {
 }
 
 /// A plain-text table, aligned, with a total line; then the source and its ratio to
-/// /.well-known/ai when the build came from an OpenAPI document.
-pub fn table(rows: &[Row], source: Option<&Row>) -> String {
+/// /.well-known/ai when the build came from an OpenAPI document. With `limit`, only that many
+/// of the largest files (by o200k_base tokens, in build order) are listed, and one line counts
+/// the rest.
+pub fn table(rows: &[Row], source: Option<&Row>, limit: Option<usize>) -> String {
     let total = Total::of(rows);
     let width = rows
         .iter()
@@ -173,8 +191,32 @@ pub fn table(rows: &[Row], source: Option<&Row>) -> String {
         "{:<width$}  {:>9}  {:>10}  {:>11}\n",
         "document", "bytes", "o200k_base", "cl100k_base"
     );
-    for r in rows {
+    let shown: Vec<&Row> = match limit {
+        Some(n) if rows.len() > n => {
+            let mut largest: Vec<usize> = (0..rows.len()).collect();
+            largest.sort_by_key(|&i| std::cmp::Reverse(rows[i].o200k_base));
+            largest.truncate(n);
+            largest.sort_unstable();
+            largest.into_iter().map(|i| &rows[i]).collect()
+        }
+        _ => rows.iter().collect(),
+    };
+    for r in &shown {
         out.push_str(&line(&r.path, r.bytes, r.o200k_base, r.cl100k_base));
+    }
+    if shown.len() < rows.len() {
+        let rest: Vec<Row> = rows
+            .iter()
+            .filter(|r| !shown.iter().any(|s| std::ptr::eq(*s, *r)))
+            .cloned()
+            .collect();
+        let t = Total::of(&rest);
+        out.push_str(&line(
+            &format!("… {} more (--verbose lists them)", rest.len()),
+            t.bytes,
+            t.o200k_base,
+            t.cl100k_base,
+        ));
     }
     out.push_str(&line(
         "total",
@@ -186,8 +228,16 @@ pub fn table(rows: &[Row], source: Option<&Row>) -> String {
         out.push_str(&line(&s.path, s.bytes, s.o200k_base, s.cl100k_base));
         if let Some(r) = Ratio::of(s, rows) {
             out.push_str(&format!(
-                "the source takes {}x the tokens of {AI_DOCUMENT} (o200k_base; {}x cl100k_base)\n",
-                r.o200k_base, r.cl100k_base
+                "the source takes {}x the tokens of {AI_DOCUMENT}{} (o200k_base; {}x cl100k_base)\n",
+                r.o200k_base,
+                if rows.iter().any(|r| r.path.starts_with(PARTS))
+                    && !rows.iter().any(|r| r.path == SPLIT_INDEX)
+                {
+                    " and its parts"
+                } else {
+                    ""
+                },
+                r.cl100k_base
             ));
         }
     }
@@ -243,7 +293,7 @@ mod tests {
     #[test]
     fn table_aligns_columns_and_totals() {
         let rows = vec![row("/ai", 10, 3, 4), row("/llms.txt", 20, 5, 6)];
-        let t = table(&rows, None);
+        let t = table(&rows, None, None);
         let lines: Vec<&str> = t.lines().collect();
         assert!(lines[0].starts_with("document  "), "{t}");
         assert!(lines[1].ends_with("          4"), "{t}");
@@ -260,9 +310,38 @@ mod tests {
         let source = row("openapi.json", 300, 100, 90);
         let r = Ratio::of(&source, &rows).unwrap();
         assert_eq!((r.o200k_base, r.cl100k_base), (33.33, 22.5));
-        let t = table(&rows, Some(&source));
+        let t = table(&rows, Some(&source), None);
         assert!(t.contains("33.33x the tokens of /.well-known/ai"), "{t}");
         assert!(Ratio::of(&source, &rows[..1]).is_none());
         assert!(Ratio::of(&source, &[row(AI_DOCUMENT, 0, 0, 0)]).is_none());
+    }
+
+    /// A split /.well-known/ai is read with its parts; an opt-in split's parts repeat the
+    /// whole document, so they are not counted.
+    #[test]
+    fn ratio_counts_the_parts_of_a_split_document() {
+        let source = row("openapi.json", 300, 100, 100);
+        let mut rows = vec![
+            row(AI_DOCUMENT, 10, 5, 5),
+            row("/.well-known/ai-services/a.json", 10, 5, 5),
+        ];
+        assert_eq!(Ratio::of(&source, &rows).unwrap().o200k_base, 10.0);
+        let t = table(&rows, Some(&source), None);
+        assert!(t.contains("of /.well-known/ai and its parts"), "{t}");
+        rows.push(row(SPLIT_INDEX, 10, 1, 1));
+        assert_eq!(Ratio::of(&source, &rows).unwrap().o200k_base, 20.0);
+    }
+
+    /// A build of hundreds of files lists the largest and counts the rest on one line.
+    #[test]
+    fn a_long_table_lists_the_largest_files() {
+        let rows: Vec<Row> = (0..40).map(|i| row(&format!("/f{i}"), i, i, i)).collect();
+        let t = table(&rows, None, Some(TABLE_ROWS));
+        assert_eq!(t.lines().count(), 1 + TABLE_ROWS + 1 + 1, "{t}");
+        assert!(t.contains("/f39 ") && !t.contains("/f24 "), "{t}");
+        assert!(t.contains("… 25 more (--verbose lists them)"), "{t}");
+        assert!(t.lines().last().unwrap().starts_with("total"), "{t}");
+        // In build order.
+        assert!(t.find("/f25 ").unwrap() < t.find("/f39 ").unwrap(), "{t}");
     }
 }

@@ -52,7 +52,11 @@ pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: b
     let text = if report.json {
         json_summary(input, out, &built, rows, source)
     } else {
-        tokens::table(&rows, source.as_ref())
+        tokens::table(
+            &rows,
+            source.as_ref(),
+            (!input.verbose).then_some(tokens::TABLE_ROWS),
+        )
     };
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
