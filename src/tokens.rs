@@ -14,7 +14,7 @@ const PARTS: &str = crate::emit::targets::ai::split::DIR;
 const SPLIT_INDEX: &str = crate::emit::targets::ai::split::INDEX_PATH;
 
 /// Files listed one by one in a table: a big API's build writes hundreds.
-pub const TABLE_ROWS: usize = 15;
+pub const TABLE_ROWS: usize = 6;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Row {
@@ -173,8 +173,8 @@ fn counts(bpe: &tiktoken_rs::CoreBPE, texts: &[String]) -> Vec<usize> {
 
 /// A plain-text table, aligned, with a total line; then the source and its ratio to
 /// /.well-known/ai when the build came from an OpenAPI document. With `limit`, only that many
-/// of the largest files (by o200k_base tokens, in build order) are listed, and one line counts
-/// the rest.
+/// files are listed (/.well-known/ai and the largest by o200k_base tokens, in build order),
+/// and one line counts the rest.
 pub fn table(rows: &[Row], source: Option<&Row>, limit: Option<usize>) -> String {
     let total = Total::of(rows);
     let width = rows
@@ -193,8 +193,14 @@ pub fn table(rows: &[Row], source: Option<&Row>, limit: Option<usize>) -> String
     );
     let shown: Vec<&Row> = match limit {
         Some(n) if rows.len() > n => {
+            // /.well-known/ai always, the document the ratio is about; then the largest.
             let mut largest: Vec<usize> = (0..rows.len()).collect();
-            largest.sort_by_key(|&i| std::cmp::Reverse(rows[i].o200k_base));
+            largest.sort_by_key(|&i| {
+                (
+                    rows[i].path != AI_DOCUMENT,
+                    std::cmp::Reverse(rows[i].o200k_base),
+                )
+            });
             largest.truncate(n);
             largest.sort_unstable();
             largest.into_iter().map(|i| &rows[i]).collect()
@@ -335,13 +341,24 @@ mod tests {
     /// A build of hundreds of files lists the largest and counts the rest on one line.
     #[test]
     fn a_long_table_lists_the_largest_files() {
-        let rows: Vec<Row> = (0..40).map(|i| row(&format!("/f{i}"), i, i, i)).collect();
-        let t = table(&rows, None, Some(TABLE_ROWS));
-        assert_eq!(t.lines().count(), 1 + TABLE_ROWS + 1 + 1, "{t}");
-        assert!(t.contains("/f39 ") && !t.contains("/f24 "), "{t}");
-        assert!(t.contains("… 25 more (--verbose lists them)"), "{t}");
+        let mut rows: Vec<Row> = (0..40).map(|i| row(&format!("/f{i}"), i, i, i)).collect();
+        rows.push(row(AI_DOCUMENT, 1, 1, 1));
+        let n = TABLE_ROWS;
+        let t = table(&rows, None, Some(n));
+        assert_eq!(t.lines().count(), 1 + n + 1 + 1, "{t}");
+        // /.well-known/ai always, then the largest.
+        assert!(t.contains(&format!("{AI_DOCUMENT} ")), "{t}");
+        assert!(
+            t.contains("/f39 ") && !t.contains(&format!("/f{} ", 40 - n)),
+            "{t}"
+        );
+        assert!(
+            t.contains(&format!("… {} more (--verbose lists them)", 41 - n)),
+            "{t}"
+        );
         assert!(t.lines().last().unwrap().starts_with("total"), "{t}");
         // In build order.
-        assert!(t.find("/f25 ").unwrap() < t.find("/f39 ").unwrap(), "{t}");
+        let first = format!("/f{} ", 41 - n);
+        assert!(t.find(&first).unwrap() < t.find("/f39 ").unwrap(), "{t}");
     }
 }

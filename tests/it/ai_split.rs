@@ -353,12 +353,16 @@ path = "/notes"
 #[test]
 fn a_large_api_builds_every_target_within_the_headers_limit() {
     let dir = setup(Some("tag"));
-    let (code, _, stderr) = run(wellgen()
+    let (code, stdout, stderr) = run(wellgen()
         .arg("build")
         .arg(dir.path().join("service.toml"))
         .arg("-o")
         .arg(dir.path().join("dist")));
     assert_eq!(code, 0, "{stderr}");
+    // Hundreds of files and diagnostics, yet the default output is a page: under 40 lines.
+    let lines = stdout.lines().count() + stderr.lines().count();
+    assert!(lines < 40, "{lines} lines:\n{stderr}\n{stdout}");
+    assert!(stdout.contains("more (--verbose lists them)"), "{stdout}");
     let dist = dir.path().join("dist");
     let headers = std::fs::read_to_string(dist.join("_headers")).unwrap();
     let rules = headers.lines().filter(|l| l.starts_with('/')).count();
