@@ -46,6 +46,16 @@ pub fn map<T: Sync, R: Send>(
         .collect()
 }
 
+/// Drops `value` on a thread of its own: freeing a large document's millions of nodes takes
+/// tens of milliseconds that nothing waits for. For values known to be large; a small one is
+/// cheaper to drop than a thread is to start.
+pub fn drop_aside<T: Send + 'static>(value: T) {
+    // If no thread can be started, the closure, and `value` with it, is dropped right here.
+    let _ = std::thread::Builder::new()
+        .name("wellgen-drop".into())
+        .spawn(move || drop(value));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,6 +70,20 @@ mod tests {
             assert_eq!(done.load(Ordering::Relaxed), items.len());
         }
         assert!(map(&[] as &[u8], 4, &AtomicUsize::new(0), |_| 0, || {}).is_empty());
+    }
+
+    #[test]
+    fn a_value_dropped_aside_is_dropped() {
+        struct Flag(std::sync::mpsc::Sender<()>);
+        impl Drop for Flag {
+            fn drop(&mut self) {
+                let _ = self.0.send(());
+            }
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        drop_aside(Flag(tx));
+        rx.recv_timeout(std::time::Duration::from_secs(10))
+            .expect("dropped on its own thread");
     }
 
     #[test]

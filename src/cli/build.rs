@@ -213,12 +213,12 @@ pub(super) fn build_one(
 
 /// `[deploy] server_config` of the service.toml, relative to its folder.
 fn deploy_server_config(input: &Input) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(&input.source).ok()?;
     // An OpenAPI source has no `[deploy]`; reading a 13 MB JSON file as TOML took a tenth of
     // GitHub's build.
-    if input.openapi.is_none() && openapi::is_openapi_path(&input.source, &text) {
+    if input.openapi.is_none() && openapi_source(input).as_ref() == Some(&input.source) {
         return None;
     }
+    let text = std::fs::read_to_string(&input.source).ok()?;
     let rel = source::parse_service_toml(&text)
         .ok()?
         .deploy?
@@ -248,6 +248,10 @@ fn source_dirs(input: &Input) -> Vec<PathBuf> {
 fn openapi_source(input: &Input) -> Option<PathBuf> {
     if let Some(o) = &input.openapi {
         return Some(o.clone());
+    }
+    // By its extension, without reading a large document once more.
+    if openapi::is_openapi_by_name(&input.source) == Some(true) {
+        return Some(input.source.clone());
     }
     let text = std::fs::read_to_string(&input.source).ok()?;
     if openapi::is_openapi_path(&input.source, &text) {

@@ -287,6 +287,19 @@ impl Documents {
     }
 
     /// The folder refs may reach files under, if any.
+    /// The documents' values and remembered expansions, to be dropped elsewhere
+    /// (`parallel::drop_aside`); a value a node still shares is dropped here instead.
+    pub fn into_values(self) -> Vec<Value> {
+        let docs = self.files.into_iter().map(|f| Rc::try_unwrap(f.doc));
+        let expanded = self
+            .expanded
+            .into_values()
+            .map(|e| Rc::try_unwrap(e).map(|e| e.value));
+        docs.filter_map(Result::ok)
+            .chain(expanded.filter_map(Result::ok))
+            .collect()
+    }
+
     pub fn ref_root(&self) -> Option<&RefRoot> {
         self.root.as_ref()
     }
