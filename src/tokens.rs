@@ -4,6 +4,8 @@
 //! Loading the two encodings costs more than counting a small build (docs/PERFORMANCE.md has the
 //! figures), so a build starts loading them in the background (`preload`) while it compiles.
 
+use std::sync::{LazyLock, Mutex, PoisonError};
+
 use serde::Serialize;
 
 use crate::emit::Artifact;
@@ -99,27 +101,20 @@ pub fn preload() {
     });
 }
 
-/// Counts every served document; identical bodies (aliases) are tokenised once. The two
-/// encodings run on one thread each.
+/// Counts every served document; identical bodies (aliases) are counted once.
+///
+/// On the calling thread: with the segment cache (`counts`) a second thread cost more than it
+/// saved on GitHub's build (docs/PERFORMANCE.md), each new thread warming its own copy of
+/// tiktoken's regex.
 pub fn count(artifacts: &[Artifact]) -> Vec<Row> {
     let (docs, texts) = served(artifacts);
-    let (o200k, cl100k) = std::thread::scope(|s| {
-        let o = s.spawn(|| counts(tiktoken_rs::o200k_base_singleton(), &texts));
-        let c = s.spawn(|| counts(tiktoken_rs::cl100k_base_singleton(), &texts));
-        (
-            o.join().expect("o200k counting"),
-            c.join().expect("cl100k counting"),
-        )
-    });
-    rows(&docs, &o200k, &cl100k)
+    rows(&docs, &counts(&texts))
 }
 
-/// `count` on the calling thread: for batch builds, whose workers already fill every core.
+/// `count`, which runs on the calling thread too: for batch builds, whose workers already
+/// fill every core.
 pub fn count_serial(artifacts: &[Artifact]) -> Vec<Row> {
-    let (docs, texts) = served(artifacts);
-    let o200k = counts(tiktoken_rs::o200k_base_singleton(), &texts);
-    let cl100k = counts(tiktoken_rs::cl100k_base_singleton(), &texts);
-    rows(&docs, &o200k, &cl100k)
+    count(artifacts)
 }
 
 fn served(artifacts: &[Artifact]) -> (Vec<&Artifact>, Vec<String>) {
@@ -131,44 +126,170 @@ fn served(artifacts: &[Artifact]) -> (Vec<&Artifact>, Vec<String>) {
     (docs, texts)
 }
 
-fn rows(docs: &[&Artifact], o200k: &[usize], cl100k: &[usize]) -> Vec<Row> {
+fn rows(docs: &[&Artifact], counts: &[(usize, usize)]) -> Vec<Row> {
     docs.iter()
-        .enumerate()
-        .map(|(i, a)| Row {
+        .zip(counts)
+        .map(|(a, &(o200k_base, cl100k_base))| Row {
             path: a.path.clone(),
             bytes: a.body.len(),
-            o200k_base: o200k[i],
-            cl100k_base: cl100k[i],
+            o200k_base,
+            cl100k_base,
         })
         .collect()
 }
 
 /// Tokens of a text in both encodings, `(o200k_base, cl100k_base)`.
 pub fn count_text(text: &str) -> (usize, usize) {
-    let t = [text.to_string()];
-    std::thread::scope(|s| {
-        let o = s.spawn(|| counts(tiktoken_rs::o200k_base_singleton(), &t)[0]);
-        let c = s.spawn(|| counts(tiktoken_rs::cl100k_base_singleton(), &t)[0]);
-        (
-            o.join().expect("o200k counting"),
-            c.join().expect("cl100k counting"),
-        )
+    counts(&[text.to_string()])[0]
+}
+
+/// `(o200k_base, cl100k_base)` of each text.
+///
+/// A text counts as the sum of its segments (`segments`: cut where no token can cross). JSON
+/// and YAML repeat the same segments (`"description`, `":"string`, ` the`) so often that
+/// tiktoken itself needs to see only the distinct ones: a few percent of the text. Identical
+/// texts (aliases) are counted once.
+fn counts(texts: &[String]) -> Vec<(usize, usize)> {
+    let mut first: HashMap<&str, usize> = HashMap::default();
+    let mut ids: HashMap<&str, u32> = HashMap::default();
+    let mut distinct: Vec<&str> = Vec::new();
+    // Each text as the ids of its segments, or the text it repeats.
+    let mut texts_as_ids: Vec<Result<Vec<u32>, usize>> = Vec::with_capacity(texts.len());
+    for (i, t) in texts.iter().enumerate() {
+        let o = *first.entry(t.as_str()).or_insert(i);
+        if o != i {
+            texts_as_ids.push(Err(o));
+            continue;
+        }
+        let seq = segments(t)
+            .map(|seg| {
+                *ids.entry(seg).or_insert_with(|| {
+                    distinct.push(seg);
+                    (distinct.len() - 1) as u32
+                })
+            })
+            .collect();
+        texts_as_ids.push(Ok(seq));
+    }
+    let per_segment = segment_counts(&distinct);
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(texts.len());
+    for t in &texts_as_ids {
+        let sum = match t {
+            Ok(seq) => seq.iter().fold((0, 0), |(o, c), &id| {
+                let (so, sc) = per_segment[id as usize];
+                (o + so as usize, c + sc as usize)
+            }),
+            Err(o) => out[*o],
+        };
+        out.push(sum);
+    }
+    out
+}
+
+/// Counts of the segments this process has seen: a build counts its documents, then the
+/// OpenAPI source they came from, most of whose segments the documents repeat.
+static SEEN: LazyLock<Mutex<Seen>> = LazyLock::new(Mutex::default);
+type Seen = HashMap<Box<str>, (u32, u32)>;
+
+/// Past this many segments (tens of MB), `SEEN` starts again: a long `wellgen serve` or
+/// batch run must not grow without end.
+const SEEN_MAX: usize = 1 << 20;
+
+/// `(o200k_base, cl100k_base)` of each segment: those not seen yet are tokenised by tiktoken.
+fn segment_counts(segments: &[&str]) -> Vec<(u32, u32)> {
+    let seen = || SEEN.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut out: Vec<Option<(u32, u32)>> = {
+        let seen = seen();
+        segments.iter().map(|s| seen.get(*s).copied()).collect()
+    };
+    let todo: Vec<usize> = (0..segments.len()).filter(|&k| out[k].is_none()).collect();
+    let o200k = tiktoken_rs::o200k_base_singleton();
+    let cl100k = tiktoken_rs::cl100k_base_singleton();
+    let len = |bpe: &tiktoken_rs::CoreBPE, seg: &str| {
+        u32::try_from(bpe.encode_ordinary(seg).len()).unwrap_or(u32::MAX)
+    };
+    let counted: Vec<(u32, u32)> = todo
+        .iter()
+        .map(|&k| (len(o200k, segments[k]), len(cl100k, segments[k])))
+        .collect();
+    let mut seen = seen();
+    if seen.len() + counted.len() > SEEN_MAX {
+        seen.clear();
+    }
+    for (&k, &c) in todo.iter().zip(&counted) {
+        out[k] = Some(c);
+        seen.insert(segments[k].into(), c);
+    }
+    out.into_iter().map(|c| c.unwrap_or_default()).collect()
+}
+
+type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
+
+/// Whether a text may be cut before byte `p` (0 < `p` < its length), its tokens in both
+/// encodings being those of the two sides: byte `p - 1` is an ASCII letter or digit, and
+/// byte `p` is ASCII and none of a letter, a digit or `'`.
+///
+/// Why this is exact: both encodings split a text with a pre-tokenizer regex, left to right,
+/// into pieces that cover it, and encode each piece alone. Every alternative of either regex
+/// that can take a letter or a digit (letter runs with an optional leading non-letter and a
+/// contraction suffix, `'s`-style contractions, `\p{N}{1,3}`) can only go on with another
+/// letter, digit, mark (never ASCII) or an apostrophe; so a piece ends at `p`, and the pieces
+/// after it are found from `p` on alone (no alternative looks behind). The pieces before `p`
+/// are found alike in `text[..p]`: the only parts of the regexes that take the end of the text
+/// differently from a character there (`\s+$`, `\s+(?!\S)`) must have consumed whitespace
+/// just before it, and byte `p - 1` is a letter or a digit. The tests compare with whole-text
+/// tiktoken on texts made to break this.
+fn cut_before(b: &[u8], p: usize) -> bool {
+    CLASS[usize::from(b[p - 1])] & AFTER != 0 && CLASS[usize::from(b[p])] & BEFORE != 0
+}
+
+/// `cut_before` as a table (a cut may come after an `AFTER` byte, before a `BEFORE` byte):
+/// the scan runs over every byte of a build.
+const CLASS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 128 {
+        let c = i as u8;
+        t[i] = if c.is_ascii_alphanumeric() {
+            AFTER
+        } else if c == b'\'' {
+            0
+        } else {
+            BEFORE
+        };
+        i += 1;
+    }
+    t
+};
+const AFTER: u8 = 1;
+const BEFORE: u8 = 2;
+
+/// The text in segments whose token counts add up to the text's (`cut_before`).
+fn segments(text: &str) -> impl Iterator<Item = &str> {
+    let b = text.as_bytes();
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= b.len() {
+            return None;
+        }
+        let end = next_cut(text, start + 1);
+        let seg = &text[start..end];
+        start = end;
+        Some(seg)
     })
 }
 
-fn counts(bpe: &tiktoken_rs::CoreBPE, texts: &[String]) -> Vec<usize> {
-    let mut seen: Vec<(&str, usize)> = Vec::new();
-    texts
-        .iter()
-        .map(|t| {
-            if let Some((_, n)) = seen.iter().find(|(s, _)| *s == t.as_str()) {
-                return *n;
-            }
-            let n = bpe.encode_ordinary(t).len();
-            seen.push((t, n));
-            n
-        })
-        .collect()
+/// The first cut at or after byte `at` (`cut_before`), or the text's end.
+fn next_cut(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    let mut p = at.max(1);
+    while p < b.len() {
+        if cut_before(b, p) {
+            return p;
+        }
+        p += 1;
+    }
+    b.len()
 }
 
 /// A plain-text table, aligned, with a total line; then the source and its ratio to
@@ -284,7 +405,6 @@ mod tests {
         assert!(rows[0].cl100k_base > 5);
         assert_eq!(rows[0].o200k_base, rows[1].o200k_base);
         assert_eq!(count_serial(&arts), rows);
-        assert_eq!(count_text("hello world"), (2, 2));
     }
 
     #[test]
@@ -336,6 +456,157 @@ mod tests {
         assert!(t.contains("of /.well-known/ai and its parts"), "{t}");
         rows.push(row(SPLIT_INDEX, 10, 1, 1));
         assert_eq!(Ratio::of(&source, &rows).unwrap().o200k_base, 20.0);
+    }
+
+    /// Whole-text tiktoken, the reference the segment cache must match.
+    fn tiktoken(text: &str) -> (usize, usize) {
+        (
+            tiktoken_rs::o200k_base_singleton()
+                .encode_ordinary(text)
+                .len(),
+            tiktoken_rs::cl100k_base_singleton()
+                .encode_ordinary(text)
+                .len(),
+        )
+    }
+
+    /// Texts made to break `cut_before`: every kind of character on either side of a cut,
+    /// contractions, case changes, whitespace runs, line ends, marks, CJK, emoji.
+    fn awkward() -> Vec<String> {
+        let mut v: Vec<String> = Vec::new();
+        for n in [1, 2, 3, 4, 7, 100, 1000] {
+            for unit in [
+                " ",
+                "\t",
+                "\n",
+                "\r\n",
+                " \n",
+                "\u{a0}",
+                "\u{3000}",
+                "0123456789",
+                "a",
+                "Ab",
+                "ABC",
+                "aBcDeF",
+                "😀👨\u{200d}👩\u{200d}👧🇺🇸",
+                "漢字かなカナ한국어",
+                "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+                "/",
+                "it's THEY'RE we'll I'D 's 't ",
+                "e\u{301}a\u{308}x\u{20dd}",
+                "مرحبا بالعالم ",
+                "a\u{200b}b\u{feff}c",
+                " \t\u{a0}\u{2003}\r\n\u{85}\u{2028}\u{b}\u{c}",
+                "١٢٣四五六Ⅻ²½",
+                "x'",
+                "a1'b2\"",
+                "{\"a\": [1, 2.5e10, null], \"b\\n\": \"x\\u00e9\"}\r\n",
+                "word ",
+                "ß İ ǅ ʰ ",
+            ] {
+                v.push(unit.repeat(n));
+                v.push(format!("x{}y", unit.repeat(n)));
+                v.push(format!("9{}'s", unit.repeat(n)));
+            }
+        }
+        // Deterministic mixes of the same pieces.
+        let pieces = [
+            " ", "  ", "\n", "\r\n", "\t", "a", "Ab", "ABC", "1", "12345", "'s", "'LL", "😀", "漢",
+            "é", "e\u{301}", "\u{a0}", ".", "/", "//", "\"", "{", "}", "-", "_", "\u{3000}", "x'",
+            " '", "ß", "İ", "ǅ", "ʰ", "\u{300}",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for i in 0..600 {
+            let mut s = String::new();
+            for _ in 0..1 + i % 150 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                s.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            v.push(s);
+        }
+        v
+    }
+
+    #[test]
+    fn counts_equal_whole_text_tiktoken() {
+        for t in awkward() {
+            assert_eq!(count_text(&t), tiktoken(&t), "{t:?}");
+        }
+    }
+
+    /// Counts computed by tiktoken (tiktoken-rs 0.12.1, whole text) before the segment cache.
+    #[test]
+    fn known_counts() {
+        for (text, counts) in [
+            ("hello world", (2, 2)),
+            (
+                "{\"aiendpoint\": \"1.0\", \"service\": {\"name\": \"Notes\", \"description\": \"Keeps notes; it's fast.\"}}\n",
+                (30, 31),
+            ),
+            ("  don't STOP\r\n\r\n  12345 😀 漢字 it's'll", (14, 17)),
+        ] {
+            assert_eq!(count_text(text), counts, "{text:?}");
+        }
+    }
+
+    /// A big text and many documents count as whole-text tiktoken does, then again from the
+    /// cache.
+    #[test]
+    fn big_texts_and_many_documents() {
+        let mut big = String::from("{\n");
+        let mut i = 0;
+        while big.len() < 3 << 20 {
+            big.push_str(&format!(
+                "  \"op{i}\": {{\"description\": \"Lists the {i} repos'  items.\\nSee https://x.y/z?q={i}\", \"type\": \"string\", \"é{i}\": [{i}, -{i}.5e3]}},\n"
+            ));
+            i += 1;
+        }
+        big.push('}');
+        assert_eq!(segments(&big).collect::<String>(), big);
+        assert_eq!(count_text(&big), tiktoken(&big));
+        let texts: Vec<String> = awkward()
+            .into_iter()
+            .step_by(7)
+            .chain([big.clone(), "{}".into(), big])
+            .collect();
+        let want: Vec<(usize, usize)> = texts.iter().map(|t| tiktoken(t)).collect();
+        assert_eq!(counts(&texts), want);
+        assert_eq!(counts(&texts), want, "from the cache");
+        assert_eq!(counts(&[]), vec![]);
+        assert_eq!(count_text(""), (0, 0));
+    }
+
+    #[test]
+    fn segments_cut_only_after_a_letter_or_digit() {
+        let t = "{\"type\":\"object\", \"x1\": it's  ok\n}";
+        let segs: Vec<&str> = segments(t).collect();
+        assert_eq!(
+            segs,
+            [
+                "{\"type",
+                "\":\"object",
+                "\", \"x1",
+                "\": it's",
+                "  ok",
+                "\n}"
+            ]
+        );
+        assert_eq!(segments("é\"é").count(), 1);
+        for c in 0..=255u8 {
+            let want = |after: bool| {
+                if after {
+                    c.is_ascii_alphanumeric()
+                } else {
+                    c.is_ascii() && !c.is_ascii_alphanumeric() && c != b'\''
+                }
+            };
+            assert_eq!(cut_before(&[c, b' '], 1), want(true), "{c}");
+            assert_eq!(cut_before(&[b'a', c], 1), want(false), "{c}");
+        }
+        assert_eq!(next_cut("ab cd", 0), 2);
+        assert_eq!(next_cut("ab cd", 3), 5);
     }
 
     /// A build of hundreds of files lists the largest and counts the rest on one line.
