@@ -25,6 +25,42 @@ pub const FEATURES: [&str; 9] = [
     "real_time",
 ];
 
+/// The longest `details` published: the publication check's bound on agent-facing text
+/// (`check::MAX_AGENT_TEXT`, kept equal by a test there), so a long description costs no
+/// warning.
+pub const DETAILS_MAX: usize = 2000;
+
+/// `text` within `max` characters: whole sentences (or paragraphs) while they fit, else cut
+/// at a word with `…`; whether it was cut. Line breaks are kept.
+pub fn cut_details(text: &str, max: usize) -> (String, bool) {
+    if text.chars().count() <= max {
+        return (text.to_string(), false);
+    }
+    let end = text
+        .char_indices()
+        .nth(max - 1)
+        .map_or(text.len(), |(i, _)| i);
+    let keep = &text[..end];
+    // A sentence ends at `.`, `!` or `?` before white space; a paragraph at a blank line.
+    let sentence = keep
+        .char_indices()
+        .filter(|&(i, c)| {
+            matches!(c, '.' | '!' | '?')
+                && keep[i + 1..].starts_with(char::is_whitespace)
+        })
+        .map(|(i, _)| i + 1)
+        .chain(keep.rfind("\n\n"))
+        .max();
+    if let Some(e) = sentence.filter(|&e| e > max / 2) {
+        return (keep[..e].trim_end().to_string(), true);
+    }
+    let word = keep
+        .rfind(char::is_whitespace)
+        .filter(|&i| i > max / 2)
+        .unwrap_or(end);
+    (format!("{}…", keep[..word].trim_end()), true)
+}
+
 /// Lowers a parsed service.toml; `None` when any error was found (all of them are in `diags`).
 pub fn lower(doc: raw::ServiceToml, diags: &mut Diagnostics) -> Option<Service> {
     let before = diags.error_count();
@@ -949,6 +985,7 @@ impl Cx<'_> {
             }
             let description = self.required(c.description, &f("description"));
             let description = self.text(description, &f("description"), 1, 200);
+            let details = self.details(c.details, description.as_deref(), &f("details"));
             let method = match c.method {
                 None => Some(Method::Get),
                 Some(m) => {
@@ -1069,6 +1106,7 @@ impl Cx<'_> {
                 index,
                 id,
                 description,
+                details,
                 method,
                 host,
                 path,
@@ -1088,6 +1126,36 @@ impl Cx<'_> {
             });
         }
         out
+    }
+
+    /// A capability's `details`: trimmed, left out when empty or the same as its description,
+    /// and cut to `DETAILS_MAX` characters at a sentence or word with a note.
+    fn details(
+        &mut self,
+        value: Option<String>,
+        description: Option<&str>,
+        field: &str,
+    ) -> Option<String> {
+        let value = value?;
+        let text = value.trim();
+        if text.is_empty() || Some(text) == description.map(str::trim) {
+            return None;
+        }
+        let (text, cut) = cut_details(text, DETAILS_MAX);
+        if cut {
+            self.push(
+                Diagnostic::new(
+                    Code::DetailsShortened,
+                    format!(
+                        "is longer than {DETAILS_MAX} characters: published cut after the last \
+                         sentence (else word) within them"
+                    ),
+                )
+                .at(field)
+                .help("shorten it; put long documentation behind a link"),
+            );
+        }
+        Some(text)
     }
 
     fn capability_id(&mut self, id: &str, field: &str) {
