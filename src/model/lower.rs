@@ -45,8 +45,7 @@ pub fn cut_details(text: &str, max: usize) -> (String, bool) {
     let sentence = keep
         .char_indices()
         .filter(|&(i, c)| {
-            matches!(c, '.' | '!' | '?')
-                && keep[i + 1..].starts_with(char::is_whitespace)
+            matches!(c, '.' | '!' | '?') && keep[i + 1..].starts_with(char::is_whitespace)
         })
         .map(|(i, _)| i + 1)
         .chain(keep.rfind("\n\n"))
@@ -1775,6 +1774,52 @@ mod tests {
         );
         assert!(parse_rate_limit("0/minute").is_none() && parse_rate_limit("5/minutes").is_none());
         assert!(is_snake_case("a_b1") && !is_snake_case("a__b") && !is_snake_case("A"));
+    }
+
+    #[test]
+    fn details_are_cut_after_a_sentence_else_at_a_word() {
+        assert_eq!(
+            cut_details("Short.\n\nText.", 100),
+            ("Short.\n\nText.".into(), false)
+        );
+        let text = format!(
+            "{}\n\n{}",
+            "One sentence here. ".repeat(4).trim(),
+            "word ".repeat(40)
+        );
+        let (cut, was) = cut_details(&text, 100);
+        assert!(was && cut.ends_with("here."), "{cut}");
+        let (cut, was) = cut_details(&"word ".repeat(40), 50);
+        assert!(
+            was && cut.ends_with("word…") && cut.chars().count() <= 50,
+            "{cut}"
+        );
+        let (cut, _) = cut_details(&"é".repeat(80), 50);
+        assert_eq!(cut.chars().count(), 50);
+    }
+
+    #[test]
+    fn details_are_trimmed_dropped_when_they_repeat_and_cut_with_a_note() {
+        let lower_one = |details: &str| {
+            let text = format!(
+                "[service]\nname = \"S\"\ndescription = \"A service.\"\nbase_url = \"https://s.example\"\n\n\
+                 [[capabilities]]\nid = \"find\"\ndescription = \"Find things\"\npath = \"/things\"\ndetails = '''{details}'''\n"
+            );
+            let mut diags = Diagnostics::default();
+            let raw = crate::source::parse_service_toml(&text).unwrap();
+            let service = lower(raw, &mut diags).unwrap();
+            let codes: Vec<String> = diags.iter().map(|d| d.code.to_string()).collect();
+            (service.capabilities[0].details.clone(), codes)
+        };
+        assert_eq!(lower_one("  Find things \n"), (None, vec![]));
+        assert_eq!(lower_one("   "), (None, vec![]));
+        assert_eq!(
+            lower_one("\n  More about it.\n\nAnd more.\n"),
+            (Some("More about it.\n\nAnd more.".into()), vec![])
+        );
+        let (details, codes) = lower_one(&"Long sentence. ".repeat(200));
+        assert!(details.unwrap().chars().count() <= DETAILS_MAX);
+        assert_eq!(codes, ["N-details-shortened"]);
     }
 
     #[test]

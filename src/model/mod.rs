@@ -754,9 +754,9 @@ impl Capability {
         };
         let bare = lead.trim_end_matches(|c: char| c == '…' || c == '.' || c.is_whitespace());
         let flat = crate::text::one_line(details);
-        let begins = flat.strip_prefix(bare).is_some_and(|rest| {
-            !rest.starts_with(char::is_alphanumeric)
-        });
+        let begins = flat
+            .strip_prefix(bare)
+            .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric));
         if begins {
             details.into()
         } else {

@@ -682,4 +682,26 @@ after = {{ type = "string", in = "query" }}
         }
         assert_eq!(wrapped("k = ", 2, &"x".repeat(200)), None);
     }
+    #[test]
+    fn a_string_with_line_breaks_keeps_them_and_reads_back_the_same() {
+        let long = format!(
+            "{}\n\n- item\n- {}",
+            "long words ".repeat(40),
+            "x".repeat(150)
+        );
+        for s in [
+            "First paragraph.\n\nSecond paragraph.",
+            "\nstarts with a line break\n",
+            "ends with a backslash \\\nand \"\"\" quotes \"",
+            "  indented\n\n\n\ntabs\there\r\n",
+            long.as_str(),
+        ] {
+            let text = lines("k = ", s) + "\n";
+            let table: toml::Table = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(table["k"].as_str(), Some(s), "{text}");
+            assert!(text.starts_with("k = \"\"\"\n"), "{text}");
+        }
+        let text = lines("k = ", &format!("{}\n\nb", "word ".repeat(50)));
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+    }
 }
