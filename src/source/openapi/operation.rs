@@ -1222,6 +1222,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn paragraphs_keep_blank_lines_and_list_items_and_join_the_rest() {
+        assert_eq!(
+            paragraphs("\n  Creates  a\ncharge.\n\n\n\nMore:\n- one\n* two\n10. ten\n  \nEnd.\n"),
+            "Creates a charge.\n\nMore:\n- one\n* two\n10. ten\n\nEnd."
+        );
+        assert_eq!(paragraphs("-not an item\n-x"), "-not an item -x");
+        assert_eq!(paragraphs(" \n "), "");
+    }
+
+    #[test]
     fn x_errors_names_that_no_error_may_take_are_ignored() {
         let list = serde_json::json!([
             {"name": "quota_exhausted", "description": "Out of quota."},
