@@ -132,10 +132,20 @@ impl Lx<'_> {
                 None => line.to_string(),
             })
             .collect();
+        let details = lines.join("\n");
+        // Only the summary was published before `details` existed: a key quoted in the text
+        // (a curl example with an AWS key id) would now fail a build that used to pass.
+        if secrets::find(&details).is_some() {
+            self.note(
+                "operation descriptions that quote a credential-like value are not carried into `details`",
+                op,
+            );
+            return None;
+        }
         if random {
             self.note(RANDOM_LEFT_OUT, op);
         }
-        Some(lines.join("\n"))
+        Some(details)
     }
 
     /// The path as a wellgen template. A query string written into the path key
