@@ -330,6 +330,7 @@ fn capability<'a>(
 ) {
     c.add(&cap.field("id"), &cap.id, Use::Plain);
     c.add(&cap.field("description"), &cap.description, Use::AgentText);
+    c.opt(&cap.field("details"), &cap.details, Use::AgentText);
     c.opt(&cap.field("returns"), &cap.returns, Use::AgentText);
     let path = cap.field("path");
     if let Some(h) = &cap.host {

@@ -295,6 +295,10 @@ codes! {
         "remove or merge the file by hand";
 
     // ---- notes: values wellgen filled in -------------------------------------------------------
+    DetailsShortened = "N-details-shortened", note, "service.toml",
+        "a capability's `details` is published shortened to 2000 characters",
+        "is longer than 2000 characters: published cut after the last sentence (else word) within them",
+        "shorten it; put long documentation behind a link";
     AuthUndeclared = "N-auth-undeclared", note, "ai",
         "no [auth] table: agents assume authentication may be required; ADP says `none`",
         "no [auth] table: agents will assume authentication may be required (§3.4)",

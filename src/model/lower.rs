@@ -25,6 +25,41 @@ pub const FEATURES: [&str; 9] = [
     "real_time",
 ];
 
+/// The longest `details` published: the publication check's bound on agent-facing text
+/// (`check::MAX_AGENT_TEXT`, kept equal by a test there), so a long description costs no
+/// warning.
+pub const DETAILS_MAX: usize = 2000;
+
+/// `text` within `max` characters: whole sentences (or paragraphs) while they fit, else cut
+/// at a word with `…`; whether it was cut. Line breaks are kept.
+pub fn cut_details(text: &str, max: usize) -> (String, bool) {
+    if text.chars().count() <= max {
+        return (text.to_string(), false);
+    }
+    let end = text
+        .char_indices()
+        .nth(max - 1)
+        .map_or(text.len(), |(i, _)| i);
+    let keep = &text[..end];
+    // A sentence ends at `.`, `!` or `?` before white space; a paragraph at a blank line.
+    let sentence = keep
+        .char_indices()
+        .filter(|&(i, c)| {
+            matches!(c, '.' | '!' | '?') && keep[i + 1..].starts_with(char::is_whitespace)
+        })
+        .map(|(i, _)| i + 1)
+        .chain(keep.rfind("\n\n"))
+        .max();
+    if let Some(e) = sentence.filter(|&e| e > max / 2) {
+        return (keep[..e].trim_end().to_string(), true);
+    }
+    let word = keep
+        .rfind(char::is_whitespace)
+        .filter(|&i| i > max / 2)
+        .unwrap_or(end);
+    (format!("{}…", keep[..word].trim_end()), true)
+}
+
 /// Lowers a parsed service.toml; `None` when any error was found (all of them are in `diags`).
 pub fn lower(doc: raw::ServiceToml, diags: &mut Diagnostics) -> Option<Service> {
     let before = diags.error_count();
@@ -949,6 +984,7 @@ impl Cx<'_> {
             }
             let description = self.required(c.description, &f("description"));
             let description = self.text(description, &f("description"), 1, 200);
+            let details = self.details(c.details, description.as_deref(), &f("details"));
             let method = match c.method {
                 None => Some(Method::Get),
                 Some(m) => {
@@ -1069,6 +1105,7 @@ impl Cx<'_> {
                 index,
                 id,
                 description,
+                details,
                 method,
                 host,
                 path,
@@ -1088,6 +1125,36 @@ impl Cx<'_> {
             });
         }
         out
+    }
+
+    /// A capability's `details`: trimmed, left out when empty or the same as its description,
+    /// and cut to `DETAILS_MAX` characters at a sentence or word with a note.
+    fn details(
+        &mut self,
+        value: Option<String>,
+        description: Option<&str>,
+        field: &str,
+    ) -> Option<String> {
+        let value = value?;
+        let text = value.trim();
+        if text.is_empty() || Some(text) == description.map(str::trim) {
+            return None;
+        }
+        let (text, cut) = cut_details(text, DETAILS_MAX);
+        if cut {
+            self.push(
+                Diagnostic::new(
+                    Code::DetailsShortened,
+                    format!(
+                        "is longer than {DETAILS_MAX} characters: published cut after the last \
+                         sentence (else word) within them"
+                    ),
+                )
+                .at(field)
+                .help("shorten it; put long documentation behind a link"),
+            );
+        }
+        Some(text)
     }
 
     fn capability_id(&mut self, id: &str, field: &str) {
@@ -1707,6 +1774,52 @@ mod tests {
         );
         assert!(parse_rate_limit("0/minute").is_none() && parse_rate_limit("5/minutes").is_none());
         assert!(is_snake_case("a_b1") && !is_snake_case("a__b") && !is_snake_case("A"));
+    }
+
+    #[test]
+    fn details_are_cut_after_a_sentence_else_at_a_word() {
+        assert_eq!(
+            cut_details("Short.\n\nText.", 100),
+            ("Short.\n\nText.".into(), false)
+        );
+        let text = format!(
+            "{}\n\n{}",
+            "One sentence here. ".repeat(4).trim(),
+            "word ".repeat(40)
+        );
+        let (cut, was) = cut_details(&text, 100);
+        assert!(was && cut.ends_with("here."), "{cut}");
+        let (cut, was) = cut_details(&"word ".repeat(40), 50);
+        assert!(
+            was && cut.ends_with("word…") && cut.chars().count() <= 50,
+            "{cut}"
+        );
+        let (cut, _) = cut_details(&"é".repeat(80), 50);
+        assert_eq!(cut.chars().count(), 50);
+    }
+
+    #[test]
+    fn details_are_trimmed_dropped_when_they_repeat_and_cut_with_a_note() {
+        let lower_one = |details: &str| {
+            let text = format!(
+                "[service]\nname = \"S\"\ndescription = \"A service.\"\nbase_url = \"https://s.example\"\n\n\
+                 [[capabilities]]\nid = \"find\"\ndescription = \"Find things\"\npath = \"/things\"\ndetails = '''{details}'''\n"
+            );
+            let mut diags = Diagnostics::default();
+            let raw = crate::source::parse_service_toml(&text).unwrap();
+            let service = lower(raw, &mut diags).unwrap();
+            let codes: Vec<String> = diags.iter().map(|d| d.code.to_string()).collect();
+            (service.capabilities[0].details.clone(), codes)
+        };
+        assert_eq!(lower_one("  Find things \n"), (None, vec![]));
+        assert_eq!(lower_one("   "), (None, vec![]));
+        assert_eq!(
+            lower_one("\n  More about it.\n\nAnd more.\n"),
+            (Some("More about it.\n\nAnd more.".into()), vec![])
+        );
+        let (details, codes) = lower_one(&"Long sentence. ".repeat(200));
+        assert!(details.unwrap().chars().count() <= DETAILS_MAX);
+        assert_eq!(codes, ["N-details-shortened"]);
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub mod returns;
 pub mod url;
 pub mod values;
 
-pub use lower::{FEATURES, lower};
+pub use lower::{DETAILS_MAX, FEATURES, cut_details, lower};
 pub use param::{Param, ParamIn, ParamType};
 pub use path::PathTemplate;
 pub use url::HttpsUrl;
@@ -714,7 +714,11 @@ pub struct Capability {
     /// Position in the source, for diagnostics (`capabilities.N.field`).
     pub index: usize,
     pub id: String,
+    /// One line, at most 200 characters: every format can carry it.
     pub description: String,
+    /// The full description (plain text, paragraphs apart by a blank line), for formats with
+    /// room for long text; never equal to `description`, at most `DETAILS_MAX` characters.
+    pub details: Option<String>,
     pub method: Method,
     /// The origin serving this capability when it is not the base URL's.
     pub host: Option<HttpsUrl>,
@@ -739,6 +743,25 @@ impl Capability {
     /// The source field path of one of this capability's keys.
     pub fn field(&self, key: &str) -> String {
         format!("capabilities.{}.{key}", self.index)
+    }
+
+    /// The text a format with room for long text publishes: `lead` (the short description, or
+    /// an intent written from it) and the `details` after a blank line, or the details alone
+    /// when they begin with the lead's words (the lead is then their first words).
+    pub fn long_text<'a>(&'a self, lead: &'a str) -> std::borrow::Cow<'a, str> {
+        let Some(details) = &self.details else {
+            return lead.into();
+        };
+        let bare = lead.trim_end_matches(|c: char| c == '…' || c == '.' || c.is_whitespace());
+        let flat = crate::text::one_line(details);
+        let begins = flat
+            .strip_prefix(bare)
+            .is_some_and(|rest| !rest.starts_with(char::is_alphanumeric));
+        if begins {
+            details.into()
+        } else {
+            format!("{lead}\n\n{details}").into()
+        }
     }
 
     /// The absolute URL template of this capability, `{param}` spelling.

@@ -252,6 +252,13 @@ fn entry(out: &mut String, indent: usize, key: Option<&str>, v: &Value, inside: 
     let pad = " ".repeat(indent);
     let lead = key.map_or_else(|| pad.clone(), |k| format!("{pad}{k} = "));
     let end = if inside { "," } else { "" };
+    if let (Value::String(s), Some(_), false) = (v, key, inside)
+        && indent == 0
+        && s.contains('\n')
+    {
+        let _ = writeln!(out, "{}", lines(&lead, s));
+        return;
+    }
     let mut line = lead.clone();
     if inline_within(&mut line, v, WIDTH - end.len()) {
         let _ = writeln!(out, "{line}{end}");
@@ -346,6 +353,46 @@ fn wrapped(lead: &str, indent: usize, s: &str) -> Option<String> {
     }
     let _ = write!(text, "{line}\"\"\"");
     Some(text)
+}
+
+/// A string holding line breaks (a capability's `details`) as a multi-line basic string that
+/// keeps them, its lines from the first column so the text reads as written: the line break
+/// after the opening quotes is not part of the string, and a line too long is cut after a
+/// space with a line-ending backslash, which TOML removes with the line break. `lead` is what
+/// comes before the string (`key = `); the text ends with the closing quotes.
+fn lines(lead: &str, s: &str) -> String {
+    let mut text = format!("{lead}\"\"\"\n");
+    for (n, line) in s.split('\n').enumerate() {
+        if n > 0 {
+            text.push('\n');
+        }
+        // Pieces end after a space that a non-space follows: the backslash also swallows the
+        // white space that starts the next line, so no piece may start with it.
+        let escaped = escape(line);
+        let mut pieces: Vec<String> = vec![String::new()];
+        let mut chars = escaped.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(piece) = pieces.last_mut() {
+                piece.push(c);
+            }
+            if c == ' ' && chars.peek().is_some_and(|n| *n != ' ') {
+                pieces.push(String::new());
+            }
+        }
+        let mut current = String::new();
+        for piece in pieces {
+            // Room for the backslash, or for the closing quotes.
+            if !current.is_empty() && current.chars().count() + piece.chars().count() + 3 > WIDTH {
+                text.push_str(&current);
+                text.push_str("\\\n");
+                current.clear();
+            }
+            current.push_str(&piece);
+        }
+        text.push_str(&current);
+    }
+    text.push_str("\"\"\"");
+    text
 }
 
 /// `null`, an empty table and an empty list are all "not set" in the mirror.
@@ -634,5 +681,27 @@ after = {{ type = "string", in = "query" }}
             assert_eq!(table["k"].as_str(), Some(long.as_str()), "{text}");
         }
         assert_eq!(wrapped("k = ", 2, &"x".repeat(200)), None);
+    }
+    #[test]
+    fn a_string_with_line_breaks_keeps_them_and_reads_back_the_same() {
+        let long = format!(
+            "{}\n\n- item\n- {}",
+            "long words ".repeat(40),
+            "x".repeat(150)
+        );
+        for s in [
+            "First paragraph.\n\nSecond paragraph.",
+            "\nstarts with a line break\n",
+            "ends with a backslash \\\nand \"\"\" quotes \"",
+            "  indented\n\n\n\ntabs\there\r\n",
+            long.as_str(),
+        ] {
+            let text = lines("k = ", s) + "\n";
+            let table: toml::Table = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(table["k"].as_str(), Some(s), "{text}");
+            assert!(text.starts_with("k = \"\"\"\n"), "{text}");
+        }
+        let text = lines("k = ", &format!("{}\n\nb", "word ".repeat(50)));
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
     }
 }

@@ -397,7 +397,7 @@ fn every_card_meets_the_proto_and_the_mapping_rules() {
                 "{title}"
             );
             assert_eq!(title.to_lowercase().replace(' ', "_"), c.id);
-            assert_eq!(skill["description"], c.description.as_str());
+            assert_eq!(skill["description"], c.long_text(&c.description).as_ref());
             let tags: Vec<&str> = skill["tags"]
                 .as_array()
                 .unwrap()

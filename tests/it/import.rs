@@ -1575,3 +1575,148 @@ fn symlinks_out_of_the_root_are_refused() {
         "{stderr}"
     );
 }
+
+/// An OpenAPI document whose operations carry a summary, a description, or both.
+const DETAILS_SPEC: &str = r##"openapi: 3.0.0
+info: {title: Charges, version: '1', description: Card charges.}
+servers: [{url: 'https://api.charges.example'}]
+paths:
+  /charges:
+    post:
+      operationId: createCharge
+      summary: Create a charge
+      description: |
+        <p>Creates a <b>charge</b> on a   card.</p><p>Charges are captured later unless `capture` is true;
+        see [the guide](https://charges.example/guide).</p>
+
+        - one step
+        - another step
+      responses: {'200': {description: ok}}
+    get:
+      operationId: listCharges
+      description: Lists charges.
+      responses: {'200': {description: ok}}
+  /charges/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getCharge
+      summary: Get a charge.
+      description: Get a charge.
+      responses: {'200': {description: ok}}
+    delete:
+      operationId: deleteCharge
+      summary: Deletes the charge for good
+      description: Delete
+      responses: {'200': {description: ok}}
+  /keys:
+    get:
+      operationId: listKeys
+      summary: List keys
+      description: Lists the keys. For example, `curl -u AKIAIOSFODNN7EXAMPLE:x https://api.charges.example/keys` lists them.
+      responses: {'200': {description: ok}}
+  /refunds:
+    get:
+      operationId: listRefunds
+      description: Lists the refunds of every charge of the account, newest first, twenty to a page, with their amounts, currencies and reasons. Refunds of deleted charges are listed too, as long as the account keeps them. Use the cursor to page.
+      responses: {'200': {description: ok}}
+"##;
+
+#[test]
+fn an_operation_description_that_says_more_becomes_details() {
+    let mut diags = Diagnostics::default();
+    let imported =
+        openapi::import_text(None, DETAILS_SPEC, &Options::default(), &mut diags).unwrap();
+    let doc = openapi::finish(imported, &mut diags);
+    assert!(errors(&diags).is_empty(), "{:#?}", errors(&diags));
+    let create = cap(&doc, "create_charge");
+    assert_eq!(create.description.as_deref(), Some("Create a charge"));
+    assert_eq!(
+        create.details.as_deref(),
+        Some(
+            "Creates a charge on a card.\n\nCharges are captured later unless capture is true; \
+             see the guide.\n\n- one step\n- another step"
+        )
+    );
+    // A description alone and short is the description; the same text, or a shorter one,
+    // says nothing more.
+    for id in ["list_charges", "get_charge", "delete_charge"] {
+        assert_eq!(cap(&doc, id).details, None, "{id}");
+    }
+    // A text quoting a key is left out (it was never published; the build would refuse it).
+    assert_eq!(cap(&doc, "list_keys").details, None);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.message.contains("quote a credential-like value")),
+        "{diags:#?}"
+    );
+    assert_eq!(
+        cap(&doc, "list_charges").description.as_deref(),
+        Some("Lists charges.")
+    );
+    // Over 200 characters, the description is its first sentences and the details the whole.
+    let refunds = cap(&doc, "list_refunds");
+    let short = refunds.description.as_deref().unwrap();
+    let long = refunds.details.as_deref().unwrap();
+    assert!(
+        short.chars().count() <= 200 && long.starts_with(short),
+        "{short}"
+    );
+    assert!(long.ends_with("Use the cursor to page."), "{long}");
+}
+
+#[test]
+fn details_are_written_as_a_multi_line_string_that_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, text) = import_text(dir.path(), DETAILS_SPEC);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(
+            "description = \"Create a charge\"\ndetails = \"\"\"\nCreates a charge on a card.\n\n"
+        ),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 100), "{text}");
+    let doc = wellgen::source::parse_service_toml(&text).unwrap();
+    assert!(
+        cap(&doc, "create_charge")
+            .details
+            .as_deref()
+            .unwrap()
+            .ends_with("capture is true; see the guide.\n\n- one step\n- another step")
+    );
+}
+
+#[test]
+fn details_reach_openapi_mcp_and_a2a_but_not_the_short_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("openapi.yaml");
+    std::fs::write(&spec, DETAILS_SPEC).unwrap();
+    let out = crate::common::build(&spec, &[]);
+    let read = |rel: &str| std::fs::read_to_string(out.path().join(rel)).unwrap();
+    let openapi: Value = serde_json::from_str(&read("openapi.json")).unwrap();
+    let post = &openapi["paths"]["/charges"]["post"];
+    assert_eq!(post["summary"], "Create a charge");
+    assert!(
+        post["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("Creates a charge on a card.\n\nCharges are captured later"),
+        "{post}"
+    );
+    // Without details, an operation has its summary only, as before.
+    assert_eq!(openapi["paths"]["/charges"]["get"].get("description"), None);
+    let mcp = read(".well-known/mcp/tools.json");
+    assert!(mcp.contains("Charges are captured later"), "{mcp}");
+    let card = read(".well-known/agent-card.json");
+    assert!(card.contains("Charges are captured later"), "{card}");
+    for short in [".well-known/ai", "llms.txt"] {
+        let text = read(short);
+        assert!(text.contains("Create a charge"), "{short}: {text}");
+        assert!(!text.contains("captured later"), "{short}: {text}");
+    }
+}

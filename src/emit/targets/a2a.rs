@@ -93,7 +93,8 @@ struct AgentCapabilities {
 struct AgentSkill<'a> {
     id: &'a str,
     name: String,
-    description: &'a str,
+    /// "A detailed description of the skill": the long text where there is one.
+    description: std::borrow::Cow<'a, str>,
     tags: Vec<&'a str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     examples: Vec<String>,
@@ -507,7 +508,7 @@ fn skills<'a>(
             AgentSkill {
                 id: &c.id,
                 name: human_title(&c.id),
-                description: &c.description,
+                description: c.long_text(&c.description),
                 tags,
                 examples: examples(c),
                 security_requirements: if scopes.is_empty() {

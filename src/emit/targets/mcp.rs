@@ -189,11 +189,14 @@ fn input_schema(e: &Endpoint) -> Value {
     schema
 }
 
-/// Appendix C(b): the intent, then ` Hints: name = ['a', 'b']; other = ['c']`.
+/// Appendix C(b): the intent as the base, with the capability's `details` (MCP sets no
+/// length on a tool's description: it is what the model reads to use the tool), then
+/// ` Hints: name = ['a', 'b']; other = ['c']`.
 pub fn description(e: &Endpoint) -> String {
+    let base = e.capability.long_text(&e.intent);
     let hints = &e.capability.semantic.parameter_hints;
     if hints.is_empty() {
-        return e.intent.clone();
+        return base.into_owned();
     }
     let parts: Vec<String> = hints
         .iter()
@@ -202,7 +205,7 @@ pub fn description(e: &Endpoint) -> String {
             format!("{name} = [{}]", quoted.join(", "))
         })
         .collect();
-    let intent = e.intent.trim_end();
+    let intent = base.trim_end();
     let sep = if intent.ends_with(['.', '!', '?']) {
         " "
     } else {

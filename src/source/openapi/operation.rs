@@ -64,6 +64,9 @@ impl Lx<'_> {
                 format!("{} {path}", method.to_ascii_uppercase())
             }
         };
+        let details = op
+            .str("description")
+            .and_then(|d| self.details(d, &description, op));
         self.placeholders = PathTemplate::parse(&path)
             .map(|t| t.params().map(str::to_string).collect())
             .unwrap_or_default();
@@ -82,6 +85,7 @@ impl Lx<'_> {
         Ok(Some(raw::CapabilityTable {
             id: Some(id),
             description: Some(description),
+            details,
             method: Some(method.to_ascii_uppercase()),
             path: Some(path),
             access: Some(access.into()),
@@ -98,6 +102,50 @@ impl Lx<'_> {
             semantic,
             output_schema,
         }))
+    }
+
+    /// An operation's `description` as the capability's `details`: plain text, paragraphs
+    /// apart by a blank line, random-looking words left out, when it says more than the short
+    /// `description` (is longer than it, and not the same text cut shorter). Lowering bounds its
+    /// length.
+    fn details(&mut self, text: &str, description: &str, op: &Node) -> Option<String> {
+        let text = paragraphs(&plain_text(text));
+        let bare = |t: &str| {
+            one_line(t)
+                .trim_end_matches(|c: char| c == '…' || c == '.' || c.is_whitespace())
+                .to_string()
+        };
+        // An operation description no longer than the summary (a title such as "Symbol
+        // List", the summary's own words, or the text the summary was cut from when it fits)
+        // says nothing more.
+        if bare(&text).chars().count() <= bare(description).chars().count() {
+            return None;
+        }
+        let mut random = false;
+        let lines: Vec<String> = text
+            .split('\n')
+            .map(|line| match scrub_words(line) {
+                Some(clean) => {
+                    random = true;
+                    clean
+                }
+                None => line.to_string(),
+            })
+            .collect();
+        let details = lines.join("\n");
+        // Only the summary was published before `details` existed: a key quoted in the text
+        // (a curl example with an AWS key id) would now fail a build that used to pass.
+        if secrets::find(&details).is_some() {
+            self.note(
+                "operation descriptions that quote a credential-like value are not carried into `details`",
+                op,
+            );
+            return None;
+        }
+        if random {
+            self.note(RANDOM_LEFT_OUT, op);
+        }
+        Some(details)
     }
 
     /// The path as a wellgen template. A query string written into the path key
@@ -629,10 +677,7 @@ impl Lx<'_> {
         let mut extra = Value::Object(extra_keywords(schema, kind));
         let random = scrub(&mut extra) | random.get();
         if random {
-            self.note(
-                "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors",
-                node,
-            );
+            self.note(RANDOM_LEFT_OUT, node);
         }
         let extra = (toml_shape(&mut extra) && extra.as_object().is_some_and(|m| !m.is_empty()))
             .then_some(extra);
@@ -1084,6 +1129,39 @@ fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
     }
 }
 
+/// The note on values and words left out for looking random.
+const RANDOM_LEFT_OUT: &str = "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors";
+
+/// Plain text with its white space tidied: each line's spaces folded, paragraphs apart by one
+/// blank line, the lines of a paragraph joined into one unless a line starts a list item
+/// (`- `, `* `, `+ `, `1. `).
+fn paragraphs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank = false;
+    for line in text.lines().map(one_line) {
+        if line.is_empty() {
+            blank = true;
+            continue;
+        }
+        if !out.is_empty() {
+            let item = line.starts_with(['-', '*', '+']) && line[1..].starts_with(' ')
+                || line
+                    .split_once(". ")
+                    .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            out.push_str(if blank {
+                "\n\n"
+            } else if item {
+                "\n"
+            } else {
+                " "
+            });
+        }
+        blank = false;
+        out.push_str(&line);
+    }
+    out
+}
+
 /// `text` with each word that only looks random (see `entropy_only`) replaced by `…`, when it
 /// has any: a description may quote a URL with a random-looking piece; known key formats are
 /// kept, so the publication check still refuses them.
@@ -1152,6 +1230,16 @@ fn scrub(schema: &mut Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paragraphs_keep_blank_lines_and_list_items_and_join_the_rest() {
+        assert_eq!(
+            paragraphs("\n  Creates  a\ncharge.\n\n\n\nMore:\n- one\n* two\n10. ten\n  \nEnd.\n"),
+            "Creates a charge.\n\nMore:\n- one\n* two\n10. ten\n\nEnd."
+        );
+        assert_eq!(paragraphs("-not an item\n-x"), "-not an item -x");
+        assert_eq!(paragraphs(" \n "), "");
+    }
 
     #[test]
     fn x_errors_names_that_no_error_may_take_are_ignored() {

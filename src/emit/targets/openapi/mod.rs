@@ -648,6 +648,9 @@ fn operation(service: &Service, o: &Operation, schemes: &IndexMap<String, Value>
         op.insert("tags".into(), json!(c.tags));
     }
     op.insert("summary".into(), json!(c.description));
+    if let Some(d) = &c.details {
+        op.insert("description".into(), json!(d));
+    }
     op.insert("operationId".into(), json!(c.id));
     let params: Vec<Value> = o
         .parameters
