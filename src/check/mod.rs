@@ -6,6 +6,8 @@ pub mod secrets;
 mod strings;
 mod text;
 
+pub(crate) use text::hidden_char;
+
 use std::collections::HashMap;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};

@@ -1614,6 +1614,12 @@ paths:
       summary: List keys
       description: Lists the keys. For example, `curl -u AKIAIOSFODNN7EXAMPLE:x https://api.charges.example/keys` lists them.
       responses: {'200': {description: ok}}
+  /payouts:
+    get:
+      operationId: listPayouts
+      summary: List payouts
+      description: "Lists the payouts of the account, newest first, with a zero\u200Bwidth space pasted from the docs site."
+      responses: {'200': {description: ok}}
   /refunds:
     get:
       operationId: listRefunds
@@ -1648,6 +1654,14 @@ fn an_operation_description_that_says_more_becomes_details() {
         diags
             .iter()
             .any(|d| d.message.contains("quote a credential-like value")),
+        "{diags:#?}"
+    );
+    // So is a text holding an invisible character, which the publication check refuses.
+    assert_eq!(cap(&doc, "list_payouts").details, None);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.message.contains("holding an invisible character")),
         "{diags:#?}"
     );
     assert_eq!(

@@ -45,15 +45,11 @@ impl Lx<'_> {
             .or_else(|| op.str("description"))
             .map(|t| one_line(&plain_text(t)))
             .filter(|t| !t.is_empty());
+        let mut cut = false;
         let description = match text {
             Some(t) => {
-                let (d, cut) = summary(&t, DESCRIPTION_MAX);
-                if cut {
-                    self.note(
-                        "operation descriptions are shortened to 200 characters at a word boundary",
-                        op,
-                    );
-                }
+                let (d, shortened) = summary(&t, DESCRIPTION_MAX);
+                cut = shortened;
                 d
             }
             None => {
@@ -67,6 +63,13 @@ impl Lx<'_> {
         let details = op
             .str("description")
             .and_then(|d| self.details(d, &description, op));
+        // Nothing is lost where `details` keeps the whole text.
+        if cut && details.is_none() {
+            self.note(
+                "operation descriptions are shortened to 200 characters at a word boundary",
+                op,
+            );
+        }
         self.placeholders = PathTemplate::parse(&path)
             .map(|t| t.params().map(str::to_string).collect())
             .unwrap_or_default();
@@ -138,6 +141,15 @@ impl Lx<'_> {
         if secrets::find(&details).is_some() {
             self.note(
                 "operation descriptions that quote a credential-like value are not carried into `details`",
+                op,
+            );
+            return None;
+        }
+        // The same for an invisible character (a zero-width space pasted from a web page), which
+        // the publication check refuses.
+        if crate::check::hidden_char(&details).is_some() {
+            self.note(
+                "operation descriptions holding an invisible character are not carried into `details`",
                 op,
             );
             return None;
