@@ -191,9 +191,13 @@ fn counts(texts: &[String]) -> Vec<(usize, usize)> {
 static SEEN: LazyLock<Mutex<Seen>> = LazyLock::new(Mutex::default);
 type Seen = HashMap<Box<str>, (u32, u32)>;
 
-/// Past this many segments (tens of MB), `SEEN` starts again: a long `wellgen serve` or
-/// batch run must not grow without end.
-const SEEN_MAX: usize = 1 << 20;
+/// Past this many segments, `SEEN` starts again: a long `wellgen serve` or batch run must not
+/// grow without end. With `SEEN_SEGMENT_MAX`, that bounds it near 50 MB; GitHub's source and
+/// build together have about 60 k distinct segments.
+const SEEN_MAX: usize = 1 << 18;
+/// Longer segments are counted but not remembered: they seldom repeat (CJK prose, or text with
+/// no ASCII word end, makes one segment of a whole paragraph) and would unbound the memory.
+const SEEN_SEGMENT_MAX: usize = 128;
 
 /// `(o200k_base, cl100k_base)` of each segment: those not seen yet are tokenised by tiktoken.
 fn segment_counts(segments: &[&str]) -> Vec<(u32, u32)> {
@@ -218,7 +222,9 @@ fn segment_counts(segments: &[&str]) -> Vec<(u32, u32)> {
     }
     for (&k, &c) in todo.iter().zip(&counted) {
         out[k] = Some(c);
-        seen.insert(segments[k].into(), c);
+        if segments[k].len() <= SEEN_SEGMENT_MAX && seen.len() < SEEN_MAX {
+            seen.insert(segments[k].into(), c);
+        }
     }
     out.into_iter().map(|c| c.unwrap_or_default()).collect()
 }

@@ -6,7 +6,7 @@ pub mod secrets;
 mod strings;
 mod text;
 
-pub(crate) use text::hidden_char;
+pub(crate) use text::{hidden_char, injection};
 
 use std::collections::HashMap;
 

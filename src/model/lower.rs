@@ -41,21 +41,24 @@ pub fn cut_details(text: &str, max: usize) -> (String, bool) {
         .nth(max - 1)
         .map_or(text.len(), |(i, _)| i);
     let keep = &text[..end];
-    // A sentence ends at `.`, `!` or `?` before white space; a paragraph at a blank line.
+    // A sentence ends at `.`, `!` or `?` before white space, or at a full-width `。！？`; a
+    // paragraph at a blank line. Byte offsets, but the half is counted in characters.
     let sentence = keep
         .char_indices()
         .filter(|&(i, c)| {
-            matches!(c, '.' | '!' | '?') && keep[i + 1..].starts_with(char::is_whitespace)
+            matches!(c, '。' | '！' | '？')
+                || (matches!(c, '.' | '!' | '?') && keep[i + 1..].starts_with(char::is_whitespace))
         })
-        .map(|(i, _)| i + 1)
+        .map(|(i, c)| i + c.len_utf8())
         .chain(keep.rfind("\n\n"))
         .max();
-    if let Some(e) = sentence.filter(|&e| e > max / 2) {
+    let past_half = |e: &usize| keep[..*e].chars().count() > max / 2;
+    if let Some(e) = sentence.filter(past_half) {
         return (keep[..e].trim_end().to_string(), true);
     }
     let word = keep
         .rfind(char::is_whitespace)
-        .filter(|&i| i > max / 2)
+        .filter(past_half)
         .unwrap_or(end);
     (format!("{}…", keep[..word].trim_end()), true)
 }
@@ -1796,6 +1799,14 @@ mod tests {
         );
         let (cut, _) = cut_details(&"é".repeat(80), 50);
         assert_eq!(cut.chars().count(), 50);
+        // The half is counted in characters, not bytes: a sentence past half of 100
+        // characters of three-byte CJK is kept whole; a full-width stop ends one too.
+        let cjk = format!("{}. {}", "字".repeat(60), "字".repeat(100));
+        let (cut, was) = cut_details(&cjk, 100);
+        assert!(was && cut.chars().count() == 61, "{cut}");
+        let cjk = format!("{}。{}", "字".repeat(60), "字".repeat(100));
+        let (cut, _) = cut_details(&cjk, 100);
+        assert!(cut.ends_with("字。") && cut.chars().count() == 61, "{cut}");
     }
 
     #[test]

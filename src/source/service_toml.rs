@@ -405,8 +405,9 @@ pub struct CapabilityTable {
     /// Required: 1-200 characters.
     pub description: Option<String>,
     /// The full description, plain text over several lines if need be: published where a
-    /// format allows long text (OpenAPI, MCP, AGIS, A2A, llms.txt); `description` stays the
-    /// short one-line text every format can carry. At most 2000 characters are published.
+    /// format allows long text (the OpenAPI document, MCP tools, A2A skills); `description`
+    /// stays the short one-line text every format can carry. At most 2000 characters are
+    /// published.
     pub details: Option<String>,
     /// GET (default), POST, PUT, PATCH or DELETE, in capitals.
     pub method: Option<String>,

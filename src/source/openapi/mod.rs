@@ -169,6 +169,14 @@ pub fn merge(
             .position(|c| id.is_some() && c.get("id") == id.as_ref())
         {
             Some(j) => {
+                // A description written in service.toml replaces the operation's text, whose
+                // long form must not come back as `details` (set `details` to keep one).
+                if cap.get("description").is_some_and(|d| !d.is_null())
+                    && cap.get("details").is_none_or(Value::is_null)
+                    && let Some(c) = caps[j].as_object_mut()
+                {
+                    c.remove("details");
+                }
                 merge_values(&mut caps[j], cap);
                 overlay_index[j] = Some(i);
             }

@@ -154,6 +154,15 @@ impl Lx<'_> {
             );
             return None;
         }
+        // And for text that reads like an instruction to the agent: where the short text did,
+        // AGIS and MCP publish an intent made from the method and path instead.
+        if crate::check::injection(&details).is_some() {
+            self.note(
+                "operation descriptions that read like an instruction to the agent are not carried into `details`",
+                op,
+            );
+            return None;
+        }
         if random {
             self.note(RANDOM_LEFT_OUT, op);
         }
