@@ -5,6 +5,20 @@ pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// `text` in ASCII lower case with every other character a `_`: the raw stuff of an id or a
+/// file name (`Issues-2` → `issues_2`, `ü` → `_`).
+pub fn ascii_lower_or_underscore(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 /// `text` on one line and at most `max` characters, cut at a word boundary with `…` when
 /// longer; the flag says whether it was cut.
 pub fn shorten(text: &str, max: usize) -> (String, bool) {

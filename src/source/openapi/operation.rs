@@ -1002,16 +1002,7 @@ fn resource_noun(path: &str) -> String {
         .rev()
         .find(|s| !s.is_empty() && !s.starts_with('{') && !s.starts_with(':'))
         .unwrap_or("resource");
-    let snake: String = segment
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let snake = crate::text::ascii_lower_or_underscore(segment);
     let snake = snake.trim_matches('_');
     let singular = snake
         .strip_suffix('s')

@@ -380,16 +380,7 @@ fn resource(path: &str) -> Option<&str> {
 /// A capability id for a part file (`issues-2` → `issues_2_capabilities`), within the draft's
 /// `^[a-z][a-z0-9_]*$` and 64 characters.
 fn part_id(file: &str) -> String {
-    let mut id: String = file
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let mut id = crate::text::ascii_lower_or_underscore(file);
     if !id.starts_with(|c: char| c.is_ascii_lowercase()) {
         id.insert_str(0, "part_");
     }
