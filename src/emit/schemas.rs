@@ -472,19 +472,24 @@ mod tests {
         assert_eq!(a, before);
     }
 
+    /// `share` of `a` alone, kept in place as a root.
+    fn share_one(a: &mut Value) -> Vec<(String, Value)> {
+        share(
+            vec![Root {
+                schema: a,
+                replaceable: false,
+                hint: "a".into(),
+            }],
+            POLICY,
+        )
+    }
+
     #[test]
     fn a_schema_only_inside_a_shared_one_is_put_back_inline() {
         let outer =
             json!({"type": "object", "properties": {"home": address(), "id": {"type": "string"}}});
         let mut a = json!({"properties": {"p": outer.clone(), "q": outer.clone()}});
-        let shared = share(
-            vec![Root {
-                schema: &mut a,
-                replaceable: false,
-                hint: "a".into(),
-            }],
-            POLICY,
-        );
+        let shared = share_one(&mut a);
         assert_eq!(shared, vec![("p".to_string(), outer)]);
     }
 
@@ -493,14 +498,7 @@ mod tests {
         let x = json!({"title": "a b", "type": "object", "properties": {"n": {"type": "integer"}}});
         let y = json!({"type": "object", "properties": {"m": {"type": "integer", "minimum": 1}}});
         let mut a = json!({"properties": {"p": x, "q": x, "a_b": y, "r": y}});
-        let shared = share(
-            vec![Root {
-                schema: &mut a,
-                replaceable: false,
-                hint: "a".into(),
-            }],
-            POLICY,
-        );
+        let shared = share_one(&mut a);
         let names: Vec<&str> = shared.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["a_b", "a_b_2"]);
     }

@@ -381,31 +381,9 @@ fn import(rel: &str) -> (String, String) {
     assert_eq!(out.status.code(), Some(0), "{rel}: {stderr}");
     assert!(!stderr.contains("can be published"), "{rel}: {stderr}");
     let text = std::fs::read_to_string(&out_path).unwrap();
-    let built = crate::common::wellgen()
-        .args(["build", "-q"])
-        .arg(&out_path)
-        .arg("-o")
-        .arg(dir.path().join("dist"))
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{rel}: {}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    // Built straight from the spec too, with the same outcome.
-    let direct = crate::common::wellgen()
-        .args(["build", "-q"])
-        .arg(&spec)
-        .arg("-o")
-        .arg(dir.path().join("direct"))
-        .output()
-        .unwrap();
-    assert!(
-        direct.status.success(),
-        "{rel}: {}",
-        String::from_utf8_lossy(&direct.stderr)
-    );
+    // Built from the written service.toml, and straight from the spec with the same outcome.
+    crate::common::build(&out_path, &["-q"]);
+    crate::common::build(&spec, &["-q"]);
     (text, stderr)
 }
 

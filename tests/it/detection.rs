@@ -59,12 +59,9 @@ fn an_aws_secret_access_key_with_slashes_is_refused_and_not_printed() {
     assert!(!output.contains("K7MDENG"), "{output}");
 }
 
-/// A value that only looks random (no known key format) is left out of every output with one
-/// note: imported examples are often random-looking ids. Known formats stay errors (below).
-#[test]
-fn an_aws_secret_access_key_in_an_openapi_example_is_left_out() {
-    let work = tempfile::tempdir().unwrap();
-    let doc = serde_json::json!({
+/// An OpenAPI document whose one query parameter has `example` as its example.
+fn key_spec(example: &str) -> serde_json::Value {
+    serde_json::json!({
         "openapi": "3.0.3",
         "info": {"title": "Keys", "version": "1", "description": "Issue access keys."},
         "servers": [{"url": "https://keys.example"}],
@@ -73,11 +70,19 @@ fn an_aws_secret_access_key_in_an_openapi_example_is_left_out() {
             "summary": "Read an access key",
             "parameters": [{
                 "name": "secret", "in": "query", "description": "The key",
-                "schema": {"type": "string"}, "example": AWS_SECRET
+                "schema": {"type": "string"}, "example": example
             }],
             "responses": {"200": {"description": "The key"}}
         }}}
-    });
+    })
+}
+
+/// A value that only looks random (no known key format) is left out of every output with one
+/// note: imported examples are often random-looking ids. Known formats stay errors (below).
+#[test]
+fn an_aws_secret_access_key_in_an_openapi_example_is_left_out() {
+    let work = tempfile::tempdir().unwrap();
+    let doc = key_spec(AWS_SECRET);
     fs::write(work.path().join("openapi.json"), doc.to_string()).unwrap();
     let (code, stdout, stderr) = run(wellgen().current_dir(work.path()).args([
         "build",
@@ -107,20 +112,7 @@ fn an_aws_secret_access_key_in_an_openapi_example_is_left_out() {
 #[test]
 fn a_known_key_format_in_an_openapi_example_is_refused() {
     let work = tempfile::tempdir().unwrap();
-    let doc = serde_json::json!({
-        "openapi": "3.0.3",
-        "info": {"title": "Keys", "version": "1", "description": "Issue access keys."},
-        "servers": [{"url": "https://keys.example"}],
-        "paths": {"/keys": {"get": {
-            "operationId": "get_key",
-            "summary": "Read an access key",
-            "parameters": [{
-                "name": "secret", "in": "query", "description": "The key",
-                "schema": {"type": "string"}, "example": "AKIAIOSFODNN7EXAMPLE"
-            }],
-            "responses": {"200": {"description": "The key"}}
-        }}}
-    });
+    let doc = key_spec("AKIAIOSFODNN7EXAMPLE");
     fs::write(work.path().join("openapi.json"), doc.to_string()).unwrap();
     let (code, stdout, stderr) = run(wellgen().current_dir(work.path()).args([
         "build",
