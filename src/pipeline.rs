@@ -173,11 +173,11 @@ pub fn emit_chosen(
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
     let shared = Shared::default();
-    let lowered = emit::lower(service, &choice.targets, &shared, None, diags);
-    if diags.has_errors() {
+    let Some(mut artifacts) =
+        emit::lower_and_render(service, &choice.targets, &shared, None, diags)
+    else {
         return Vec::new();
-    }
-    let mut artifacts = lowered.render();
+    };
     artifacts.retain(|a| !choice.skips(&a.path));
     let host = hosts::lower(service, &artifacts, choice, site_worker, diags);
     if diags.has_errors() {

@@ -17,7 +17,7 @@
 //! output in a sibling folder and swaps the two at once ([`swap`]): never a mix even before the
 //! next run.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs;
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -185,8 +185,9 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     let mut removes = Vec::new();
     let mut manifest: BTreeMap<String, String> = BTreeMap::new();
     let mut clashes: Vec<String> = Vec::new();
+    let mut destinations = Destinations::new(root);
     for a in artifacts {
-        let dest = destination(root, &a.path)?;
+        let dest = destinations.get(&a.path)?;
         let merge = hosts::merge_of(&a.path);
         let body = if let Merge::Section(placement) = merge {
             manifest.insert(a.path.clone(), SECTION.into());
@@ -251,10 +252,12 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     // ones that still hold a file of this build.
     let recorded: BTreeSet<&str> = previous.folders.iter().map(String::as_str).collect();
     let mut created: BTreeSet<String> = BTreeSet::new();
+    let mut seen: HashSet<&Path> = HashSet::new();
     for (dest, _, _) in &files {
         let mut dir = dest.parent();
         while let Some(d) = dir {
-            if d == root || !d.starts_with(root) {
+            // A folder seen is seen with its ancestors.
+            if d == root || !d.starts_with(root) || !seen.insert(d) {
                 break;
             }
             let rel = url_of(root, d);
@@ -510,38 +513,63 @@ pub fn plain_path(url_path: &str) -> bool {
 
 /// The file for a URL path, checked to stay inside `root` even through existing symlinks.
 pub fn destination(root: &Path, url_path: &str) -> Result<PathBuf, WriteError> {
-    if !plain_path(url_path) {
-        return Err(WriteError::new(format!(
-            "refusing to write `{}`: not a plain path inside the output folder",
-            url_path.escape_debug()
-        )));
-    }
-    let dest = root.join(url_path.trim_start_matches('/'));
-    // Every existing ancestor must resolve inside the output folder.
-    let mut ancestor = dest.parent();
-    while let Some(dir) = ancestor {
-        if dir.exists() {
-            let real = dir
-                .canonicalize()
-                .map_err(io(format!("cannot open {}", dir.display())))?;
-            if !real.starts_with(root) {
-                return Err(WriteError::new(format!(
-                    "refusing to write {}: {} leads outside the output folder",
-                    dest.display(),
-                    dir.display()
-                )));
-            }
-            break;
+    Destinations::new(root).get(url_path)
+}
+
+/// [`destination`] for many paths: each folder's way out of `root` is checked once (a large
+/// API's detail files share one folder, and resolving it took thousands of system calls).
+struct Destinations<'a> {
+    root: &'a Path,
+    inside: HashSet<PathBuf>,
+}
+
+impl<'a> Destinations<'a> {
+    fn new(root: &'a Path) -> Self {
+        Self {
+            root,
+            inside: HashSet::new(),
         }
-        ancestor = dir.parent();
     }
-    if dest.is_symlink() {
-        return Err(WriteError::new(format!(
-            "refusing to write {}: it is a symbolic link",
-            dest.display()
-        )));
+
+    fn get(&mut self, url_path: &str) -> Result<PathBuf, WriteError> {
+        if !plain_path(url_path) {
+            return Err(WriteError::new(format!(
+                "refusing to write `{}`: not a plain path inside the output folder",
+                url_path.escape_debug()
+            )));
+        }
+        let root = self.root;
+        let dest = root.join(url_path.trim_start_matches('/'));
+        let parent = dest.parent().unwrap_or(root);
+        if !self.inside.contains(parent) {
+            // Every existing ancestor must resolve inside the output folder.
+            let mut ancestor = Some(parent);
+            while let Some(dir) = ancestor {
+                if dir.exists() {
+                    let real = dir
+                        .canonicalize()
+                        .map_err(io(format!("cannot open {}", dir.display())))?;
+                    if !real.starts_with(root) {
+                        return Err(WriteError::new(format!(
+                            "refusing to write {}: {} leads outside the output folder",
+                            dest.display(),
+                            dir.display()
+                        )));
+                    }
+                    break;
+                }
+                ancestor = dir.parent();
+            }
+            self.inside.insert(parent.to_path_buf());
+        }
+        if dest.is_symlink() {
+            return Err(WriteError::new(format!(
+                "refusing to write {}: it is a symbolic link",
+                dest.display()
+            )));
+        }
+        Ok(dest)
     }
-    Ok(dest)
 }
 
 fn merged_entries(
@@ -1208,13 +1236,17 @@ mod swap {
         let mut journal = fs::File::create_new(staging.join(JOURNAL))?;
         journal.write_all(format!("{JOURNAL_HEAD}\nstate commit\nswap\n").as_bytes())?;
         journal.sync_all()?;
+        let mut made: HashSet<PathBuf> = HashSet::new();
         for (dest, body, _) in files {
             let rel = dest
                 .strip_prefix(root)
                 .map_err(|_| std::io::Error::other("outside the output folder"))?;
             let path = staging.join(rel);
-            if let Some(dir) = path.parent() {
+            if let Some(dir) = path.parent()
+                && !made.contains(dir)
+            {
                 fs::create_dir_all(dir)?;
+                made.insert(dir.to_path_buf());
             }
             let mut options = fs::OpenOptions::new();
             options.write(true).create_new(true);

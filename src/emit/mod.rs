@@ -154,6 +154,68 @@ impl Lowered<'_> {
     }
 }
 
+/// Every document of `built`, or `None` when a check (before or during the targets' lowering)
+/// reports an error. Each target is lowered and, unless something is an error already, at once
+/// rendered on the same worker: a target never waits for the others' lowering, and the dearest
+/// start first, so that no core idles at the end. Diagnostics and artifacts come in target order,
+/// as from [`lower`] then [`Lowered::render`], whatever the number of workers.
+pub fn lower_and_render<'a>(
+    service: &'a Service,
+    built: &'a [Target],
+    shared: &'a targets::Shared<'a>,
+    workers: Option<usize>,
+    diags: &mut Diagnostics,
+) -> Option<Vec<Artifact>> {
+    let workers = workers.unwrap_or_else(|| self::workers(service, built.len()));
+    let render = !diags.has_errors();
+    let mut order: Vec<usize> = (0..built.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(cost(built[i])));
+    let mut done = crate::parallel::map(
+        &order,
+        workers,
+        &std::sync::atomic::AtomicUsize::new(0),
+        |&i| {
+            let mut d = Diagnostics::default();
+            let lowered = built[i].lower(service, built, shared, &mut d);
+            let split = matches!(&lowered, targets::Lowered::AiEndpoint(ai) if ai.is_split());
+            let artifacts = (render && !d.has_errors()).then(|| lowered.render(service, built));
+            (i, d, split, artifacts)
+        },
+        || {},
+    );
+    done.sort_by_key(|(i, ..)| *i);
+    let mut split_already = false;
+    let mut rendered = Vec::with_capacity(done.len());
+    for (_, d, split, artifacts) in done {
+        diags.append(d);
+        split_already |= split;
+        rendered.push(artifacts);
+    }
+    // As in `lower`: a service too large for one document is split already.
+    let split = service
+        .split
+        .filter(|_| built.contains(&Target::AiEndpoint) && !split_already)
+        .map(|split| targets::ai::split::lower(service, split, diags));
+    if diags.has_errors() {
+        return None;
+    }
+    let mut artifacts: Vec<Artifact> = rendered.into_iter().flatten().flatten().collect();
+    if let Some(split) = &split {
+        artifacts.extend(targets::ai::split::render(service, split));
+    }
+    Some(artifacts)
+}
+
+/// A target's rough share of a large build's work (lowering and rendering GitHub's description,
+/// measured 2026-11): only the order in which [`lower_and_render`] starts them.
+fn cost(target: Target) -> u8 {
+    match target {
+        Target::Agis | Target::OpenApi => 3,
+        Target::Adp | Target::AiEndpoint | Target::Mcp | Target::IaJson | Target::Rfc002 => 2,
+        Target::A2a | Target::LlmsTxt | Target::ApiCatalog => 1,
+    }
+}
+
 /// Documents whose compact form is larger than this are written compact. Indentation is most
 /// of a large document (stripe's OpenAPI description: 19 MB pretty, 5 MB compact), costs
 /// tokens as well as bytes, and helps nobody at a size no one reads by hand; ia.json's own

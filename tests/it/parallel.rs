@@ -50,4 +50,45 @@ fn several_workers_emit_what_one_does() {
     for workers in [2, 3, 16] {
         assert_eq!(run(workers), one, "{workers} workers");
     }
+
+    // The build's schedule: each target lowered and rendered at once, the dearest first.
+    let fused = |workers| {
+        let mut d = Diagnostics::default();
+        let shared = emit::targets::Shared::default();
+        let artifacts =
+            emit::lower_and_render(&service, &Target::ALL, &shared, Some(workers), &mut d)
+                .expect("no check fails");
+        let files: Vec<(String, std::sync::Arc<[u8]>)> =
+            artifacts.into_iter().map(|a| (a.path, a.body)).collect();
+        let messages: Vec<String> = d.iter().map(|m| format!("{m:?}")).collect();
+        (files, messages)
+    };
+    for workers in [1, 2, 3, 16] {
+        assert_eq!(
+            fused(workers),
+            one,
+            "lowered and rendered at once, {workers} workers"
+        );
+    }
+}
+
+#[test]
+fn an_error_renders_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("service.toml");
+    std::fs::write(&file, big_service(80)).unwrap();
+    let mut diags = Diagnostics::default();
+    let service = wellgen::pipeline::load(&file, &mut diags).expect("the service lowers");
+    let shared = emit::targets::Shared::default();
+    let mut d = Diagnostics::default();
+    d.push(wellgen::diag::Diagnostic::new(
+        wellgen::diag::Code::InvalidValue,
+        "an error found before the targets",
+    ));
+    let before = d.iter().count();
+    assert!(emit::lower_and_render(&service, &Target::ALL, &shared, Some(2), &mut d).is_none());
+    assert!(
+        d.iter().count() > before,
+        "every target still lowers and reports"
+    );
 }
