@@ -90,6 +90,9 @@ pub enum Recovered {
     Finished,
 }
 
+/// Builds with at least this many files hash them on every core.
+const PARALLEL_HASH_FROM: usize = 64;
+
 /// The SHA-256 of `bytes` as the manifest writes it (`sha256:<hex>`).
 pub fn content_hash(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
@@ -186,10 +189,26 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     let mut manifest: BTreeMap<String, String> = BTreeMap::new();
     let mut clashes: Vec<String> = Vec::new();
     let mut destinations = Destinations::new(root);
-    for a in artifacts {
+    // Hashing a large API's tens of megabytes is the plan's dearest step: on every core.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let hashes = crate::parallel::map(
+        artifacts,
+        if artifacts.len() >= PARALLEL_HASH_FROM {
+            workers
+        } else {
+            1
+        },
+        &std::sync::atomic::AtomicUsize::new(0),
+        |a| {
+            matches!(hosts::merge_of(&a.path), Merge::Owned | Merge::Default)
+                .then(|| content_hash(&a.body))
+        },
+        || {},
+    );
+    for (a, hash) in artifacts.iter().zip(hashes) {
         let dest = destinations.get(&a.path)?;
         let merge = hosts::merge_of(&a.path);
-        let body = if let Merge::Section(placement) = merge {
+        let body: Arc<[u8]> = if let Merge::Section(placement) = merge {
             manifest.insert(a.path.clone(), SECTION.into());
             let merged = merged_section(&dest, &a.body, placement)?;
             if a.path == hosts::headers::PATH {
@@ -212,13 +231,24 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
             ));
             continue;
         } else {
-            if let Some(clash) = clash(&dest, &a.path, &a.body, &previous)? {
-                // Every clash of the build is reported at once; nothing is written.
-                clashes.push(clash);
-                continue;
+            let hash = hash.unwrap_or_else(|| content_hash(&a.body));
+            let changed = match existing(&dest, &a.path, &a.body, &hash, &previous)? {
+                Existing::Taken(clash) => {
+                    // Every clash of the build is reported at once; nothing is written.
+                    clashes.push(clash);
+                    continue;
+                }
+                Existing::Same => false,
+                Existing::Replaced => true,
+            };
+            manifest.insert(a.path.clone(), hash);
+            if changed {
+                report.written += 1;
+            } else {
+                report.unchanged += 1;
             }
-            manifest.insert(a.path.clone(), content_hash(&a.body));
-            a.body.clone()
+            files.push((dest, a.body.clone(), changed));
+            continue;
         };
         if is_regular_file(&dest) && fs::read(&dest).is_ok_and(|old| *old == *body) {
             report.unchanged += 1;
@@ -369,26 +399,42 @@ fn owns_whole(root: &Path, previous: &Manifest) -> bool {
 /// has the bytes that build wrote. A line of an older manifest without a hash is accepted only
 /// when the file already holds exactly the new bytes (nothing is replaced then). `Some` says
 /// why it may not, and how the build can leave it alone.
-fn clash(
+/// What a build finds where it writes one of its documents.
+enum Existing {
+    /// The very bytes it would write, recorded as wellgen's: nothing to do.
+    Same,
+    /// Nothing, or the previous build's file, which the new one replaces.
+    Replaced,
+    /// Something it must not replace: why, and how to resolve it.
+    Taken(String),
+}
+
+/// What is at `dest`, where the build writes `body` (whose hash is `hash`). The file is read
+/// once: whether it is the previous build's and whether it already holds `body`.
+fn existing(
     dest: &Path,
     url_path: &str,
     body: &[u8],
+    hash: &str,
     previous: &Manifest,
-) -> Result<Option<String>, WriteError> {
+) -> Result<Existing, WriteError> {
     let Ok(meta) = dest.symlink_metadata() else {
-        return Ok(None);
+        return Ok(Existing::Replaced);
     };
     let recorded = previous.entries.get(url_path);
     let why = match recorded {
         None if meta.is_dir() => "is the site's own folder",
         None => "is the site's own",
         Some(_) if !meta.is_file() => "is not a regular file",
-        Some(hash) => {
+        Some(recorded) => {
             let now = fs::read(dest).map_err(io(format!("cannot read {}", dest.display())))?;
-            if content_hash(&now) == *hash || hash.is_empty() && now == body {
-                return Ok(None);
+            if now == body && (recorded == hash || recorded.is_empty()) {
+                return Ok(Existing::Same);
             }
-            if hash.starts_with("sha256:") {
+            if content_hash(&now) == *recorded {
+                return Ok(Existing::Replaced);
+            }
+            if recorded.starts_with("sha256:") {
                 "was changed since wellgen wrote it"
             } else {
                 "has no content hash in the manifest"
@@ -403,7 +449,7 @@ fn clash(
         // wellgen's own file, edited: giving it back is the user's call, not a default.
         fix.push_str("; or, to have wellgen write it again, delete it");
     }
-    Ok(Some(format!("{} {why}; {fix}", dest.display())))
+    Ok(Existing::Taken(format!("{} {why}; {fix}", dest.display())))
 }
 
 /// The error for every clash of a build, all at once.
