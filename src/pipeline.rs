@@ -148,8 +148,23 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
     }
     service.route_left_out =
         hosts::route_left_out(&service, &choice, options.site_worker, &mut diags);
-    check::run(&service, &options.policy, &mut diags);
-    let artifacts = emit_chosen(&service, &choice, options.site_worker, &mut diags);
+    let artifacts = if diags.has_errors() || !emit::is_large(&service) {
+        check::run(&service, &options.policy, &mut diags);
+        emit_chosen(&service, &choice, options.site_worker, &mut diags)
+    } else {
+        // The checks and the targets read the model and nothing else: a large service's checks
+        // run beside its targets, and an error they find drops the documents, as it would have
+        // stopped them. Diagnostics keep their order: the checks' before the targets'.
+        let (mut checked, mut emitted) = (Diagnostics::default(), Diagnostics::default());
+        let artifacts = std::thread::scope(|s| {
+            s.spawn(|| check::run(&service, &options.policy, &mut checked));
+            emit_chosen(&service, &choice, options.site_worker, &mut emitted)
+        });
+        let failed = checked.has_errors();
+        diags.append(checked);
+        diags.append(emitted);
+        if failed { Vec::new() } else { artifacts }
+    };
     Compiled {
         artifacts,
         service: Some(service),

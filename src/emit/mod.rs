@@ -84,8 +84,13 @@ pub struct Lowered<'a> {
 /// parallel already).
 const PARALLEL_FROM: usize = 64;
 
+/// Whether `service` is large enough for its work to be spread over threads.
+pub fn is_large(service: &Service) -> bool {
+    service.capabilities.len() >= PARALLEL_FROM
+}
+
 fn workers(service: &Service, targets: usize) -> usize {
-    if service.capabilities.len() < PARALLEL_FROM {
+    if !is_large(service) {
         1
     } else {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(targets))

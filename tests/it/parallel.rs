@@ -92,3 +92,44 @@ fn an_error_renders_nothing() {
         "every target still lowers and reports"
     );
 }
+
+/// A large service's checks run beside its targets: an error they find still drops every
+/// document, and the diagnostics are those of the checks, then the targets, run one by one.
+#[test]
+fn a_check_error_beside_the_targets_drops_the_documents() {
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("service.toml");
+    let text = big_service(80).replacen(
+        "description = \"Operation number 7 of",
+        "description = \"Key sk_live_51HqLyjWDarjtT1zdp7dcAbCdEf, operation number 7 of",
+        1,
+    );
+    assert!(text.contains("sk_live_"));
+    std::fs::write(&file, &text).unwrap();
+    let options = wellgen::pipeline::Options::default();
+    let sources = wellgen::pipeline::Sources {
+        path: &file,
+        text: &text,
+        openapi: None,
+    };
+    let (compiled, _) = wellgen::pipeline::compile(sources, &options);
+    assert!(compiled.diags.has_errors());
+    assert!(
+        compiled.artifacts.is_empty(),
+        "no document of a failed check"
+    );
+
+    let mut one_by_one = Diagnostics::default();
+    let service = wellgen::pipeline::load(&file, &mut one_by_one).expect("the service lowers");
+    wellgen::check::run(&service, &options.policy, &mut one_by_one);
+    assert!(one_by_one.has_errors(), "the key is an error");
+    assert!(wellgen::pipeline::emit(&service, &Target::ALL, &mut one_by_one).is_empty());
+    // The build also says, before the checks, which link a generic host cannot route.
+    let messages = |d: &Diagnostics| {
+        d.iter()
+            .filter(|m| m.code != wellgen::diag::Code::LinkSubstituted)
+            .map(|m| format!("{m:?}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(messages(&compiled.diags), messages(&one_by_one));
+}
