@@ -1516,6 +1516,54 @@ fn ref_root_is_accepted_by_build_check_and_import() {
     }
 }
 
+/// `--ref-root` applies wherever an OpenAPI document is imported (`[source] openapi` here);
+/// for a service.toml that imports none it would do nothing, so build and check refuse it as a
+/// usage error (exit 2) and write nothing.
+#[test]
+fn ref_root_without_an_openapi_document_is_a_usage_error() {
+    let (tmp, root) = azure_copy();
+    let toml = tmp.path().join("service.toml");
+    std::fs::write(
+        &toml,
+        format!("[source]\nopenapi = \"azure-rest-api-specs/{AZURE_ENTRY}\"\n"),
+    )
+    .unwrap();
+    let out = tmp.path().join("dist");
+    let build = |extra: &[&std::ffi::OsStr]| {
+        let mut args = vec!["build".as_ref(), "-q".as_ref(), toml.as_os_str()];
+        args.extend(["-o".as_ref(), out.as_os_str(), "--ref-root".as_ref()]);
+        args.extend(extra);
+        wellgen_in(tmp.path(), &args)
+    };
+    let (code, stderr) = build(&[root.as_os_str()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_common_types_used(&out);
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::write(
+        &toml,
+        "[service]\nname = \"Notes\"\ndescription = \"Create and retrieve notes.\"\n\
+         base_url = \"https://notes.example\"\n\n[[capabilities]]\nid = \"list_notes\"\n\
+         description = \"List every note\"\npath = \"/notes\"\n",
+    )
+    .unwrap();
+    let (code, stderr) = build(&[root.as_os_str()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "error: --ref-root {} names the folder an OpenAPI document's `$ref`s may reach, but {} \
+             imports no OpenAPI document",
+            root.display(),
+            toml.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "nothing is written");
+    // With the document given by --openapi, it applies again.
+    let entry = root.join(AZURE_ENTRY);
+    let (code, stderr) = build(&[root.as_os_str(), "--openapi".as_ref(), entry.as_os_str()]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
 /// A --ref-root that leaves `common-types` out refuses the ref, naming that root.
 #[test]
 fn ref_root_confines_refs() {
