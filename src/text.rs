@@ -224,13 +224,18 @@ fn tag<'c>(
     if closing {
         return None;
     }
-    let (attrs_len, form) = attributes(after)?;
+    // Attributes are looked for in a bounded window, so a text of many `<x a="` stays linear.
+    let window = &after[..after.floor_char_boundary(TAG_MAX)];
+    let (attrs_len, form) = attributes(window)?;
     let markup = match form {
         Form::Bare => closers().after(&name, at),
         Form::Empty | Form::Attributes => true,
     };
     markup.then(|| (1 + len + attrs_len, name))
 }
+
+/// The most bytes after a name that a tag of another name than an HTML one may take.
+const TAG_MAX: usize = 1024;
 
 /// What the part of a tag after its name says about it.
 enum Form {
@@ -554,6 +559,9 @@ mod tests {
         }
         // A closing tag before the opener does not close it.
         assert_eq!(plain_text("</id> then <id>"), " then <id>");
+        // Many unclosed attributes take linear time (each is looked for in a bounded window).
+        let many = "<x a=\"é".repeat(200_000);
+        assert_eq!(plain_text(&many), many);
         for markup in ["<b>x", "a <note>b</note>", "<p/>", "</important>"] {
             assert!(has_markup_tag(markup), "{markup}");
         }
