@@ -35,8 +35,8 @@ pub fn shorten(text: &str, max: usize) -> (String, bool) {
     (format!("{cut}…"), true)
 }
 
-/// HTML tags that descriptions in real API files carry; `<` before any other word (`/pets/<id>`,
-/// `a <b` in prose) is text.
+/// HTML tags that descriptions in real API files carry: markup in any form, attributes or
+/// not. Any other name is markup only where the form says so (see `tag`).
 const HTML_TAGS: [&str; 38] = [
     "a",
     "abbr",
@@ -79,7 +79,8 @@ const HTML_TAGS: [&str; 38] = [
 ];
 
 /// Tags that end a block: they become a line break, so words on either side stay apart.
-const BLOCK_TAGS: [&str; 14] = [
+/// `important` and `note` are the call-out blocks of AWS's descriptions.
+const BLOCK_TAGS: [&str; 16] = [
     "blockquote",
     "br",
     "dd",
@@ -91,17 +92,26 @@ const BLOCK_TAGS: [&str; 14] = [
     "h4",
     "h5",
     "h6",
+    "important",
     "li",
+    "note",
     "p",
     "td",
 ];
 
 /// A description written in HTML or Markdown as plain text, for targets whose descriptions are
-/// plain: tags dropped (a block tag leaves a line break, a link its text), character
+/// plain: markup tags dropped (a block tag leaves a line break, a link its text), character
 /// references decoded, Markdown links, images, emphasis, code spans and heading marks reduced
 /// to their text. Plain text comes back unchanged. Hand-written rather than a crate: the
 /// packages at hand convert whole documents (html2text renders tables and wraps lines), and
 /// descriptions need only this much.
+///
+/// A tag is markup when its name is an HTML tag, or its form says so whatever the name
+/// (AWS writes `<note>`, `<important>`, `<fullname>`): a closing tag `</name>`, an empty-element
+/// tag `<name/>`, attributes `<name key="value">`, or a bare `<name>` closed later in the text.
+/// A bare `<name>` never closed is text: in real API files it is a placeholder
+/// (`/pets/<id>`, `arn:aws:iam::<account_id>`, `https://<ServiceName>.<AWSRegion>.example`) or
+/// a type (`List<ChatMessage>`), and leaving it out would change what the text says.
 pub fn plain_text(text: &str) -> String {
     // A byte order mark inside a text is left over from joining files: it hides nothing the
     // author meant, and the publication check refuses invisible characters.
@@ -112,12 +122,16 @@ pub fn plain_text(text: &str) -> String {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len());
+    let mut closers = None;
     let mut rest = text;
     while let Some(i) = rest.find(['<', '&']) {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
         if rest.starts_with('<') {
-            match tag(rest) {
+            let at = text.len() - rest.len();
+            match tag(rest, at, || {
+                closers.get_or_insert_with(|| Closers::of(text))
+            }) {
                 Some((len, name)) => {
                     if BLOCK_TAGS.contains(&name.as_str()) {
                         out.push('\n');
@@ -149,24 +163,160 @@ pub fn plain_text(text: &str) -> String {
     markdown(&out)
 }
 
-/// The length and lower-case name of the HTML tag `text` starts with.
-fn tag(text: &str) -> Option<(usize, String)> {
+/// Whether `text` holds a markup tag, as `plain_text` tells one from text between `<` and `>`.
+pub fn has_markup_tag(text: &str) -> bool {
+    let mut closers = None;
+    text.match_indices('<').any(|(at, _)| {
+        tag(&text[at..], at, || {
+            closers.get_or_insert_with(|| Closers::of(text))
+        })
+        .is_some()
+    })
+}
+
+/// Where each name's last closing tag (`</name>`, any case) starts in a text: a bare `<name>`
+/// before it is markup. Found once per text, so a text of many `<` stays linear.
+struct Closers(std::collections::HashMap<String, usize>);
+
+impl Closers {
+    fn of(text: &str) -> Self {
+        let mut last = std::collections::HashMap::new();
+        for (at, _) in text.match_indices("</") {
+            if let Some((_, name)) = closing_tag(&text[at..]) {
+                last.insert(name, at);
+            }
+        }
+        Self(last)
+    }
+
+    fn after(&self, name: &str, at: usize) -> bool {
+        self.0.get(name).is_some_and(|&end| end > at)
+    }
+}
+
+/// The length and lower-case name of the markup tag `text` starts with (see `plain_text`);
+/// `at` is where `text` starts in the whole text, `closers` finds the closing tags after it.
+fn tag<'c>(
+    text: &str,
+    at: usize,
+    closers: impl FnOnce() -> &'c Closers,
+) -> Option<(usize, String)> {
+    if let Some(found) = closing_tag(text) {
+        return Some(found);
+    }
     let inner = text.strip_prefix('<')?;
+    let closing = inner.starts_with('/');
     let inner = inner.strip_prefix('/').unwrap_or(inner);
-    let name: String = inner
-        .chars()
-        .take_while(char::is_ascii_alphanumeric)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    if !HTML_TAGS.contains(&name.as_str()) {
+    let len = name_len(inner);
+    if len == 0 {
         return None;
     }
-    let after = &inner[name.len()..];
-    if !after.starts_with(['>', ' ', '/', '\n', '\t']) {
+    let name = inner[..len].to_ascii_lowercase();
+    let after = &inner[len..];
+    if HTML_TAGS.contains(&name.as_str()) {
+        // Known names keep whatever stands before the `>`.
+        if !after.starts_with(['>', ' ', '/', '\n', '\t']) {
+            return None;
+        }
+        let end = text.find('>')?;
+        return Some((end + 1, name));
+    }
+    if closing {
         return None;
     }
-    let end = text.find('>')?;
-    Some((end + 1, name))
+    // Attributes are looked for in a bounded window, so a text of many `<x a="` stays linear.
+    let window = &after[..after.floor_char_boundary(TAG_MAX)];
+    let (attrs_len, form) = attributes(window)?;
+    let markup = match form {
+        Form::Bare => closers().after(&name, at),
+        Form::Empty | Form::Attributes => true,
+    };
+    markup.then(|| (1 + len + attrs_len, name))
+}
+
+/// The most bytes after a name that a tag of another name than an HTML one may take.
+const TAG_MAX: usize = 1024;
+
+/// What the part of a tag after its name says about it.
+enum Form {
+    /// `<name>`: markup only when closed later.
+    Bare,
+    /// `<name/>` or `<name key="value"/>`.
+    Empty,
+    /// `<name key="value">`.
+    Attributes,
+}
+
+/// `</name>` (space allowed before the `>`) at the start of `text`: its length and lower-case
+/// name. A closing tag is markup whatever its name.
+fn closing_tag(text: &str) -> Option<(usize, String)> {
+    let inner = text.strip_prefix("</")?;
+    let len = name_len(inner);
+    if len == 0 {
+        return None;
+    }
+    let after = &inner[len..];
+    let space = after.len() - after.trim_start().len();
+    after[space..]
+        .starts_with('>')
+        .then(|| (2 + len + space + 1, inner[..len].to_ascii_lowercase()))
+}
+
+/// The length of the XML name `text` starts with (ASCII: a letter or `_`, then letters,
+/// digits, `_`, `-`, `.` and `:`), 0 when it starts with none.
+fn name_len(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    if !bytes
+        .first()
+        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+    {
+        return 0;
+    }
+    bytes
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':')))
+        .unwrap_or(bytes.len())
+}
+
+/// What follows a tag's name up to and with its `>`: attributes each written `key="value"`,
+/// `key='value'` or `key=value`, then `>` or `/>`. Its length and form; `None` when it is not
+/// that (`<image id>`, a `<` never closed).
+fn attributes(text: &str) -> Option<(usize, Form)> {
+    let mut rest = text;
+    let mut any = false;
+    loop {
+        let trimmed = rest.trim_start();
+        let spaced = trimmed.len() < rest.len();
+        rest = trimmed;
+        if let Some(r) = rest.strip_prefix("/>") {
+            return Some((text.len() - r.len(), Form::Empty));
+        }
+        if let Some(r) = rest.strip_prefix('>') {
+            let form = if any { Form::Attributes } else { Form::Bare };
+            return Some((text.len() - r.len(), form));
+        }
+        let key = name_len(rest);
+        if !spaced || key == 0 {
+            return None;
+        }
+        rest = rest[key..].trim_start().strip_prefix('=')?.trim_start();
+        rest = match rest.chars().next()? {
+            quote @ ('"' | '\'') => {
+                let close = rest[1..].find(quote)?;
+                &rest[close + 2..]
+            }
+            _ => {
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || "<>\"'".contains(c))
+                    .unwrap_or(rest.len());
+                if end == 0 {
+                    return None;
+                }
+                &rest[end..]
+            }
+        };
+        any = true;
+    }
 }
 
 /// A character reference (`&amp;`, `&#39;`, `&#x2014;`) `text` starts with, and its length.
@@ -357,7 +507,6 @@ mod tests {
         for unchanged in [
             "GET /pets/<id> returns a < b",
             "snake_case_name and *args",
-            "x <custom>y</custom>",
             "[not a link] (here)",
         ] {
             assert_eq!(plain_text(unchanged), unchanged);
@@ -366,6 +515,56 @@ mod tests {
         // A multi-byte character close after `&` is no entity and no panic.
         assert_eq!(plain_text("&ééééééé; &é"), "&ééééééé; &é");
         assert_eq!(plain_text("<br/>x<BR>"), "\nx\n");
+    }
+
+    #[test]
+    fn markup_tags_of_any_name_are_dropped_and_placeholders_kept() {
+        // AWS's own elements: closed, so markup; its call-outs are blocks.
+        assert_eq!(
+            one_line(&plain_text(
+                "Updates a ledger. <important> Before you switch, read this. </important>"
+            )),
+            "Updates a ledger. Before you switch, read this."
+        );
+        assert_eq!(
+            plain_text("<fullname>Amazon QLDB</fullname> The ledger.<note>Slow.</note>"),
+            "Amazon QLDB The ledger.\nSlow.\n"
+        );
+        // The form says markup whatever the name: a closing tag, attributes, an empty element.
+        assert_eq!(plain_text("x <custom>y</Custom >"), "x y");
+        assert_eq!(plain_text("a</stray>b"), "ab");
+        assert_eq!(
+            plain_text("<DeviceFamily name='ios' v=2>Phones</DeviceFamily>"),
+            "Phones"
+        );
+        assert_eq!(
+            plain_text("See <SchemaDefinition/> and <x-y a=\"1\" />."),
+            "See  and ."
+        );
+        // Text between `<` and `>` that is no markup tag stays, tag-like or not.
+        for unchanged in [
+            "GET /pets/<id> returns a < b",
+            "x<5 and y > 3",
+            "Map<String, Value> and List<ChatMessage>",
+            "arn:aws:iam::<account_id>:role/<role-name>",
+            "https://<ServiceName>.<RandomGUID>.<AWSRegion>.cs.amazonlightsail.com/",
+            "<prefix>/job-<job-id>/report.json",
+            "the <container name> or <image id>",
+            "label=<key>=<value>",
+            "<x a=\"unclosed>",
+            "</>, <>, < b>, </ b>",
+        ] {
+            assert_eq!(plain_text(unchanged), unchanged, "{unchanged}");
+            assert!(!has_markup_tag(unchanged), "{unchanged}");
+        }
+        // A closing tag before the opener does not close it.
+        assert_eq!(plain_text("</id> then <id>"), " then <id>");
+        // Many unclosed attributes take linear time (each is looked for in a bounded window).
+        let many = "<x a=\"é".repeat(200_000);
+        assert_eq!(plain_text(&many), many);
+        for markup in ["<b>x", "a <note>b</note>", "<p/>", "</important>"] {
+            assert!(has_markup_tag(markup), "{markup}");
+        }
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! `wellgen check`: every check, nothing written; diagnostics in the format asked for.
 
-use super::compile::{Compiled, compile_as, notes_line, summary};
+use super::compile::{Compiled, compile_as, notes_line, summary, unused_ref_root};
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input};
 use crate::diag::report::Format;
 
 pub(super) fn check(input: &Input, strict: bool, format: Format, quiet: bool) -> u8 {
+    if let Some(error) = unused_ref_root(input) {
+        eprintln!("{error}");
+        return EXIT_USAGE;
+    }
     match compile_as(input, quiet, format) {
         Compiled::Ok(artifacts, diags) => {
             let failed = strict && diags.warning_count() > 0;

@@ -124,6 +124,38 @@ fn sources(input: &Input) -> (PathBuf, Option<PathBuf>) {
     }
 }
 
+/// `--ref-root` given where no OpenAPI document is imported (no `--openapi`, SOURCE a
+/// service.toml without `[source] openapi`): the usage error saying that the flag would do
+/// nothing, as for other flags that do not apply. A source that cannot be read or parsed is
+/// left to the compile, which reports it in place.
+pub(super) fn unused_ref_root(input: &Input) -> Option<String> {
+    let dir = input.ref_root.as_ref()?;
+    let (path, openapi) = sources(input);
+    if openapi.is_some() {
+        return None;
+    }
+    let limit = input.max_input_size;
+    let source = path.clone();
+    let imports = watchdog::within(input.time_limit, move || {
+        let text = source::read_limited(&source, limit).ok()?;
+        if openapi::is_openapi_path(&source, &text) {
+            return Some(true);
+        }
+        let overlay = source::parse_service_toml(&text).ok()?;
+        Some(overlay.source.is_some_and(|s| s.openapi.is_some()))
+    })
+    .flatten();
+    (imports == Some(false)).then(|| {
+        format!(
+            "error: --ref-root {} names the folder an OpenAPI document's `$ref`s may reach, but \
+             {} imports no OpenAPI document: pass one with --openapi or `[source] openapi`, or \
+             drop --ref-root",
+            dir.display(),
+            path.display()
+        )
+    })
+}
+
 fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> Read {
     let text = match source::read_limited(&path, input.max_input_size) {
         Ok(t) => t,

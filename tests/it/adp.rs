@@ -642,10 +642,24 @@ fn a_site_on_another_host_links_details_absolutely_and_warns() {
 fn html_in_descriptions_warns() {
     let text = HEAD.replace("Looks things up", "Looks <b>things</b> up") + CAP;
     let (_, _, diags) = build(&text);
-    assert_eq!(
-        at(&diags, "service.description", Severity::Warning).len(),
-        1
+    let found = at(&diags, "service.description", Severity::Warning);
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0]
+            .message
+            .starts_with("looks like it holds HTML tags")
     );
+    // A placeholder is no HTML tag (an imported description keeps it), but the registry loses
+    // it all the same: the warning quotes it and says how to keep it.
+    let text = HEAD.replace("Looks things up", "Looks up things by <id>") + CAP;
+    let (_, _, diags) = build(&text);
+    let found = at(&diags, "service.description", Severity::Warning);
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0].message,
+        "holds `<id>`, which the ADP registry strips as it strips every `<…>`"
+    );
+    assert!(found[0].help.as_deref().unwrap().contains("`{id}`"));
 }
 
 // --- the checker on upstream documents (tests/schemas/adp/examples, see SOURCE.md) ---

@@ -1516,6 +1516,54 @@ fn ref_root_is_accepted_by_build_check_and_import() {
     }
 }
 
+/// `--ref-root` applies wherever an OpenAPI document is imported (`[source] openapi` here);
+/// for a service.toml that imports none it would do nothing, so build and check refuse it as a
+/// usage error (exit 2) and write nothing.
+#[test]
+fn ref_root_without_an_openapi_document_is_a_usage_error() {
+    let (tmp, root) = azure_copy();
+    let toml = tmp.path().join("service.toml");
+    std::fs::write(
+        &toml,
+        format!("[source]\nopenapi = \"azure-rest-api-specs/{AZURE_ENTRY}\"\n"),
+    )
+    .unwrap();
+    let out = tmp.path().join("dist");
+    let build = |extra: &[&std::ffi::OsStr]| {
+        let mut args = vec!["build".as_ref(), "-q".as_ref(), toml.as_os_str()];
+        args.extend(["-o".as_ref(), out.as_os_str(), "--ref-root".as_ref()]);
+        args.extend(extra);
+        wellgen_in(tmp.path(), &args)
+    };
+    let (code, stderr) = build(&[root.as_os_str()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_common_types_used(&out);
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::write(
+        &toml,
+        "[service]\nname = \"Notes\"\ndescription = \"Create and retrieve notes.\"\n\
+         base_url = \"https://notes.example\"\n\n[[capabilities]]\nid = \"list_notes\"\n\
+         description = \"List every note\"\npath = \"/notes\"\n",
+    )
+    .unwrap();
+    let (code, stderr) = build(&[root.as_os_str()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "error: --ref-root {} names the folder an OpenAPI document's `$ref`s may reach, but {} \
+             imports no OpenAPI document",
+            root.display(),
+            toml.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "nothing is written");
+    // With the document given by --openapi, it applies again.
+    let entry = root.join(AZURE_ENTRY);
+    let (code, stderr) = build(&[root.as_os_str(), "--openapi".as_ref(), entry.as_os_str()]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
 /// A --ref-root that leaves `common-types` out refuses the ref, naming that root.
 #[test]
 fn ref_root_confines_refs() {
@@ -1574,6 +1622,69 @@ fn symlinks_out_of_the_root_are_refused() {
         )),
         "{stderr}"
     );
+}
+
+/// AWS's descriptions use elements of their own (`<important>`, `<note>`, `<fullname>`) beside
+/// HTML ones; placeholders such as `<ServiceName>` are text. The descriptions are shaped after
+/// QLDB's and Lightsail's (APIs.guru openapi-directory, amazonaws.com/qldb/2019-01-02 and
+/// lightsail/2016-11-28).
+const AWS_MARKUP_SPEC: &str = r##"openapi: 3.0.0
+info:
+  title: Amazon QLDB
+  version: '2019-01-02'
+  description: <fullname>Amazon QLDB</fullname> <p>The control plane for Amazon QLDB</p>
+servers: [{url: 'https://qldb.us-east-1.amazonaws.com'}]
+paths:
+  /ledgers/{name}/permissions:
+    parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+    patch:
+      operationId: UpdateLedgerPermissionsMode
+      description: '<p>Updates the permissions mode of a ledger.</p> <important> <p>Before you switch to the <code>STANDARD</code> permissions mode, you must first create all required IAM policies.</p> </important>'
+      responses: {'200': {description: ok}}
+  /containers/{name}:
+    parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: GetContainerService
+      summary: Returns a container service.
+      description: '<p>Returns a container service.</p> <note> <p>It is reached at <code>https://<ServiceName>.<RandomGUID>.<AWSRegion>.cs.amazonlightsail.com</code>.</p> </note>'
+      responses: {'200': {description: ok}}
+"##;
+
+#[test]
+fn markup_of_any_name_is_dropped_and_placeholders_kept() {
+    let mut diags = Diagnostics::default();
+    let imported =
+        openapi::import_text(None, AWS_MARKUP_SPEC, &Options::default(), &mut diags).unwrap();
+    let doc = openapi::finish(imported, &mut diags);
+    assert!(errors(&diags).is_empty(), "{:#?}", errors(&diags));
+    assert_eq!(
+        doc.service.description.as_deref(),
+        Some("Amazon QLDB The control plane for Amazon QLDB")
+    );
+    let update = cap(&doc, "update_ledger_permissions_mode");
+    assert_eq!(
+        update.description.as_deref(),
+        Some(
+            "Updates the permissions mode of a ledger. Before you switch to the STANDARD \
+             permissions mode, you must first create all required IAM policies."
+        )
+    );
+    let get = cap(&doc, "get_container_service");
+    assert_eq!(
+        get.details.as_deref(),
+        Some(
+            "Returns a container service.\n\nIt is reached at \
+             https://<ServiceName>.<RandomGUID>.<AWSRegion>.cs.amazonlightsail.com."
+        )
+    );
+    // No markup is left for ADP's warning about HTML tags.
+    let service = wellgen::model::lower(doc, &mut diags).unwrap();
+    wellgen::pipeline::emit(&service, &[wellgen::emit::Target::Adp], &mut diags);
+    let html: Vec<_> = diags
+        .iter()
+        .filter(|d| d.message.contains("HTML"))
+        .collect();
+    assert!(html.is_empty(), "{html:#?}");
 }
 
 /// An OpenAPI document whose operations carry a summary, a description, or both.

@@ -308,15 +308,25 @@ fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
         texts.push((c.field("description"), c.description.as_str()));
     }
     for (field, text) in texts {
-        if rules::strip_tags(text) != text {
-            diags.push(
-                Diagnostic::new(Code::AdpTextChanged,
-                    "looks like it holds HTML tags: the ADP registry strips every `<…>` before using it",
-                )
-                .at(field)
-                .help("write plain text"),
-            );
+        if rules::strip_tags(text) == text {
+            continue;
         }
+        // Imported descriptions come without markup (`text::plain_text`): what is left
+        // between `<` and `>` is text, a placeholder such as `<id>` the registry loses.
+        let d = if crate::text::has_markup_tag(text) {
+            Diagnostic::new(Code::AdpTextChanged,
+                "looks like it holds HTML tags: the ADP registry strips every `<…>` before using it",
+            )
+            .help("write plain text")
+        } else {
+            let (quote, _) = crate::text::shorten(&rules::first_tag_like(text), 40);
+            Diagnostic::new(
+                Code::AdpTextChanged,
+                format!("holds `{quote}`, which the ADP registry strips as it strips every `<…>`"),
+            )
+            .help("write the placeholder without angle brackets, e.g. `{id}` for `<id>`")
+        };
+        diags.push(d.at(field));
     }
     Fitted {
         name,

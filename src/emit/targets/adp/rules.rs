@@ -272,6 +272,14 @@ pub fn strip_tags(text: &str) -> String {
     out
 }
 
+/// The first `<…>` run `strip_tags` removes from `text` (empty when there is none).
+pub fn first_tag_like(text: &str) -> String {
+    text.find('<')
+        .and_then(|open| Some(&text[open..=open + text[open..].find('>')?]))
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// `^[a-z][a-z0-9_]*$`, the registry's capability name rule.
 fn is_capability_name(name: &str) -> bool {
     name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
@@ -371,6 +379,8 @@ mod tests {
     fn tags_are_stripped_like_the_registry_does() {
         assert_eq!(strip_tags("<b>Bold</b> move"), "Bold move");
         assert_eq!(strip_tags("a < b"), "a < b");
+        assert_eq!(first_tag_like("a < b, <id> and <x>"), "< b, <id>");
+        assert_eq!(first_tag_like("a < b"), "");
         assert_eq!(visible_len("  <p>twelve chars</p> "), 12);
     }
 
