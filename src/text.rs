@@ -123,13 +123,14 @@ pub fn plain_text(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len());
     let mut closers = None;
+    let mut gt = NextGt::default();
     let mut rest = text;
     while let Some(i) = rest.find(['<', '&']) {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
         if rest.starts_with('<') {
             let at = text.len() - rest.len();
-            match tag(rest, at, || {
+            match tag(rest, at, &mut gt, || {
                 closers.get_or_insert_with(|| Closers::of(text))
             }) {
                 Some((len, name)) => {
@@ -166,8 +167,9 @@ pub fn plain_text(text: &str) -> String {
 /// Whether `text` holds a markup tag, as `plain_text` tells one from text between `<` and `>`.
 pub fn has_markup_tag(text: &str) -> bool {
     let mut closers = None;
+    let mut gt = NextGt::default();
     text.match_indices('<').any(|(at, _)| {
-        tag(&text[at..], at, || {
+        tag(&text[at..], at, &mut gt, || {
             closers.get_or_insert_with(|| Closers::of(text))
         })
         .is_some()
@@ -199,6 +201,7 @@ impl Closers {
 fn tag<'c>(
     text: &str,
     at: usize,
+    gt: &mut NextGt,
     closers: impl FnOnce() -> &'c Closers,
 ) -> Option<(usize, String)> {
     if let Some(found) = closing_tag(text) {
@@ -218,7 +221,7 @@ fn tag<'c>(
         if !after.starts_with(['>', ' ', '/', '\n', '\t']) {
             return None;
         }
-        let end = text.find('>')?;
+        let end = gt.at_or_after(text, at)? - at;
         return Some((end + 1, name));
     }
     if closing {
@@ -232,6 +235,29 @@ fn tag<'c>(
         Form::Empty | Form::Attributes => true,
     };
     markup.then(|| (1 + len + attrs_len, name))
+}
+
+/// The first `>` at or after a position of a text, remembered: the `<`s of a run that no `>`
+/// closes (`<b <b <b …`) share the one after them, so a text of many stays linear.
+#[derive(Default)]
+struct NextGt {
+    /// `(from, found)`: the first `>` at or after `from` is at `found` (`None`: there is none).
+    last: Option<(usize, Option<usize>)>,
+}
+
+impl NextGt {
+    /// The first `>` of `text`, which starts at `at` in the whole text, as a position there.
+    fn at_or_after(&mut self, text: &str, at: usize) -> Option<usize> {
+        match self.last {
+            // No `>` lies between `from` and `found`, so none between `at` and it either.
+            Some((from, found)) if from <= at && found.is_none_or(|g| g >= at) => found,
+            _ => {
+                let found = text.find('>').map(|i| at + i);
+                self.last = Some((at, found));
+                found
+            }
+        }
+    }
 }
 
 /// The most bytes after a name that a tag of another name than an HTML one may take.
@@ -562,6 +588,13 @@ mod tests {
         // Many unclosed attributes take linear time (each is looked for in a bounded window).
         let many = "<x a=\"é".repeat(200_000);
         assert_eq!(plain_text(&many), many);
+        // So do many HTML tags that no `>` closes, with or without one far after them.
+        let open = "<b ".repeat(200_000);
+        assert_eq!(plain_text(&open), open);
+        assert!(!has_markup_tag(&open));
+        let closed = format!("{open}>x");
+        assert_eq!(plain_text(&closed), "x");
+        assert!(has_markup_tag(&closed));
         for markup in ["<b>x", "a <note>b</note>", "<p/>", "</important>"] {
             assert!(has_markup_tag(markup), "{markup}");
         }
