@@ -1,12 +1,14 @@
 //! YAML text for a JSON value, byte for byte what `serde_norway::to_string` (0.9.42, over
 //! unsafe-libyaml-norway 0.2.15) writes for the same `serde_json::Value`.
 //!
-//! Why a port and not the library: the AGIS YAML document is the largest single cost of a big
-//! build. serde_norway turns every node into a libyaml event, queues it, copies every scalar into
-//! the event, analyses it and then writes it through libyaml's buffered emitter. Writing
-//! GitHub's AGIS document (api.github.com, 23.0.2) took MEASURE_SERDE instructions with
-//! serde_norway and MEASURE_PORT with this writer (callgrind, release build), in the render
-//! phase that gates the build. serde_norway stays the dependency that *reads* YAML.
+//! Why a port and not the library (STYLE: a hand port needs a measured reason): the AGIS YAML
+//! document was the largest single cost of a big build. serde_norway turns every node into a
+//! libyaml event, queues it, copies every scalar into the event, analyses it and writes it
+//! through libyaml's buffered emitter. Measured with callgrind on a release build, writing
+//! GitHub's AGIS document (api.github.com 23.0.2, 2.9 MB of YAML) takes 536 M instructions with
+//! serde_norway and 111 M with this writer (about 90 ms against 26 ms of wall time); the whole
+//! `wellgen build` of that description drops from 4.94 G to 4.46 G instructions, with every
+//! output file identical. serde_norway stays the dependency that *reads* YAML.
 //!
 //! Only what a `Value` can produce is ported: no tags, anchors, directives or flow styles beyond
 //! the `[]` and `{}` libyaml writes for empty collections, one implicit document, width
