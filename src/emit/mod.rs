@@ -6,6 +6,7 @@ pub mod hosts;
 pub mod publish;
 pub mod schemas;
 pub mod targets;
+pub mod yaml;
 
 use std::sync::Arc;
 

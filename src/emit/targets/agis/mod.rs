@@ -98,8 +98,8 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         &site.join(MCP_TOOLS_PATH),
     );
     let json = to_json_bytes(&doc);
-    // Any JSON value has a YAML form: serde_norway fails only on what a Value cannot hold.
-    let yaml = serde_norway::to_string(&doc).expect("serde_norway writes any JSON value");
+    // serde_norway's bytes, written without its event emitter (see `emit::yaml`).
+    let yaml = crate::emit::yaml::to_string(&doc);
     vec![
         Artifact::document(JSON_PATH, json, SERVING_JSON),
         Artifact::document(YAML_PATH, yaml.into_bytes(), SERVING_YAML),
