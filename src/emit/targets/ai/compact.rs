@@ -71,7 +71,7 @@ pub fn param(p: &Param) -> String {
 pub const SERVICE_DESCRIPTION_MAX: usize = 300;
 /// Fewer capabilities than this share too little for the sentence to pay for itself.
 const COMMON_MIN_CAPABILITIES: usize = 4;
-const COMMON_LEAD: &str = "Every capability also takes the optional parameter";
+const COMMON_LEAD: &str = "Every capability also takes optional parameters:";
 
 /// An optional parameter that every capability of a document takes, with the same compact
 /// value (`type, optional`): it is named once in the document's description instead.
@@ -101,7 +101,10 @@ pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Com
     };
     let mut candidates: Vec<Common<'a>> = Vec::new();
     for p in &first.params {
-        let shared = takes(first, &p.name, p.kind)
+        // A name with a separator of the list in it would read as two.
+        let plain = !p.name.contains([',', ';', ' ']);
+        let shared = plain
+            && takes(first, &p.name, p.kind)
             && rest.iter().all(|c| takes(c, &p.name, p.kind))
             && !candidates.iter().any(|c| c.name == p.name);
         if shared {
@@ -111,10 +114,10 @@ pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Com
             });
         }
     }
-    // Each capability saves `"name":"type, optional",`; the sentence costs `name (type), `.
+    // Each capability saves `"name":"type, optional",`; the sentence costs `name, `.
     let saving = |c: &Common<'_>| {
         let entry = c.name.len() + c.kind.as_str().len() + 16;
-        capabilities.len() * entry - (c.name.len() + c.kind.as_str().len() + 5)
+        capabilities.len() * entry - (c.name.len() + 2)
     };
     let mut by_saving: Vec<usize> = (0..candidates.len()).collect();
     by_saving.sort_by_key(|&i| std::cmp::Reverse(saving(&candidates[i])));
@@ -136,14 +139,28 @@ pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Com
     if saved > cost { common } else { Vec::new() }
 }
 
-/// `description`, then the sentence that names the `common` parameters.
+/// `description`, then the sentence that names the `common` parameters by type, as a
+/// declaration reads (`string a, b; boolean c`): a type is said once, not after each name.
 pub fn described(description: &str, common: &[Common<'_>]) -> String {
     if common.is_empty() {
         return description.to_string();
     }
-    let list: Vec<String> = common
+    let mut kinds: Vec<ParamType> = Vec::new();
+    for c in common {
+        if !kinds.contains(&c.kind) {
+            kinds.push(c.kind);
+        }
+    }
+    let groups: Vec<String> = kinds
         .iter()
-        .map(|c| format!("{} ({})", c.name, c.kind.as_str()))
+        .map(|&kind| {
+            let names: Vec<&str> = common
+                .iter()
+                .filter(|c| c.kind == kind)
+                .map(|c| c.name)
+                .collect();
+            format!("{} {}", kind.as_str(), names.join(", "))
+        })
         .collect();
     let text = description.trim_end();
     let stop = if text.is_empty() || text.ends_with(['.', '!', '?']) {
@@ -151,8 +168,7 @@ pub fn described(description: &str, common: &[Common<'_>]) -> String {
     } else {
         "."
     };
-    let plural = if common.len() > 1 { "s" } else { "" };
-    format!("{text}{stop} {COMMON_LEAD}{plural} {}.", list.join(", "))
+    format!("{text}{stop} {COMMON_LEAD} {}.", groups.join("; "))
         .trim_start()
         .to_string()
 }
@@ -224,8 +240,7 @@ mod tests {
         let caps: Vec<_> = s.capabilities.iter().collect();
         assert_eq!(
             described("A service", &common(&caps, "")),
-            "A service. Every capability also takes the optional parameters token (string), \
-             pretty (boolean)."
+            "A service. Every capability also takes optional parameters: string token; boolean pretty."
         );
         // Three capabilities share too little for the sentence to pay.
         assert!(names(&service(&[shared; 3]), "").is_empty());
