@@ -220,7 +220,15 @@ fn compact_false_keeps_the_full_form_in_the_parts() {
     );
     let c = &parts[0].1["capabilities"][0];
     assert_eq!(c["description"], "Reads thing 0. Then says so.");
+    // Every capability takes `q`, yet the full form lists it in each.
     assert_eq!(c["params"]["q"], "string, optional -- The query. In full.");
+    for (path, part, _) in &parts {
+        let description = part["service"]["description"].as_str().unwrap();
+        assert!(!description.contains("Every capability"), "{path}");
+        for c in part["capabilities"].as_array().unwrap() {
+            assert!(c["params"].get("q").is_some(), "{path}: {c}");
+        }
+    }
 }
 
 /// A service with few capabilities but long prose: over 64 KB in full, one compact document
@@ -259,9 +267,75 @@ fn a_long_document_that_fits_when_compact_stays_one_document() {
     assert!(schema_errors(&schema_validator("aiendpoint/schema.json"), &doc).is_empty());
     let c = &doc["capabilities"][7];
     assert_eq!(c["description"], "Reads thing 7.");
-    assert_eq!(c["params"]["opt3"], "integer, optional");
     assert_eq!(c["params"]["q"], "string, required -- The query.");
     assert_eq!(doc["capabilities"].as_array().unwrap().len(), 60);
+    // Every capability takes opt0…opt19: all are named once in the description (as many as its
+    // 300 characters hold; the unit tests in compact.rs fill them), none in a capability.
+    let description = doc["service"]["description"].as_str().unwrap();
+    assert!(
+        description.starts_with(
+            "Create and list notes. Every capability also takes optional parameters: integer "
+        ),
+        "{description}"
+    );
+    assert!(description.chars().count() <= 300, "{description}");
+    let list = description
+        .split_once(": integer ")
+        .and_then(|(_, l)| l.strip_suffix('.'))
+        .unwrap();
+    let list: Vec<&str> = list.split(", ").collect();
+    let mut named = 0;
+    for j in 0..20 {
+        let said = list.contains(&format!("opt{j}").as_str());
+        named += usize::from(said);
+        for c in doc["capabilities"].as_array().unwrap() {
+            let listed = c["params"].get(format!("opt{j}"));
+            assert_eq!(listed.is_none(), said, "opt{j} in {c}");
+            if let Some(v) = listed {
+                assert_eq!(v, "integer, optional");
+            }
+        }
+    }
+    assert_eq!(named, 20, "{description}");
+}
+
+/// An optional parameter every capability of a part takes (`expand`) is named once in the
+/// part's description and left out of each capability; the required `id` stays in each.
+#[test]
+fn optional_parameters_every_capability_takes_are_named_once_per_part() {
+    let dir = setup(None);
+    let (code, stderr) = build(dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    let dist = dir.path().join("dist");
+    let v = schema_validator("aiendpoint/schema.json");
+    let index = read_json(&dist.join(".well-known/ai"));
+    assert!(
+        !index["service"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("Every capability")
+    );
+    let parts = parts(&dist, &index);
+    assert!(parts.len() > 1);
+    for (path, part, _) in parts {
+        assert!(schema_errors(&v, &part).is_empty(), "{path}");
+        let description = part["service"]["description"].as_str().unwrap();
+        assert!(
+            description
+                .ends_with(" Every capability also takes optional parameters: array expand."),
+            "{path}: {description}"
+        );
+        for c in part["capabilities"].as_array().unwrap() {
+            let params = c["params"].as_object().unwrap();
+            assert!(!params.contains_key("expand"), "{path}: {c}");
+            assert!(
+                params["id"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("string, required")
+            );
+        }
+    }
 }
 
 /// One capability larger than 64 KB even compact cannot be split: its part is warned about.

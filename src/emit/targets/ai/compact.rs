@@ -2,11 +2,14 @@
 //! the draft's own aim is a document an agent reads in a few hundred tokens (§5), and a big
 //! API's full descriptions cost more than its source's. Every capability and every required
 //! parameter is kept; what is cut is prose: the first plain sentence of a description,
-//! optional parameters by name and type, the returns by name. docs/openapi-import.md lists it.
+//! optional parameters by name and type, the returns by name, and the optional parameters every
+//! capability of a document takes named once in its description (`common`).
+//! docs/openapi-import.md lists it.
 
 use std::borrow::Cow;
 
-use crate::model::param::Param;
+use crate::model::Capability;
+use crate::model::param::{Param, ParamType};
 use crate::text::{plain_text, shorten};
 
 /// A description's first sentence, as plain text.
@@ -64,6 +67,112 @@ pub fn param(p: &Param) -> String {
     out
 }
 
+/// The draft's limit on `service.description` (§3.2): the common parameters must fit in it.
+pub const SERVICE_DESCRIPTION_MAX: usize = 300;
+/// Fewer capabilities than this share too little for the sentence to pay for itself.
+const COMMON_MIN_CAPABILITIES: usize = 4;
+const COMMON_LEAD: &str = "Every capability also takes optional parameters:";
+
+/// An optional parameter that every capability of a document takes, with the same compact
+/// value (`type, optional`): it is named once in the document's description instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Common<'a> {
+    pub name: &'a str,
+    pub kind: ParamType,
+}
+
+/// The optional parameters every one of `capabilities` takes (same name, same type, never a
+/// required one), as many as `description` has room for in the draft's 300 characters, the
+/// largest saving first; in the order the first capability lists them. Only *every*: a
+/// parameter most capabilities take would be claimed for the others too (docs/openapi-import.md
+/// gives the measurements).
+pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Common<'a>> {
+    let Some((first, rest)) = capabilities.split_first() else {
+        return Vec::new();
+    };
+    if capabilities.len() < COMMON_MIN_CAPABILITIES {
+        return Vec::new();
+    }
+    // A name is shared when each capability has it, and every parameter of that name is the
+    // same optional type (a capability may list a name twice, in two places).
+    let takes = |c: &Capability, name: &str, kind: ParamType| {
+        let mut same = c.params.iter().filter(|p| p.name == name).peekable();
+        same.peek().is_some() && same.all(|p| !p.required && p.kind == kind)
+    };
+    let mut candidates: Vec<Common<'a>> = Vec::new();
+    for p in &first.params {
+        // A name with a separator of the list in it would read as two.
+        let plain = !p.name.contains([',', ';', ' ']);
+        let shared = plain
+            && takes(first, &p.name, p.kind)
+            && rest.iter().all(|c| takes(c, &p.name, p.kind))
+            && !candidates.iter().any(|c| c.name == p.name);
+        if shared {
+            candidates.push(Common {
+                name: &p.name,
+                kind: p.kind,
+            });
+        }
+    }
+    // Each capability saves `"name":"type, optional",`; the sentence costs `name, `.
+    let saving = |c: &Common<'_>| {
+        let entry = c.name.len() + c.kind.as_str().len() + 16;
+        capabilities.len() * entry - (c.name.len() + 2)
+    };
+    let mut by_saving: Vec<usize> = (0..candidates.len()).collect();
+    by_saving.sort_by_key(|&i| std::cmp::Reverse(saving(&candidates[i])));
+    let mut chosen: Vec<usize> = Vec::new();
+    for i in by_saving {
+        let mut trial = chosen.clone();
+        trial.push(i);
+        trial.sort_unstable();
+        let params: Vec<Common<'_>> = trial.iter().map(|&i| candidates[i]).collect();
+        if described(description, &params).chars().count() <= SERVICE_DESCRIPTION_MAX {
+            chosen = trial;
+        }
+    }
+    let common: Vec<Common<'a>> = chosen.iter().map(|&i| candidates[i]).collect();
+    let saved: usize = common.iter().map(saving).sum();
+    let cost = described(description, &common)
+        .len()
+        .saturating_sub(description.len());
+    if saved > cost { common } else { Vec::new() }
+}
+
+/// `description`, then the sentence that names the `common` parameters by type, as a
+/// declaration reads (`string a, b; boolean c`): a type is said once, not after each name.
+pub fn described(description: &str, common: &[Common<'_>]) -> String {
+    if common.is_empty() {
+        return description.to_string();
+    }
+    let mut kinds: Vec<ParamType> = Vec::new();
+    for c in common {
+        if !kinds.contains(&c.kind) {
+            kinds.push(c.kind);
+        }
+    }
+    let groups: Vec<String> = kinds
+        .iter()
+        .map(|&kind| {
+            let names: Vec<&str> = common
+                .iter()
+                .filter(|c| c.kind == kind)
+                .map(|c| c.name)
+                .collect();
+            format!("{} {}", kind.as_str(), names.join(", "))
+        })
+        .collect();
+    let text = description.trim_end();
+    let stop = if text.is_empty() || text.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
+    };
+    format!("{text}{stop} {COMMON_LEAD} {}.", groups.join("; "))
+        .trim_start()
+        .to_string()
+}
+
 /// `returns` by name: the text before a field list (`customer {id, …}` → `customer`), else
 /// its first sentence.
 pub fn returns(text: &str) -> Cow<'_, str> {
@@ -92,6 +201,92 @@ mod tests {
         assert_eq!(first_sentence("No stop at all", 160), "No stop at all");
         assert!(first_sentence(&"word ".repeat(100), 40).chars().count() <= 40);
         assert_eq!(first_sentence("Café… done. Next", 160), "Café… done.");
+    }
+
+    /// A service whose capabilities take `params` (one `[capabilities.params]` body each).
+    fn service(params: &[&str]) -> crate::model::Service {
+        let mut text = String::from(
+            "[service]\nname = \"Shared\"\ndescription = \"A service.\"\n\
+             base_url = \"https://shared.example.com\"\n\n[auth]\ntype = \"bearer\"\n",
+        );
+        for (i, p) in params.iter().enumerate() {
+            text.push_str(&format!(
+                "\n[[capabilities]]\nid = \"op{i}\"\ndescription = \"Operation {i}\"\n\
+                 method = \"GET\"\npath = \"/things/{i}/{{id}}\"\n\n[capabilities.params]\n\
+                 id = \"string, required -- the id\"\n{p}\n"
+            ));
+        }
+        let raw = crate::source::parse_service_toml(&text).unwrap();
+        let mut diags = crate::diag::Diagnostics::default();
+        crate::model::lower(raw, &mut diags).unwrap()
+    }
+
+    fn names(service: &crate::model::Service, description: &str) -> Vec<String> {
+        let caps: Vec<_> = service.capabilities.iter().collect();
+        common(&caps, description)
+            .iter()
+            .map(|c| format!("{} ({})", c.name, c.kind.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn optional_parameters_every_capability_takes_are_common() {
+        let shared = "token = \"string, optional\"\npretty = \"boolean, optional\"";
+        let s = service(&[shared; 4]);
+        assert_eq!(
+            names(&s, "A service."),
+            ["token (string)", "pretty (boolean)"]
+        );
+        let caps: Vec<_> = s.capabilities.iter().collect();
+        assert_eq!(
+            described("A service", &common(&caps, "")),
+            "A service. Every capability also takes optional parameters: string token; boolean pretty."
+        );
+        // Three capabilities share too little for the sentence to pay.
+        assert!(names(&service(&[shared; 3]), "").is_empty());
+    }
+
+    #[test]
+    fn a_parameter_one_capability_lacks_or_requires_is_not_common() {
+        let shared = "token = \"string, optional\"\nlimit = \"integer, optional\"";
+        let lacks = "limit = \"integer, optional\"";
+        assert_eq!(
+            names(&service(&[shared, shared, shared, shared, lacks]), ""),
+            ["limit (integer)"]
+        );
+        let required = "token = \"string, required\"\nlimit = \"integer, optional\"";
+        assert_eq!(
+            names(&service(&[shared, shared, shared, required]), ""),
+            ["limit (integer)"]
+        );
+        let other_type = "token = \"integer, optional\"\nlimit = \"integer, optional\"";
+        assert_eq!(
+            names(&service(&[shared, shared, shared, other_type]), ""),
+            ["limit (integer)"]
+        );
+        // The required `id` every capability takes is never common.
+        assert!(
+            !names(&service(&[shared; 4]), "")
+                .iter()
+                .any(|n| n.starts_with("id "))
+        );
+    }
+
+    #[test]
+    fn common_parameters_fit_the_drafts_300_characters() {
+        let many: String = (0..40)
+            .map(|i| format!("parameter_with_a_long_name_{i} = \"string, optional\"\n"))
+            .collect();
+        let s = service(&[many.as_str(); 4]);
+        let caps: Vec<_> = s.capabilities.iter().collect();
+        for description in ["", "A service.", &"word ".repeat(30)] {
+            let common = common(&caps, description);
+            assert!(!common.is_empty());
+            let text = described(description, &common);
+            assert!(text.chars().count() <= SERVICE_DESCRIPTION_MAX, "{text}");
+        }
+        // No room at all: nothing is common.
+        assert!(common(&caps, &"x".repeat(290)).is_empty());
     }
 
     #[test]

@@ -247,6 +247,17 @@ pub(super) fn document<'a>(
     capabilities: impl IntoIterator<Item = &'a Capability>,
     form: Form,
 ) -> Document<'a> {
+    let capabilities: Vec<&Capability> = capabilities.into_iter().collect();
+    // The optional parameters every capability takes are named once, in the description.
+    let common = match form {
+        Form::Compact => compact::common(&capabilities, &description),
+        Form::Full => Vec::new(),
+    };
+    let description = if common.is_empty() {
+        description
+    } else {
+        Cow::Owned(compact::described(&description, &common))
+    };
     Document {
         aiendpoint: "1.0",
         service: ServiceView {
@@ -257,7 +268,7 @@ pub(super) fn document<'a>(
         },
         capabilities: capabilities
             .into_iter()
-            .map(|c| capability(service, c, form))
+            .map(|c| capability(service, c, form, &common))
             .collect(),
         auth: service.auth.as_ref().map(auth),
         token_hints: service.token_hints.map(|t| TokenHintsView {
@@ -301,7 +312,14 @@ fn endpoint(service: &Service, c: &Capability) -> String {
     }
 }
 
-fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> CapabilityView<'a> {
+/// A capability's view; the `common` parameters, named in the document's description, are
+/// left out of its `params`.
+fn capability<'a>(
+    service: &Service,
+    c: &'a Capability,
+    form: Form,
+    common: &[compact::Common<'_>],
+) -> CapabilityView<'a> {
     let compact = form == Form::Compact;
     CapabilityView {
         id: Cow::Borrowed(&c.id),
@@ -318,6 +336,7 @@ fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> Capabilit
         params: c
             .params
             .iter()
+            .filter(|p| !common.iter().any(|k| k.name == p.name))
             .map(|p| {
                 let text = if compact {
                     compact::param(p)

@@ -247,6 +247,28 @@ pub(super) fn parts(service: &Service, form: super::Form) -> Parts {
             ),
             300,
         );
+        // The part's name already says its label: where repeating it in the description leaves
+        // no room for a common parameter, the description goes without it.
+        let description = match form {
+            super::Form::Compact => {
+                let caps: Vec<_> = members.iter().map(|&i| &service.capabilities[i]).collect();
+                let short = fit(
+                    &format!(
+                        "{} of the {total} capabilities of {}; every part is listed at /.well-known/ai.",
+                        members.len(),
+                        service.name,
+                    ),
+                    300,
+                );
+                let common = super::compact::common(&caps, &description);
+                if super::compact::common(&caps, &short).len() > common.len() {
+                    short
+                } else {
+                    description
+                }
+            }
+            super::Form::Full => description,
+        };
         super::document(
             service,
             name.into(),
@@ -257,9 +279,18 @@ pub(super) fn parts(service: &Service, form: super::Form) -> Parts {
     };
     // Whole groups are packed into parts while they fit, by each capability's measured size
     // (pretty JSON takes about half as much again); a group too large for one part is cut.
+    // The optional parameters every capability of the service takes are every part's common
+    // ones too, stated once in its description: they weigh nothing per capability.
+    let shared = match form {
+        super::Form::Compact => {
+            let all: Vec<_> = service.capabilities.iter().collect();
+            super::compact::common(&all, "")
+        }
+        super::Form::Full => Vec::new(),
+    };
     let weight = |i: usize| {
-        let bytes = serde_json::to_vec(&super::capability(service, &service.capabilities[i], form))
-            .map_or(0, |b| b.len() + 1);
+        let view = super::capability(service, &service.capabilities[i], form, &shared);
+        let bytes = serde_json::to_vec(&view).map_or(0, |b| b.len() + 1);
         match form {
             super::Form::Compact => bytes,
             super::Form::Full => bytes * 3 / 2,
