@@ -15,7 +15,7 @@ pub const GRAMMAR: &str = "AGIS/1.0";
 /// size up (see `emit::schemas`).
 const SHARING: Policy = Policy {
     prefix: "#/schemas/",
-    min_bytes: 256,
+    min_bytes: 128,
     min_total: 64 * 1024,
 };
 

@@ -12,7 +12,7 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
+use crate::emit::{Artifact, JSON, Serving, source_budget, to_json_bytes, to_json_bytes_budgeted};
 use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Impact, Service};
 
@@ -97,12 +97,22 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         &site.join(JSON_PATH),
         &site.join(MCP_TOOLS_PATH),
     );
-    let json = to_json_bytes(&doc);
-    // Any JSON value has a YAML form: serde_norway fails only on what a Value cannot hold.
-    let yaml = serde_norway::to_string(&doc).expect("serde_norway writes any JSON value");
+    let json = to_json_bytes_budgeted(&doc, source_budget(service));
+    // A document large enough for compact JSON is for machines (`emit::COMPACT_FROM`): its
+    // YAML serialisation is that same text, YAML's flow style (every JSON text is YAML 1.2),
+    // as block style's indentation would make it larger than the JSON (and than the OpenAPI
+    // source) by the depth of its schemas.
+    let yaml = if json.starts_with(b"{\"") {
+        json.clone()
+    } else {
+        // Any JSON value has a YAML form: serde_norway fails only on what a Value cannot hold.
+        serde_norway::to_string(&doc)
+            .expect("serde_norway writes any JSON value")
+            .into_bytes()
+    };
     vec![
         Artifact::document(JSON_PATH, json, SERVING_JSON),
-        Artifact::document(YAML_PATH, yaml.into_bytes(), SERVING_YAML),
+        Artifact::document(YAML_PATH, yaml, SERVING_YAML),
         Artifact::document(SUMMARY_PATH, to_json_bytes(&summary), SERVING_JSON),
     ]
 }
