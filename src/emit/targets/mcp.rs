@@ -21,7 +21,7 @@ const TTL_MS: u64 = 3_600_000;
 /// A schema repeated inside one tool's input is shared from this size up (`emit::schemas`).
 const SHARING: Policy = Policy {
     prefix: "#/$defs/",
-    min_bytes: 128,
+    min_bytes: 64,
     min_total: 4 * 1024,
 };
 pub const SERVING: Serving = Serving {
@@ -163,11 +163,11 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
     let mut cut = 0;
     for t in &mut result.tools {
         for p in properties(&mut t.input_schema) {
-            cut += drop_descriptions(p, false);
+            cut += schemas::drop_nested_descriptions(p);
         }
         if let Some(Value::Object(defs)) = t.input_schema.get_mut("$defs") {
             for d in defs.values_mut() {
-                cut += drop_descriptions(d, false);
+                cut += schemas::drop_nested_descriptions(d);
             }
         }
     }
@@ -187,35 +187,12 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
 }
 
 /// The schemas of an input schema's top-level properties.
-fn properties(schema: &mut Value) -> impl Iterator<Item = &mut Value> {
+pub fn properties(schema: &mut Value) -> impl Iterator<Item = &mut Value> {
     schema
         .get_mut("properties")
         .and_then(Value::as_object_mut)
         .into_iter()
         .flat_map(|m| m.values_mut())
-}
-
-/// Removes `description` from every schema below `schema` (and from `schema` itself if `own`), walking the keywords that hold subschemas; returns how many it removed.
-fn drop_descriptions(schema: &mut Value, own: bool) -> usize {
-    let Value::Object(map) = schema else {
-        return 0;
-    };
-    let mut n = usize::from(own && map.shift_remove("description").is_some());
-    for (k, v) in map.iter_mut() {
-        n += match (k.as_str(), v) {
-            ("properties" | "patternProperties" | "$defs", Value::Object(m)) => {
-                m.values_mut().map(|s| drop_descriptions(s, true)).sum()
-            }
-            ("items" | "additionalProperties" | "not", s @ Value::Object(_)) => {
-                drop_descriptions(s, true)
-            }
-            ("allOf" | "anyOf" | "oneOf" | "prefixItems", Value::Array(items)) => {
-                items.iter_mut().map(|s| drop_descriptions(s, true)).sum()
-            }
-            _ => 0,
-        };
-    }
-    n
 }
 
 /// Pure: the tools/list result written by `lower`.

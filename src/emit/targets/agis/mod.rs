@@ -65,6 +65,9 @@ pub struct Lowered<'a> {
     pub derived: &'a Derived<'a>,
     pub agtp: String,
     pub domain: String,
+    /// The documents, written in `lower`, where their size against a large source's budget
+    /// is reported.
+    artifacts: Vec<Artifact>,
 }
 
 /// Every AGIS diagnostic, in the order the documents are built: what was derived per endpoint,
@@ -80,16 +83,44 @@ pub fn lower<'a>(
     document_warnings(service, diags);
     check::passes(service, &derived.endpoints, &derived.tool_names, diags);
     advisories(&derived.endpoints, diags);
-    Lowered {
+    let mut lowered = Lowered {
         derived,
         agtp: document::agtp(service).0,
         domain: document::domain(service).0,
-    }
+        artifacts: Vec::new(),
+    };
+    lowered.artifacts = documents(service, &lowered, diags);
+    lowered
 }
 
-/// Pure: the JSON and YAML documents and the summary.
-pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let doc = document::document(service, lowered);
+/// The documents `lower` wrote.
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    lowered.artifacts.clone()
+}
+
+/// The JSON and YAML documents and the summary. Over a large source's budget
+/// (`emit::source_budget`), the descriptions nested below the endpoints' parameters and
+/// outputs go, with a note (`schemas::drop_nested_descriptions`).
+fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> Vec<Artifact> {
+    let mut doc = document::document(service, lowered);
+    let budget = source_budget(service);
+    let mut json = to_json_bytes_budgeted(&doc, budget);
+    if let Some(budget) = budget.filter(|b| json.len() > *b) {
+        let cut = document::drop_nested_descriptions(&mut doc);
+        if cut > 0 {
+            let shorter = to_json_bytes_budgeted(&doc, Some(budget));
+            diags.push(Diagnostic::new(Code::SizedToSource, format!(
+                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source: {cut} \
+                 descriptions nested inside input and output schemas are left out (each parameter \
+                 keeps its own), making it {} KB",
+                json.len().div_ceil(1024),
+                budget.div_ceil(1024),
+                shorter.len().div_ceil(1024),
+            ))
+            .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too"));
+            json = shorter;
+        }
+    }
     let site = service.site_url.origin();
     let summary = document::summary(
         service,
@@ -97,7 +128,6 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         &site.join(JSON_PATH),
         &site.join(MCP_TOOLS_PATH),
     );
-    let json = to_json_bytes_budgeted(&doc, source_budget(service));
     // A document large enough for compact JSON is for machines (`emit::COMPACT_FROM`): its
     // YAML serialisation is that same text, YAML's flow style (every JSON text is YAML 1.2),
     // as block style's indentation would make it larger than the JSON (and than the OpenAPI

@@ -42,7 +42,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 /// this size up (see `emit::schemas`).
 const SHARING: Policy = Policy {
     prefix: "#/components/schemas/",
-    min_bytes: 128,
+    min_bytes: 64,
     min_total: 64 * 1024,
 };
 /// OpenAI's plugin limits for the linked OpenAPI document (summary/description, parameter description).
