@@ -277,6 +277,26 @@ mod tests {
     }
 
     #[test]
+    fn a_document_over_64_kib_is_compact_and_a_budget_compacts_sooner() {
+        // aiendpoint's guidance, not ia.json's 1 MB: 100 KB is written compact.
+        let big = serde_json::json!({ "items": vec!["y".repeat(1000); 100] });
+        let bytes = to_json_bytes(&big);
+        assert_eq!(bytes.iter().filter(|&&b| b == b'\n').count(), 1);
+        assert_eq!(to_json_bytes_within(&big, bytes.len()), Some(bytes.clone()));
+        assert_eq!(to_json_bytes_within(&big, bytes.len() - 1), None);
+
+        // Small and within its budget: pretty, as without one; over it: compact.
+        let small = serde_json::json!({"name": "x", "tags": ["a", "b"]});
+        let pretty = to_json_bytes(&small);
+        assert_eq!(to_json_bytes_budgeted(&small, None), pretty);
+        assert_eq!(to_json_bytes_budgeted(&small, Some(pretty.len())), pretty);
+        assert_eq!(
+            to_json_bytes_budgeted(&small, Some(pretty.len() - 1)),
+            b"{\"name\":\"x\",\"tags\":[\"a\",\"b\"]}\n"
+        );
+    }
+
+    #[test]
     fn a_capped_document_is_the_same_bytes_or_none() {
         let v = serde_json::json!({"name": "x", "tags": ["a", "b"]});
         let full = to_json_bytes(&v);

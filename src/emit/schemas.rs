@@ -531,4 +531,20 @@ mod tests {
         let names: Vec<&str> = shared.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["a_b", "a_b_2"]);
     }
+
+    #[test]
+    fn nested_descriptions_go_and_everything_else_stays() {
+        let mut p = json!({"type": "object", "description": "kept", "properties": {
+            "a": {"type": "string", "description": "gone", "maxLength": 3},
+            "b": {"type": "array", "items": {"description": "gone", "enum": [{"description": "data"}]}},
+        }});
+        assert_eq!(drop_nested_descriptions(&mut p), 2);
+        assert_eq!(
+            p,
+            json!({"type": "object", "description": "kept", "properties": {
+                "a": {"type": "string", "maxLength": 3},
+                "b": {"type": "array", "items": {"enum": [{"description": "data"}]}},
+            }})
+        );
+    }
 }
