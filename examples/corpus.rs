@@ -14,6 +14,9 @@
 //! resolved;
 //! every JSON artifact parses, and documents published at two paths are identical.
 //!
+//! The size rule (docs/openapi-import.md): a source of at least `LARGE` bytes is built into no
+//! file larger than itself; every file over it is listed and fails the run.
+//!
 //! Files that are not entry documents (fragments of multi-file APIs, reached only by `$ref`)
 //! are counted apart. Each document is also built a second time with `base_url` supplied, as a
 //! completing service.toml would, to show what the import gives once that one key is set.
@@ -47,13 +50,23 @@ struct Counts {
     invalid: Vec<(PathBuf, Vec<String>)>,
     panics: Vec<PathBuf>,
     warnings: usize,
+    /// Built sources of at least `LARGE` bytes, and those that wrote a larger file, with them.
+    large: usize,
+    oversized: Vec<(PathBuf, Vec<String>)>,
     /// Entry documents outside `edge/` (real APIs, not torture tests), and those built.
     real: usize,
     real_built: usize,
 }
 
+/// Sources from this size up must build into no file larger than themselves.
+const LARGE: usize = 100_000;
+
 enum Outcome {
-    Built { warnings: usize },
+    Built {
+        warnings: usize,
+        /// The source is at least `LARGE` bytes: the files larger than it.
+        oversized: Option<Vec<String>>,
+    },
     Rejected(String),
     Invalid(Vec<String>),
     NotEntry,
@@ -87,9 +100,18 @@ fn main() {
                 counts.real_built += usize::from(matches!(outcome, Ok(Outcome::Built { .. })));
             }
             match outcome {
-                Ok(Outcome::Built { warnings }) => {
+                Ok(Outcome::Built {
+                    warnings,
+                    oversized,
+                }) => {
                     counts.built += 1;
                     counts.warnings += warnings;
+                    if let Some(files) = oversized {
+                        counts.large += 1;
+                        if !files.is_empty() {
+                            counts.oversized.push((file.clone(), files));
+                        }
+                    }
                 }
                 Ok(Outcome::Rejected(reason)) => *counts.rejected.entry(reason).or_default() += 1,
                 Ok(Outcome::Invalid(problems)) => counts.invalid.push((file.clone(), problems)),
@@ -122,9 +144,11 @@ fn main() {
     );
     let failed = [&plain, &with_base]
         .iter()
-        .any(|c| !c.panics.is_empty() || !c.invalid.is_empty());
+        .any(|c| !c.panics.is_empty() || !c.invalid.is_empty() || !c.oversized.is_empty());
     if failed {
-        println!("FAILED: invalid outputs or panics (listed above)");
+        println!(
+            "FAILED: invalid outputs, panics or files larger than their source (listed above)"
+        );
         std::process::exit(1);
     }
 }
@@ -160,6 +184,14 @@ fn report(title: &str, c: &Counts) {
     }
     for p in &c.panics {
         println!("  PANIC  {}", p.display());
+    }
+    println!(
+        "  sources of {LARGE} bytes or more: {}, with a file larger than the source: {}",
+        c.large,
+        c.oversized.len()
+    );
+    for (p, files) in &c.oversized {
+        println!("  LARGER  {}: {}", p.display(), files.join(", "));
     }
 }
 
@@ -228,8 +260,16 @@ fn build(file: &Path, set_base: bool, checks: &Checks) -> Outcome {
     if !problems.is_empty() {
         return Outcome::Invalid(problems);
     }
+    let oversized = (text.len() >= LARGE).then(|| {
+        artifacts
+            .iter()
+            .filter(|a| a.body.len() > text.len())
+            .map(|a| format!("{} ({} bytes, source {})", a.path, a.body.len(), text.len()))
+            .collect()
+    });
     Outcome::Built {
         warnings: diags.warning_count(),
+        oversized,
     }
 }
 

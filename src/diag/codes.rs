@@ -299,6 +299,10 @@ codes! {
         "a capability's `details` is published shortened to 2000 characters",
         "is longer than 2000 characters: published cut after the last sentence (else word) within them",
         "shorten it; put long documentation behind a link";
+    SizedToSource = "N-sized-to-source", note, "targets",
+        "a document built from a large OpenAPI file leaves out what its format lets it leave out, to stay no larger than the file",
+        "ia.json would be larger than its 180 KB OpenAPI source: the `response` of 40 endpoints keeps only its compact description",
+        "nothing to do: the OpenAPI description keeps everything; import fewer operations (`[source] include`/`exclude`) to keep it here too";
     AuthUndeclared = "N-auth-undeclared", note, "ai",
         "no [auth] table: agents assume authentication may be required; ADP says `none`",
         "no [auth] table: agents will assume authentication may be required (§3.4)",

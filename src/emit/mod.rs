@@ -222,17 +222,30 @@ fn cost(target: Target) -> u8 {
     }
 }
 
-/// Documents whose compact form is larger than this are written compact. Indentation is most
-/// of a large document (stripe's OpenAPI description: 19 MB pretty, 5 MB compact), costs
-/// tokens as well as bytes, and helps nobody at a size no one reads by hand; ia.json's own
-/// limit for a whole document is 1 MB.
-pub const COMPACT_FROM: usize = 1 << 20;
+/// Documents whose compact form is larger than this are written compact. aiendpoint's size
+/// guidance (a document SHOULD stay under 64 KB) marks where a document stops being read by
+/// people: past it, indentation is a third or more of the bytes (stripe's OpenAPI description:
+/// 19 MB pretty, 5 MB compact), costs agents tokens as well as bytes, and makes a large
+/// document larger than the OpenAPI source it was built from. Below it, documents stay pretty.
+pub const COMPACT_FROM: usize = 64 * 1024;
+
+/// Imported OpenAPI documents at least this large are a budget: a generated document that
+/// would be larger than its source leaves out what its specification lets it leave out (ia.json
+/// its response schemas, MCP the descriptions deep inside input schemas), and says so in a note.
+/// Smaller sources (and a plain service.toml, which has no source size) change nothing: a
+/// small API's documents are larger than its source by nature (every target says it again).
+pub const BUDGET_FROM: usize = 64 * 1024;
+
+/// The byte budget of every generated document of `service`, if it has one (`BUDGET_FROM`).
+pub fn source_budget(service: &Service) -> Option<usize> {
+    service.source_bytes.filter(|&n| n >= BUDGET_FROM)
+}
 
 /// JSON with a trailing newline, pretty unless its compact form is over `COMPACT_FROM`: the
 /// one serialisation every JSON target uses.
 pub fn to_json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
     // Nearly every document is small: written pretty at once, the compact form is never made.
-    if let Some(pretty) = to_json_bytes_within(value, COMPACT_FROM) {
+    if let Some(pretty) = capped(value, COMPACT_FROM, true) {
         return pretty;
     }
     let mut out = serde_json::to_vec(value).expect("model views serialise to JSON");
@@ -243,11 +256,31 @@ pub fn to_json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
     out
 }
 
-/// `to_json_bytes` of a value whose document must stay within `limit` bytes (at most
-/// `COMPACT_FROM`, so it is pretty), or `None` as soon as it would not: what is past the limit
-/// is never serialised.
+/// `to_json_bytes` for a document with a byte budget (`source_budget`): compact as soon as
+/// its pretty form would be over the budget, as indentation is the cheapest thing to leave out.
+pub fn to_json_bytes_budgeted<T: serde::Serialize>(value: &T, budget: Option<usize>) -> Vec<u8> {
+    let Some(budget) = budget else {
+        return to_json_bytes(value);
+    };
+    to_json_bytes_within(value, budget).unwrap_or_else(|| {
+        let mut out = serde_json::to_vec(value).expect("model views serialise to JSON");
+        out.push(b'\n');
+        out
+    })
+}
+
+/// What `to_json_bytes` writes, if that takes at most `limit` bytes, else `None`: what is past
+/// the limit is never serialised.
 pub fn to_json_bytes_within<T: serde::Serialize>(value: &T, limit: usize) -> Option<Vec<u8>> {
-    debug_assert!(limit <= COMPACT_FROM);
+    if let Some(pretty) = capped(value, limit.min(COMPACT_FROM), true) {
+        return Some(pretty);
+    }
+    // Pretty is over `COMPACT_FROM` (or `limit`): compact when its compact form is too.
+    let compact = capped(value, limit, false)?;
+    if compact.len() > COMPACT_FROM {
+        return Some(compact);
+    }
+    // Compact within `COMPACT_FROM`: `to_json_bytes` writes it pretty, which may still fit.
     capped(value, limit, true)
 }
 
@@ -309,6 +342,26 @@ mod tests {
         let under = serde_json::json!({ "items": vec!["y".repeat(1000); n - 2] });
         assert!(serde_json::to_vec(&under).unwrap().len() <= COMPACT_FROM);
         assert!(to_json_bytes(&under).starts_with(b"{\n  \"items\": [\n"));
+    }
+
+    #[test]
+    fn a_document_over_64_kib_is_compact_and_a_budget_compacts_sooner() {
+        // aiendpoint's guidance, not ia.json's 1 MB: 100 KB is written compact.
+        let big = serde_json::json!({ "items": vec!["y".repeat(1000); 100] });
+        let bytes = to_json_bytes(&big);
+        assert_eq!(bytes.iter().filter(|&&b| b == b'\n').count(), 1);
+        assert_eq!(to_json_bytes_within(&big, bytes.len()), Some(bytes.clone()));
+        assert_eq!(to_json_bytes_within(&big, bytes.len() - 1), None);
+
+        // Small and within its budget: pretty, as without one; over it: compact.
+        let small = serde_json::json!({"name": "x", "tags": ["a", "b"]});
+        let pretty = to_json_bytes(&small);
+        assert_eq!(to_json_bytes_budgeted(&small, None), pretty);
+        assert_eq!(to_json_bytes_budgeted(&small, Some(pretty.len())), pretty);
+        assert_eq!(
+            to_json_bytes_budgeted(&small, Some(pretty.len() - 1)),
+            b"{\"name\":\"x\",\"tags\":[\"a\",\"b\"]}\n"
+        );
     }
 
     #[test]

@@ -413,6 +413,35 @@ fn inline(v: &mut Value, once: &mut HashMap<String, Value>) {
     }
 }
 
+/// Removes `description` from every schema below `schema` (not its own), walking the keywords
+/// that hold subschemas; returns how many it removed. What a document over its source's
+/// budget leaves out first (`emit::source_budget`): the text nearest the top (a parameter's,
+/// a response's) stays, and every type and constraint stays, so a schema accepts exactly what
+/// it accepted before.
+pub fn drop_nested_descriptions(schema: &mut Value) -> usize {
+    drop_descriptions(schema, false)
+}
+
+fn drop_descriptions(schema: &mut Value, own: bool) -> usize {
+    let Value::Object(map) = schema else {
+        return 0;
+    };
+    let mut n = usize::from(own && map.shift_remove("description").is_some());
+    for (k, v) in map.iter_mut() {
+        n += match (Keyword::of(k), v) {
+            (Keyword::Schema, s) => drop_descriptions(s, true),
+            (Keyword::SchemaList, Value::Array(items)) => {
+                items.iter_mut().map(|s| drop_descriptions(s, true)).sum()
+            }
+            (Keyword::SchemaMap, Value::Object(m)) => {
+                m.values_mut().map(|s| drop_descriptions(s, true)).sum()
+            }
+            _ => 0,
+        };
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -501,5 +530,21 @@ mod tests {
         let shared = share_one(&mut a);
         let names: Vec<&str> = shared.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["a_b", "a_b_2"]);
+    }
+
+    #[test]
+    fn nested_descriptions_go_and_everything_else_stays() {
+        let mut p = json!({"type": "object", "description": "kept", "properties": {
+            "a": {"type": "string", "description": "gone", "maxLength": 3},
+            "b": {"type": "array", "items": {"description": "gone", "enum": [{"description": "data"}]}},
+        }});
+        assert_eq!(drop_nested_descriptions(&mut p), 2);
+        assert_eq!(
+            p,
+            json!({"type": "object", "description": "kept", "properties": {
+                "a": {"type": "string", "maxLength": 3},
+                "b": {"type": "array", "items": {"enum": [{"description": "data"}]}},
+            }})
+        );
     }
 }

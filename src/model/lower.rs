@@ -214,6 +214,7 @@ impl Cx<'_> {
     fn service(&mut self, doc: raw::ServiceToml) -> Option<Service> {
         let split = self.split(doc.source.as_ref().and_then(|s| s.split.as_deref()));
         let compact = doc.source.as_ref().and_then(|s| s.compact);
+        let source_bytes = doc.source_bytes;
         let s = doc.service;
         let name = self.required(s.name, "service.name");
         let name = self.text(name, "service.name", 1, 100);
@@ -348,6 +349,7 @@ impl Cx<'_> {
         Some(Service {
             split: split?,
             compact,
+            source_bytes,
             name: name?,
             description: description?,
             site_url: site_url.unwrap_or_else(|| base_url.origin()),

@@ -65,6 +65,10 @@ pub struct Service {
     /// `[source] compact`: `None` compacts /.well-known/ai only when its full form is over
     /// aiendpoint's 64 KB guidance.
     pub compact: Option<bool>,
+    /// The size in bytes of the OpenAPI document the service was imported from (`None` for a
+    /// plain service.toml): large documents that would outgrow it leave out what their
+    /// specification lets them leave out (`emit::source_budget`).
+    pub source_bytes: Option<usize>,
 }
 
 /// A2A agent card options.

@@ -46,6 +46,12 @@ pub struct ServiceToml {
     pub source: Option<SourceTable>,
     /// How `wellgen check` and `build` report: the diagnostic codes this project silences.
     pub check: Option<CheckTable>,
+    /// The size in bytes of the OpenAPI document this was imported from: never written by an
+    /// author (a plain service.toml has none), set by the import, and the budget of the
+    /// documents that would otherwise outgrow their source (`emit::source_budget`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub source_bytes: Option<usize>,
 }
 
 /// `[check]`: diagnostics a project has reviewed and does not want to hear about again.

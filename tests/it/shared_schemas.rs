@@ -290,3 +290,203 @@ fn small_schemas_stay_inline() {
         assert!(!text.contains("$ref"), "{p} has a reference");
     }
 }
+
+// ---- the size rule: no document larger than a large source (docs/openapi-import.md) ----------
+
+/// The query parameters a Google-style API repeats on every operation, with their texts.
+const COMMON: [(&str, &str); 8] = [
+    (
+        "alt",
+        "Data format for response, json unless the caller asks for media.",
+    ),
+    (
+        "fields",
+        "Selector specifying which fields to include in a partial response.",
+    ),
+    (
+        "key",
+        "API key. Your API key identifies your project and provides you with API access, quota, and reports.",
+    ),
+    (
+        "oauth_token",
+        "OAuth 2.0 token for the current user, when the caller has one.",
+    ),
+    (
+        "prettyPrint",
+        "Returns response with indentations and line breaks.",
+    ),
+    (
+        "quotaUser",
+        "Available to use for quota purposes for server-side applications. Can be any arbitrary string assigned to a user.",
+    ),
+    (
+        "uploadType",
+        "Legacy upload protocol for media (e.g. \"media\", \"multipart\").",
+    ),
+    (
+        "callback",
+        "JSONP callback name, for callers that wrap the response.",
+    ),
+];
+
+/// A generated API of `resources` resources with five operations each, every operation taking
+/// the common parameters, every resource a nested schema with descriptions two levels down: the
+/// shape of the large real APIs whose documents outgrew their source. Written as indented
+/// JSON, as most large JSON descriptions are (in YAML, with every parameter a reference, the
+/// same API is smaller than the AGIS document's required per-endpoint blocks alone).
+fn large_source(resources: usize) -> String {
+    let mut params = serde_json::Map::new();
+    let mut common_refs = Vec::new();
+    for (name, text) in COMMON {
+        params.insert(
+            name.into(),
+            json!({"name": name, "in": "query", "description": text, "schema": {"type": "string"}}),
+        );
+        common_refs.push(json!({"$ref": format!("#/components/parameters/{name}")}));
+    }
+    let mut schemas = serde_json::Map::new();
+    let mut paths = serde_json::Map::new();
+    for r in 0..resources {
+        let name = format!("Widget{r}");
+        let part = |what: &str| {
+            json!({"type": "object", "description": format!("The {what} of a widget {r}, as the service keeps it."), "properties": {
+                "state": {"type": "string", "description": format!("The state of the {what}, one of the lifecycle states of widgets."), "enum": ["ACTIVE", "PAUSED", "DELETED"]},
+                "updated": {"type": "string", "format": "date-time", "description": format!("When the {what} last changed, in RFC 3339 form.")},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}, "description": format!("Labels of the {what}, free-form keys and values set by the caller.")},
+            }})
+        };
+        schemas.insert(
+            name.clone(),
+            json!({"type": "object", "description": format!("A widget of kind {r}."), "properties": {
+                "name": {"type": "string", "description": "The resource name of the widget, projects/*/widgets/*."},
+                "config": part("configuration"),
+                "status": part("status"),
+                "billing": part("billing settings"),
+            }}),
+        );
+        let item = json!({"$ref": format!("#/components/schemas/{name}")});
+        let ok = |schema: Value| json!({"200": {"description": "Successful response", "content": {"application/json": {"schema": schema}}}});
+        let op = |verb: &str, extra: &[Value]| {
+            let mut p = common_refs.clone();
+            p.extend(extra.iter().cloned());
+            json!({"operationId": format!("widgets{r}.{verb}"), "summary": format!("{verb} a widget of kind {r}."), "parameters": p})
+        };
+        let id = json!({"name": "widget", "in": "path", "required": true, "description": "The widget's resource name.", "schema": {"type": "string"}});
+        let mut list = op("list", &[]);
+        list["responses"] = ok(
+            json!({"type": "object", "properties": {"widgets": {"type": "array", "items": item}, "nextPageToken": {"type": "string"}}}),
+        );
+        let mut create = op("create", &[]);
+        create["requestBody"] = json!({"content": {"application/json": {"schema": item}}});
+        create["responses"] = ok(item.clone());
+        let mut get = op("get", std::slice::from_ref(&id));
+        get["responses"] = ok(item.clone());
+        let mut patch = op("patch", std::slice::from_ref(&id));
+        patch["requestBody"] = json!({"content": {"application/json": {"schema": item}}});
+        patch["responses"] = ok(item.clone());
+        let mut delete = op("delete", std::slice::from_ref(&id));
+        delete["responses"] = ok(json!({"type": "object"}));
+        paths.insert(
+            format!("/v1/kind{r}/widgets"),
+            json!({"get": list, "post": create}),
+        );
+        paths.insert(
+            format!("/v1/kind{r}/widgets/{{widget}}"),
+            json!({"get": get, "patch": patch, "delete": delete}),
+        );
+    }
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Widgets", "version": "v1", "description": "Widgets of many kinds."},
+        "servers": [{"url": "https://widgets.example.com"}],
+        "paths": paths,
+        "components": {"schemas": schemas, "parameters": params},
+    });
+    serde_json::to_string_pretty(&doc).unwrap()
+}
+
+#[test]
+fn a_large_source_builds_into_no_document_larger_than_itself() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("widgets.json");
+    let text = large_source(24);
+    assert!(text.len() >= 100_000, "{}", text.len());
+    std::fs::write(&spec, &text).unwrap();
+    let out = build(&spec, &[]);
+    let files = crate::common::files(out.path());
+    let larger: Vec<String> = files
+        .iter()
+        .filter(|(_, body)| body.len() > text.len())
+        .map(|(p, body)| format!("{p}: {} bytes", body.len()))
+        .collect();
+    assert!(larger.is_empty(), "source {} bytes: {larger:?}", text.len());
+    let read = |p: &str| -> Value { serde_json::from_slice(&files[p]).unwrap() };
+
+    // OpenAPI: compact, the common parameters and the repeated responses in `components`,
+    // every reference resolving for a 3.1 reader.
+    let oas_text = String::from_utf8(files["openapi.json"].clone()).unwrap();
+    assert_eq!(oas_text.lines().count(), 1, "written compact");
+    let oas: Value = serde_json::from_str(&oas_text).unwrap();
+    let shared = oas["components"]["parameters"].as_object().unwrap();
+    for (name, _) in COMMON {
+        assert_eq!(shared[name]["name"], name, "{name} is shared");
+    }
+    assert!(oas["components"]["responses"].is_object());
+    let spec = oas3::from_json(&oas_text).expect("oas3 reads it");
+    for (path, method, op) in spec.operations() {
+        let p = op
+            .parameters(&spec)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        assert!(p.len() >= COMMON.len(), "{method} {path}");
+    }
+    let mut all = Vec::new();
+    refs(&oas, &mut all);
+    assert!(all.iter().all(|r| oas.pointer(&r[1..]).is_some()));
+
+    // AGIS: the YAML serialisation of a compact document is its JSON text, which YAML reads
+    // as the same value; the passes hold.
+    let agis = read(".well-known/agis/service.agis.json");
+    assert_eq!(
+        files[".well-known/agis/service.agis"],
+        files[".well-known/agis/service.agis.json"]
+    );
+    let yaml = String::from_utf8(files[".well-known/agis/service.agis"].clone()).unwrap();
+    assert_eq!(
+        wellgen::emit::targets::agis::parse_yaml(&yaml).unwrap(),
+        agis
+    );
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+
+    // MCP and ia.json stay valid.
+    let tools = read(".well-known/mcp/tools.json");
+    let errors = schema_errors(&mcp_validator("ListToolsResult"), &tools);
+    assert!(errors.is_empty(), "{errors:?}");
+    let ia = read("ia.json");
+    let errors = schema_errors(&crate::common::iajson_validator(true), &ia);
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+/// Over the budget, ia.json, MCP and AGIS leave out what their formats let them leave out,
+/// each with a note; the same service written as a service.toml (no source size) keeps all.
+#[test]
+fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descriptions_with_a_note() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("widgets.json");
+    let text = large_source(24);
+    std::fs::write(&spec, &text).unwrap();
+    let (code, _, stderr) = crate::common::run(
+        crate::common::wellgen()
+            .args(["check", "--notes", "--verbose"])
+            .arg(&spec),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("N-sized-to-source"))
+        .collect();
+    assert!(!notes.is_empty(), "{stderr}");
+    for n in &notes {
+        assert!(n.contains("larger than its"), "{n}");
+    }
+}

@@ -10,9 +10,10 @@ use serde_json::Value;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::targets::agis;
-use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
+use crate::emit::{Artifact, JSON, Serving, source_budget, to_json_bytes_budgeted};
 use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Impact, Service};
+use std::sync::Arc;
 
 pub const PATH: &str = agis::MCP_TOOLS_PATH;
 /// `ttlMs` and `Cache-Control` say the same thing: fresh for an hour.
@@ -20,7 +21,7 @@ const TTL_MS: u64 = 3_600_000;
 /// A schema repeated inside one tool's input is shared from this size up (`emit::schemas`).
 const SHARING: Policy = Policy {
     prefix: "#/$defs/",
-    min_bytes: 256,
+    min_bytes: 64,
     min_total: 4 * 1024,
 };
 pub const SERVING: Serving = Serving {
@@ -77,17 +78,19 @@ struct Annotations {
     idempotent_hint: Option<bool>,
 }
 
-/// The tools are the shared derivation's endpoints under their tool names.
+/// The tools are the shared derivation's endpoints under their tool names; the document is
+/// written in `lower`, where its size against a large source's budget is reported.
 pub struct Lowered<'a> {
     pub derived: &'a Derived<'a>,
+    body: Arc<[u8]>,
 }
 
 /// The tool-name diagnostics (Appendix C): declared names that break MCP's rule or are used
 /// twice, then defaults already taken that fall back to the capability id.
 ///
-/// `service` is unused: everything MCP needs is in `derived`; the signature is every target's.
+/// Then the document, sized against a large source (`document`).
 pub fn lower<'a>(
-    _service: &Service,
+    service: &Service,
     derived: &'a Derived<'a>,
     diags: &mut Diagnostics,
 ) -> Lowered<'a> {
@@ -131,25 +134,70 @@ pub fn lower<'a>(
             );
         }
     }
-    Lowered { derived }
+    let body = document(derived, service, diags).into();
+    Lowered { derived, body }
 }
 
-/// Pure: the tools/list result.
-pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let d = lowered.derived;
-    let tools = d
-        .endpoints
-        .iter()
-        .zip(&d.tool_names)
-        .map(|(e, t)| tool(e, t.name.clone()))
-        .collect();
-    let result = ListToolsResult {
+/// The tools/list result. A tool's `inputSchema` stands alone (it cannot reference another
+/// tool's), so a large API repeats its nested schemas, descriptions and all, in every tool that
+/// takes them. Over a large source's budget (`emit::source_budget`), the descriptions below a
+/// schema's top-level properties go, with a note: the parameters keep theirs, and every
+/// schema keeps its types and constraints, so the tools stay as strict as before.
+fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Vec<u8> {
+    let mut result = ListToolsResult {
         result_type: "complete",
-        tools,
+        tools: derived
+            .endpoints
+            .iter()
+            .zip(&derived.tool_names)
+            .map(|(e, t)| tool(e, t.name.clone()))
+            .collect(),
         ttl_ms: TTL_MS,
         cache_scope: "public",
     };
-    vec![Artifact::document(PATH, to_json_bytes(&result), SERVING)]
+    let budget = source_budget(service);
+    let body = to_json_bytes_budgeted(&result, budget);
+    let Some(budget) = budget.filter(|b| body.len() > *b) else {
+        return body;
+    };
+    let mut cut = 0;
+    for t in &mut result.tools {
+        for p in properties(&mut t.input_schema) {
+            cut += schemas::drop_nested_descriptions(p);
+        }
+        if let Some(Value::Object(defs)) = t.input_schema.get_mut("$defs") {
+            for d in defs.values_mut() {
+                cut += schemas::drop_nested_descriptions(d);
+            }
+        }
+    }
+    if cut == 0 {
+        return body;
+    }
+    let shorter = to_json_bytes_budgeted(&result, Some(budget));
+    diags.push(Diagnostic::new(Code::SizedToSource, format!(
+        "the MCP tools list would be {} KB, larger than its {} KB OpenAPI source: {cut} descriptions \
+         nested inside input schemas are left out (each parameter keeps its own), making it {} KB",
+        body.len().div_ceil(1024),
+        budget.div_ceil(1024),
+        shorter.len().div_ceil(1024),
+    ))
+    .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too"));
+    shorter
+}
+
+/// The schemas of an input schema's top-level properties.
+pub fn properties(schema: &mut Value) -> impl Iterator<Item = &mut Value> {
+    schema
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|m| m.values_mut())
+}
+
+/// Pure: the tools/list result written by `lower`.
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    vec![Artifact::document(PATH, lowered.body.clone(), SERVING)]
 }
 
 fn tool(e: &Endpoint, name: String) -> Tool {

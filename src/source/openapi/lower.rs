@@ -308,6 +308,7 @@ impl Lx<'_> {
                 a2a: None,
                 source: None,
                 check: None,
+                source_bytes: None,
             },
             version: self.version,
             origins,

@@ -101,7 +101,10 @@ pub fn import_text(
             }
         }
     }
-    let imported = lower::lower(&mut docs, version, options, diags);
+    let mut imported = lower::lower(&mut docs, version, options, diags);
+    if let Some(i) = &mut imported {
+        i.doc.source_bytes = Some(text.len());
+    }
     if text.len() >= DROP_ASIDE_FROM {
         crate::parallel::drop_aside(docs.into_values());
     }
@@ -138,6 +141,7 @@ pub fn merge(
 ) -> Option<Merged> {
     // `[source]` says how to read and publish; only `split` matters after the import.
     let split = overlay.source.as_ref().and_then(|s| s.split.clone());
+    let source_bytes = imported.doc.source_bytes;
     // Response schemas are most of a large import: they skip the trip through JSON values and
     // the mirror's TOML-shaped reader, and are merged with the service.toml's own afterwards.
     let schemas: Vec<Option<Value>> = imported
@@ -192,6 +196,7 @@ pub fn merge(
     }
     match serde_json::from_value::<ServiceToml>(base) {
         Ok(mut doc) => {
+            doc.source_bytes = source_bytes;
             for (cap, schema) in doc.capabilities.iter_mut().zip(schemas) {
                 if let Some(mut schema) = schema {
                     if let Some(over) = cap.output_schema.take() {

@@ -15,7 +15,7 @@ pub const GRAMMAR: &str = "AGIS/1.0";
 /// size up (see `emit::schemas`).
 const SHARING: Policy = Policy {
     prefix: "#/schemas/",
-    min_bytes: 256,
+    min_bytes: 64,
     min_total: 64 * 1024,
 };
 
@@ -159,6 +159,33 @@ fn share_schemas(endpoints: &mut [Value]) -> Vec<(String, Value)> {
         }
     }
     schemas::share(roots, SHARING)
+}
+
+/// Leaves out the descriptions nested below each endpoint's parameters and output and below
+/// the shared schemas' top level; returns how many.
+pub fn drop_nested_descriptions(doc: &mut Value) -> usize {
+    let mut cut = 0;
+    for e in doc["endpoints"].as_array_mut().into_iter().flatten() {
+        if let Some(props) = e["input"]
+            .get_mut("properties")
+            .and_then(Value::as_object_mut)
+        {
+            cut += props
+                .values_mut()
+                .map(schemas::drop_nested_descriptions)
+                .sum::<usize>();
+        }
+        if let Some(output) = e.get_mut("output") {
+            cut += schemas::drop_nested_descriptions(output);
+        }
+    }
+    if let Some(Value::Object(shared)) = doc.get_mut("schemas") {
+        cut += shared
+            .values_mut()
+            .map(schemas::drop_nested_descriptions)
+            .sum::<usize>();
+    }
+    cut
 }
 
 fn endpoint_json(

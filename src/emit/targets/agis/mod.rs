@@ -12,7 +12,7 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
+use crate::emit::{Artifact, JSON, Serving, source_budget, to_json_bytes, to_json_bytes_budgeted};
 use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Impact, Service};
 
@@ -65,6 +65,9 @@ pub struct Lowered<'a> {
     pub derived: &'a Derived<'a>,
     pub agtp: String,
     pub domain: String,
+    /// The documents, written in `lower`, where their size against a large source's budget
+    /// is reported.
+    artifacts: Vec<Artifact>,
 }
 
 /// Every AGIS diagnostic, in the order the documents are built: what was derived per endpoint,
@@ -80,16 +83,44 @@ pub fn lower<'a>(
     document_warnings(service, diags);
     check::passes(service, &derived.endpoints, &derived.tool_names, diags);
     advisories(&derived.endpoints, diags);
-    Lowered {
+    let mut lowered = Lowered {
         derived,
         agtp: document::agtp(service).0,
         domain: document::domain(service).0,
-    }
+        artifacts: Vec::new(),
+    };
+    lowered.artifacts = documents(service, &lowered, diags);
+    lowered
 }
 
-/// Pure: the JSON and YAML documents and the summary.
-pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let doc = document::document(service, lowered);
+/// The documents `lower` wrote.
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    lowered.artifacts.clone()
+}
+
+/// The JSON and YAML documents and the summary. Over a large source's budget
+/// (`emit::source_budget`), the descriptions nested below the endpoints' parameters and
+/// outputs go, with a note (`schemas::drop_nested_descriptions`).
+fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> Vec<Artifact> {
+    let mut doc = document::document(service, lowered);
+    let budget = source_budget(service);
+    let mut json = to_json_bytes_budgeted(&doc, budget);
+    if let Some(budget) = budget.filter(|b| json.len() > *b) {
+        let cut = document::drop_nested_descriptions(&mut doc);
+        if cut > 0 {
+            let shorter = to_json_bytes_budgeted(&doc, Some(budget));
+            diags.push(Diagnostic::new(Code::SizedToSource, format!(
+                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source: {cut} \
+                 descriptions nested inside input and output schemas are left out (each parameter \
+                 keeps its own), making it {} KB",
+                json.len().div_ceil(1024),
+                budget.div_ceil(1024),
+                shorter.len().div_ceil(1024),
+            ))
+            .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too"));
+            json = shorter;
+        }
+    }
     let site = service.site_url.origin();
     let summary = document::summary(
         service,
@@ -97,12 +128,21 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         &site.join(JSON_PATH),
         &site.join(MCP_TOOLS_PATH),
     );
-    let json = to_json_bytes(&doc);
-    // serde_norway's bytes, written without its event emitter (see `emit::yaml`).
-    let yaml = crate::emit::yaml::to_string(&doc);
+    // A document large enough for compact JSON is for machines (`emit::COMPACT_FROM`): its
+    // YAML serialisation is that same text, YAML's flow style (every JSON text is YAML 1.2,
+    // and the draft's `.agis` file may hold either), as block style's indentation would make
+    // it larger than the JSON (and than the OpenAPI source) by the depth of its schemas.
+    // Compact JSON of an object starts `{"`, pretty JSON `{` and a line break.
+    let json: std::sync::Arc<[u8]> = json.into();
+    let yaml: std::sync::Arc<[u8]> = if json.starts_with(b"{\"") {
+        json.clone()
+    } else {
+        // serde_norway's bytes, written without its event emitter (see `emit::yaml`).
+        crate::emit::yaml::to_string(&doc).into_bytes().into()
+    };
     vec![
         Artifact::document(JSON_PATH, json, SERVING_JSON),
-        Artifact::document(YAML_PATH, yaml.into_bytes(), SERVING_YAML),
+        Artifact::document(YAML_PATH, yaml, SERVING_YAML),
         Artifact::document(SUMMARY_PATH, to_json_bytes(&summary), SERVING_JSON),
     ]
 }

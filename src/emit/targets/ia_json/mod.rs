@@ -15,7 +15,8 @@ mod view;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use crate::emit::{
-    Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes, to_json_bytes_within,
+    Artifact, JSON, Serving, compact_json_bytes_within, source_budget, to_json_bytes,
+    to_json_bytes_within,
 };
 use crate::model::Service;
 use std::sync::Arc;
@@ -53,8 +54,6 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 pub const SPEC_VERSION: &str = "1.0.0";
 /// §3.6: the file SHOULD NOT exceed 1 MB; agents MAY refuse larger files.
 const SIZE_LIMIT: usize = 1024 * 1024;
-// `render` relies on it: a document pretty within §3.6's limit is what `to_json_bytes` writes.
-const _: () = assert!(SIZE_LIMIT == crate::emit::COMPACT_FROM);
 
 /// The document as it will be written, once every rule has been checked (the response schemas
 /// already dropped if they would break §3.6), serialised in the layout that fits: its size is
@@ -83,24 +82,42 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
         webhooks: flags::webhooks(service),
         metadata: site::metadata(service, diags),
     };
-    // Within §3.6's limit: pretty if that fits, else compact, else without response schemas.
-    let body = match fitting(&document) {
+    // Within §3.6's limit, in `to_json_bytes`'s layout if that fits, else compact; over the
+    // limit, or over the budget of a large imported source, without response schemas.
+    let budget = source_budget(service);
+    let limit = budget.map_or(SIZE_LIMIT, |b| b.min(SIZE_LIMIT));
+    let body = match fitting(&document, limit) {
         Some(fit) => fit,
-        // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6.
         None => {
+            // Over the budget only, or over §3.6's limit as well (a warning, as before)?
+            let within_limit =
+                limit < SIZE_LIMIT && compact_json_bytes_within(&document, SIZE_LIMIT).is_some();
+            // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6
+            // or outgrows its source.
             let shortened = document.api.shorten_responses();
-            // A document that fits no way at all is what `to_json_bytes` writes: compact, over 1 MB.
-            let fit = fitting(&document).unwrap_or_else(|| to_json_bytes(&document));
+            // A document that fits no way at all is what `to_json_bytes` writes.
+            let fit = fitting(&document, limit)
+                .or_else(|| fitting(&document, SIZE_LIMIT))
+                .unwrap_or_else(|| to_json_bytes(&document));
             if shortened > 0 {
-                diags.push(
-                    Diagnostic::new(Code::IajsonTooLarge, format!(
+                let kb = fit.len().div_ceil(1024);
+                diags.push(match within_limit {
+                    // Too large for §3.6: a problem of the published document.
+                    false => Diagnostic::new(Code::IajsonTooLarge, format!(
                         "ia.json would be over 1 MB with every response schema, even compact (§3.6 \
                          says it SHOULD NOT exceed 1 MB): the `response` of {shortened} endpoints \
-                         keeps only its compact description (`returns`), making it {} KB",
-                        fit.len().div_ceil(1024)
+                         keeps only its compact description (`returns`), making it {kb} KB"
                     ))
                     .help("the other targets keep the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
-                );
+                    // Within §3.6, only larger than its source: a derived choice.
+                    true => Diagnostic::new(Code::SizedToSource, format!(
+                        "ia.json would be larger than its {} KB OpenAPI source with every response \
+                         schema: the `response` of {shortened} endpoints keeps only its compact \
+                         description (`returns`), making it {kb} KB",
+                        budget.unwrap_or_default().div_ceil(1024)
+                    ))
+                    .help("the OpenAPI description keeps the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
+                });
             }
             fit
         }
@@ -118,10 +135,10 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     Lowered { body: body.into() }
 }
 
-/// The document within §3.6's limit, pretty if that fits, else compact; `None` when it fits
-/// neither way.
-fn fitting(doc: &view::Document) -> Option<Vec<u8>> {
-    to_json_bytes_within(doc, SIZE_LIMIT).or_else(|| compact_json_bytes_within(doc, SIZE_LIMIT))
+/// The document within `limit`, as `to_json_bytes` writes it if that fits, else compact;
+/// `None` when it fits neither way.
+fn fitting(doc: &view::Document, limit: usize) -> Option<Vec<u8>> {
+    to_json_bytes_within(doc, limit).or_else(|| compact_json_bytes_within(doc, limit))
 }
 
 /// The document at both paths.
