@@ -231,6 +231,65 @@ fn compact_false_keeps_the_full_form_in_the_parts() {
     }
 }
 
+/// `[source] compact` written beside `[source] openapi` is the author's choice for the import
+/// too: `false` keeps a large import's full form, `true` compacts a small one.
+#[test]
+fn compact_beside_an_openapi_source_is_kept() {
+    let dir = setup(None);
+    let toml = dir.path().join("service.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        text.replace("[source]\n", "[source]\ncompact = false\n"),
+    )
+    .unwrap();
+    let (code, stderr) = build(dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    let dist = dir.path().join("dist");
+    let index = read_json(&dist.join(".well-known/ai"));
+    let (_, part, _) = &parts(&dist, &index)[0];
+    let c = &part["capabilities"][0];
+    // The full form: the whole summary, and the optional parameter with its description.
+    assert!(
+        c["description"]
+            .as_str()
+            .unwrap()
+            .ends_with("in some documented way"),
+        "{c}"
+    );
+    assert!(
+        c["params"]["expand"]
+            .as_str()
+            .unwrap()
+            .contains("Related objects"),
+        "{c}"
+    );
+
+    let small = tempfile::tempdir().unwrap();
+    let mut one = big_openapi();
+    let paths = one["paths"].as_object_mut().unwrap();
+    let first = paths.keys().next().unwrap().clone();
+    paths.retain(|k, _| *k == first);
+    std::fs::write(
+        small.path().join("openapi.json"),
+        serde_json::to_vec(&one).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        small.path().join("service.toml"),
+        "[source]\nopenapi = \"openapi.json\"\ncompact = true\n",
+    )
+    .unwrap();
+    let (code, stderr) = build(small.path());
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(small.path().join("dist/.well-known/ai")).unwrap();
+    assert_eq!(text.lines().count(), 1, "compact JSON: {text}");
+    assert!(
+        text.contains("\"Operation number 0 reads or changes one resource.\""),
+        "{text}"
+    );
+}
+
 /// A service with few capabilities but long prose: over 64 KB in full, one compact document
 /// within it: first sentences, optional parameters by name and type, compact JSON.
 #[test]

@@ -139,8 +139,10 @@ pub fn merge(
     overlay: ServiceToml,
     diags: &mut Diagnostics,
 ) -> Option<Merged> {
-    // `[source]` says how to read and publish; only `split` matters after the import.
+    // `[source]` says how to read and publish; only `split` and `compact` matter after the
+    // import.
     let split = overlay.source.as_ref().and_then(|s| s.split.clone());
+    let compact = overlay.source.as_ref().and_then(|s| s.compact);
     let source_bytes = imported.doc.source_bytes;
     // Response schemas are most of a large import: they skip the trip through JSON values and
     // the mirror's TOML-shaped reader, and are merged with the service.toml's own afterwards.
@@ -205,9 +207,10 @@ pub fn merge(
                     cap.output_schema = Some(schema);
                 }
             }
-            if split.is_some() {
+            if split.is_some() || compact.is_some() {
                 doc.source = Some(SourceTable {
                     split,
+                    compact,
                     ..Default::default()
                 });
             }
