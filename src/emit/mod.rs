@@ -6,7 +6,6 @@ pub mod hosts;
 pub mod publish;
 pub mod schemas;
 pub mod targets;
-pub mod yaml;
 
 use std::sync::Arc;
 

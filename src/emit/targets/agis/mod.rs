@@ -137,8 +137,11 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
     let yaml: std::sync::Arc<[u8]> = if json.starts_with(b"{\"") {
         json.clone()
     } else {
-        // serde_norway's bytes, written without its event emitter (see `emit::yaml`).
-        crate::emit::yaml::to_string(&doc).into_bytes().into()
+        // Any JSON value has a YAML form: serde_norway fails only on what a Value cannot hold.
+        serde_norway::to_string(&doc)
+            .expect("serde_norway writes any JSON value")
+            .into_bytes()
+            .into()
     };
     vec![
         Artifact::document(JSON_PATH, json, SERVING_JSON),
