@@ -31,6 +31,26 @@ pub struct Policy {
     pub min_total: usize,
 }
 
+/// `text` as an OpenAPI component key (`^[a-zA-Z0-9._-]+$`: every other character `_`), or
+/// `fallback` when nothing of it is left.
+pub fn component_key(text: &str, fallback: &str) -> String {
+    let key: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if key.trim_matches('_').is_empty() {
+        fallback.to_string()
+    } else {
+        key
+    }
+}
+
 /// One schema of the document that may hold shared parts.
 pub struct Root<'a> {
     pub schema: &'a mut Value,
@@ -341,19 +361,7 @@ impl Sharer {
     /// OpenAPI component key (`^[a-zA-Z0-9._-]+$`) and unique with `_2`, `_3`, ….
     fn name(&mut self, v: &Value, hint: &str) -> String {
         let base = v.get("title").and_then(Value::as_str).unwrap_or(hint);
-        let mut base: String = base
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if base.trim_matches('_').is_empty() {
-            base = "schema".into();
-        }
+        let base = component_key(base, "schema");
         let mut name = base.clone();
         while !self.taken.insert(name.clone()) {
             let n = self.suffix.entry(base.clone()).or_insert(1);

@@ -543,17 +543,7 @@ fn paths(service: &Service, lowered: &Lowered) -> Value {
 /// (`emit::schemas`); small documents stay as they are.
 fn share_schemas(paths: &mut Value) -> Vec<(String, Value)> {
     let mut roots = Vec::new();
-    let items = paths
-        .as_object_mut()
-        .into_iter()
-        .flat_map(|m| m.values_mut());
-    for op in items
-        .filter_map(Value::as_object_mut)
-        .flat_map(|m| m.values_mut())
-    {
-        let Some(op) = op.as_object_mut() else {
-            continue;
-        };
+    for op in operations_mut(paths) {
         let id = op
             .get("operationId")
             .and_then(Value::as_str)
@@ -637,14 +627,7 @@ fn share_parts(paths: &mut Value) -> Vec<(&'static str, Vec<(String, Value)>)> {
     // Every part's place and its compact JSON: equal text is an equal part, as the same
     // function wrote both (member order included).
     let mut places: Vec<(usize, String, &mut Value)> = Vec::new();
-    let ops = paths
-        .as_object_mut()
-        .into_iter()
-        .flat_map(|m| m.values_mut())
-        .filter_map(Value::as_object_mut)
-        .flat_map(|m| m.values_mut())
-        .filter_map(Value::as_object_mut);
-    for op in ops {
+    for op in operations_mut(paths) {
         let id = op
             .get("operationId")
             .and_then(Value::as_str)
@@ -709,23 +692,20 @@ fn share_parts(paths: &mut Value) -> Vec<(&'static str, Vec<(String, Value)>)> {
         .collect()
 }
 
+/// Every operation object of a `paths` object.
+fn operations_mut(paths: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
+    paths
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|m| m.values_mut())
+        .filter_map(Value::as_object_mut)
+        .flat_map(|m| m.values_mut())
+        .filter_map(Value::as_object_mut)
+}
+
 /// `hint` made a Components key (`^[a-zA-Z0-9.\-_]+$`) not yet in `taken`: `_2`, `_3`, … added.
 fn component_name(hint: &str, taken: &mut std::collections::HashSet<String>) -> String {
-    let base: String = hint
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let base = if base.trim_matches('_').is_empty() {
-        "part".to_string()
-    } else {
-        base
-    };
+    let base = schemas::component_key(hint, "part");
     let mut name = base.clone();
     let mut n = 1;
     while !taken.insert(name.clone()) {
@@ -735,7 +715,6 @@ fn component_name(hint: &str, taken: &mut std::collections::HashSet<String>) -> 
     name
 }
 
-/// The path with parameter names erased, plus the host, for the same-shape check.
 /// The required query and header parameters that take exactly one string value, with it.
 fn constant_query(c: &Capability) -> Vec<(&Param, String)> {
     c.params
