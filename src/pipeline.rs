@@ -156,14 +156,22 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         // run beside its targets, and an error they find drops the documents, as it would have
         // stopped them. Diagnostics keep their order: the checks' before the targets'.
         let (mut checked, mut emitted) = (Diagnostics::default(), Diagnostics::default());
-        let artifacts = std::thread::scope(|s| {
+        let documents = std::thread::scope(|s| {
             s.spawn(|| check::run(&service, &options.policy, &mut checked));
-            emit_chosen(&service, &choice, options.site_worker, &mut emitted)
+            emit_targets(&service, &choice, &mut emitted)
         });
-        let failed = checked.has_errors();
         diags.append(checked);
         diags.append(emitted);
-        if failed { Vec::new() } else { artifacts }
+        match documents {
+            Some(documents) if !diags.has_errors() => emit_hosts(
+                &service,
+                &choice,
+                options.site_worker,
+                documents,
+                &mut diags,
+            ),
+            _ => Vec::new(),
+        }
     };
     Compiled {
         artifacts,
@@ -187,13 +195,32 @@ pub fn emit_chosen(
     site_worker: bool,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
+    match emit_targets(service, choice, diags) {
+        Some(documents) => emit_hosts(service, choice, site_worker, documents, diags),
+        None => Vec::new(),
+    }
+}
+
+/// The documents of `choice`'s targets, or `None` if a check found an error.
+fn emit_targets(
+    service: &Service,
+    choice: &Choice,
+    diags: &mut Diagnostics,
+) -> Option<Vec<Artifact>> {
     let shared = Shared::default();
-    let Some(mut artifacts) =
-        emit::lower_and_render(service, &choice.targets, &shared, None, diags)
-    else {
-        return Vec::new();
-    };
+    let mut artifacts = emit::lower_and_render(service, &choice.targets, &shared, None, diags)?;
     artifacts.retain(|a| !choice.skips(&a.path));
+    Some(artifacts)
+}
+
+/// `artifacts` with the host files that serve them, or none if a host check found an error.
+fn emit_hosts(
+    service: &Service,
+    choice: &Choice,
+    site_worker: bool,
+    mut artifacts: Vec<Artifact>,
+    diags: &mut Diagnostics,
+) -> Vec<Artifact> {
     let host = hosts::lower(service, &artifacts, choice, site_worker, diags);
     if diags.has_errors() {
         return Vec::new();

@@ -244,8 +244,6 @@ fn source_dirs(input: &Input) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The OpenAPI document a build imported, if any: the source itself, `--openapi`, or the
-/// service.toml's `[source] openapi`.
 /// The token counts of the OpenAPI document at `path`.
 fn source_row(path: &Path) -> Option<Row> {
     let text = std::fs::read_to_string(path).ok()?;
@@ -258,6 +256,8 @@ fn source_row(path: &Path) -> Option<Row> {
     })
 }
 
+/// The OpenAPI document a build imported, if any: the source itself, `--openapi`, or the
+/// service.toml's `[source] openapi`.
 fn openapi_source(input: &Input) -> Option<PathBuf> {
     if let Some(o) = &input.openapi {
         return Some(o.clone());

@@ -129,12 +129,13 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
         &site.join(MCP_TOOLS_PATH),
     );
     // A document large enough for compact JSON is for machines (`emit::COMPACT_FROM`): its
-    // YAML serialisation is that same text, YAML's flow style (every JSON text is YAML 1.2,
-    // and the draft's `.agis` file may hold either), as block style's indentation would make
-    // it larger than the JSON (and than the OpenAPI source) by the depth of its schemas.
-    // Compact JSON of an object starts `{"`, pretty JSON `{` and a line break.
+    // `.agis` file is that same text, the draft's JSON serialisation (a `.agis` file may hold
+    // either, and a JSON text without YAML's forbidden characters is also YAML 1.2 in flow
+    // style), as block style's indentation would make it larger than the JSON (and than the
+    // OpenAPI source) by the depth of its schemas. Compact JSON of an object starts `{"`,
+    // pretty JSON `{` and a line break.
     let json: std::sync::Arc<[u8]> = json.into();
-    let yaml: std::sync::Arc<[u8]> = if json.starts_with(b"{\"") {
+    let yaml: std::sync::Arc<[u8]> = if json.starts_with(b"{\"") && reads_as_yaml(&doc, &json) {
         json.clone()
     } else {
         // Any JSON value has a YAML form: serde_norway fails only on what a Value cannot hold.
@@ -148,6 +149,34 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
         Artifact::document(YAML_PATH, yaml, SERVING_YAML),
         Artifact::document(SUMMARY_PATH, to_json_bytes(&summary), SERVING_JSON),
     ]
+}
+
+/// Whether the JSON text `json` of `doc` is a YAML document with the same content: only
+/// YAML's printable characters (serde_json writes U+007F, C1 controls, U+FEFF and U+FFFE
+/// as they are), and no key near the 1,024 characters YAML allows an implicit key (libyaml
+/// counts the quotes and escapes too).
+fn reads_as_yaml(doc: &Value, json: &[u8]) -> bool {
+    const KEY_MAX: usize = 1000;
+    // U+0085, U+2028 and U+2029 are YAML 1.2 text but line breaks to YAML 1.1 readers, which
+    // would fold them inside a quoted string.
+    fn printable(c: char) -> bool {
+        matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{a0}'..='\u{2027}')
+            || matches!(c, '\u{202a}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}' | '\u{10000}'..)
+                && c != '\u{feff}'
+    }
+    fn short_keys(v: &Value) -> bool {
+        match v {
+            Value::Object(m) => m.iter().all(|(k, v)| k.len() <= KEY_MAX && short_keys(v)),
+            Value::Array(a) => a.iter().all(short_keys),
+            _ => true,
+        }
+    }
+    let printable = match std::str::from_utf8(json) {
+        Ok(text) if text.is_ascii() => text.bytes().all(|b| printable(char::from(b))),
+        Ok(text) => text.chars().all(printable),
+        Err(_) => false,
+    };
+    printable && short_keys(doc)
 }
 
 /// One warning per endpoint that lists what was derived for it.
@@ -285,4 +314,49 @@ fn advisories(endpoints: &[Endpoint], diags: &mut Diagnostics) {
 /// Parses either serialisation back into the one JSON value both must mean (§10).
 pub fn parse_yaml(text: &str) -> Result<Value, String> {
     serde_norway::from_str(text).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_text_is_its_yaml_only_when_yaml_reads_it_back_the_same() {
+        let check = |doc: Value| {
+            let json = serde_json::to_vec(&doc).unwrap();
+            let reads = reads_as_yaml(&doc, &json);
+            if reads {
+                // What serde_norway reads from the JSON text is the document itself.
+                let back: Value = serde_norway::from_slice(&json).unwrap();
+                assert_eq!(back, doc);
+            }
+            reads
+        };
+        for fine in [
+            "plain",
+            "café ☕ 𝄞",
+            "tab\there",
+            "quote \" and \\ and \n",
+            "\u{a0}",
+        ] {
+            assert!(
+                check(serde_json::json!({ "k": fine, "list": [fine] })),
+                "{fine:?}"
+            );
+        }
+        for bad in [
+            "\u{7f}", "\u{85}", "\u{9f}", "\u{2028}", "\u{2029}", "\u{feff}", "\u{fffe}",
+            "\u{ffff}",
+        ] {
+            assert!(!check(serde_json::json!({ "k": bad })), "{bad:?}");
+        }
+        assert!(check(serde_json::json!({ "k".repeat(1000): 1 })));
+        assert!(!check(
+            serde_json::json!({ "a": [{ "k".repeat(1001): 1 }] })
+        ));
+        // What the limit is for: libyaml refuses a flow mapping's key past 1,024 characters.
+        assert!(
+            serde_norway::from_str::<Value>(&format!("{{\"{}\":1}}", "k".repeat(1030))).is_err()
+        );
+    }
 }
