@@ -468,25 +468,67 @@ fn a_large_source_builds_into_no_document_larger_than_itself() {
 }
 
 /// Over the budget, ia.json, MCP and AGIS leave out what their formats let them leave out,
-/// each with a note; the same service written as a service.toml (no source size) keeps all.
+/// each with a note; the same service written as a service.toml (`wellgen import`: no source
+/// size) keeps all, with no note, and its three documents are larger than the source.
 #[test]
 fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descriptions_with_a_note() {
+    // The start of each target's note (`Code::SizedToSource`), once per target.
+    const NOTES: [&str; 3] = [
+        "ia.json would be larger than its ",
+        "the MCP tools list would be ",
+        "the AGIS document would be ",
+    ];
     let work = tempfile::tempdir().unwrap();
     let spec = work.path().join("widgets.json");
-    let text = large_source(24);
+    // Compact, so that all three documents outgrow it (indented, only ia.json does).
+    let pretty: Value = serde_json::from_str(&large_source(24)).unwrap();
+    let text = serde_json::to_string(&pretty).unwrap();
     std::fs::write(&spec, &text).unwrap();
-    let (code, _, stderr) = crate::common::run(
-        crate::common::wellgen()
-            .args(["check", "--notes", "--verbose"])
-            .arg(&spec),
-    );
-    assert_eq!(code, 0, "{stderr}");
+    let check = |source: &std::path::Path| {
+        let (code, _, stderr) = crate::common::run(
+            crate::common::wellgen()
+                .args(["check", "--notes", "--verbose"])
+                .arg(source),
+        );
+        assert_eq!(code, 0, "{stderr}");
+        stderr
+    };
+    let stderr = check(&spec);
     let notes: Vec<&str> = stderr
         .lines()
         .filter(|l| l.contains("N-sized-to-source"))
         .collect();
-    assert!(!notes.is_empty(), "{stderr}");
-    for n in &notes {
-        assert!(n.contains("larger than its"), "{n}");
+    assert_eq!(notes.len(), NOTES.len(), "{stderr}");
+    for start in NOTES {
+        let of_target: Vec<&&str> = notes.iter().filter(|n| n.contains(start)).collect();
+        assert_eq!(of_target.len(), 1, "{start}: {stderr}");
+        assert!(
+            of_target[0].contains("larger than its") && of_target[0].contains(" KB OpenAPI source"),
+            "{}",
+            of_target[0]
+        );
+    }
+
+    // The control: the same API as a plain service.toml has no source size, so no budget.
+    let toml = work.path().join("service.toml");
+    let (code, _, stderr) = crate::common::run(
+        crate::common::wellgen()
+            .arg("import")
+            .arg(&spec)
+            .arg("-o")
+            .arg(&toml),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let stderr = check(&toml);
+    assert!(!stderr.contains("N-sized-to-source"), "{stderr}");
+    // It keeps what the budget left out: each of the three documents outgrows the source.
+    let out = build(&toml, &["-q"]);
+    for doc in [
+        "ia.json",
+        ".well-known/mcp/tools.json",
+        ".well-known/agis/service.agis.json",
+    ] {
+        let len = std::fs::metadata(out.path().join(doc)).unwrap().len();
+        assert!(len > text.len() as u64, "{doc}: {len} of {}", text.len());
     }
 }
