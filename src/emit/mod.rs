@@ -235,6 +235,27 @@ pub const COMPACT_FROM: usize = 64 * 1024;
 /// small API's documents are larger than its source by nature (every target says it again).
 pub const BUDGET_FROM: usize = 64 * 1024;
 
+/// The note of a document that left `cut` descriptions nested inside `schemas` out to stay
+/// within its large source's `budget` (`before` and `after`: its sizes in bytes).
+pub fn nested_descriptions_cut(
+    document: &str,
+    schemas: &str,
+    cut: usize,
+    [before, budget, after]: [usize; 3],
+) -> crate::diag::Diagnostic {
+    crate::diag::Diagnostic::new(
+        crate::diag::Code::SizedToSource,
+        format!(
+            "{document} would be {} KB, larger than its {} KB OpenAPI source: {cut} descriptions \
+             nested inside {schemas} are left out (each parameter keeps its own), making it {} KB",
+            before.div_ceil(1024),
+            budget.div_ceil(1024),
+            after.div_ceil(1024),
+        ),
+    )
+    .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too")
+}
+
 /// The byte budget of every generated document of `service`, if it has one (`BUDGET_FROM`).
 pub fn source_budget(service: &Service) -> Option<usize> {
     service.source_bytes.filter(|&n| n >= BUDGET_FROM)

@@ -175,14 +175,12 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
         return body;
     }
     let shorter = to_json_bytes_budgeted(&result, Some(budget));
-    diags.push(Diagnostic::new(Code::SizedToSource, format!(
-        "the MCP tools list would be {} KB, larger than its {} KB OpenAPI source: {cut} descriptions \
-         nested inside input schemas are left out (each parameter keeps its own), making it {} KB",
-        body.len().div_ceil(1024),
-        budget.div_ceil(1024),
-        shorter.len().div_ceil(1024),
-    ))
-    .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too"));
+    diags.push(crate::emit::nested_descriptions_cut(
+        "the MCP tools list",
+        "input schemas",
+        cut,
+        [body.len(), budget, shorter.len()],
+    ));
     shorter
 }
 

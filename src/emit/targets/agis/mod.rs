@@ -109,15 +109,12 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
         let cut = document::drop_nested_descriptions(&mut doc);
         if cut > 0 {
             let shorter = to_json_bytes_budgeted(&doc, Some(budget));
-            diags.push(Diagnostic::new(Code::SizedToSource, format!(
-                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source: {cut} \
-                 descriptions nested inside input and output schemas are left out (each parameter \
-                 keeps its own), making it {} KB",
-                json.len().div_ceil(1024),
-                budget.div_ceil(1024),
-                shorter.len().div_ceil(1024),
-            ))
-            .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too"));
+            diags.push(crate::emit::nested_descriptions_cut(
+                "the AGIS document",
+                "input and output schemas",
+                cut,
+                [json.len(), budget, shorter.len()],
+            ));
             json = shorter;
         }
     }
