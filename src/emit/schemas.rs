@@ -5,8 +5,11 @@
 //! `schemas`, a `$defs` inside an MCP `inputSchema`) emit each repeated schema once and point at
 //! it with `{"$ref": "<prefix><name>"}`.
 //!
-//! Equal sub-schemas (as JSON values: member order aside) are found by a structural hash,
-//! confirmed by comparing values, so a hash collision only costs a missed share. A schema is
+//! The schemas are read where the model holds them and the document gets a copy, so a part
+//! that becomes a reference is never copied (a large API's expanded schemas are hundreds of
+//! megabytes before sharing). Equal sub-schemas (as JSON values: member order aside) are found
+//! by a structural hash, confirmed by comparing values, so a hash collision only costs a missed
+//! share. A schema is
 //! shared only where it pays: it occurs at least twice, its JSON is at least
 //! [`Policy::min_bytes`] long, and the document's schemas together reach [`Policy::min_total`];
 //! small services keep their documents exactly as before. Everything runs in document order, so
@@ -51,9 +54,10 @@ pub fn component_key(text: &str, fallback: &str) -> String {
     }
 }
 
-/// One schema of the document that may hold shared parts.
+/// One schema of the document that may hold shared parts, borrowed from the model: the
+/// document gets a copy, so a part that becomes a reference is never copied at all.
 pub struct Root<'a> {
-    pub schema: &'a mut Value,
+    pub schema: &'a Value,
     /// Whether the whole root may become a reference (AGIS `input` must keep its `required`
     /// array in place, and an MCP `inputSchema` must stay an object schema).
     pub replaceable: bool,
@@ -61,16 +65,18 @@ pub struct Root<'a> {
     pub hint: String,
 }
 
-/// Replaces repeated sub-schemas of `roots` by references and returns the shared schemas,
-/// named, in first-occurrence order (empty when nothing pays).
-pub fn share(mut roots: Vec<Root>, policy: Policy) -> Vec<(String, Value)> {
+/// The document's copy of each root (in `roots`' order), its repeated sub-schemas replaced by
+/// references, and the shared schemas, named, in first-occurrence order (none when nothing
+/// pays, and then the copies are plain copies).
+pub fn share(roots: &[Root<'_>], policy: Policy) -> (Vec<Value>, Vec<(String, Value)>) {
+    let plain = || roots.iter().map(|r| r.schema.clone()).collect();
     let mut nodes = Vec::new();
     let mut total = 0;
-    for r in &roots {
+    for r in roots {
         total += scan(r.schema, true, &mut nodes).1;
     }
     if total < policy.min_total {
-        return Vec::new();
+        return (plain(), Vec::new());
     }
     let mut count: HashMap<u64, u32> = HashMap::new();
     for n in &nodes {
@@ -79,10 +85,18 @@ pub fn share(mut roots: Vec<Root>, policy: Policy) -> Vec<(String, Value)> {
         }
     }
     if !count.values().any(|c| *c >= 2) {
-        return Vec::new();
+        return (plain(), Vec::new());
+    }
+    // How many positions before each one could become references (see `Sharer::below`).
+    let mut candidates = Vec::with_capacity(nodes.len() + 1);
+    candidates.push(0);
+    for n in &nodes {
+        let c = n.size >= policy.min_bytes && count.get(&n.hash).is_some_and(|c| *c >= 2);
+        candidates.push(candidates.last().copied().unwrap_or(0) + u32::from(c));
     }
     let mut s = Sharer {
         nodes,
+        candidates,
         count,
         policy,
         cursor: 0,
@@ -91,10 +105,11 @@ pub fn share(mut roots: Vec<Root>, policy: Policy) -> Vec<(String, Value)> {
         taken: HashSet::new(),
         suffix: HashMap::new(),
     };
-    for r in &mut roots {
-        s.node(r.schema, r.replaceable, &r.hint);
-    }
-    s.finish(roots)
+    let copies = roots
+        .iter()
+        .map(|r| s.node(r.schema, r.replaceable, &r.hint))
+        .collect();
+    s.finish(copies)
 }
 
 /// The structural hash's hasher: foldhash with a fixed seed, the same in every run. SipHash
@@ -253,35 +268,38 @@ impl Keyword {
     }
 }
 
-struct Sharer {
+struct Sharer<'a> {
     nodes: Vec<Node>,
+    /// `candidates[i]`: how many of `nodes[..i]` occur twice or more and are big enough.
+    candidates: Vec<u32>,
     count: HashMap<u64, u32>,
     policy: Policy,
     /// The next schema position of `nodes`, walked in the same order as `scan`.
     cursor: usize,
     /// Hash → index into `shared`.
     slots: HashMap<u64, usize>,
-    shared: Vec<Shared>,
+    shared: Vec<Shared<'a>>,
     taken: HashSet<String>,
     /// The last suffix tried per name.
     suffix: HashMap<String, usize>,
 }
 
-struct Shared {
+struct Shared<'a> {
     name: String,
     /// The schema as first met, to confirm that a later one with the same hash is equal.
-    original: Value,
+    original: &'a Value,
     /// The schema as published (its own shared parts already references).
     body: Value,
     uses: u32,
 }
 
-impl Sharer {
-    /// A schema position: shared when it pays, else its parts are looked at.
-    fn node(&mut self, v: &mut Value, replaceable: bool, hint: &str) {
+impl<'a> Sharer<'a> {
+    /// The copy of a schema position: a reference when sharing it pays, else its parts
+    /// looked at.
+    fn node(&mut self, v: &'a Value, replaceable: bool, hint: &str) -> Value {
         if !v.is_object() {
             // Positions that are not objects (`true`) are not nodes: `scan` skipped them too.
-            return;
+            return v.clone();
         }
         let at = self.cursor;
         let Node { hash, size, span } = self.nodes[at];
@@ -290,62 +308,74 @@ impl Sharer {
             && self.count.get(&hash).is_some_and(|c| *c >= 2);
         if pays {
             match self.slots.get(&hash) {
-                Some(&slot) if self.shared[slot].original == *v => {
+                Some(&slot) if *self.shared[slot].original == *v => {
                     self.shared[slot].uses += 1;
-                    *v = self.reference(slot);
                     self.cursor = at + span;
-                    return;
+                    return self.reference(slot);
                 }
                 Some(_) => {} // a hash collision: keep this one inline
                 None => {
                     let slot = self.shared.len();
-                    let original = v.clone();
                     let name = self.name(v, hint);
                     self.slots.insert(hash, slot);
                     self.shared.push(Shared {
                         name,
-                        original,
+                        original: v,
                         body: Value::Null,
                         uses: 1,
                     });
-                    let mut body = std::mem::replace(v, self.reference(slot));
-                    self.cursor = at + 1;
-                    self.parts(&mut body, hint);
-                    debug_assert_eq!(self.cursor, at + span);
-                    self.shared[slot].body = body;
-                    return;
+                    self.shared[slot].body = self.below(v, hint, at, span);
+                    return self.reference(slot);
                 }
             }
         }
-        self.cursor = at + 1;
-        self.parts(v, hint);
-        debug_assert_eq!(self.cursor, at + span);
+        self.below(v, hint, at, span)
     }
 
-    /// The subschemas of the schema object `v`, in `scan`'s order.
-    fn parts(&mut self, v: &mut Value, hint: &str) {
-        let Value::Object(map) = v else { return };
-        for (k, child) in map.iter_mut() {
-            match (Keyword::of(k), child) {
+    /// The copy of the schema object `v` at node `at`, its own position decided.
+    fn below(&mut self, v: &'a Value, hint: &str, at: usize, span: usize) -> Value {
+        if self.candidates[at + span] == self.candidates[at + 1] {
+            // Nothing below can become a reference: copied whole, which copies each map's
+            // table instead of hashing every key again.
+            self.cursor = at + span;
+            return v.clone();
+        }
+        self.cursor = at + 1;
+        let copy = self.parts(v, hint);
+        debug_assert_eq!(self.cursor, at + span);
+        copy
+    }
+
+    /// The copy of the schema object `v`, its subschemas copied by `node` in `scan`'s order.
+    fn parts(&mut self, v: &'a Value, hint: &str) -> Value {
+        let Value::Object(map) = v else {
+            return v.clone();
+        };
+        let mut out = Map::with_capacity(map.len());
+        for (k, child) in map {
+            let copy = match (Keyword::of(k), child) {
                 (Keyword::Schema, c) => {
                     let h = if k == "items" { hint } else { k.as_str() };
-                    self.node(c, true, h);
+                    self.node(c, true, h)
                 }
-                (Keyword::SchemaList, Value::Array(items)) => {
-                    for item in items {
-                        self.node(item, true, hint);
-                    }
-                }
-                (Keyword::SchemaMap, Value::Object(m)) => {
-                    for (name, s) in m.iter_mut() {
-                        self.node(s, true, name);
-                    }
-                }
+                (Keyword::SchemaList, Value::Array(items)) => Value::Array(
+                    items
+                        .iter()
+                        .map(|item| self.node(item, true, hint))
+                        .collect(),
+                ),
+                (Keyword::SchemaMap, Value::Object(m)) => Value::Object(
+                    m.iter()
+                        .map(|(name, s)| (name.clone(), self.node(s, true, name)))
+                        .collect(),
+                ),
                 // Plain data (`enum`, `default`, `example`) and odd shapes: `scan` found no
                 // schema positions inside them.
-                _ => {}
-            }
+                (_, c) => c.clone(),
+            };
+            out.insert(k.clone(), copy);
         }
+        Value::Object(out)
     }
 
     fn reference(&self, slot: usize) -> Value {
@@ -372,8 +402,8 @@ impl Sharer {
     }
 
     /// Puts back inline every schema referenced only once (it sat only inside another shared
-    /// schema), and returns the rest.
-    fn finish(self, mut roots: Vec<Root>) -> Vec<(String, Value)> {
+    /// schema); returns the copies and the rest.
+    fn finish(self, mut copies: Vec<Value>) -> (Vec<Value>, Vec<(String, Value)>) {
         let prefix = self.policy.prefix;
         let mut once: HashMap<String, Value> = HashMap::new();
         let mut kept = Vec::new();
@@ -385,14 +415,14 @@ impl Sharer {
             }
         }
         if !once.is_empty() {
-            for r in &mut roots {
-                inline(r.schema, &mut once);
+            for c in &mut copies {
+                inline(c, &mut once);
             }
             for (_, body) in &mut kept {
                 inline(body, &mut once);
             }
         }
-        kept
+        (copies, kept)
     }
 }
 
@@ -467,18 +497,18 @@ mod tests {
 
     #[test]
     fn a_repeated_schema_is_emitted_once_and_referenced() {
-        let mut a =
+        let a =
             json!({"type": "object", "properties": {"billing": address(), "shipping": address()}});
-        let mut b = json!({"type": "array", "items": address()});
-        let shared = share(
-            vec![
+        let b = json!({"type": "array", "items": address()});
+        let (copies, shared) = share(
+            &[
                 Root {
-                    schema: &mut a,
+                    schema: &a,
                     replaceable: false,
                     hint: "a".into(),
                 },
                 Root {
-                    schema: &mut b,
+                    schema: &b,
                     replaceable: true,
                     hint: "b".into(),
                 },
@@ -487,46 +517,50 @@ mod tests {
         );
         assert_eq!(shared, vec![("billing".to_string(), address())]);
         let r = json!({"$ref": "#/$defs/billing"});
-        assert_eq!(a["properties"]["billing"], r);
-        assert_eq!(a["properties"]["shipping"], r);
-        assert_eq!(b["items"], r);
+        assert_eq!(
+            copies,
+            [
+                json!({"type": "object", "properties": {"billing": r, "shipping": r}}),
+                json!({"type": "array", "items": r}),
+            ]
+        );
     }
 
     #[test]
     fn small_single_or_data_values_stay_inline() {
         let enum_of_address = json!({"enum": [address(), address()]});
-        let mut a = json!({"properties": {"x": {"type": "string"}, "y": {"type": "string"}, "e": enum_of_address}});
-        let before = a.clone();
-        let shared = share(
-            vec![Root {
-                schema: &mut a,
+        let a = json!({"properties": {"x": {"type": "string"}, "y": {"type": "string"}, "e": enum_of_address}});
+        let (copies, shared) = share(
+            &[Root {
+                schema: &a,
                 replaceable: true,
                 hint: "a".into(),
             }],
             POLICY,
         );
         assert!(shared.is_empty());
-        assert_eq!(a, before);
+        assert_eq!(copies, [a]);
     }
 
-    /// `share` of `a` alone, kept in place as a root.
-    fn share_one(a: &mut Value) -> Vec<(String, Value)> {
+    /// `share` of `a` alone, kept in place as a root: its shared schemas.
+    fn share_one(a: &Value) -> Vec<(String, Value)> {
         share(
-            vec![Root {
+            &[Root {
                 schema: a,
                 replaceable: false,
                 hint: "a".into(),
             }],
             POLICY,
         )
+        .1
     }
 
     #[test]
     fn a_schema_only_inside_a_shared_one_is_put_back_inline() {
         let outer =
             json!({"type": "object", "properties": {"home": address(), "id": {"type": "string"}}});
-        let mut a = json!({"properties": {"p": outer.clone(), "q": outer.clone()}});
-        let shared = share_one(&mut a);
+        let a = json!({"properties": {"p": outer.clone(), "q": outer.clone()}});
+        let shared = share_one(&a);
         assert_eq!(shared, vec![("p".to_string(), outer)]);
     }
 
@@ -534,8 +568,8 @@ mod tests {
     fn names_are_titles_or_properties_made_unique() {
         let x = json!({"title": "a b", "type": "object", "properties": {"n": {"type": "integer"}}});
         let y = json!({"type": "object", "properties": {"m": {"type": "integer", "minimum": 1}}});
-        let mut a = json!({"properties": {"p": x, "q": x, "a_b": y, "r": y}});
-        let shared = share_one(&mut a);
+        let a = json!({"properties": {"p": x, "q": x, "a_b": y, "r": y}});
+        let shared = share_one(&a);
         let names: Vec<&str> = shared.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["a_b", "a_b_2"]);
     }

@@ -217,16 +217,18 @@ fn tool(e: &Endpoint, name: String) -> Tool {
 /// `inputSchema` is a JSON Schema 2020-12 object and may use `$ref`/`$defs`, but it stands
 /// alone: a reference cannot point into another tool).
 fn input_schema(e: &Endpoint) -> Value {
-    let mut schema = e.input.clone();
-    if schema.get("$defs").is_some() {
-        return schema;
+    if e.input.get("$defs").is_some() {
+        return e.input.clone();
     }
     let root = Root {
-        schema: &mut schema,
+        schema: &e.input,
         replaceable: false,
         hint: "input".into(),
     };
-    let shared = schemas::share(vec![root], SHARING);
+    let (copies, shared) = schemas::share(&[root], SHARING);
+    let Some(mut schema) = copies.into_iter().next() else {
+        unreachable!("`share` copies every root")
+    };
     if !shared.is_empty()
         && let Some(m) = schema.as_object_mut()
     {

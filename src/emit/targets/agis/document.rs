@@ -85,12 +85,19 @@ pub fn document(service: &Service, lowered: &Lowered) -> Value {
     doc.insert("agtp".into(), lowered.agtp.clone().into());
     doc.insert("description".into(), service.description.clone().into());
     doc.insert("version".into(), service.version.clone().into());
-    let mut list: Vec<Value> = endpoints
+    let (schemas, shared) = share_schemas(endpoints);
+    let mut schemas = schemas.into_iter();
+    let list: Vec<Value> = endpoints
         .iter()
         .zip(&lowered.derived.tool_names)
-        .map(|(e, t)| endpoint_json(service, e, namespace, t.explicit.then_some(t.name.as_str())))
+        .map(|(e, t)| {
+            let (Some(input), Some(output)) = (schemas.next(), schemas.next()) else {
+                unreachable!("`share_schemas` copies two schemas per endpoint")
+            };
+            let tool_name = t.explicit.then_some(t.name.as_str());
+            endpoint_json(service, e, namespace, tool_name, input, output)
+        })
         .collect();
-    let shared = share_schemas(&mut list);
     doc.insert("endpoints".into(), list.into());
     let mut vocabulary = Map::new();
     vocabulary.insert("declared_verbs".into(), declared_verbs(endpoints).into());
@@ -138,27 +145,21 @@ pub fn document(service: &Service, lowered: &Lowered) -> Value {
 /// Schemas repeated across endpoints go once into the top-level `schemas` ("shared JSON Schema
 /// definitions referenced by endpoints", §8.1). `input` itself stays in place: it carries the
 /// endpoint's `required` array (§7); its parts and the whole `output` may be references.
-fn share_schemas(endpoints: &mut [Value]) -> Vec<(String, Value)> {
-    let mut roots = Vec::new();
-    for e in endpoints.iter_mut().filter_map(Value::as_object_mut) {
-        let method = e.get("method").and_then(Value::as_str).unwrap_or_default();
-        let path = e.get("path").and_then(Value::as_str).unwrap_or_default();
-        let hint = format!("{}{}", method.to_lowercase(), path.replace('/', "_"));
-        for (key, schema) in e.iter_mut() {
-            let replaceable = match key.as_str() {
-                "input" => false,
-                "output" => true,
-                _ => continue,
-            };
-            let hint = format!("{hint}_{key}");
+/// Returns each endpoint's input and output, in turn, and the shared schemas.
+fn share_schemas(endpoints: &[Endpoint]) -> (Vec<Value>, Vec<(String, Value)>) {
+    let mut roots = Vec::with_capacity(2 * endpoints.len());
+    for e in endpoints {
+        let hint = format!("{}{}", e.method.to_lowercase(), e.path.replace('/', "_"));
+        for (key, schema, replaceable) in [("input", &e.input, false), ("output", &*e.output, true)]
+        {
             roots.push(Root {
                 schema,
                 replaceable,
-                hint,
+                hint: format!("{hint}_{key}"),
             });
         }
     }
-    schemas::share(roots, SHARING)
+    schemas::share(&roots, SHARING)
 }
 
 /// Leaves out the descriptions nested below each endpoint's parameters and output and below
@@ -193,6 +194,8 @@ fn endpoint_json(
     e: &Endpoint,
     namespace: Option<&str>,
     tool_name: Option<&str>,
+    input: Value,
+    output: Value,
 ) -> Value {
     let s = &e.capability.semantic;
     let mut semantic = Map::new();
@@ -231,8 +234,8 @@ fn endpoint_json(
     endpoint.insert("method".into(), e.method.clone().into());
     endpoint.insert("path".into(), e.path.clone().into());
     endpoint.insert("semantic".into(), Value::Object(semantic));
-    endpoint.insert("input".into(), e.input.clone());
-    endpoint.insert("output".into(), e.output.as_ref().clone());
+    endpoint.insert("input".into(), input);
+    endpoint.insert("output".into(), output);
     endpoint.insert("errors".into(), Value::Array(errors));
     endpoint.insert(
         "http_binding".into(),

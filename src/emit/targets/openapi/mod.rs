@@ -3,6 +3,7 @@
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::schemas::{self, Policy, Root};
@@ -253,8 +254,9 @@ pub fn render_document(service: &Service, lowered: &Lowered) -> Value {
         "servers".into(),
         json!([{ "url": service.base_url.as_str() }]),
     );
-    let mut paths = paths(service, lowered);
-    let shared = share_schemas(&mut paths);
+    let mut held = Vec::new();
+    let mut paths = paths(service, lowered, &mut held);
+    let shared = share_schemas(&mut paths, &held);
     let parts = share_parts(&mut paths);
     doc.insert("paths".into(), paths);
     let mut components = Map::new();
@@ -520,11 +522,13 @@ fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
     })
 }
 
-fn paths(service: &Service, lowered: &Lowered) -> Value {
+/// The `paths` object; each response schema of the model is left in `held`, its place holding
+/// its index there, until `share_schemas` puts the document's copy in.
+fn paths<'a>(service: &Service, lowered: &Lowered<'a>, held: &mut Vec<Cow<'a, Value>>) -> Value {
     let mut paths: IndexMap<&str, Map<String, Value>> = IndexMap::new();
     for o in &lowered.operations {
         let c = o.capability;
-        let op = operation(service, o, &lowered.schemes);
+        let op = operation(service, o, &lowered.schemes, held);
         paths
             .entry(&o.path)
             .or_default()
@@ -540,9 +544,10 @@ fn paths(service: &Service, lowered: &Lowered) -> Value {
 }
 
 /// Request and response schemas repeated across operations go to `components/schemas` once
-/// (`emit::schemas`); small documents stay as they are.
-fn share_schemas(paths: &mut Value) -> Vec<(String, Value)> {
-    let mut roots = Vec::new();
+/// (`emit::schemas`); small documents stay as they are. A place holding a number takes its
+/// schema from `held` (see `paths`).
+fn share_schemas(paths: &mut Value, held: &[Cow<'_, Value>]) -> Vec<(String, Value)> {
+    let mut places: Vec<(&mut Value, bool, String)> = Vec::new();
     for op in operations_mut(paths) {
         let id = op
             .get("operationId")
@@ -556,11 +561,7 @@ fn share_schemas(paths: &mut Value) -> Vec<(String, Value)> {
                         let hint = p.get("name").and_then(Value::as_str).unwrap_or("parameter");
                         let hint = hint.to_string();
                         if let Some(schema) = p.get_mut("schema") {
-                            roots.push(Root {
-                                schema,
-                                replaceable: true,
-                                hint,
-                            });
+                            places.push((schema, true, hint));
                         }
                     }
                 }
@@ -569,11 +570,7 @@ fn share_schemas(paths: &mut Value) -> Vec<(String, Value)> {
                         for media in content.values_mut() {
                             if let Some(schema) = media.get_mut("schema") {
                                 let hint = format!("{id}_request");
-                                roots.push(Root {
-                                    schema,
-                                    replaceable: false,
-                                    hint,
-                                });
+                                places.push((schema, false, hint));
                             }
                         }
                     }
@@ -588,11 +585,7 @@ fn share_schemas(paths: &mut Value) -> Vec<(String, Value)> {
                         for media in content.into_iter().flat_map(|m| m.values_mut()) {
                             if let Some(schema) = media.get_mut("schema") {
                                 let hint = format!("{id}_response");
-                                roots.push(Root {
-                                    schema,
-                                    replaceable: true,
-                                    hint,
-                                });
+                                places.push((schema, true, hint));
                             }
                         }
                     }
@@ -601,7 +594,33 @@ fn share_schemas(paths: &mut Value) -> Vec<(String, Value)> {
             }
         }
     }
-    schemas::share(roots, SHARING)
+    // A schema built for the document (a parameter's, a request body's) is taken out of it,
+    // and the copy goes back in.
+    let sources: Vec<Cow<Value>> = places
+        .iter_mut()
+        .map(|(v, ..)| {
+            let index = v.as_u64().and_then(|i| usize::try_from(i).ok());
+            match index.and_then(|i| held.get(i)) {
+                Some(h) => Cow::Borrowed(&**h),
+                None => Cow::Owned(std::mem::take(&mut **v)),
+            }
+        })
+        .collect();
+    let roots: Vec<Root> = places
+        .iter_mut()
+        .zip(&sources)
+        .map(|((_, replaceable, hint), schema)| Root {
+            schema,
+            replaceable: *replaceable,
+            hint: std::mem::take(hint),
+        })
+        .collect();
+    let (copies, shared) = schemas::share(&roots, SHARING);
+    drop(roots);
+    for ((place, ..), copy) in places.into_iter().zip(copies) {
+        *place = copy;
+    }
+    shared
 }
 
 /// Where the operations' parts of a large document are shared: the Components Object's field,
@@ -747,7 +766,12 @@ fn shape(c: &Capability) -> String {
     out
 }
 
-fn operation(service: &Service, o: &Operation, schemes: &IndexMap<String, Value>) -> Value {
+fn operation<'a>(
+    service: &Service,
+    o: &Operation<'a>,
+    schemes: &IndexMap<String, Value>,
+    held: &mut Vec<Cow<'a, Value>>,
+) -> Value {
     let c = o.capability;
     let mut op = Map::new();
     if !c.tags.is_empty() {
@@ -769,7 +793,7 @@ fn operation(service: &Service, o: &Operation, schemes: &IndexMap<String, Value>
     if let Some(body) = request_body(c) {
         op.insert("requestBody".into(), body);
     }
-    op.insert("responses".into(), responses(c));
+    op.insert("responses".into(), responses(c, held));
     if c.deprecated {
         op.insert("deprecated".into(), json!(true));
     }
@@ -921,7 +945,7 @@ fn request_body(c: &Capability) -> Option<Value> {
     }))
 }
 
-fn responses(c: &Capability) -> Value {
+fn responses<'a>(c: &'a Capability, held: &mut Vec<Cow<'a, Value>>) -> Value {
     let mut out = Map::new();
     let status = c
         .example
@@ -935,10 +959,10 @@ fn responses(c: &Capability) -> Value {
         None => "Success".to_string(),
     };
     ok.insert("description".into(), json!(description));
-    let schema = c
-        .output_schema
-        .clone()
-        .or_else(|| c.returns.as_deref().and_then(crate::model::returns::schema));
+    let schema = c.output_schema.as_ref().map(Cow::Borrowed).or_else(|| {
+        let returns = c.returns.as_deref()?;
+        crate::model::returns::schema(returns).map(Cow::Owned)
+    });
     let example = c
         .example
         .as_ref()
@@ -947,7 +971,8 @@ fn responses(c: &Capability) -> Value {
     if schema.is_some() || example.is_some() {
         let mut media = Map::new();
         if let Some(s) = schema {
-            media.insert("schema".into(), s);
+            held.push(s);
+            media.insert("schema".into(), (held.len() - 1).into());
         }
         if let Some(e) = example {
             media.insert("example".into(), e);
