@@ -6,13 +6,12 @@
 //! it with `{"$ref": "<prefix><name>"}`.
 //!
 //! The schemas are read where the model holds them and the document gets a copy, so a part
-//! that becomes a reference is never copied (a large API's expanded schemas are hundreds of
-//! megabytes before sharing). Equal sub-schemas (as JSON values: member order aside) are found
-//! by a structural hash, confirmed by comparing values, so a hash collision only costs a missed
-//! share. A schema is
-//! shared only where it pays: it occurs at least twice, its JSON is at least
-//! [`Policy::min_bytes`] long, and the document's schemas together reach [`Policy::min_total`];
-//! small services keep their documents exactly as before. Everything runs in document order, so
+//! that becomes a reference is never copied: cloning the expanded schemas first and cutting
+//! them after cost GitHub's build a sixth of its time. Equal sub-schemas (as JSON values:
+//! member order aside) are found by a structural hash, confirmed by comparing values, so a hash
+//! collision only costs a missed share. A schema is shared only where it pays: it occurs at
+//! least twice, its JSON is at least [`Policy::min_bytes`] long, and the document's schemas
+//! together reach [`Policy::min_total`]; small services keep their documents exactly as before. Everything runs in document order, so
 //! the output is deterministic: components are named after the schema's `title` or the property
 //! (or the caller's hint) where they first occur, in first-occurrence order.
 
