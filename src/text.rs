@@ -2,7 +2,21 @@
 
 /// Folds white space, line breaks included, into single spaces.
 pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(text.len());
+    let mut push = |word: &str| {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    };
+    // ASCII text without a vertical tab splits the same on bytes, without decoding chars (a
+    // large API has a description on every schema).
+    if text.is_ascii() && !text.contains('\x0B') {
+        text.split_ascii_whitespace().for_each(&mut push);
+    } else {
+        text.split_whitespace().for_each(&mut push);
+    }
+    out
 }
 
 /// `text` in ASCII lower case with every other character a `_`: the raw stuff of an id or a
@@ -480,6 +494,21 @@ pub fn is_ecma_regex(pattern: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line_joins_words_as_split_whitespace_does() {
+        for text in [
+            "",
+            "  a  b\tc\r\nd  ",
+            "a\x0Bb\x0Cc",
+            "naïve\u{2003}text\u{a0}here",
+            "\u{85}x",
+            "one",
+        ] {
+            let want = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(one_line(text), want, "{text:?}");
+        }
+    }
 
     #[test]
     fn byte_order_marks_inside_a_text_are_dropped() {

@@ -307,7 +307,7 @@ impl<'a> Sharer<'a> {
             && self.count.get(&hash).is_some_and(|c| *c >= 2);
         if pays {
             match self.slots.get(&hash) {
-                Some(&slot) if *self.shared[slot].original == *v => {
+                Some(&slot) if same(self.shared[slot].original, v) => {
                     self.shared[slot].uses += 1;
                     self.cursor = at + span;
                     return self.reference(slot);
@@ -422,6 +422,33 @@ impl<'a> Sharer<'a> {
             }
         }
         (copies, kept)
+    }
+}
+
+/// `a == b` (objects equal whatever their member order), faster where both list their
+/// members in the same order, as the importer writes one schema everywhere: members are then
+/// compared pairwise instead of looking each key up in the other map (a SipHash each).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            if x.len() != y.len() {
+                return false;
+            }
+            for ((kx, vx), (ky, vy)) in x.iter().zip(y) {
+                if kx != ky {
+                    // Another order: equal only as maps.
+                    return x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)));
+                }
+                if !same(vx, vy) {
+                    return false;
+                }
+            }
+            true
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same(v, w))
+        }
+        _ => a == b,
     }
 }
 
@@ -571,6 +598,27 @@ mod tests {
         let shared = share_one(&a);
         let names: Vec<&str> = shared.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["a_b", "a_b_2"]);
+    }
+
+    #[test]
+    fn same_is_equality_whatever_the_member_order() {
+        let a = json!({"type": "object", "properties": {"x": {"type": "string"}, "y": [1, {"b": 2, "a": 1}]}});
+        let reordered = json!({"properties": {"y": [1, {"a": 1, "b": 2}], "x": {"type": "string"}}, "type": "object"});
+        let other = json!({"type": "object", "properties": {"x": {"type": "string"}, "y": [1, {"b": 2, "a": 3}]}});
+        let partly = json!({"type": "object", "properties": {"y": [1, {"b": 2, "a": 1}], "x": {"type": "number"}}});
+        for (x, y) in [
+            (&a, &a),
+            (&a, &reordered),
+            (&a, &other),
+            (&a, &partly),
+            (&other, &partly),
+        ] {
+            assert_eq!(same(x, y), x == y, "{x} vs {y}");
+            assert_eq!(same(y, x), x == y, "{y} vs {x}");
+        }
+        assert!(same(&a, &reordered));
+        assert!(!same(&a, &other));
+        assert!(!same(&json!({"a": 1}), &json!({"a": 1, "b": 2})));
     }
 
     #[test]
