@@ -14,6 +14,28 @@ pub fn map<T: Sync, R: Send>(
     f: impl Fn(&T) -> R + Sync,
     meanwhile: impl FnOnce(),
 ) -> Vec<R> {
+    run(items, workers, done, || (), |_, item| f(item), meanwhile)
+}
+
+/// [`map`] where each worker makes a state of its own once (`init`, on its thread) and hands
+/// it to `f` with every item it takes: a cache, or a view of shared data.
+pub fn map_with<T: Sync, S, R: Send>(
+    items: &[T],
+    workers: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
+    run(items, workers, &AtomicUsize::new(0), init, f, || {})
+}
+
+fn run<T: Sync, S, R: Send>(
+    items: &[T],
+    workers: usize,
+    done: &AtomicUsize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+    meanwhile: impl FnOnce(),
+) -> Vec<R> {
     struct Count<'a>(&'a AtomicUsize);
     impl Drop for Count<'_> {
         fn drop(&mut self) {
@@ -25,11 +47,12 @@ pub fn map<T: Sync, R: Send>(
     std::thread::scope(|s| {
         for _ in 0..workers.clamp(1, items.len().max(1)) {
             s.spawn(|| {
+                let mut state = init();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(item) = items.get(i) else { break };
                     let _count = Count(done);
-                    let r = f(item);
+                    let r = f(&mut state, item);
                     *slots[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
                 }
             });
@@ -70,6 +93,35 @@ mod tests {
             assert_eq!(done.load(Ordering::Relaxed), items.len());
         }
         assert!(map(&[] as &[u8], 4, &AtomicUsize::new(0), |_| 0, || {}).is_empty());
+    }
+
+    #[test]
+    fn each_worker_keeps_its_own_state() {
+        let items: Vec<u64> = (0..100).collect();
+        let made = AtomicUsize::new(0);
+        let out = map_with(
+            &items,
+            3,
+            || {
+                made.fetch_add(1, Ordering::Relaxed);
+                Vec::new()
+            },
+            |seen: &mut Vec<u64>, n| {
+                seen.push(*n);
+                (n * 2, seen.len())
+            },
+        );
+        assert_eq!(
+            out.iter().map(|(d, _)| *d).collect::<Vec<_>>(),
+            items.iter().map(|n| n * 2).collect::<Vec<_>>()
+        );
+        let workers = made.load(Ordering::Relaxed);
+        assert!((1..=3).contains(&workers));
+        // Each item was the k-th of its worker's, its state carried from item to item: one
+        // first item per worker that took any.
+        let firsts = out.iter().filter(|(_, k)| *k == 1).count();
+        assert!((1..=workers).contains(&firsts));
+        assert!(out.iter().any(|(_, k)| *k > 1));
     }
 
     #[test]

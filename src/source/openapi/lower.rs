@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::load::Version;
 use super::naming::{IdAllocator, glob, one_line, shorten, snake_case};
+use super::operation::Job;
 use super::refs::{Documents, Node};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{CATEGORIES, HttpsUrl};
@@ -88,11 +89,24 @@ pub fn lower(
     options: &super::Options,
     diags: &mut Diagnostics,
 ) -> Option<Imported> {
-    let before = diags.error_count();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    lower_on(docs, version, options, diags, workers)
+}
+
+/// [`lower`] with operations imported on up to `workers` threads.
+fn lower_on(
+    docs: &mut Documents,
+    version: Version,
+    options: &super::Options,
+    diags: &mut Diagnostics,
+    workers: usize,
+) -> Option<Imported> {
     let mut lx = Lx {
         docs,
         version,
-        diags,
+        workers,
+        diags: Diagnostics::default(),
+        prior_errors: diags.error_count(),
         notes: BTreeMap::new(),
         deferred: Vec::new(),
         placeholders: Vec::new(),
@@ -103,13 +117,32 @@ pub fn lower(
     };
     let imported = lx.document(&options.filter);
     lx.flush_notes();
-    (lx.diags.error_count() == before).then_some(imported)
+    let ok = lx.diags.error_count() == 0;
+    diags.append(lx.diags);
+    ok.then_some(imported)
+}
+
+/// Operations from this many up are imported on every core (`Lx::operations`): below it, the
+/// threads would cost more than they save.
+const PARALLEL_FROM: usize = 128;
+
+/// What the import reported over a stretch of it, in the order it found it.
+#[derive(Default)]
+pub(super) struct Sink {
+    diags: Diagnostics,
+    notes: BTreeMap<&'static str, Vec<String>>,
+    deferred: Vec<(String, Diagnostic)>,
 }
 
 pub(super) struct Lx<'a> {
     pub(super) docs: &'a mut Documents,
     pub(super) version: Version,
-    pub(super) diags: &'a mut Diagnostics,
+    /// Threads a large API's operations may be imported on.
+    workers: usize,
+    /// What this import reported; the caller's diagnostics get them at the end.
+    pub(super) diags: Diagnostics,
+    /// The errors the caller's diagnostics held before the import.
+    prior_errors: usize,
     /// Repeated, minor findings, reported once per kind with a count and the first places.
     notes: BTreeMap<&'static str, Vec<String>>,
     deferred: Vec<(String, Diagnostic)>,
@@ -182,6 +215,79 @@ impl Lx<'_> {
         self.deferred.push((key.to_string(), d));
     }
 
+    /// What was reported since the last take.
+    fn take_sink(&mut self) -> Sink {
+        Sink {
+            diags: std::mem::take(&mut self.diags),
+            notes: std::mem::take(&mut self.notes),
+            deferred: std::mem::take(&mut self.deferred),
+        }
+    }
+
+    fn append_sink(&mut self, sink: Sink) {
+        self.diags.append(sink.diags);
+        for (kind, places) in sink.notes {
+            self.notes.entry(kind).or_default().extend(places);
+        }
+        self.deferred.extend(sink.deferred);
+    }
+
+    /// An importer on `docs` (a fork of this one's) for the operations of another thread.
+    fn fork<'b>(&self, docs: &'b mut Documents) -> Lx<'b> {
+        Lx {
+            docs,
+            version: self.version,
+            workers: 1,
+            diags: Diagnostics::default(),
+            prior_errors: 0,
+            notes: BTreeMap::new(),
+            deferred: Vec::new(),
+            placeholders: Vec::new(),
+            base_url_flag: self.base_url_flag.clone(),
+            command: self.command,
+            base_path: self.base_path.clone(),
+            templates: HashMap::new(),
+        }
+    }
+
+    /// Every job's capability (or error) and what its import reported, in job order. A large
+    /// API's operations are imported on every core, each thread on its own fork of the
+    /// documents, which gives what one thread gives: an operation depends on no other, and a
+    /// remembered expansion is the one a fresh expansion would give. Only the budget for
+    /// expanded schemas is shared: if the threads spent more than it together, the import
+    /// runs again on one thread, to fail where it always failed.
+    fn operations(
+        &mut self,
+        jobs: &[Job],
+        chosen: Option<&Chosen>,
+    ) -> Vec<(Result<raw::CapabilityTable, Diagnostic>, Sink)> {
+        let workers = self.workers;
+        if jobs.len() >= PARALLEL_FROM && workers > 1 {
+            let this = &*self;
+            let done = crate::parallel::map_with(
+                jobs,
+                workers,
+                || this.docs.fork(),
+                |docs, job| {
+                    let left = docs.expansion_left();
+                    let mut lx = this.fork(docs);
+                    let result = lx.operation(job, chosen);
+                    let sink = lx.take_sink();
+                    (result, sink, left - docs.expansion_left())
+                },
+            );
+            let spent = done.iter().map(|(_, _, spent)| *spent).sum::<usize>();
+            if spent <= self.docs.expansion_left() {
+                // What the import on one thread would have spent, in the same steps.
+                self.docs.spend(spent);
+                return done.into_iter().map(|(r, s, _)| (r, s)).collect();
+            }
+        }
+        jobs.iter()
+            .map(|job| (self.operation(job, chosen), self.take_sink()))
+            .collect()
+    }
+
     fn document(&mut self, filter: &Filter) -> Imported {
         let root = self.docs.root();
         let mut service = self.service(&root);
@@ -191,6 +297,9 @@ impl Lx<'_> {
         let mut origins = Vec::new();
         let mut operation_ids = Vec::new();
         let mut tags_seen: Vec<String> = Vec::new();
+        // Operations to import, and what was reported before each (see `Lx::operations`).
+        let mut jobs = Vec::new();
+        let mut reported = Vec::new();
         let (mut operations, mut filtered_out) = (0, 0);
         for (path, item) in root.child("paths").entries() {
             if path.starts_with("x-") {
@@ -235,32 +344,36 @@ impl Lx<'_> {
                         tags_seen.push(t.clone());
                     }
                 }
-                match self.operation(
-                    &path,
-                    &lower,
-                    &op,
-                    &item,
-                    &wanted,
-                    &mut ids,
-                    chosen.as_ref(),
-                ) {
-                    Ok(Some(c)) => {
-                        origins.push(self.at(&op));
-                        operation_ids.push(op_id.map(str::to_string));
-                        capabilities.push(c);
-                    }
-                    Ok(None) => {}
-                    Err(d) => self.diags.push(d),
+                if let Some(job) = self.job(&path, &lower, &op, &item, &wanted, &mut ids) {
+                    reported.push(self.take_sink());
+                    jobs.push(job);
                 }
             }
         }
+        let tail = self.take_sink();
+        let done = self.operations(&jobs, chosen.as_ref());
+        // Put back in document order: what was reported up to each operation, then what its
+        // import reported, then its outcome.
+        for ((before, job), (result, said)) in reported.into_iter().zip(&jobs).zip(done) {
+            self.append_sink(before);
+            self.append_sink(said);
+            match result {
+                Ok(c) => {
+                    origins.push(self.at(&job.op));
+                    operation_ids.push(job.operation_id.clone());
+                    capabilities.push(c);
+                }
+                Err(d) => self.diags.push(d),
+            }
+        }
+        self.append_sink(tail);
         if filtered_out > 0 {
             self.diags.push(Diagnostic::new(Code::ImportFiltered, format!(
                 "{}: {filtered_out} of {operations} operations left out by [source] include/exclude",
                 self.docs.describe(&root.place)
             )));
         }
-        if capabilities.is_empty() && self.diags.error_count() == 0 {
+        if capabilities.is_empty() && self.prior_errors + self.diags.error_count() == 0 {
             let d = Diagnostic::new(
                 Code::OpenapiInvalid,
                 format!(
@@ -684,6 +797,172 @@ pub(super) fn first_example(examples: Option<&Value>) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// A made-up API of well over `PARALLEL_FROM` operations, with what makes an import report
+    /// things between and inside operations: skipped methods, operations without text, long
+    /// descriptions, colliding operationIds, path items and schemas whose `$ref` points to
+    /// nothing, paths of one shape with other parameter names, and shared and circular
+    /// components (remembered expansions). `enum_len`: the length of an enum every operation's
+    /// response copies; `broken`: whether some `$ref`s point to nothing (errors: no import).
+    fn big_api(enum_len: usize, broken: bool) -> Value {
+        let long = "Lists things. ".repeat(30);
+        let mut paths = serde_json::Map::new();
+        for i in 0..400 {
+            let name = if i % 17 == 0 { "other" } else { "id" };
+            let path = format!("/group{}/items/{{{name}}}/{}", i % 9, i / 9);
+            if broken && i % 31 == 0 {
+                paths.insert(path, json!({"$ref": "#/components/pathItems/missing"}));
+                continue;
+            }
+            let mut op = serde_json::Map::new();
+            if i % 5 != 0 {
+                op.insert("summary".into(), json!(format!("Thing {i}")));
+            }
+            if i % 4 == 0 {
+                op.insert("description".into(), json!(long));
+            }
+            let id = if i % 7 == 0 {
+                "dup".to_string()
+            } else {
+                format!("op{i}")
+            };
+            op.insert("operationId".into(), json!(id));
+            op.insert(
+                "parameters".into(),
+                json!([
+                    {"name": name, "in": "path", "required": true, "schema": {"type": "string"}},
+                    {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 100}}
+                ]),
+            );
+            let response = if broken && i % 11 == 0 {
+                "#/components/schemas/Nowhere"
+            } else {
+                "#/components/schemas/Page"
+            };
+            op.insert("responses".into(), json!({
+                "200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": response}}}},
+                "404": {"description": "no such thing"}
+            }));
+            if i % 2 == 0 {
+                op.insert("requestBody".into(), json!({"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Tree"}}}}));
+            }
+            let mut item = serde_json::Map::new();
+            item.insert(
+                if i % 2 == 0 {
+                    "post".into()
+                } else {
+                    "get".into()
+                },
+                Value::Object(op),
+            );
+            if i % 3 == 0 {
+                item.insert(
+                    "head".into(),
+                    json!({"responses": {"200": {"description": "ok"}}}),
+                );
+            }
+            paths.insert(path, Value::Object(item));
+        }
+        let codes: Vec<String> = (0..enum_len).map(|i| format!("code-{i:040}")).collect();
+        json!({
+            "openapi": "3.0.3",
+            "info": {"title": "Big", "version": "1"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": paths,
+            "components": {"schemas": {
+                "Address": {"type": "object", "properties": {"line": {"type": "string"}, "city": {"type": "string"}}},
+                "Tree": {"type": "object", "properties": {"home": {"$ref": "#/components/schemas/Address"}, "child": {"$ref": "#/components/schemas/Tree"}}},
+                "Page": {"type": "object", "properties": {
+                    "items": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}},
+                    "code": {"type": "string", "enum": codes},
+                    "billing": {"$ref": "#/components/schemas/Address"}
+                }}
+            }}
+        })
+    }
+
+    /// The import of `doc` on `workers` threads: everything it returns and reports, as text.
+    fn import_on(doc: &Value, workers: usize) -> String {
+        let text = doc.to_string();
+        let mut docs = Documents::new(None, "big.json", doc.clone())
+            .with_limits(crate::source::DEFAULT_MAX_INPUT_SIZE, text.len());
+        let mut diags = Diagnostics::default();
+        let imported = lower_on(
+            &mut docs,
+            Version::OpenApi30,
+            &super::super::Options::default(),
+            &mut diags,
+            workers,
+        );
+        let imported = imported.map_or_else(
+            || "no import".to_string(),
+            |i| {
+                let doc = serde_json::to_string_pretty(&i.doc).unwrap();
+                format!(
+                    "{doc}\n{:?}\n{:?}\n{:?}",
+                    i.origins, i.operation_ids, i.deferred
+                )
+            },
+        );
+        format!("{imported}\n{diags:?}")
+    }
+
+    #[test]
+    fn operations_imported_on_several_threads_are_those_of_one() {
+        let doc = big_api(3, false);
+        let one = import_on(&doc, 1);
+        assert!(one.matches("\"method\"").count() > PARALLEL_FROM, "{one}");
+        for needle in [
+            "HEAD, OPTIONS",
+            "without summary",
+            "\"dup_2\"",
+            "\"details\"",
+            "{other}",
+        ] {
+            assert!(one.contains(needle), "{needle} not in {one}");
+        }
+        let broken = big_api(3, true);
+        let one_broken = import_on(&broken, 1);
+        // The errors of path items and of operations come in document order: operation `i`
+        // sits at `/group{i % 9}/items/{…}/{i / 9}`.
+        let order: Vec<usize> = one_broken
+            .split("big.json#/paths/~1group")
+            .skip(1)
+            .filter(|rest| {
+                rest.split("Diagnostic {")
+                    .next()
+                    .unwrap()
+                    .contains("points to nothing")
+            })
+            .map(|rest| {
+                let number = |s: &str| s.parse::<usize>().unwrap();
+                let (group, rest) = rest.split_once("~1items~1").unwrap();
+                let (_, rest) = rest.split_once("}~1").unwrap();
+                let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap();
+                number(&rest[..end]) * 9 + number(group)
+            })
+            .collect();
+        assert!(order.len() > 40, "{one_broken}");
+        assert!(order.is_sorted(), "{order:?}");
+        for workers in [2, 3, 8] {
+            assert!(one == import_on(&doc, workers), "{workers} threads differ");
+            assert!(
+                one_broken == import_on(&broken, workers),
+                "{workers} threads differ"
+            );
+        }
+    }
+
+    #[test]
+    fn threads_that_spend_the_expansion_budget_together_fail_as_one_does() {
+        // Each operation copies about 130 KB of enum: the 400 are over the 32 MB budget, which
+        // neither half of them reaches alone.
+        let doc = big_api(3_000, false);
+        let one = import_on(&doc, 1);
+        assert!(one.contains("a `$ref` bomb"), "{one}");
+        assert!(one == import_on(&doc, 2), "two threads differ");
+    }
 
     #[test]
     fn filters_by_tag_and_operation() {

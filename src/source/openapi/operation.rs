@@ -19,9 +19,25 @@ use crate::model::{ParamType, PathTemplate};
 use crate::source::service_toml as raw;
 use crate::text::{plain_text, summary};
 
+/// An operation whose path and id are settled, in document order: the rest of its import
+/// (`Lx::operation`) depends on nothing another operation did, so it may run on any thread.
+pub(super) struct Job {
+    pub(super) op: Node,
+    item: Node,
+    /// Lower case.
+    method: String,
+    pub(super) operation_id: Option<String>,
+    path: String,
+    renamed: Vec<(String, String)>,
+    constants: Vec<(String, String)>,
+    id: String,
+}
+
 impl Lx<'_> {
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn operation(
+    /// The part of an operation's import that must run in document order: its path (a path's
+    /// parameter names follow the first path of its shape) and its id (a collision's suffix
+    /// follows document order). `None` when the path cannot be imported (reported).
+    pub(super) fn job(
         &mut self,
         path: &str,
         method: &str,
@@ -29,17 +45,46 @@ impl Lx<'_> {
         item: &Node,
         wanted_id: &str,
         ids: &mut IdAllocator,
-        chosen: Option<&Chosen>,
-    ) -> Result<Option<raw::CapabilityTable>, Diagnostic> {
-        let Some(TemplatePath {
+    ) -> Option<Job> {
+        let TemplatePath {
             path,
             renamed,
             constants,
-        }) = self.path(path, op, item)
-        else {
-            return Ok(None);
-        };
+        } = self.path(path, op, item)?;
         let id = ids.allocate(wanted_id);
+        let operation_id = op
+            .str("operationId")
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_string);
+        Some(Job {
+            op: op.clone(),
+            item: item.clone(),
+            method: method.to_string(),
+            operation_id,
+            path,
+            renamed,
+            constants,
+            id,
+        })
+    }
+
+    /// The rest of an operation's import: the capability.
+    pub(super) fn operation(
+        &mut self,
+        job: &Job,
+        chosen: Option<&Chosen>,
+    ) -> Result<raw::CapabilityTable, Diagnostic> {
+        let Job {
+            op,
+            item,
+            method,
+            path,
+            renamed,
+            constants,
+            id,
+            ..
+        } = job;
+        let (path, method) = (path.as_str(), method.as_str());
         let text = op
             .str("summary")
             .or_else(|| op.str("description"))
@@ -70,27 +115,27 @@ impl Lx<'_> {
                 op,
             );
         }
-        self.placeholders = PathTemplate::parse(&path)
+        self.placeholders = PathTemplate::parse(path)
             .map(|t| t.params().map(str::to_string).collect())
             .unwrap_or_default();
         let mut params: IndexMap<String, raw::ParamValue> = IndexMap::new();
         let mut content_type = None;
-        self.parameters(item, op, &renamed, &path, &mut params, &mut content_type)?;
-        constant_params(&mut params, constants);
+        self.parameters(item, op, renamed, path, &mut params, &mut content_type)?;
+        constant_params(&mut params, constants.clone());
         if self.version != Version::Swagger2 {
             self.request_body(op, &mut params, &mut content_type)?;
         }
         let (returns, output_schema) = self.response(op)?;
         let (access, scopes) = self.access(op, chosen);
-        let errors = self.errors(op, &path)?;
+        let errors = self.errors(op, path)?;
         let semantic = self.semantic(op);
         let tags = string_list(op.get("tags"));
-        Ok(Some(raw::CapabilityTable {
-            id: Some(id),
+        Ok(raw::CapabilityTable {
+            id: Some(id.clone()),
             description: Some(description),
             details,
             method: Some(method.to_ascii_uppercase()),
-            path: Some(path),
+            path: Some(path.to_string()),
             access: Some(access.into()),
             scopes,
             returns,
@@ -104,7 +149,7 @@ impl Lx<'_> {
             errors,
             semantic,
             output_schema,
-        }))
+        })
     }
 
     /// An operation's `description` as the capability's `details`: plain text, paragraphs

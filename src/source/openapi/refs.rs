@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -22,7 +22,7 @@ pub struct Place {
 /// A node of a loaded document, addressed by its place; cheap to clone.
 #[derive(Clone)]
 pub struct Node {
-    doc: Rc<Value>,
+    doc: Arc<Value>,
     pub place: Place,
 }
 
@@ -97,10 +97,11 @@ fn lookup<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
     })
 }
 
+#[derive(Clone)]
 struct File {
     path: Option<PathBuf>,
     name: String,
-    doc: Rc<Value>,
+    doc: Arc<Value>,
 }
 
 /// The folder whose files `$ref`s may reach, and why it is that folder (for the refusal).
@@ -208,7 +209,7 @@ pub struct Documents {
     expansion_limit: usize,
     /// Expansions of a `$ref`'s target, by target, depth and depth limit, for the next
     /// operation that names it (large APIs name the same components hundreds of times).
-    expanded: HashMap<(Place, usize, usize), Rc<Expanded>>,
+    expanded: HashMap<(Place, usize, usize), Arc<Expanded>>,
     /// Off only where tests compare remembered expansions with plain ones.
     remember: bool,
 }
@@ -261,7 +262,7 @@ impl Documents {
             files: vec![File {
                 path: canonical,
                 name: name.to_string(),
-                doc: Rc::new(doc),
+                doc: Arc::new(doc),
             }],
             input_left: crate::source::DEFAULT_MAX_INPUT_SIZE,
             expansion_left: expansion_limit(0),
@@ -290,14 +291,39 @@ impl Documents {
     /// The documents' values and remembered expansions, to be dropped elsewhere
     /// (`parallel::drop_aside`); a value a node still shares is dropped here instead.
     pub fn into_values(self) -> Vec<Value> {
-        let docs = self.files.into_iter().map(|f| Rc::try_unwrap(f.doc));
+        let docs = self.files.into_iter().map(|f| Arc::try_unwrap(f.doc));
         let expanded = self
             .expanded
             .into_values()
-            .map(|e| Rc::try_unwrap(e).map(|e| e.value));
+            .map(|e| Arc::try_unwrap(e).map(|e| e.value));
         docs.filter_map(Result::ok)
             .chain(expanded.filter_map(Result::ok))
             .collect()
+    }
+
+    /// Another view of the same documents, for an importer on another thread: the files loaded
+    /// so far (shared, not copied) and the budgets as they are now, with remembered expansions
+    /// of its own. Its spending is its own too ([`Documents::expansion_left`]).
+    pub fn fork(&self) -> Self {
+        Self {
+            root: self.root.clone(),
+            files: self.files.clone(),
+            input_left: self.input_left,
+            expansion_left: self.expansion_left,
+            expansion_limit: self.expansion_limit,
+            expanded: HashMap::new(),
+            remember: self.remember,
+        }
+    }
+
+    /// Bytes expanded schemas may still copy.
+    pub fn expansion_left(&self) -> usize {
+        self.expansion_left
+    }
+
+    /// Counts `bytes` that forks copied into expanded schemas (at most what is left).
+    pub fn spend(&mut self, bytes: usize) {
+        self.expansion_left = self.expansion_left.saturating_sub(bytes);
     }
 
     pub fn ref_root(&self) -> Option<&RefRoot> {
@@ -513,7 +539,7 @@ impl Documents {
         self.files.push(File {
             path: Some(path),
             name,
-            doc: Rc::new(doc),
+            doc: Arc::new(doc),
         });
         Ok(self.files.len() - 1)
     }
@@ -922,7 +948,7 @@ impl<'a> Expander<'a> {
                 cut: self.cuts > before.cuts,
                 foreign_patterns: self.foreign_patterns - before.foreign_patterns,
             };
-            self.docs.expanded.insert(key, Rc::new(memo));
+            self.docs.expanded.insert(key, Arc::new(memo));
         }
         Ok(value)
     }
