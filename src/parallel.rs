@@ -14,28 +14,29 @@ pub fn map<T: Sync, R: Send>(
     f: impl Fn(&T) -> R + Sync,
     meanwhile: impl FnOnce(),
 ) -> Vec<R> {
-    run(items, workers, done, || (), |_, item| f(item), meanwhile)
+    run(items, workers, done, || (), |_, item| f(item), meanwhile).0
 }
 
 /// [`map`] where each worker makes a state of its own once (`init`, on its thread) and hands
-/// it to `f` with every item it takes: a cache, or a view of shared data.
-pub fn map_with<T: Sync, S, R: Send>(
+/// it to `f` with every item it takes: a cache, or a view of shared data. The states come
+/// back too, for the caller to drop where it suits (a large cache takes a while to free).
+pub fn map_with<T: Sync, S: Send, R: Send>(
     items: &[T],
     workers: usize,
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, &T) -> R + Sync,
-) -> Vec<R> {
+) -> (Vec<R>, Vec<S>) {
     run(items, workers, &AtomicUsize::new(0), init, f, || {})
 }
 
-fn run<T: Sync, S, R: Send>(
+fn run<T: Sync, S: Send, R: Send>(
     items: &[T],
     workers: usize,
     done: &AtomicUsize,
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, &T) -> R + Sync,
     meanwhile: impl FnOnce(),
-) -> Vec<R> {
+) -> (Vec<R>, Vec<S>) {
     struct Count<'a>(&'a AtomicUsize);
     impl Drop for Count<'_> {
         fn drop(&mut self) {
@@ -44,29 +45,40 @@ fn run<T: Sync, S, R: Send>(
     }
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..workers.clamp(1, items.len().max(1)) {
-            s.spawn(|| {
-                let mut state = init();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(item) = items.get(i) else { break };
-                    let _count = Count(done);
-                    let r = f(&mut state, item);
-                    *slots[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
-                }
-            });
-        }
+    let states = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers.clamp(1, items.len().max(1)))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut state = init();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        let _count = Count(done);
+                        let r = f(&mut state, item);
+                        *slots[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
+                    }
+                    state
+                })
+            })
+            .collect();
         meanwhile();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
     });
-    slots
+    let results = slots
         .into_iter()
         .map(|m| {
             m.into_inner()
                 .unwrap_or_else(PoisonError::into_inner)
                 .expect("every item is mapped when no worker panicked")
         })
-        .collect()
+        .collect();
+    (results, states)
 }
 
 /// Drops `value` on a thread of its own: freeing a large document's millions of nodes takes
@@ -99,7 +111,7 @@ mod tests {
     fn each_worker_keeps_its_own_state() {
         let items: Vec<u64> = (0..100).collect();
         let made = AtomicUsize::new(0);
-        let out = map_with(
+        let (out, states) = map_with(
             &items,
             3,
             || {
@@ -117,6 +129,8 @@ mod tests {
         );
         let workers = made.load(Ordering::Relaxed);
         assert!((1..=3).contains(&workers));
+        assert_eq!(states.len(), workers);
+        assert_eq!(states.iter().map(Vec::len).sum::<usize>(), items.len());
         // Each item was the k-th of its worker's, its state carried from item to item: one
         // first item per worker that took any.
         let firsts = out.iter().filter(|(_, k)| *k == 1).count();

@@ -17,7 +17,7 @@
 //! output in a sibling folder and swaps the two at once ([`swap`]): never a mix even before the
 //! next run.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
@@ -90,7 +90,8 @@ pub enum Recovered {
     Finished,
 }
 
-/// Builds with at least this many files hash them on every core.
+/// Builds with at least this many files hash them, and read what their places hold, on every
+/// core.
 const PARALLEL_HASH_FROM: usize = 64;
 
 /// The SHA-256 of `bytes` as the manifest writes it (`sha256:<hex>`).
@@ -189,24 +190,32 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     let mut manifest: BTreeMap<String, String> = BTreeMap::new();
     let mut clashes: Vec<String> = Vec::new();
     let mut destinations = Destinations::new(root);
-    // Hashing a large API's tens of megabytes is the plan's dearest step: on every core.
+    // Each error is met in artifact order, as it would be one file at a time.
+    let dests: Vec<Result<PathBuf, WriteError>> = artifacts
+        .iter()
+        .map(|a| destinations.get(&a.path))
+        .collect();
+    // Hashing a large API's tens of megabytes, and reading what each file holds now, are the
+    // plan's dearest steps: on every core. Their outcomes are taken in artifact order below.
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let hashes = crate::parallel::map(
-        artifacts,
+    let pairs: Vec<(&Artifact, Option<&PathBuf>)> = artifacts
+        .iter()
+        .zip(&dests)
+        .map(|(a, d)| (a, d.as_ref().ok()))
+        .collect();
+    let owned = crate::parallel::map(
+        &pairs,
         if artifacts.len() >= PARALLEL_HASH_FROM {
             workers
         } else {
             1
         },
         &std::sync::atomic::AtomicUsize::new(0),
-        |a| {
-            matches!(hosts::merge_of(&a.path), Merge::Owned | Merge::Default)
-                .then(|| content_hash(&a.body))
-        },
+        |(a, dest)| dest.and_then(|d| owned_file(a, d, &previous)),
         || {},
     );
-    for (a, hash) in artifacts.iter().zip(hashes) {
-        let dest = destinations.get(&a.path)?;
+    for ((a, dest), owned) in artifacts.iter().zip(dests).zip(owned) {
+        let dest = dest?;
         let merge = hosts::merge_of(&a.path);
         let body: Arc<[u8]> = if let Merge::Section(placement) = merge {
             manifest.insert(a.path.clone(), SECTION.into());
@@ -220,26 +229,26 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
         } else if matches!(merge, Merge::VercelJson | Merge::RoutesJson) {
             manifest.insert(a.path.clone(), SECTION.into());
             merged_entries(merge, &dest, &a.body, &previous)?.into()
-        } else if merge == Merge::Default
-            && dest.symlink_metadata().is_ok()
-            && !previous.entries.contains_key(&a.path)
-        {
-            // A site's own 404.html (or .nojekyll) wins over wellgen's default.
-            report.kept.push(format!(
-                "`{}` is the site's own; wellgen's default was not written",
-                a.path
-            ));
-            continue;
         } else {
-            let hash = hash.unwrap_or_else(|| content_hash(&a.body));
-            let changed = match existing(&dest, &a.path, &a.body, &hash, &previous)? {
-                Existing::Taken(clash) => {
+            let Some(owned) = owned else {
+                unreachable!("`owned_file` looks at every file wellgen owns")
+            };
+            let (hash, changed) = match owned? {
+                Owned::SitesOwn => {
+                    // A site's own 404.html (or .nojekyll) wins over wellgen's default.
+                    report.kept.push(format!(
+                        "`{}` is the site's own; wellgen's default was not written",
+                        a.path
+                    ));
+                    continue;
+                }
+                Owned::Found(_, Existing::Taken(clash)) => {
                     // Every clash of the build is reported at once; nothing is written.
                     clashes.push(clash);
                     continue;
                 }
-                Existing::Same => false,
-                Existing::Replaced => true,
+                Owned::Found(hash, Existing::Same) => (hash, false),
+                Owned::Found(hash, Existing::Replaced) => (hash, true),
             };
             manifest.insert(a.path.clone(), hash);
             if changed {
@@ -400,6 +409,31 @@ fn owns_whole(root: &Path, previous: &Manifest) -> bool {
 /// when the file already holds exactly the new bytes (nothing is replaced then). `Some` says
 /// why it may not, and how the build can leave it alone.
 /// What a build finds where it writes one of its documents.
+/// A file wellgen owns whole (not a host file it merges into), as the plan finds it.
+enum Owned {
+    /// A default (`404.html`) where the site has its own: the site's wins.
+    SitesOwn,
+    /// Its content hash, and what is at its place now.
+    Found(String, Existing),
+}
+
+/// What the plan makes of artifact `a`, to be written at `dest`: `None` for a host file
+/// wellgen merges into, which the plan reads in order.
+fn owned_file(a: &Artifact, dest: &Path, previous: &Manifest) -> Option<Result<Owned, WriteError>> {
+    let merge = hosts::merge_of(&a.path);
+    if !matches!(merge, Merge::Owned | Merge::Default) {
+        return None;
+    }
+    if merge == Merge::Default
+        && dest.symlink_metadata().is_ok()
+        && !previous.entries.contains_key(&a.path)
+    {
+        return Some(Ok(Owned::SitesOwn));
+    }
+    let hash = content_hash(&a.body);
+    Some(existing(dest, &a.path, &a.body, &hash, previous).map(|e| Owned::Found(hash, e)))
+}
+
 enum Existing {
     /// The very bytes it would write, recorded as wellgen's: nothing to do.
     Same,
@@ -896,19 +930,36 @@ fn sweep(root: &Path) -> Result<(), WriteError> {
         staged_name(&root.join(MANIFEST)),
     ];
     if root.join(MANIFEST).exists() {
+        let mut destinations = Destinations::new(root);
         for url_path in read_manifest(root)?.entries.keys() {
-            if let Ok(dest) = destination(root, url_path) {
+            if let Ok(dest) = destinations.get(url_path) {
                 staged.push(staged_name(&dest));
             }
         }
     }
-    for tmp in staged {
+    // A listing per folder rather than a lookup per file: a large API's output holds
+    // thousands of files, and a staged copy is rare.
+    let mut listed: HashMap<&Path, HashSet<std::ffi::OsString>> = HashMap::new();
+    for tmp in &staged {
+        let (Some(dir), Some(name)) = (tmp.parent(), tmp.file_name()) else {
+            continue;
+        };
+        let names = listed.entry(dir).or_insert_with(|| {
+            fs::read_dir(dir)
+                .into_iter()
+                .flatten()
+                .filter_map(Result::ok)
+                .map(|e| e.file_name())
+                .filter(|n| n.as_encoded_bytes().starts_with(b".wellgen-"))
+                .collect()
+        });
         // A symlink is removed as a link, never followed.
-        if tmp
-            .symlink_metadata()
-            .is_ok_and(|m| m.is_file() || m.is_symlink())
+        if names.contains(name)
+            && tmp
+                .symlink_metadata()
+                .is_ok_and(|m| m.is_file() || m.is_symlink())
         {
-            fs::remove_file(&tmp).map_err(io(format!("cannot remove {}", tmp.display())))?;
+            fs::remove_file(tmp).map_err(io(format!("cannot remove {}", tmp.display())))?;
         }
     }
     swap::remove_staging(root)

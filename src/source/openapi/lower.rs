@@ -264,7 +264,7 @@ impl Lx<'_> {
         let workers = self.workers;
         if jobs.len() >= PARALLEL_FROM && workers > 1 {
             let this = &*self;
-            let done = crate::parallel::map_with(
+            let (done, forks) = crate::parallel::map_with(
                 jobs,
                 workers,
                 || this.docs.fork(),
@@ -276,6 +276,8 @@ impl Lx<'_> {
                     (result, sink, left - docs.expansion_left())
                 },
             );
+            // Their remembered expansions are freed beside what comes next.
+            crate::parallel::drop_aside(forks);
             let spent = done.iter().map(|(_, _, spent)| *spent).sum::<usize>();
             if spent <= self.docs.expansion_left() {
                 // What the import on one thread would have spent, in the same steps.
