@@ -8,7 +8,8 @@ mod text;
 
 pub(crate) use text::{hidden_char, injection};
 
-use std::collections::HashMap;
+// foldhash, not SipHash: every text of a large API is looked up here.
+use foldhash::HashMap;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::Service;
@@ -39,7 +40,7 @@ pub fn run(service: &Service, policy: &Policy, diags: &mut Diagnostics) {
         allowances: &allowances,
         allowed: Vec::new(),
         diags,
-        seen: HashMap::new(),
+        seen: HashMap::default(),
     };
     strings::visit(service, |field, text, usage| {
         // Most strings are short names, keys and values (stripe: 280,000 of 330,000): no key

@@ -15,7 +15,7 @@
 //! the output is deterministic: components are named after the schema's `title` or the property
 //! (or the caller's hint) where they first occur, in first-occurrence order.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::hash::{BuildHasher, Hash, Hasher};
 
 use serde_json::{Map, Value};

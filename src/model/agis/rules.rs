@@ -243,7 +243,31 @@ pub fn schema_shape(s: &Map<String, Value>) -> Option<String> {
     const TYPES: [&str; 7] = [
         "object", "array", "string", "integer", "number", "boolean", "null",
     ];
-    match s.get("type") {
+    // The members looked at, found in one pass: a large API's expanded schemas hold millions
+    // of them, and a lookup each would hash every key again.
+    let (mut kind, mut required, mut additional, mut properties, mut items) =
+        (None, None, None, None, None);
+    let mut not_array = None;
+    for (key, value) in s {
+        match key.as_str() {
+            "type" => kind = Some(value),
+            "required" => required = Some(value),
+            "additionalProperties" => additional = Some(value),
+            "properties" => properties = Some(value),
+            "items" => items = Some(value),
+            "enum" | "allOf" | "anyOf" | "oneOf" if !value.is_array() => {
+                // The first in this order, as the rules read them.
+                let rank = ["enum", "allOf", "anyOf", "oneOf"]
+                    .iter()
+                    .position(|k| k == key);
+                if not_array.is_none_or(|(r, _)| rank < r) {
+                    not_array = Some((rank, key.as_str()));
+                }
+            }
+            _ => {}
+        }
+    }
+    match kind {
         None => {}
         Some(Value::String(t)) if TYPES.contains(&t.as_str()) => {}
         Some(Value::Array(ts))
@@ -252,19 +276,16 @@ pub fn schema_shape(s: &Map<String, Value>) -> Option<String> {
                 .all(|t| t.as_str().is_some_and(|t| TYPES.contains(&t))) => {}
         Some(t) => return Some(format!("`type` {t} is not a JSON Schema type")),
     }
-    if let Some(r) = s.get("required") {
+    if let Some(r) = required {
         let ok = r.as_array().is_some_and(|a| a.iter().all(Value::is_string));
         if !ok {
             return Some("`required` must be an array of property names".into());
         }
         // With other properties allowed, a required name need not be listed (JSON Schema).
-        let others_allowed = matches!(
-            s.get("additionalProperties"),
-            Some(Value::Bool(true) | Value::Object(_))
-        );
+        let others_allowed = matches!(additional, Some(Value::Bool(true) | Value::Object(_)));
         if let (Some(req), Some(props), false) = (
             r.as_array(),
-            s.get("properties").and_then(Value::as_object),
+            properties.and_then(Value::as_object),
             others_allowed,
         ) {
             for name in req.iter().filter_map(Value::as_str) {
@@ -274,12 +295,10 @@ pub fn schema_shape(s: &Map<String, Value>) -> Option<String> {
             }
         }
     }
-    for key in ["enum", "allOf", "anyOf", "oneOf"] {
-        if s.get(key).is_some_and(|v| !v.is_array()) {
-            return Some(format!("`{key}` must be an array"));
-        }
+    if let Some((_, key)) = not_array {
+        return Some(format!("`{key}` must be an array"));
     }
-    match s.get("properties") {
+    match properties {
         None => {}
         Some(Value::Object(props)) => {
             for (name, p) in props {
@@ -296,7 +315,7 @@ pub fn schema_shape(s: &Map<String, Value>) -> Option<String> {
         }
         Some(_) => return Some("`properties` must be an object".into()),
     }
-    if let Some(Value::Object(items)) = s.get("items") {
+    if let Some(Value::Object(items)) = items {
         return schema_shape(items).map(|r| format!("`items`: {r}"));
     }
     None
@@ -305,6 +324,61 @@ pub fn schema_shape(s: &Map<String, Value>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn schema_shape_reports_the_first_problem_in_rule_order() {
+        let shape = |v: Value| schema_shape(v.as_object().unwrap());
+        let cases = [
+            (
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
+                None,
+            ),
+            (
+                json!({"oneOf": 1, "type": "text", "required": 3}),
+                Some("`type` \"text\" is not a JSON Schema type"),
+            ),
+            (
+                json!({"oneOf": 1, "required": 3}),
+                Some("`required` must be an array of property names"),
+            ),
+            (
+                json!({"oneOf": 1, "properties": {}, "required": ["x"]}),
+                Some("`x` is required but not among the properties"),
+            ),
+            (
+                json!({"additionalProperties": true, "properties": {}, "required": ["x"], "oneOf": 1, "enum": 2}),
+                Some("`enum` must be an array"),
+            ),
+            (
+                json!({"anyOf": {}, "allOf": 1}),
+                Some("`allOf` must be an array"),
+            ),
+            (
+                json!({"properties": {"a": {"properties": {"b": {"type": 1}}}}}),
+                Some("property `a`: property `b`: `type` 1 is not a JSON Schema type"),
+            ),
+            (
+                json!({"properties": {"a": true, "b": 3}}),
+                Some("property `b` is not a schema"),
+            ),
+            (
+                json!({"properties": [], "items": {"type": "x"}}),
+                Some("`properties` must be an object"),
+            ),
+            (
+                json!({"items": {"items": {"enum": {}}}}),
+                Some("`items`: `items`: `enum` must be an array"),
+            ),
+            (
+                json!({"type": ["string", "null"], "enum": ["a", null]}),
+                None,
+            ),
+        ];
+        for (schema, want) in cases {
+            assert_eq!(shape(schema.clone()).as_deref(), want, "{schema}");
+        }
+    }
 
     #[test]
     fn every_lexicon_verb_is_a_valid_method() {

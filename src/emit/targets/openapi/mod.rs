@@ -678,13 +678,13 @@ fn share_parts(paths: &mut Value) -> Vec<(&'static str, Vec<(String, Value)>)> {
     if texts.iter().map(String::len).sum::<usize>() < PARTS_MIN_TOTAL {
         return Vec::new();
     }
-    let mut count: std::collections::HashMap<(usize, &str), u32> = Default::default();
+    let mut count: foldhash::HashMap<(usize, &str), u32> = Default::default();
     for ((kind, _, _), text) in places.iter().zip(&texts) {
         if text.len() >= PARTS_MIN_BYTES {
             *count.entry((*kind, text.as_str())).or_default() += 1;
         }
     }
-    let mut names: std::collections::HashMap<(usize, &str), String> = Default::default();
+    let mut names: foldhash::HashMap<(usize, &str), String> = Default::default();
     let mut taken: [std::collections::HashSet<String>; 3] = Default::default();
     let mut shared: [Vec<(String, Value)>; 3] = Default::default();
     for ((kind, hint, v), text) in places.into_iter().zip(&texts) {
