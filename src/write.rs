@@ -203,16 +203,14 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
         .zip(&dests)
         .map(|(a, d)| (a, d.as_ref().ok()))
         .collect();
-    let owned = crate::parallel::map(
+    let owned = crate::parallel::map_here(
         &pairs,
         if artifacts.len() >= PARALLEL_HASH_FROM {
             workers
         } else {
             1
         },
-        &std::sync::atomic::AtomicUsize::new(0),
         |(a, dest)| dest.and_then(|d| owned_file(a, d, &previous)),
-        || {},
     );
     for ((a, dest), owned) in artifacts.iter().zip(dests).zip(owned) {
         let dest = dest?;

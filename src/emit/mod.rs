@@ -109,16 +109,10 @@ pub fn lower<'a>(
     diags: &mut Diagnostics,
 ) -> Lowered<'a> {
     let workers = workers.unwrap_or_else(|| self::workers(service, built.len()));
-    let done = crate::parallel::map(
-        built,
-        workers,
-        &std::sync::atomic::AtomicUsize::new(0),
-        |t| {
-            let mut d = Diagnostics::default();
-            (t.lower(service, built, shared, &mut d), d)
-        },
-        || {},
-    );
+    let done = crate::parallel::map_here(built, workers, |t| {
+        let mut d = Diagnostics::default();
+        (t.lower(service, built, shared, &mut d), d)
+    });
     let mut lowered = Vec::with_capacity(done.len());
     for (l, d) in done {
         lowered.push(l);
@@ -144,13 +138,9 @@ pub fn lower<'a>(
 impl Lowered<'_> {
     /// Every document, in target order; pure.
     pub fn render(&self) -> Vec<Artifact> {
-        let rendered = crate::parallel::map(
-            &self.targets,
-            self.workers,
-            &std::sync::atomic::AtomicUsize::new(0),
-            |l| l.render(self.service, self.built),
-            || {},
-        );
+        let rendered = crate::parallel::map_here(&self.targets, self.workers, |l| {
+            l.render(self.service, self.built)
+        });
         let mut artifacts: Vec<Artifact> = rendered.into_iter().flatten().collect();
         if let Some(split) = &self.split {
             artifacts.extend(targets::ai::split::render(self.service, split));
@@ -175,19 +165,13 @@ pub fn lower_and_render<'a>(
     let render = !diags.has_errors();
     let mut order: Vec<usize> = (0..built.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(cost(built[i])));
-    let mut done = crate::parallel::map(
-        &order,
-        workers,
-        &std::sync::atomic::AtomicUsize::new(0),
-        |&i| {
-            let mut d = Diagnostics::default();
-            let lowered = built[i].lower(service, built, shared, &mut d);
-            let split = matches!(&lowered, targets::Lowered::AiEndpoint(ai) if ai.is_split());
-            let artifacts = (render && !d.has_errors()).then(|| lowered.render(service, built));
-            (i, d, split, artifacts)
-        },
-        || {},
-    );
+    let mut done = crate::parallel::map_here(&order, workers, |&i| {
+        let mut d = Diagnostics::default();
+        let lowered = built[i].lower(service, built, shared, &mut d);
+        let split = matches!(&lowered, targets::Lowered::AiEndpoint(ai) if ai.is_split());
+        let artifacts = (render && !d.has_errors()).then(|| lowered.render(service, built));
+        (i, d, split, artifacts)
+    });
     done.sort_by_key(|(i, ..)| *i);
     let mut split_already = false;
     let mut rendered = Vec::with_capacity(done.len());
