@@ -367,7 +367,7 @@ impl Checks {
             let bodies: Vec<&[u8]> = paths
                 .iter()
                 .filter_map(|p| artifacts.iter().find(|a| a.path == *p))
-                .map(|a| &*a.body)
+                .map(|a| &a.body[..])
                 .collect();
             if bodies.len() == paths.len() && bodies.windows(2).any(|w| w[0] != w[1]) {
                 out.push(format!("{}: the copies differ", paths.join(" and ")));

@@ -125,7 +125,7 @@ pub fn write(
         if plan.changes() && owns_whole(&root, &plan.previous) && swap::write(&root, &plan.files)? {
             return Ok((plan.report, true));
         }
-        let bodies: Vec<(PathBuf, Arc<[u8]>)> = plan
+        let bodies: Vec<(PathBuf, Arc<Vec<u8>>)> = plan
             .files
             .into_iter()
             .filter(|(_, _, changed)| *changed)
@@ -167,7 +167,7 @@ pub fn write(
 /// there), the stale files to remove, and the previous manifest.
 struct Plan {
     report: Report,
-    files: Vec<(PathBuf, Arc<[u8]>, bool)>,
+    files: Vec<(PathBuf, Arc<Vec<u8>>, bool)>,
     removes: Vec<(PathBuf, String)>,
     /// The folders wellgen created, by the previous manifest and this build: the only ones a
     /// removal may take away once empty.
@@ -185,7 +185,7 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     let previous = read_manifest(root)?;
     let mut report = Report::default();
     report.kept.extend(previous.ignored.iter().cloned());
-    let mut files: Vec<(PathBuf, Arc<[u8]>, bool)> = Vec::new();
+    let mut files: Vec<(PathBuf, Arc<Vec<u8>>, bool)> = Vec::new();
     let mut removes = Vec::new();
     let mut manifest: BTreeMap<String, String> = BTreeMap::new();
     let mut clashes: Vec<String> = Vec::new();
@@ -215,7 +215,7 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     for ((a, dest), owned) in artifacts.iter().zip(dests).zip(owned) {
         let dest = dest?;
         let merge = hosts::merge_of(&a.path);
-        let body: Arc<[u8]> = if let Merge::Section(placement) = merge {
+        let body: Arc<Vec<u8>> = if let Merge::Section(placement) = merge {
             manifest.insert(a.path.clone(), SECTION.into());
             let merged = merged_section(&dest, &a.body, placement)?;
             if a.path == hosts::headers::PATH {
@@ -989,7 +989,7 @@ fn staged_name(dest: &Path) -> PathBuf {
 impl Journal {
     /// Records every rename and missing folder, then writes the journal in the `stage` state
     /// before anything is created.
-    fn plan(&mut self, root: &Path, bodies: &[(PathBuf, Arc<[u8]>)]) -> Result<(), WriteError> {
+    fn plan(&mut self, root: &Path, bodies: &[(PathBuf, Arc<Vec<u8>>)]) -> Result<(), WriteError> {
         let mut dirs = BTreeSet::new();
         for (dest, _) in bodies {
             let mut d = dest.parent();
@@ -1264,7 +1264,7 @@ pub fn write_server_config(
     }
     let tmp = staged_name(&dest);
     let _ = fs::remove_file(&tmp);
-    fs::write(&tmp, &artifact.body)
+    fs::write(&tmp, &artifact.body[..])
         .and_then(|()| fs::rename(&tmp, &dest))
         .map_err(io(format!("cannot write {}", dest.display())))?;
     Ok(dest)
@@ -1291,7 +1291,7 @@ mod swap {
     }
 
     /// Writes `files` by a swap: `Ok(false)` when it could not (nothing changed then).
-    pub fn write(root: &Path, files: &[(PathBuf, Arc<[u8]>, bool)]) -> Result<bool, WriteError> {
+    pub fn write(root: &Path, files: &[(PathBuf, Arc<Vec<u8>>, bool)]) -> Result<bool, WriteError> {
         let Some(staging) = staging(root) else {
             return Ok(false);
         };
@@ -1324,7 +1324,7 @@ mod swap {
     fn stage(
         root: &Path,
         staging: &Path,
-        files: &[(PathBuf, Arc<[u8]>, bool)],
+        files: &[(PathBuf, Arc<Vec<u8>>, bool)],
     ) -> std::io::Result<()> {
         fs::create_dir(staging)?;
         fs::set_permissions(staging, root.metadata()?.permissions())?;

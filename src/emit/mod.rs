@@ -27,14 +27,19 @@ pub struct Artifact {
     /// URL path, e.g. `/.well-known/ai`; the file sits at the same path under the output folder.
     pub path: String,
     /// Shared: twins (`/ia.json` and `/.well-known/ia.json`, …) and the writer hold the same
-    /// bytes, which for a large API are tens of megabytes.
-    pub body: Arc<[u8]>,
+    /// bytes, which for a large API are tens of megabytes. A `Vec` in the `Arc`, not a slice:
+    /// the serialiser's buffer is kept, where `Arc<[u8]>` would copy it.
+    pub body: Arc<Vec<u8>>,
     /// `None` for host configuration files (`_headers`), which are not served as documents.
     pub serving: Option<Serving>,
 }
 
 impl Artifact {
-    pub fn document(path: impl Into<String>, body: impl Into<Arc<[u8]>>, serving: Serving) -> Self {
+    pub fn document(
+        path: impl Into<String>,
+        body: impl Into<Arc<Vec<u8>>>,
+        serving: Serving,
+    ) -> Self {
         Self {
             path: path.into(),
             body: body.into(),

@@ -282,7 +282,7 @@ fn github_pages_warns_per_octet_stream_document_and_twins_adp_details() {
     assert!(!details.is_empty());
     for a in details {
         let twin = out.join(format!("{}.json", a.path.trim_start_matches('/')));
-        assert_eq!(fs::read(&twin).unwrap(), &*a.body, "{}", twin.display());
+        assert_eq!(fs::read(&twin).unwrap(), &a.body[..], "{}", twin.display());
     }
     assert!(
         !out.join(".well-known/ai.json").exists(),

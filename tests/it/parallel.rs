@@ -39,7 +39,7 @@ fn several_workers_emit_what_one_does() {
         let shared = emit::targets::Shared::default();
         let lowered = emit::lower(&service, &Target::ALL, &shared, Some(workers), &mut d);
         let artifacts = lowered.render();
-        let files: Vec<(String, std::sync::Arc<[u8]>)> =
+        let files: Vec<(String, std::sync::Arc<Vec<u8>>)> =
             artifacts.into_iter().map(|a| (a.path, a.body)).collect();
         let messages: Vec<String> = d.iter().map(|m| format!("{m:?}")).collect();
         (files, messages)
@@ -58,7 +58,7 @@ fn several_workers_emit_what_one_does() {
         let artifacts =
             emit::lower_and_render(&service, &Target::ALL, &shared, Some(workers), &mut d)
                 .expect("no check fails");
-        let files: Vec<(String, std::sync::Arc<[u8]>)> =
+        let files: Vec<(String, std::sync::Arc<Vec<u8>>)> =
             artifacts.into_iter().map(|a| (a.path, a.body)).collect();
         let messages: Vec<String> = d.iter().map(|m| format!("{m:?}")).collect();
         (files, messages)

@@ -245,7 +245,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
 
 /// The card, and its pre-1.0 alias when asked for.
 pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let body: std::sync::Arc<[u8]> = to_json_bytes(&lowered.card).into();
+    let body: std::sync::Arc<Vec<u8>> = to_json_bytes(&lowered.card).into();
     let mut out = vec![Artifact::document(PATH, body.clone(), SERVING)];
     if service.a2a.legacy_alias {
         out.push(Artifact::document(LEGACY_PATH, body, SERVING));

@@ -82,7 +82,7 @@ struct Annotations {
 /// written in `lower`, where its size against a large source's budget is reported.
 pub struct Lowered<'a> {
     pub derived: &'a Derived<'a>,
-    body: Arc<[u8]>,
+    body: Arc<Vec<u8>>,
 }
 
 /// The tool-name diagnostics (Appendix C): declared names that break MCP's rule or are used

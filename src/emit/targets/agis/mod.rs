@@ -131,8 +131,8 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
     // style), as block style's indentation would make it larger than the JSON (and than the
     // OpenAPI source) by the depth of its schemas. Compact JSON of an object starts `{"`,
     // pretty JSON `{` and a line break.
-    let json: std::sync::Arc<[u8]> = json.into();
-    let yaml: std::sync::Arc<[u8]> = if json.starts_with(b"{\"") && reads_as_yaml(&doc, &json) {
+    let json: std::sync::Arc<Vec<u8>> = json.into();
+    let yaml: std::sync::Arc<Vec<u8>> = if json.starts_with(b"{\"") && reads_as_yaml(&doc, &json) {
         json.clone()
     } else {
         // Any JSON value has a YAML form: serde_norway fails only on what a Value cannot hold.

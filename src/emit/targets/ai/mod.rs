@@ -123,7 +123,7 @@ struct MetaView<'a> {
 /// The document, once the draft's rules have been checked, serialised here: its size is a
 /// diagnostic of lowering, and `render` writes these bytes.
 pub struct Lowered {
-    body: Arc<[u8]>,
+    body: Arc<Vec<u8>>,
     /// A service over the draft's guidance even in compact form is published as parts, and
     /// `body` is their index.
     parts: Option<split::Parts>,

@@ -59,7 +59,7 @@ const SIZE_LIMIT: usize = 1024 * 1024;
 /// already dropped if they would break §3.6), serialised in the layout that fits: its size is
 /// a diagnostic of lowering, and `render` writes these bytes.
 pub struct Lowered {
-    body: Arc<[u8]>,
+    body: Arc<Vec<u8>>,
 }
 
 impl Lowered {

@@ -232,7 +232,7 @@ fn lower_operation<'a>(
 /// Pure: the document at both of its paths, one shared body.
 pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let doc = render_document(service, lowered);
-    let body: std::sync::Arc<[u8]> = to_json_bytes_budgeted(&doc, source_budget(service)).into();
+    let body: std::sync::Arc<Vec<u8>> = to_json_bytes_budgeted(&doc, source_budget(service)).into();
     PATHS
         .iter()
         .map(|p| Artifact::document(*p, body.clone(), rfc002::SERVING))
