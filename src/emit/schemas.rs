@@ -77,26 +77,27 @@ pub fn share(roots: &[Root<'_>], policy: Policy) -> (Vec<Value>, Vec<(String, Va
     if total < policy.min_total {
         return (plain(), Vec::new());
     }
+    let min_bytes = u32::try_from(policy.min_bytes).unwrap_or(u32::MAX);
     let mut count: HashMap<u64, u32> = HashMap::new();
     for n in &nodes {
-        if n.size >= policy.min_bytes {
+        if n.size >= min_bytes {
             *count.entry(n.hash).or_default() += 1;
         }
     }
     if !count.values().any(|c| *c >= 2) {
         return (plain(), Vec::new());
     }
-    // How many positions before each one could become references (see `Sharer::below`).
-    let mut candidates = Vec::with_capacity(nodes.len() + 1);
-    candidates.push(0);
-    for n in &nodes {
-        let c = n.size >= policy.min_bytes && count.get(&n.hash).is_some_and(|c| *c >= 2);
-        candidates.push(candidates.last().copied().unwrap_or(0) + u32::from(c));
+    // Each node's size is needed no more: it becomes how many positions before it could become
+    // references (see `Sharer::before`).
+    let mut candidates = 0;
+    for n in &mut nodes {
+        let c = n.size >= min_bytes && count.get(&n.hash).is_some_and(|c| *c >= 2);
+        n.size = candidates;
+        candidates += u32::from(c);
     }
     let mut s = Sharer {
         nodes,
         candidates,
-        count,
         policy,
         cursor: 0,
         slots: HashMap::new(),
@@ -118,12 +119,15 @@ fn hasher() -> impl Hasher {
     foldhash::quality::FixedState::with_seed(0x5eed_5c4e_3a5f_0001).build_hasher()
 }
 
-/// A schema position seen by `scan`, in pre-order.
+/// A schema position seen by `scan`, in pre-order. 16 bytes: a large API's schemas hold
+/// millions of positions.
 struct Node {
     hash: u64,
-    size: usize,
+    /// Its size (saturated), then, for `Sharer`, how many positions before it could become
+    /// references.
+    size: u32,
     /// How many schema positions its subtree holds, itself included.
-    span: usize,
+    span: u32,
 }
 
 /// Hashes `v` (any JSON) and records every object in a schema position. Returns the hash and
@@ -186,8 +190,12 @@ fn scan(v: &Value, is_schema: bool, nodes: &mut Vec<Node>) -> (u64, usize) {
     };
     let hash = h.finish();
     if schema {
-        let span = nodes.len() - at;
-        nodes[at] = Node { hash, size, span };
+        nodes[at] = Node {
+            hash,
+            size: u32::try_from(size).unwrap_or(u32::MAX),
+            // Positions in memory: far below 2^32.
+            span: u32::try_from(nodes.len() - at).unwrap_or(u32::MAX),
+        };
     }
     (hash, size)
 }
@@ -268,10 +276,10 @@ impl Keyword {
 }
 
 struct Sharer<'a> {
+    /// Each `size` is how many positions before it occur twice or more and are big enough.
     nodes: Vec<Node>,
-    /// `candidates[i]`: how many of `nodes[..i]` occur twice or more and are big enough.
-    candidates: Vec<u32>,
-    count: HashMap<u64, u32>,
+    /// How many positions in all do.
+    candidates: u32,
     policy: Policy,
     /// The next schema position of `nodes`, walked in the same order as `scan`.
     cursor: usize,
@@ -301,10 +309,9 @@ impl<'a> Sharer<'a> {
             return v.clone();
         }
         let at = self.cursor;
-        let Node { hash, size, span } = self.nodes[at];
-        let pays = replaceable
-            && size >= self.policy.min_bytes
-            && self.count.get(&hash).is_some_and(|c| *c >= 2);
+        let Node { hash, span, .. } = self.nodes[at];
+        let span = span as usize;
+        let pays = replaceable && self.before(at + 1) > self.before(at);
         if pays {
             match self.slots.get(&hash) {
                 Some(&slot) if same(self.shared[slot].original, v) => {
@@ -331,9 +338,14 @@ impl<'a> Sharer<'a> {
         self.below(v, hint, at, span)
     }
 
+    /// How many positions before node `i` could become references.
+    fn before(&self, i: usize) -> u32 {
+        self.nodes.get(i).map_or(self.candidates, |n| n.size)
+    }
+
     /// The copy of the schema object `v` at node `at`, its own position decided.
     fn below(&mut self, v: &'a Value, hint: &str, at: usize, span: usize) -> Value {
-        if self.candidates[at + span] == self.candidates[at + 1] {
+        if self.before(at + span) == self.before(at + 1) {
             // Nothing below can become a reference: copied whole, which copies each map's
             // table instead of hashing every key again.
             self.cursor = at + span;
