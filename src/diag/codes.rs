@@ -71,6 +71,10 @@ macro_rules! codes {
     };
 }
 
+/// Codes renamed when their severity changed: a renamed MCP tool name is a derived value, a
+/// note (a large API's paths share their first segment, so most of its derived names are).
+const FORMER: [(&str, Code); 1] = [("W-mcp-renamed", Code::McpRenamed)];
+
 impl Code {
     pub fn as_str(self) -> &'static str {
         self.info().code
@@ -80,9 +84,19 @@ impl Code {
         self.info().severity
     }
 
-    /// The code written as `text`, e.g. `W-adp-example-made-up`.
+    /// The code written as `text`, e.g. `W-adp-example-made-up`, or by a name it had before
+    /// (an allow list written then still works).
     pub fn parse(text: &str) -> Option<Code> {
-        Code::ALL.iter().copied().find(|c| c.as_str() == text)
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str() == text)
+            .or_else(|| {
+                FORMER
+                    .iter()
+                    .find(|(name, _)| *name == text)
+                    .map(|(_, c)| *c)
+            })
     }
 }
 
@@ -228,10 +242,10 @@ codes! {
         "a capability or field that ia.json cannot describe is left out of it",
         "`export` is served outside `https://api.example`: it is left out of ia.json",
         "serve the capability under `base_url`, or accept that ia.json leaves it out";
-    McpRenamed = "W-mcp-renamed", warning, "mcp",
-        "two capabilities would have the same MCP tool name; one is renamed",
-        "MCP tool name `get_a` is already taken",
-        "give the capabilities ids that differ after MCP's name rules";
+    McpRenamed = "N-mcp-renamed", note, "mcp",
+        "the MCP tool name AGIS derives (`method_firstsegment`) is taken; the capability's id is the name",
+        "MCP tool name `get_a` is already taken; `get_a_by_id` is published as `get_a_by_id`",
+        "set `semantic.mcp_tool_name` to choose another name";
     OpenapiLost = "W-openapi-lost", warning, "openapi",
         "something the OpenAPI document or OpenAI's tooling drops or cuts",
         "OpenAPI ignores a header parameter named `Accept`",
@@ -340,6 +354,16 @@ codes! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_former_name_still_parses_and_no_code_takes_it() {
+        for (name, code) in FORMER {
+            assert_eq!(Code::parse(name), Some(code));
+            assert!(Code::ALL.iter().all(|c| c.as_str() != name));
+        }
+        assert_eq!(Code::parse("N-mcp-renamed"), Some(Code::McpRenamed));
+        assert_eq!(Code::McpRenamed.severity(), Severity::Note);
+    }
 
     #[test]
     fn codes_are_unique_and_prefixed_by_severity() {

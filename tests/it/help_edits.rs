@@ -989,7 +989,7 @@ fn cases() -> Vec<Case> {
                 ),
                 &["--target", "mcp"],
             ),
-            "W-mcp-renamed",
+            "N-mcp-renamed",
             "set `semantic.mcp_tool_name`",
             |i| {
                 i.service(|t| {

@@ -175,7 +175,7 @@ fn parameter_hints_are_appended_to_the_description() {
 }
 
 #[test]
-fn colliding_names_fall_back_to_the_capability_id_with_a_warning() {
+fn colliding_names_fall_back_to_the_capability_id_with_a_note() {
     let cap = |id: &str, path: &str, extra: &str| {
         format!(
             "[[capabilities]]\nid = \"{id}\"\npath = \"{path}\"\ndescription = \"Find restaurants\"\n{extra}\n"
@@ -210,7 +210,8 @@ fn colliding_names_fall_back_to_the_capability_id_with_a_warning() {
         names,
         ["find_restaurants", "find_restaurant", "restaurants_nearby"]
     );
-    assert!(diags.iter().any(|d| d.severity == Severity::Warning
+    // A derived name, said as a note: not something the author must act on.
+    assert!(diags.iter().any(|d| d.severity == Severity::Note
         && d.message.contains("`find_restaurants` is already taken")
         && d.field.as_deref() == Some("capabilities.1.id")));
     check_names(&result);
