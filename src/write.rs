@@ -402,11 +402,6 @@ fn owns_whole(root: &Path, previous: &Manifest) -> bool {
     swap::SUPPORTED && walk(root, root, previous).is_some()
 }
 
-/// An existing file at `dest` may be replaced only if the previous build wrote it and it still
-/// has the bytes that build wrote. A line of an older manifest without a hash is accepted only
-/// when the file already holds exactly the new bytes (nothing is replaced then). `Some` says
-/// why it may not, and how the build can leave it alone.
-/// What a build finds where it writes one of its documents.
 /// A file wellgen owns whole (not a host file it merges into), as the plan finds it.
 enum Owned {
     /// A default (`404.html`) where the site has its own: the site's wins.
@@ -432,6 +427,10 @@ fn owned_file(a: &Artifact, dest: &Path, previous: &Manifest) -> Option<Result<O
     Some(existing(dest, &a.path, &a.body, &hash, previous).map(|e| Owned::Found(hash, e)))
 }
 
+/// What a build finds where it writes one of its documents. An existing file may be replaced
+/// only if the previous build wrote it and it still has the bytes that build wrote; a line of
+/// an older manifest without a hash is accepted only when the file already holds exactly the
+/// new bytes (nothing is replaced then).
 enum Existing {
     /// The very bytes it would write, recorded as wellgen's: nothing to do.
     Same,

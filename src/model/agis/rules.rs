@@ -247,7 +247,8 @@ pub fn schema_shape(s: &Map<String, Value>) -> Option<String> {
     // of them, and a lookup each would hash every key again.
     let (mut kind, mut required, mut additional, mut properties, mut items) =
         (None, None, None, None, None);
-    let mut not_array = None;
+    const LISTS: [&str; 4] = ["enum", "allOf", "anyOf", "oneOf"];
+    let mut not_array = [false; LISTS.len()];
     for (key, value) in s {
         match key.as_str() {
             "type" => kind = Some(value),
@@ -255,16 +256,11 @@ pub fn schema_shape(s: &Map<String, Value>) -> Option<String> {
             "additionalProperties" => additional = Some(value),
             "properties" => properties = Some(value),
             "items" => items = Some(value),
-            "enum" | "allOf" | "anyOf" | "oneOf" if !value.is_array() => {
-                // The first in this order, as the rules read them.
-                let rank = ["enum", "allOf", "anyOf", "oneOf"]
-                    .iter()
-                    .position(|k| k == key);
-                if not_array.is_none_or(|(r, _)| rank < r) {
-                    not_array = Some((rank, key.as_str()));
+            k => {
+                if let Some(i) = LISTS.iter().position(|l| *l == k) {
+                    not_array[i] = !value.is_array();
                 }
             }
-            _ => {}
         }
     }
     match kind {
@@ -295,8 +291,9 @@ pub fn schema_shape(s: &Map<String, Value>) -> Option<String> {
             }
         }
     }
-    if let Some((_, key)) = not_array {
-        return Some(format!("`{key}` must be an array"));
+    // The first in `LISTS`' order, as the rules read them.
+    if let Some(i) = not_array.iter().position(|b| *b) {
+        return Some(format!("`{}` must be an array", LISTS[i]));
     }
     match properties {
         None => {}

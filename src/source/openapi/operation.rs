@@ -121,7 +121,7 @@ impl Lx<'_> {
         let mut params: IndexMap<String, raw::ParamValue> = IndexMap::new();
         let mut content_type = None;
         self.parameters(item, op, renamed, path, &mut params, &mut content_type)?;
-        constant_params(&mut params, constants.clone());
+        constant_params(&mut params, constants);
         if self.version != Version::Swagger2 {
             self.request_body(op, &mut params, &mut content_type)?;
         }
@@ -995,13 +995,10 @@ fn is_query_name(name: &str) -> bool {
 
 /// The query string of a path key (`?beta=true`) as query parameters that must be sent with
 /// exactly that value: a declared parameter of the same name is narrowed to it.
-fn constant_params(
-    params: &mut IndexMap<String, raw::ParamValue>,
-    constants: Vec<(String, String)>,
-) {
+fn constant_params(params: &mut IndexMap<String, raw::ParamValue>, constants: &[(String, String)]) {
     for (name, value) in constants {
         let fixed = vec![toml::Value::String(value.clone())];
-        match params.get_mut(&name) {
+        match params.get_mut(name) {
             Some(raw::ParamValue::Table(t)) if t.location.as_deref() == Some("query") => {
                 t.kind = Some(ParamType::String.as_str().into());
                 t.required = Some(true);
@@ -1017,7 +1014,7 @@ fn constant_params(
             Some(_) => {}
             None => {
                 params.insert(
-                    name,
+                    name.clone(),
                     raw::ParamValue::Table(Box::new(raw::ParamTable {
                         kind: Some(ParamType::String.as_str().into()),
                         required: Some(true),
