@@ -253,9 +253,11 @@ impl Lx<'_> {
     /// Every job's capability (or error) and what its import reported, in job order. A large
     /// API's operations are imported on every core, each thread on its own fork of the
     /// documents, which gives what one thread gives: an operation depends on no other, and a
-    /// remembered expansion is the one a fresh expansion would give. Only the budget for
-    /// expanded schemas is shared: if the threads spent more than it together, the import
-    /// runs again on one thread, to fail where it always failed.
+    /// remembered expansion is the one a fresh expansion would give. The files refs reach are
+    /// read once for all threads, against one input limit. If the threads together spent more
+    /// than the budget for expanded schemas, or a referenced file could not be read (the
+    /// limit may then refuse another file than on one thread), the import runs again on one
+    /// thread, to fail where it always failed.
     fn operations(
         &mut self,
         jobs: &[Job],
@@ -263,6 +265,7 @@ impl Lx<'_> {
     ) -> Vec<(Result<raw::CapabilityTable, Diagnostic>, Sink)> {
         let workers = self.workers;
         if jobs.len() >= PARALLEL_FROM && workers > 1 {
+            let mark = self.docs.load_mark();
             let this = &*self;
             let (done, forks) = crate::parallel::map_with(
                 jobs,
@@ -279,11 +282,12 @@ impl Lx<'_> {
             // Their remembered expansions are freed beside what comes next.
             crate::parallel::drop_aside(forks);
             let spent = done.iter().map(|(_, _, spent)| *spent).sum::<usize>();
-            if spent <= self.docs.expansion_left() {
+            if spent <= self.docs.expansion_left() && !self.docs.failed_since(&mark) {
                 // What the import on one thread would have spent, in the same steps.
                 self.docs.spend(spent);
                 return done.into_iter().map(|(r, s, _)| (r, s)).collect();
             }
+            self.docs.rewind(mark);
         }
         jobs.iter()
             .map(|job| (self.operation(job, chosen), self.take_sink()))
@@ -886,9 +890,23 @@ mod tests {
 
     /// The import of `doc` on `workers` threads: everything it returns and reports, as text.
     fn import_on(doc: &Value, workers: usize) -> String {
+        import_from(doc, None, crate::source::DEFAULT_MAX_INPUT_SIZE, workers).0
+    }
+
+    /// The import of `doc`, read from `path` (for refs to files beside it) with an input
+    /// limit of `max_input`, and how many referenced files it read.
+    fn import_from(
+        doc: &Value,
+        path: Option<&std::path::Path>,
+        max_input: u64,
+        workers: usize,
+    ) -> (String, usize) {
         let text = doc.to_string();
-        let mut docs = Documents::new(None, "big.json", doc.clone())
-            .with_limits(crate::source::DEFAULT_MAX_INPUT_SIZE, text.len());
+        let mut docs =
+            Documents::new(path, "big.json", doc.clone()).with_limits(max_input, text.len());
+        if let Some(dir) = path.and_then(std::path::Path::parent) {
+            docs = docs.with_ref_root(super::super::refs::RefRoot::given(dir).unwrap());
+        }
         let mut diags = Diagnostics::default();
         let imported = lower_on(
             &mut docs,
@@ -907,7 +925,42 @@ mod tests {
                 )
             },
         );
-        format!("{imported}\n{diags:?}")
+        let read = docs.load_mark().files();
+        (format!("{imported}\n{diags:?}"), read)
+    }
+
+    /// `big_api`, with request bodies in files beside it, each named by many operations: two
+    /// that can be read, and if `broken`, one that is missing and one that is not YAML.
+    fn api_in_files(dir: &std::path::Path, broken: bool) -> (Value, std::path::PathBuf) {
+        let mut doc = big_api(3, false);
+        for (i, item) in doc["paths"]
+            .as_object_mut()
+            .unwrap()
+            .values_mut()
+            .enumerate()
+        {
+            let Some(body) = item.pointer_mut("/post/requestBody/content/application~1json/schema")
+            else {
+                continue;
+            };
+            let file = match i % 8 {
+                0 | 4 => "parts/tree.json#/Tree",
+                2 => "parts/page.yaml",
+                6 if broken && i % 48 == 6 => "parts/missing.yaml",
+                6 if broken && i % 48 == 30 => "parts/bad.yaml",
+                _ => continue,
+            };
+            *body = json!({ "$ref": file });
+        }
+        std::fs::create_dir_all(dir.join("parts")).unwrap();
+        let tree = json!({"Tree": {"type": "object", "properties": {"name": {"type": "string"}, "child": {"$ref": "#/Tree"}}}});
+        std::fs::write(dir.join("parts/tree.json"), tree.to_string()).unwrap();
+        let page = format!("type: object\ndescription: '{}'\n", "p".repeat(2000));
+        std::fs::write(dir.join("parts/page.yaml"), page).unwrap();
+        std::fs::write(dir.join("parts/bad.yaml"), "type: [object\n").unwrap();
+        let path = dir.join("big.json");
+        std::fs::write(&path, doc.to_string()).unwrap();
+        (doc, path.canonicalize().unwrap())
     }
 
     #[test]
@@ -964,6 +1017,41 @@ mod tests {
         let one = import_on(&doc, 1);
         assert!(one.contains("a `$ref` bomb"), "{one}");
         assert!(one == import_on(&doc, 2), "two threads differ");
+    }
+
+    #[test]
+    fn threads_read_each_referenced_file_once_against_one_input_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let unlimited = u64::MAX / 2;
+        let (broken, broken_path) = api_in_files(&dir.path().join("broken"), true);
+        let (one_broken, _) = import_from(&broken, Some(&broken_path), unlimited, 1);
+        for needle in ["parts/missing.yaml", "parts/bad.yaml"] {
+            assert!(one_broken.contains(needle), "{needle} not in {one_broken}");
+        }
+        let (doc, path) = api_in_files(dir.path(), false);
+        let (one, read) = import_from(&doc, Some(&path), unlimited, 1);
+        assert!(one.contains("\"child\"") && one.contains("ppp"), "{one}");
+        assert_eq!(read, 2, "{one}");
+        // tree.json (the first read on one thread) and page.yaml each fit, but not both: the
+        // limit refuses the second one read, which on several threads may be either.
+        let tight = doc.to_string().len() as u64 + 2_100;
+        let (one_tight, _) = import_from(&doc, Some(&path), tight, 1);
+        assert!(
+            one_tight.contains("page.yaml is larger than"),
+            "{one_tight}"
+        );
+        for workers in [2, 3, 8] {
+            let (many, read) = import_from(&doc, Some(&path), unlimited, workers);
+            assert!(one == many, "{workers} threads differ");
+            assert_eq!(read, 2, "{workers} threads read files more than once");
+            let (many_broken, _) = import_from(&broken, Some(&broken_path), unlimited, workers);
+            assert!(one_broken == many_broken, "{workers} threads differ");
+            let (many_tight, _) = import_from(&doc, Some(&path), tight, workers);
+            assert!(
+                one_tight == many_tight,
+                "{workers} threads differ at the limit"
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 
@@ -104,6 +104,33 @@ struct File {
     doc: Arc<Value>,
 }
 
+/// The files refs reached, shared by an import and its forks: each file is read once, and all
+/// of them together count against one input limit, however many threads follow refs.
+struct Loaded {
+    files: Vec<File>,
+    /// Bytes all referenced files may still add (the entry document is counted by its reader).
+    input_left: u64,
+    /// Reads that failed. Threads may read files in another order than one thread would: a
+    /// failed read spends bytes without keeping the file, so which read the limit refuses
+    /// can depend on that order (see [`Documents::rewind`]).
+    failures: usize,
+}
+
+/// Where [`Documents::rewind`] goes back to.
+pub struct LoadMark {
+    files: usize,
+    input_left: u64,
+    failures: usize,
+}
+
+impl LoadMark {
+    /// How many referenced files had been read.
+    #[cfg(test)]
+    pub fn files(&self) -> usize {
+        self.files
+    }
+}
+
 /// The folder whose files `$ref`s may reach, and why it is that folder (for the refusal).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefRoot {
@@ -201,9 +228,9 @@ impl RefRoot {
 pub struct Documents {
     /// External refs must stay below this folder; `None` refuses them (in-memory documents).
     root: Option<RefRoot>,
+    /// The entry, then the files this view has reached so far, in the order it reached them.
     files: Vec<File>,
-    /// Bytes all referenced files may still add (the entry document is counted by its reader).
-    input_left: u64,
+    loaded: Arc<Mutex<Loaded>>,
     /// Bytes expanded schemas may still copy out of the documents, over the whole import.
     expansion_left: usize,
     expansion_limit: usize,
@@ -264,7 +291,11 @@ impl Documents {
                 name: name.to_string(),
                 doc: Arc::new(doc),
             }],
-            input_left: crate::source::DEFAULT_MAX_INPUT_SIZE,
+            loaded: Arc::new(Mutex::new(Loaded {
+                files: Vec::new(),
+                input_left: crate::source::DEFAULT_MAX_INPUT_SIZE,
+                failures: 0,
+            })),
             expansion_left: expansion_limit(0),
             expansion_limit: expansion_limit(0),
             expanded: HashMap::new(),
@@ -275,7 +306,7 @@ impl Documents {
     /// Sets the input limits: `max_input` bytes for the entry document (`entry_len` of them
     /// already read) and every file its refs reach together.
     pub fn with_limits(mut self, max_input: u64, entry_len: usize) -> Self {
-        self.input_left = max_input.saturating_sub(entry_len as u64);
+        self.loads().input_left = max_input.saturating_sub(entry_len as u64);
         self.expansion_limit = expansion_limit(entry_len);
         self.expansion_left = self.expansion_limit;
         self
@@ -302,18 +333,50 @@ impl Documents {
     }
 
     /// Another view of the same documents, for an importer on another thread: the files loaded
-    /// so far (shared, not copied) and the budgets as they are now, with remembered expansions
-    /// of its own. Its spending is its own too ([`Documents::expansion_left`]).
+    /// so far (shared, not copied) and the expansion budget as it is now, with remembered
+    /// expansions of its own. Its expansion spending is its own too
+    /// ([`Documents::expansion_left`]); files it reads are shared with every view, and count
+    /// against the one input limit.
     pub fn fork(&self) -> Self {
         Self {
             root: self.root.clone(),
             files: self.files.clone(),
-            input_left: self.input_left,
+            loaded: Arc::clone(&self.loaded),
             expansion_left: self.expansion_left,
             expansion_limit: self.expansion_limit,
             expanded: HashMap::new(),
             remember: self.remember,
         }
+    }
+
+    fn loads(&self) -> std::sync::MutexGuard<'_, Loaded> {
+        // The lock is held only while a file is read and parsed, which cannot panic halfway.
+        self.loaded.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The files read so far and the input budget left, to rewind to.
+    pub fn load_mark(&self) -> LoadMark {
+        let loaded = self.loads();
+        LoadMark {
+            files: loaded.files.len(),
+            input_left: loaded.input_left,
+            failures: loaded.failures,
+        }
+    }
+
+    /// Whether a read of a referenced file failed since `mark`.
+    pub fn failed_since(&self, mark: &LoadMark) -> bool {
+        self.loads().failures > mark.failures
+    }
+
+    /// Forgets the files read since `mark` (by this view's forks: this view reads none while
+    /// they run) and gives their bytes back, so that one thread can read them again in its
+    /// own order and be refused where it always was.
+    pub fn rewind(&mut self, mark: LoadMark) {
+        let mut loaded = self.loads();
+        loaded.files.truncate(mark.files);
+        loaded.input_left = mark.input_left;
+        loaded.failures = mark.failures;
     }
 
     /// Bytes expanded schemas may still copy.
@@ -528,20 +591,41 @@ impl Documents {
             .and_then(Path::parent)
             .unwrap_or(&root.dir);
         let name = relative_name(&path, entry_dir);
-        let text = crate::source::read_limited(&path, self.input_left)
-            .map_err(|d| Diagnostic::new(Code::OpenapiRef, format!("{at}: {}", d.message)))?;
-        self.input_left = self.input_left.saturating_sub(text.len() as u64);
-        let doc = load::parse_text(&text, &name).map_err(|d| Diagnostic {
-            span: None,
-            message: crate::diag::printable(format!("{at}: `{reference}`: {}", d.message)),
-            ..d
-        })?;
-        self.files.push(File {
+        let file = self.read(path, name, &at, reference)?;
+        self.files.push(file);
+        Ok(self.files.len() - 1)
+    }
+
+    /// The file at `path` (canonical, confined), as another view read it or read now.
+    fn read(
+        &self,
+        path: PathBuf,
+        name: String,
+        at: &str,
+        reference: &str,
+    ) -> Result<File, Diagnostic> {
+        let mut loaded = self.loads();
+        if let Some(file) = loaded.files.iter().find(|f| f.path.as_ref() == Some(&path)) {
+            return Ok(file.clone());
+        }
+        let read = crate::source::read_limited(&path, loaded.input_left)
+            .map_err(|d| Diagnostic::new(Code::OpenapiRef, format!("{at}: {}", d.message)))
+            .and_then(|text| {
+                loaded.input_left = loaded.input_left.saturating_sub(text.len() as u64);
+                load::parse_text(&text, &name).map_err(|d| Diagnostic {
+                    span: None,
+                    message: crate::diag::printable(format!("{at}: `{reference}`: {}", d.message)),
+                    ..d
+                })
+            });
+        let doc = read.inspect_err(|_| loaded.failures += 1)?;
+        let file = File {
             path: Some(path),
             name,
             doc: Arc::new(doc),
-        });
-        Ok(self.files.len() - 1)
+        };
+        loaded.files.push(file.clone());
+        Ok(file)
     }
 }
 
@@ -1458,6 +1542,42 @@ mod tests {
         let err = d.deref(root.child("a")).err().unwrap();
         assert!(
             err.message.contains("remote refs are refused"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn forks_read_each_file_once_and_rewind_gives_the_bytes_back() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.json"), r#"{"x": "aaaaaaaaaa"}"#).unwrap();
+        std::fs::write(dir.path().join("b.json"), r#"{"y": "bbbbbbbbbb"}"#).unwrap();
+        let entry = json!({"a": {"$ref": "a.json#/x"}, "b": {"$ref": "b.json#/y"}});
+        let path = dir.path().join("api.json");
+        std::fs::write(&path, entry.to_string()).unwrap();
+        // Room for one of the two 20-byte files.
+        let mut d = Documents::new(Some(&path), "api.json", entry.clone()).with_limits(30, 0);
+        let mark = d.load_mark();
+        let (mut first, mut second) = (d.fork(), d.fork());
+        let (a, b) = (first.root().child("a"), second.root().child("b"));
+        assert_eq!(second.deref(b).unwrap().value(), &json!("bbbbbbbbbb"));
+        let again = first.root().child("b");
+        assert_eq!(first.deref(again).unwrap().value(), &json!("bbbbbbbbbb"));
+        let err = first.deref(a).err().unwrap();
+        assert!(
+            err.message.contains("a.json is larger than"),
+            "{}",
+            err.message
+        );
+        assert!(d.failed_since(&mark));
+        d.rewind(mark);
+        assert!(!d.failed_since(&d.load_mark()));
+        // One thread reads in document order: `a` first, then `b` is refused.
+        let (a, b) = (d.root().child("a"), d.root().child("b"));
+        assert_eq!(d.deref(a).unwrap().value(), &json!("aaaaaaaaaa"));
+        let err = d.deref(b).err().unwrap();
+        assert!(
+            err.message.contains("b.json is larger than"),
             "{}",
             err.message
         );
