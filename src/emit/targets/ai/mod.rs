@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
+use crate::emit::{Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes_within};
 use crate::model::{Auth, Capability, KeyPlace, Service};
 
 pub const PATHS: [&str; 2] = ["/.well-known/ai", "/ai"];
@@ -52,7 +52,7 @@ pub(super) const CAPABILITY_GUIDANCE: usize = 100;
 pub(super) struct Document<'a> {
     aiendpoint: &'static str,
     service: ServiceView<'a>,
-    capabilities: Vec<CapabilityView<'a>>,
+    capabilities: Vec<Cow<'a, CapabilityView<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     auth: Option<AuthView<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -73,8 +73,8 @@ struct ServiceView<'a> {
     language: Option<&'a [crate::model::LanguageTag]>,
 }
 
-#[derive(Serialize)]
-struct CapabilityView<'a> {
+#[derive(Serialize, Clone)]
+pub(super) struct CapabilityView<'a> {
     id: Cow<'a, str>,
     description: Cow<'a, str>,
     endpoint: String,
@@ -174,21 +174,26 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
         }
         None => {}
     }
-    let whole = |form| {
-        document(
+    let whole = |views: &[CapabilityView<'_>], form| {
+        let body = |doc: &Document<'_>| match form {
+            Form::Full => to_json_bytes_within(doc, SIZE_GUIDANCE),
+            Form::Compact => compact_json_bytes_within(doc, SIZE_GUIDANCE),
+        };
+        body(&document(
             service,
             Cow::Borrowed(&service.name),
             Cow::Borrowed(&service.description),
-            &service.capabilities,
+            0..views.len(),
+            views,
             form,
-        )
+        ))
     };
     // Over the draft's guidance (§4.5 size, §6.5 count), the document is made to fit: first in
     // compact form, then split into parts with `/.well-known/ai` as their index.
+    // A document over the guidance is never serialised past it.
     let many = service.capabilities.len() > CAPABILITY_GUIDANCE;
-    if service.compact != Some(true) {
-        let body = to_json_bytes(&whole(Form::Full));
-        if body.len() <= SIZE_GUIDANCE && !many {
+    if service.compact != Some(true) && !many {
+        if let Some(body) = whole(&views(service, Form::Full), Form::Full) {
             return Lowered {
                 body: body.into(),
                 parts: None,
@@ -200,16 +205,16 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     } else {
         Form::Compact
     };
+    let views = views(service, form);
     if form == Form::Compact && !many {
-        let body = compact_json(&whole(Form::Compact));
-        if body.len() <= SIZE_GUIDANCE {
+        if let Some(body) = whole(&views, Form::Compact) {
             return Lowered {
                 body: body.into(),
                 parts: None,
             };
         }
     }
-    let parts = split::parts(service, form);
+    let parts = split::parts(service, form, &views);
     for (path, size) in parts.sizes() {
         check_size(path, size, diags);
     }
@@ -238,16 +243,20 @@ pub(super) fn compact_json<T: Serialize>(value: &T) -> Vec<u8> {
     out
 }
 
-/// A document of `service` naming `capabilities` only, under its own name and description:
-/// the whole service, or one of its sub-services (`split`).
+/// A document of `service` naming the capabilities at `members` only (`views` holds every
+/// capability's, in `form`), under its own name and description: the whole service, or one of
+/// its sub-services (`split`).
 pub(super) fn document<'a>(
     service: &'a Service,
     name: Cow<'a, str>,
     description: Cow<'a, str>,
-    capabilities: impl IntoIterator<Item = &'a Capability>,
+    members: impl IntoIterator<Item = usize>,
+    views: &'a [CapabilityView<'a>],
     form: Form,
 ) -> Document<'a> {
-    let capabilities: Vec<&Capability> = capabilities.into_iter().collect();
+    let members: Vec<usize> = members.into_iter().collect();
+    let capabilities: Vec<&Capability> =
+        members.iter().map(|&i| &service.capabilities[i]).collect();
     // The optional parameters every capability takes are named once, in the description.
     let common = match form {
         Form::Compact => compact::common(&capabilities, &description),
@@ -266,9 +275,9 @@ pub(super) fn document<'a>(
             category: &service.categories,
             language: service.languages.as_deref(),
         },
-        capabilities: capabilities
-            .into_iter()
-            .map(|c| capability(service, c, form, &common))
+        capabilities: members
+            .iter()
+            .map(|&i| without(&views[i], &common))
             .collect(),
         auth: service.auth.as_ref().map(auth),
         token_hints: service.token_hints.map(|t| TokenHintsView {
@@ -312,14 +321,32 @@ fn endpoint(service: &Service, c: &Capability) -> String {
     }
 }
 
-/// A capability's view; the `common` parameters, named in the document's description, are
-/// left out of its `params`.
-fn capability<'a>(
-    service: &Service,
-    c: &'a Capability,
-    form: Form,
+/// Every capability's view in `form`, with all its parameters: made once, however many
+/// documents show it (a split measures each part as it cuts it).
+pub(super) fn views(service: &Service, form: Form) -> Vec<CapabilityView<'_>> {
+    service
+        .capabilities
+        .iter()
+        .map(|c| capability(service, c, form))
+        .collect()
+}
+
+/// `view` without the `common` parameters, which the document's description names.
+pub(super) fn without<'a>(
+    view: &'a CapabilityView<'a>,
     common: &[compact::Common<'_>],
-) -> CapabilityView<'a> {
+) -> Cow<'a, CapabilityView<'a>> {
+    let is_common = |name: &str| common.iter().any(|k| k.name == name);
+    if !view.params.keys().any(|p| is_common(p)) {
+        return Cow::Borrowed(view);
+    }
+    let mut view = view.clone();
+    view.params.retain(|p, _| !is_common(p));
+    Cow::Owned(view)
+}
+
+/// A capability's view, with all its parameters.
+fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> CapabilityView<'a> {
     let compact = form == Form::Compact;
     CapabilityView {
         id: Cow::Borrowed(&c.id),
@@ -336,7 +363,6 @@ fn capability<'a>(
         params: c
             .params
             .iter()
-            .filter(|p| !common.iter().any(|k| k.name == p.name))
             .map(|p| {
                 let text = if compact {
                     compact::param(p)

@@ -88,6 +88,7 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
     let mut sub_services = Vec::new();
     let mut entries = Vec::new();
     let mut slugs: Vec<String> = Vec::new();
+    let views = super::views(service, super::Form::Full);
     for (tag, members) in groups {
         let slug = unique(slug(&tag), &slugs);
         slugs.push(slug.clone());
@@ -106,7 +107,8 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
             service,
             name.into(),
             description.into(),
-            members.iter().map(|&i| &service.capabilities[i]),
+            members.iter().copied(),
+            &views,
             super::Form::Full,
         );
         let body = to_json_bytes(&document);
@@ -221,7 +223,11 @@ impl Parts {
 /// The parts of a service too large for one document: grouped by first tag, else by the first
 /// path segment that names something (`/v1/customers/{id}` → `customers`), and each group cut
 /// where a part would pass the guidance.
-pub(super) fn parts(service: &Service, form: super::Form) -> Parts {
+pub(super) fn parts<'a>(
+    service: &'a Service,
+    form: super::Form,
+    views: &'a [super::CapabilityView<'a>],
+) -> Parts {
     let serialise = |doc: &super::Document<'_>| match form {
         super::Form::Compact => super::compact_json(doc),
         super::Form::Full => to_json_bytes(doc),
@@ -273,7 +279,8 @@ pub(super) fn parts(service: &Service, form: super::Form) -> Parts {
             service,
             name.into(),
             description.into(),
-            members.iter().map(|&i| &service.capabilities[i]),
+            members.iter().copied(),
+            views,
             form,
         )
     };
@@ -289,7 +296,7 @@ pub(super) fn parts(service: &Service, form: super::Form) -> Parts {
         super::Form::Full => Vec::new(),
     };
     let weight = |i: usize| {
-        let view = super::capability(service, &service.capabilities[i], form, &shared);
+        let view = super::without(&views[i], &shared);
         let bytes = serde_json::to_vec(&view).map_or(0, |b| b.len() + 1);
         match form {
             super::Form::Compact => bytes,
@@ -356,13 +363,14 @@ pub(super) fn parts(service: &Service, form: super::Form) -> Parts {
         Cow::Borrowed(&service.name),
         Cow::Borrowed(&service.description),
         [],
+        views,
         form,
     );
     // The parts are documents on this site, not calls to the API: no credential goes to them.
     index.auth = None;
     index.token_hints = None;
     index.rate_limits = None;
-    index.capabilities = listed;
+    index.capabilities = listed.into_iter().map(Cow::Owned).collect();
     Parts {
         parts,
         index: serialise(&index),

@@ -16,7 +16,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use crate::emit::{
     Artifact, JSON, Serving, compact_json_bytes_within, source_budget, to_json_bytes,
-    to_json_bytes_within,
+    to_json_bytes_or_compact_within,
 };
 use crate::model::Service;
 use std::sync::Arc;
@@ -138,7 +138,7 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
 /// The document within `limit`, as `to_json_bytes` writes it if that fits, else compact;
 /// `None` when it fits neither way.
 fn fitting(doc: &view::Document, limit: usize) -> Option<Vec<u8>> {
-    to_json_bytes_within(doc, limit).or_else(|| compact_json_bytes_within(doc, limit))
+    to_json_bytes_or_compact_within(doc, limit)
 }
 
 /// The document at both paths.
