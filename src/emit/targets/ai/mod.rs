@@ -192,13 +192,14 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     // compact form, then split into parts with `/.well-known/ai` as their index.
     // A document over the guidance is never serialised past it.
     let many = service.capabilities.len() > CAPABILITY_GUIDANCE;
-    if service.compact != Some(true) && !many {
-        if let Some(body) = whole(&views(service, Form::Full), Form::Full) {
-            return Lowered {
-                body: body.into(),
-                parts: None,
-            };
-        }
+    if service.compact != Some(true)
+        && !many
+        && let Some(body) = whole(&views(service, Form::Full), Form::Full)
+    {
+        return Lowered {
+            body: body.into(),
+            parts: None,
+        };
     }
     let form = if service.compact == Some(false) {
         Form::Full
@@ -206,13 +207,14 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
         Form::Compact
     };
     let views = views(service, form);
-    if form == Form::Compact && !many {
-        if let Some(body) = whole(&views, Form::Compact) {
-            return Lowered {
-                body: body.into(),
-                parts: None,
-            };
-        }
+    if form == Form::Compact
+        && !many
+        && let Some(body) = whole(&views, Form::Compact)
+    {
+        return Lowered {
+            body: body.into(),
+            parts: None,
+        };
     }
     let parts = split::parts(service, form, &views);
     for (path, size) in parts.sizes() {
