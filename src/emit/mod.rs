@@ -281,6 +281,23 @@ pub fn to_json_bytes_budgeted<T: serde::Serialize>(value: &T, budget: Option<usi
 /// What `to_json_bytes` writes, if that takes at most `limit` bytes, else `None`: what is past
 /// the limit is never serialised.
 pub fn to_json_bytes_within<T: serde::Serialize>(value: &T, limit: usize) -> Option<Vec<u8>> {
+    laid_out_within(value, limit, false)
+}
+
+/// What `to_json_bytes` writes if that takes at most `limit` bytes, else the compact document
+/// if that does, else `None`: each form is serialised once at most.
+pub fn to_json_bytes_or_compact_within<T: serde::Serialize>(
+    value: &T,
+    limit: usize,
+) -> Option<Vec<u8>> {
+    laid_out_within(value, limit, true)
+}
+
+fn laid_out_within<T: serde::Serialize>(
+    value: &T,
+    limit: usize,
+    or_compact: bool,
+) -> Option<Vec<u8>> {
     if let Some(pretty) = capped(value, limit.min(COMPACT_FROM), true) {
         return Some(pretty);
     }
@@ -290,7 +307,7 @@ pub fn to_json_bytes_within<T: serde::Serialize>(value: &T, limit: usize) -> Opt
         return Some(compact);
     }
     // Compact within `COMPACT_FROM`: `to_json_bytes` writes it pretty, which may still fit.
-    capped(value, limit, true)
+    capped(value, limit, true).or(or_compact.then_some(compact))
 }
 
 /// The compact document (with its newline) if it takes at most `limit` bytes.
@@ -386,5 +403,18 @@ mod tests {
             Some(compact.clone())
         );
         assert_eq!(compact_json_bytes_within(&v, compact.len() - 1), None);
+        // Pretty when it fits, else compact when that fits.
+        let or_compact = |limit| to_json_bytes_or_compact_within(&v, limit);
+        assert_eq!(or_compact(full.len()), Some(full.clone()));
+        assert_eq!(or_compact(full.len() - 1), Some(compact.clone()));
+        assert_eq!(or_compact(compact.len()), Some(compact.clone()));
+        assert_eq!(or_compact(compact.len() - 1), None);
+        let big = serde_json::json!({ "items": vec!["y".repeat(1000); 100] });
+        let bytes = to_json_bytes(&big);
+        assert_eq!(
+            to_json_bytes_or_compact_within(&big, bytes.len()),
+            Some(bytes.clone())
+        );
+        assert_eq!(to_json_bytes_or_compact_within(&big, bytes.len() - 1), None);
     }
 }

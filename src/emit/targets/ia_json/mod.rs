@@ -14,7 +14,10 @@ mod view;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
-use crate::emit::{Artifact, COMPACT_FROM, JSON, Serving, source_budget, to_json_bytes_within};
+use crate::emit::{
+    Artifact, JSON, Serving, compact_json_bytes_within, source_budget, to_json_bytes,
+    to_json_bytes_or_compact_within,
+};
 use crate::model::Service;
 use std::sync::Arc;
 
@@ -83,22 +86,19 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
     // limit, or over the budget of a large imported source, without response schemas.
     let budget = source_budget(service);
     let limit = budget.map_or(SIZE_LIMIT, |b| b.min(SIZE_LIMIT));
-    // Every size decision is made on the compact form, serialised once: a large API's ia.json
-    // is a megabyte, and trying each layout up to each limit serialised it six times.
-    let compact = compact_json(&document);
-    let body = match fitting(&document, &compact, limit) {
+    let body = match fitting(&document, limit) {
         Some(fit) => fit,
         None => {
             // Over the budget only, or over §3.6's limit as well (a warning, as before)?
-            let within_limit = limit < SIZE_LIMIT && compact.len() <= SIZE_LIMIT;
+            let within_limit =
+                limit < SIZE_LIMIT && compact_json_bytes_within(&document, SIZE_LIMIT).is_some();
             // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6
             // or outgrows its source.
             let shortened = document.api.shorten_responses();
-            let compact = compact_json(&document);
-            let fit = fitting(&document, &compact, limit)
-                .or_else(|| fitting(&document, &compact, SIZE_LIMIT))
-                // Fitting no way at all, it is over 64 KB compact: what `to_json_bytes` writes.
-                .unwrap_or(compact);
+            // A document that fits no way at all is what `to_json_bytes` writes.
+            let fit = fitting(&document, limit)
+                .or_else(|| (limit < SIZE_LIMIT).then(|| fitting(&document, SIZE_LIMIT))?)
+                .unwrap_or_else(|| to_json_bytes(&document));
             if shortened > 0 {
                 let kb = fit.len().div_ceil(1024);
                 diags.push(match within_limit {
@@ -136,22 +136,9 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
 }
 
 /// The document within `limit`, as `to_json_bytes` writes it if that fits, else compact;
-/// `None` when it fits neither way. `compact` is its compact form.
-fn fitting(doc: &view::Document, compact: &[u8], limit: usize) -> Option<Vec<u8>> {
-    if compact.len() > limit {
-        return None;
-    }
-    if compact.len() > COMPACT_FROM {
-        // What `to_json_bytes` writes.
-        return Some(compact.to_vec());
-    }
-    Some(to_json_bytes_within(doc, limit).unwrap_or_else(|| compact.to_vec()))
-}
-
-fn compact_json(doc: &view::Document) -> Vec<u8> {
-    let mut out = serde_json::to_vec(doc).expect("model views serialise to JSON");
-    out.push(b'\n');
-    out
+/// `None` when it fits neither way.
+fn fitting(doc: &view::Document, limit: usize) -> Option<Vec<u8>> {
+    to_json_bytes_or_compact_within(doc, limit)
 }
 
 /// The document at both paths.
