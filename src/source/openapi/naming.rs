@@ -122,9 +122,17 @@ pub fn unescape(segment: &str) -> String {
     out
 }
 
-/// `pointer` + `/segment`.
+/// `pointer` + `/segment`: one allocation, as the importer makes one for every node it visits.
 pub fn child(pointer: &str, segment: &str) -> String {
-    format!("{pointer}/{}", escape(segment))
+    let mut out = String::with_capacity(pointer.len() + 1 + segment.len());
+    out.push_str(pointer);
+    out.push('/');
+    if segment.contains(['~', '/']) {
+        out.push_str(&escape(segment));
+    } else {
+        out.push_str(segment);
+    }
+    out
 }
 
 /// A glob with `*` (any run) and `?` (one character).

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::{Map, Value};
 
 use super::load;
-use super::naming::{escape, unescape};
+use super::naming::unescape;
 use crate::diag::{Code, Diagnostic};
 
 /// A place in one of the loaded documents: the file's index and a JSON pointer (`/paths/…`).
@@ -39,7 +39,7 @@ impl Node {
             doc: self.doc.clone(),
             place: Place {
                 file: self.place.file,
-                pointer: format!("{}/{}", self.place.pointer, escape(key)),
+                pointer: super::naming::child(&self.place.pointer, key),
             },
         }
     }
@@ -1069,6 +1069,11 @@ fn size_at_most(value: &Value, limit: usize) -> usize {
 /// OpenAPI 3.0 / Swagger keywords rewritten into JSON Schema 2020-12: `nullable` and the
 /// boolean `exclusiveMinimum`/`exclusiveMaximum`.
 fn normalise_30(schema: &mut Map<String, Value>) {
+    // Most schemas have none of these: a look at the keys costs less than three lookups.
+    let keys = ["nullable", "exclusiveMinimum", "exclusiveMaximum"];
+    if !schema.keys().any(|k| keys.contains(&k.as_str())) {
+        return;
+    }
     if let Some(Value::Bool(nullable)) = schema.remove("nullable")
         && nullable
         && let Some(Value::String(t)) = schema.get("type").cloned()
@@ -1098,27 +1103,41 @@ pub fn json_schema_only(schema: &mut Value) -> (usize, usize) {
         return (0, 0);
     };
     let (mut files, mut required) = (0, 0);
+    let mut visit = |child: &mut Value| {
+        let (f, r) = json_schema_only(child);
+        files += f;
+        required += r;
+    };
+    // One pass over the members notes what the rewrites below need: most schemas need none,
+    // and looking each keyword up (a hash of it) cost more than the walk.
+    let (mut file_type, mut listed, mut names) = (false, false, false);
     for (key, value) in object.iter_mut() {
         let key = key.as_str();
-        let children: Vec<&mut Value> =
-            if SCHEMA_KEYS.contains(&key) || key == "items" && value.is_object() {
-                vec![value]
-            } else if SCHEMA_MAP_KEYS.contains(&key) {
-                value
-                    .as_object_mut()
-                    .into_iter()
-                    .flat_map(|m| m.values_mut())
-                    .collect()
-            } else if SCHEMA_LIST_KEYS.contains(&key) || key == "items" {
-                value.as_array_mut().into_iter().flatten().collect()
-            } else {
-                Vec::new()
-            };
-        for child in children {
-            let (f, r) = json_schema_only(child);
-            files += f;
-            required += r;
+        if SCHEMA_KEYS.contains(&key) || key == "items" && value.is_object() {
+            visit(value);
+        } else if SCHEMA_MAP_KEYS.contains(&key) {
+            value
+                .as_object_mut()
+                .into_iter()
+                .flatten()
+                .for_each(|(_, v)| visit(v));
+        } else if SCHEMA_LIST_KEYS.contains(&key) || key == "items" {
+            value
+                .as_array_mut()
+                .into_iter()
+                .flatten()
+                .for_each(&mut visit);
         }
+        match (key, &*value) {
+            ("type", Value::String(t)) => file_type = t == "file",
+            ("type", Value::Array(ts)) => file_type = ts.iter().any(|t| t == "file"),
+            ("properties", Value::Object(_)) => listed = true,
+            ("required", Value::Array(_)) => names = true,
+            _ => {}
+        }
+    }
+    if !(file_type || listed && names) {
+        return (files, required);
     }
     match object.get_mut("type") {
         Some(t @ Value::String(_)) if t == "file" => {
@@ -1183,8 +1202,10 @@ pub fn merge_all_of(schema: &mut Value) {
         return;
     };
     // Only schema positions: a property that happens to be named `allOf` is left alone.
+    let mut all_of = false;
     for (key, value) in object.iter_mut() {
         let key = key.as_str();
+        all_of |= key == "allOf";
         if SCHEMA_KEYS.contains(&key) || key == "items" && value.is_object() {
             merge_all_of(value);
         } else if SCHEMA_MAP_KEYS.contains(&key) {
@@ -1200,6 +1221,10 @@ pub fn merge_all_of(schema: &mut Value) {
                 .flatten()
                 .for_each(merge_all_of);
         }
+    }
+    // Most schemas have none: not looked up (hashed) then.
+    if !all_of {
+        return;
     }
     let Some(Value::Array(members)) = object.remove("allOf") else {
         return;

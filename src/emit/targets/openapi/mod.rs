@@ -1,5 +1,7 @@
 //! The OpenAPI 3.1.0 document of the API, also served as RFC-002's `/api/discovery?format=openapi`.
 
+mod parts;
+
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -257,7 +259,7 @@ pub fn render_document(service: &Service, lowered: &Lowered) -> Value {
     let mut held = Vec::new();
     let mut paths = paths(service, lowered, &mut held);
     let shared = share_schemas(&mut paths, &held);
-    let parts = share_parts(&mut paths);
+    let parts = parts::share(&mut paths);
     doc.insert("paths".into(), paths);
     let mut components = Map::new();
     if !shared.is_empty() {
@@ -623,96 +625,8 @@ fn share_schemas(paths: &mut Value, held: &[Cow<'_, Value>]) -> Vec<(String, Val
     shared
 }
 
-/// Where the operations' parts of a large document are shared: the Components Object's field,
-/// and the reference prefix.
-const PARTS: [(&str, &str); 3] = [
-    ("responses", "#/components/responses/"),
-    ("parameters", "#/components/parameters/"),
-    ("requestBodies", "#/components/requestBodies/"),
-];
-/// The operations' parameters, request bodies and responses together (bytes of compact JSON)
-/// from which equal ones are shared: the same threshold as for schemas, so below it the
-/// document stays as it always was.
-const PARTS_MIN_TOTAL: usize = SHARING.min_total;
-/// The smallest part worth a reference: a reference to it takes about 40 bytes.
-const PARTS_MIN_BYTES: usize = 96;
-
-/// Parameters, request bodies and responses that several operations of a large document
-/// repeat exactly (a large API's common query parameters, its one error response) go once
-/// into `components` and are referenced: OpenAPI allows a Reference Object in each place
-/// (§4.8.10–4.8.12). Returns each Components field with its parts, in first-use order; none
-/// when the parts together stay under `PARTS_MIN_TOTAL`.
-fn share_parts(paths: &mut Value) -> Vec<(&'static str, Vec<(String, Value)>)> {
-    // Every part's place and its compact JSON: equal text is an equal part, as the same
-    // function wrote both (member order included).
-    let mut places: Vec<(usize, String, &mut Value)> = Vec::new();
-    for op in operations_mut(paths) {
-        let id = op
-            .get("operationId")
-            .and_then(Value::as_str)
-            .unwrap_or("operation")
-            .to_string();
-        for (key, part) in op.iter_mut() {
-            match key.as_str() {
-                "parameters" => {
-                    for p in part.as_array_mut().into_iter().flatten() {
-                        let name = p.get("name").and_then(Value::as_str).unwrap_or("parameter");
-                        let name = name.to_string();
-                        places.push((1, name, p));
-                    }
-                }
-                "requestBody" => places.push((2, format!("{id}_request"), part)),
-                "responses" => {
-                    for (status, r) in part.as_object_mut().into_iter().flatten() {
-                        places.push((0, format!("{id}_{status}"), r));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    let texts: Vec<String> = places
-        .iter()
-        .map(|(_, _, v)| serde_json::to_string(&**v).unwrap_or_default())
-        .collect();
-    if texts.iter().map(String::len).sum::<usize>() < PARTS_MIN_TOTAL {
-        return Vec::new();
-    }
-    let mut count: foldhash::HashMap<(usize, &str), u32> = Default::default();
-    for ((kind, _, _), text) in places.iter().zip(&texts) {
-        if text.len() >= PARTS_MIN_BYTES {
-            *count.entry((*kind, text.as_str())).or_default() += 1;
-        }
-    }
-    let mut names: foldhash::HashMap<(usize, &str), String> = Default::default();
-    let mut taken: [std::collections::HashSet<String>; 3] = Default::default();
-    let mut shared: [Vec<(String, Value)>; 3] = Default::default();
-    for ((kind, hint, v), text) in places.into_iter().zip(&texts) {
-        let key = (kind, text.as_str());
-        if count.get(&key).is_none_or(|c| *c < 2) {
-            continue;
-        }
-        let name = match names.get(&key) {
-            Some(n) => n.clone(),
-            None => {
-                let name = component_name(&hint, &mut taken[kind]);
-                shared[kind].push((name.clone(), v.clone()));
-                names.insert(key, name.clone());
-                name
-            }
-        };
-        *v = json!({ "$ref": format!("{}{name}", PARTS[kind].1) });
-    }
-    PARTS
-        .iter()
-        .zip(shared)
-        .filter(|(_, s)| !s.is_empty())
-        .map(|((field, _), s)| (*field, s))
-        .collect()
-}
-
 /// Every operation object of a `paths` object.
-fn operations_mut(paths: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
+pub(super) fn operations_mut(paths: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
     paths
         .as_object_mut()
         .into_iter()
@@ -720,18 +634,6 @@ fn operations_mut(paths: &mut Value) -> impl Iterator<Item = &mut Map<String, Va
         .filter_map(Value::as_object_mut)
         .flat_map(|m| m.values_mut())
         .filter_map(Value::as_object_mut)
-}
-
-/// `hint` made a Components key (`^[a-zA-Z0-9.\-_]+$`) not yet in `taken`: `_2`, `_3`, … added.
-fn component_name(hint: &str, taken: &mut std::collections::HashSet<String>) -> String {
-    let base = schemas::component_key(hint, "part");
-    let mut name = base.clone();
-    let mut n = 1;
-    while !taken.insert(name.clone()) {
-        n += 1;
-        name = format!("{base}_{n}");
-    }
-    name
 }
 
 /// The required query and header parameters that take exactly one string value, with it.
