@@ -1113,21 +1113,7 @@ pub fn json_schema_only(schema: &mut Value) -> (usize, usize) {
     let (mut file_type, mut listed, mut names) = (false, false, false);
     for (key, value) in object.iter_mut() {
         let key = key.as_str();
-        if SCHEMA_KEYS.contains(&key) || key == "items" && value.is_object() {
-            visit(value);
-        } else if SCHEMA_MAP_KEYS.contains(&key) {
-            value
-                .as_object_mut()
-                .into_iter()
-                .flatten()
-                .for_each(|(_, v)| visit(v));
-        } else if SCHEMA_LIST_KEYS.contains(&key) || key == "items" {
-            value
-                .as_array_mut()
-                .into_iter()
-                .flatten()
-                .for_each(&mut visit);
-        }
+        each_subschema(key, value, &mut visit);
         match (key, &*value) {
             ("type", Value::String(t)) => file_type = t == "file",
             ("type", Value::Array(ts)) => file_type = ts.iter().any(|t| t == "file"),
@@ -1197,6 +1183,22 @@ fn narrows(later: &Value, first: &Value) -> bool {
     types.len() > 1 && types.contains(t)
 }
 
+/// Calls `f` on each schema inside member `key` of a schema: the member itself, each value of a
+/// map of schemas, or each item of a list of schemas.
+fn each_subschema(key: &str, value: &mut Value, mut f: impl FnMut(&mut Value)) {
+    if SCHEMA_KEYS.contains(&key) || key == "items" && value.is_object() {
+        f(value);
+    } else if SCHEMA_MAP_KEYS.contains(&key) {
+        value
+            .as_object_mut()
+            .into_iter()
+            .flatten()
+            .for_each(|(_, v)| f(v));
+    } else if SCHEMA_LIST_KEYS.contains(&key) || key == "items" {
+        value.as_array_mut().into_iter().flatten().for_each(f);
+    }
+}
+
 pub fn merge_all_of(schema: &mut Value) {
     let Some(object) = schema.as_object_mut() else {
         return;
@@ -1206,21 +1208,7 @@ pub fn merge_all_of(schema: &mut Value) {
     for (key, value) in object.iter_mut() {
         let key = key.as_str();
         all_of |= key == "allOf";
-        if SCHEMA_KEYS.contains(&key) || key == "items" && value.is_object() {
-            merge_all_of(value);
-        } else if SCHEMA_MAP_KEYS.contains(&key) {
-            value
-                .as_object_mut()
-                .into_iter()
-                .flat_map(|m| m.values_mut())
-                .for_each(merge_all_of);
-        } else if SCHEMA_LIST_KEYS.contains(&key) || key == "items" {
-            value
-                .as_array_mut()
-                .into_iter()
-                .flatten()
-                .for_each(merge_all_of);
-        }
+        each_subschema(key, value, merge_all_of);
     }
     // Most schemas have none: not looked up (hashed) then.
     if !all_of {
@@ -1588,23 +1576,20 @@ mod tests {
         assert_eq!(second.deref(b).unwrap().value(), &json!("bbbbbbbbbb"));
         let again = first.root().child("b");
         assert_eq!(first.deref(again).unwrap().value(), &json!("bbbbbbbbbb"));
-        let err = first.deref(a).err().unwrap();
-        assert!(
-            err.message.contains("a.json is larger than"),
-            "{}",
-            err.message
-        );
+        let refused = |read: Result<Node, Diagnostic>, file: &str| {
+            let message = read.err().expect("refused").message;
+            assert!(
+                message.contains(&format!("{file} is larger than")),
+                "{message}"
+            );
+        };
+        refused(first.deref(a), "a.json");
         assert!(d.failed_since(&mark));
         d.rewind(mark);
         assert!(!d.failed_since(&d.load_mark()));
         // One thread reads in document order: `a` first, then `b` is refused.
         let (a, b) = (d.root().child("a"), d.root().child("b"));
         assert_eq!(d.deref(a).unwrap().value(), &json!("aaaaaaaaaa"));
-        let err = d.deref(b).err().unwrap();
-        assert!(
-            err.message.contains("b.json is larger than"),
-            "{}",
-            err.message
-        );
+        refused(d.deref(b), "b.json");
     }
 }
