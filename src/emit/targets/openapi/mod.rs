@@ -550,49 +550,24 @@ fn paths<'a>(service: &Service, lowered: &Lowered<'a>, held: &mut Vec<Cow<'a, Va
 /// schema from `held` (see `paths`).
 fn share_schemas(paths: &mut Value, held: &[Cow<'_, Value>]) -> Vec<(String, Value)> {
     let mut places: Vec<(&mut Value, bool, String)> = Vec::new();
-    for op in operations_mut(paths) {
-        let id = op
-            .get("operationId")
-            .and_then(Value::as_str)
-            .unwrap_or("operation")
-            .to_string();
-        for (key, part) in op.iter_mut() {
-            match key.as_str() {
-                "parameters" => {
-                    for p in part.as_array_mut().into_iter().flatten() {
-                        let hint = p.get("name").and_then(Value::as_str).unwrap_or("parameter");
-                        let hint = hint.to_string();
-                        if let Some(schema) = p.get_mut("schema") {
-                            places.push((schema, true, hint));
-                        }
-                    }
+    for part in operation_parts(paths) {
+        match part {
+            Part::Parameter { name, value } => {
+                if let Some(schema) = value.get_mut("schema") {
+                    places.push((schema, true, name));
                 }
-                "requestBody" => {
-                    if let Some(content) = part.get_mut("content").and_then(Value::as_object_mut) {
-                        for media in content.values_mut() {
-                            if let Some(schema) = media.get_mut("schema") {
-                                let hint = format!("{id}_request");
-                                places.push((schema, false, hint));
-                            }
-                        }
-                    }
+            }
+            Part::RequestBody { operation, value } => {
+                for schema in media_schemas(value) {
+                    places.push((schema, false, format!("{operation}_request")));
                 }
-                "responses" => {
-                    let responses = part
-                        .as_object_mut()
-                        .into_iter()
-                        .flat_map(|m| m.values_mut());
-                    for r in responses {
-                        let content = r.get_mut("content").and_then(Value::as_object_mut);
-                        for media in content.into_iter().flat_map(|m| m.values_mut()) {
-                            if let Some(schema) = media.get_mut("schema") {
-                                let hint = format!("{id}_response");
-                                places.push((schema, true, hint));
-                            }
-                        }
-                    }
+            }
+            Part::Response {
+                operation, value, ..
+            } => {
+                for schema in media_schemas(value) {
+                    places.push((schema, true, format!("{operation}_response")));
                 }
-                _ => {}
             }
         }
     }
@@ -625,8 +600,75 @@ fn share_schemas(paths: &mut Value, held: &[Cow<'_, Value>]) -> Vec<(String, Val
     shared
 }
 
+/// A parameter, request body or response of an operation in a `paths` object, with what a
+/// shared component's name is made from.
+pub(super) enum Part<'a> {
+    Parameter {
+        name: String,
+        value: &'a mut Value,
+    },
+    RequestBody {
+        operation: String,
+        value: &'a mut Value,
+    },
+    Response {
+        operation: String,
+        status: String,
+        value: &'a mut Value,
+    },
+}
+
+/// Every operation's parameters, request body and responses, in document order.
+pub(super) fn operation_parts(paths: &mut Value) -> Vec<Part<'_>> {
+    let mut parts = Vec::new();
+    for op in operations_mut(paths) {
+        let operation = op
+            .get("operationId")
+            .and_then(Value::as_str)
+            .unwrap_or("operation")
+            .to_string();
+        for (key, value) in op.iter_mut() {
+            match key.as_str() {
+                "parameters" => {
+                    for p in value.as_array_mut().into_iter().flatten() {
+                        let name = p.get("name").and_then(Value::as_str).unwrap_or("parameter");
+                        parts.push(Part::Parameter {
+                            name: name.to_string(),
+                            value: p,
+                        });
+                    }
+                }
+                "requestBody" => parts.push(Part::RequestBody {
+                    operation: operation.clone(),
+                    value,
+                }),
+                "responses" => {
+                    for (status, r) in value.as_object_mut().into_iter().flatten() {
+                        parts.push(Part::Response {
+                            operation: operation.clone(),
+                            status: status.clone(),
+                            value: r,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    parts
+}
+
+/// The schema of each media type of a request body or response.
+fn media_schemas(part: &mut Value) -> impl Iterator<Item = &mut Value> {
+    part.get_mut("content")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|m| m.values_mut())
+        .filter_map(|media| media.get_mut("schema"))
+}
+
 /// Every operation object of a `paths` object.
-pub(super) fn operations_mut(paths: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
+fn operations_mut(paths: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
     paths
         .as_object_mut()
         .into_iter()

@@ -5,7 +5,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use serde_json::{Value, json};
 
-use super::{SHARING, operations_mut};
+use super::{Part, SHARING, operation_parts};
 use crate::emit::schemas;
 
 /// Where the operations' parts of a large document are shared: the Components Object's field,
@@ -29,32 +29,18 @@ const PARTS_MIN_BYTES: usize = 96;
 /// when the parts together stay under `PARTS_MIN_TOTAL`.
 pub(super) fn share(paths: &mut Value) -> Vec<(&'static str, Vec<(String, Value)>)> {
     // Every part's place: its Components field and the name it would take.
-    let mut places: Vec<(usize, String, &mut Value)> = Vec::new();
-    for op in operations_mut(paths) {
-        let id = op
-            .get("operationId")
-            .and_then(Value::as_str)
-            .unwrap_or("operation")
-            .to_string();
-        for (key, part) in op.iter_mut() {
-            match key.as_str() {
-                "parameters" => {
-                    for p in part.as_array_mut().into_iter().flatten() {
-                        let name = p.get("name").and_then(Value::as_str).unwrap_or("parameter");
-                        let name = name.to_string();
-                        places.push((1, name, p));
-                    }
-                }
-                "requestBody" => places.push((2, format!("{id}_request"), part)),
-                "responses" => {
-                    for (status, r) in part.as_object_mut().into_iter().flatten() {
-                        places.push((0, format!("{id}_{status}"), r));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
+    let places: Vec<(usize, String, &mut Value)> = operation_parts(paths)
+        .into_iter()
+        .map(|part| match part {
+            Part::Response {
+                operation,
+                status,
+                value,
+            } => (0, format!("{operation}_{status}"), value),
+            Part::Parameter { name, value } => (1, name, value),
+            Part::RequestBody { operation, value } => (2, format!("{operation}_request"), value),
+        })
+        .collect();
     // Equal compact JSON is an equal part, as the same function wrote both (member order
     // included): parts are grouped by a hash of that text, measured and hashed by walking the
     // values rather than writing them (a large API's parts are megabytes), and confirmed equal.
