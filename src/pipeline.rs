@@ -42,6 +42,10 @@ pub struct Options {
     pub site_worker: bool,
     /// Codes silenced by `--allow`, added to service.toml's `[check] allow`.
     pub allow: Vec<String>,
+    /// The process ends once this compile's output is used (a single `wellgen build` or
+    /// `check`): the large values only the targets needed are left for the exit to free
+    /// ([`crate::parallel::release`]).
+    pub exits_after: bool,
 }
 
 /// A compile's result. `artifacts` is empty unless `diags` has no error.
@@ -158,7 +162,7 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         let (mut checked, mut emitted) = (Diagnostics::default(), Diagnostics::default());
         let documents = std::thread::scope(|s| {
             s.spawn(|| check::run(&service, &options.policy, &mut checked));
-            emit_targets(&service, &choice, &mut emitted)
+            emit_targets(&service, &choice, options.exits_after, &mut emitted)
         });
         diags.append(checked);
         diags.append(emitted);
@@ -195,20 +199,30 @@ pub fn emit_chosen(
     site_worker: bool,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
-    match emit_targets(service, choice, diags) {
+    match emit_targets(service, choice, false, diags) {
         Some(documents) => emit_hosts(service, choice, site_worker, documents, diags),
         None => Vec::new(),
     }
 }
 
-/// The documents of `choice`'s targets, or `None` if a check found an error.
+/// The documents of `choice`'s targets, or `None` if a check found an error. `exiting`: as
+/// [`Options::exits_after`].
 fn emit_targets(
     service: &Service,
     choice: &Choice,
+    exiting: bool,
     diags: &mut Diagnostics,
 ) -> Option<Vec<Artifact>> {
-    let shared = Shared::default();
-    let mut artifacts = emit::lower_and_render(service, &choice.targets, &shared, None, diags)?;
+    // What the targets derive alike is borrowed by each for as long as the model: when the
+    // process is exiting it is leaked rather than freed at the end (see `parallel::release`).
+    let kept;
+    let shared: &Shared = if exiting {
+        Box::leak(Box::default())
+    } else {
+        kept = Shared::default();
+        &kept
+    };
+    let mut artifacts = emit::lower_and_render(service, &choice.targets, shared, None, diags)?;
     artifacts.retain(|a| !choice.skips(&a.path));
     Some(artifacts)
 }

@@ -103,7 +103,7 @@ pub(super) fn compile_into(
     if let Some(service) = compiled.service
         && service.capabilities.len() >= DROP_ASIDE_FROM
     {
-        crate::parallel::drop_aside(service);
+        crate::parallel::release(service, input.exits_after);
     }
     if valid {
         Compiled::Ok(compiled.artifacts, diags)
@@ -183,6 +183,7 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
             ..Default::default()
         },
         allow: input.allow.clone(),
+        exits_after: input.exits_after,
     };
     let sources = Sources {
         path: &path,

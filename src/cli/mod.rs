@@ -186,6 +186,9 @@ pub struct Input {
     /// `_worker.js` of the site's own there is kept.
     #[arg(skip)]
     pub site: Option<PathBuf>,
+    /// The process ends once this one source is built or checked (not a batch, not `serve`).
+    #[arg(skip)]
+    pub exits_after: bool,
     /// The API's https base URL, as `[service] base_url` sets it; for an OpenAPI document, over its servers (its base path without a host is kept).
     #[arg(long, value_name = "URL", value_parser = parse_base_url)]
     pub base_url: Option<String>,
@@ -251,23 +254,33 @@ impl Input {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    ExitCode::from(run(&cli))
+    ExitCode::from(dispatch(&cli, true))
 }
 
+/// Runs `cli`'s command in a process that goes on afterwards.
 pub fn run(cli: &Cli) -> u8 {
+    dispatch(cli, false)
+}
+
+/// `exiting`: the process ends when the command is done (`Input::exits_after`).
+fn dispatch(cli: &Cli, exiting: bool) -> u8 {
+    let one = |input: &Input| Input {
+        exits_after: exiting,
+        ..input.clone()
+    };
     match &cli.command {
         // A folder as SOURCE: every service.toml below it.
         Command::Build { input, out, report } if input.source.is_dir() => {
             batch::build_all(input, out.as_deref(), report, cli.quiet)
         }
         Command::Build { input, out, report } => {
-            build::build(input, out.as_deref(), report, cli.quiet)
+            build::build(&one(input), out.as_deref(), report, cli.quiet)
         }
         Command::Check {
             input,
             strict,
             format,
-        } => check::check(input, *strict, *format, cli.quiet),
+        } => check::check(&one(input), *strict, *format, cli.quiet),
         Command::Init { dir } => init::init(dir, cli.quiet),
         Command::Schema => schema::schema(),
         Command::Completions { shell } => completions::completions(*shell),
