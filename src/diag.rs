@@ -107,7 +107,15 @@ impl Diagnostic {
 /// not run them as escape sequences.
 pub(crate) fn printable(text: String) -> String {
     let hidden = |c: char| c.is_control() && !matches!(c, '\n' | '\t');
-    if !text.chars().any(hidden) {
+    // Every diagnostic's message passes here (thousands for a large API): bytes first. A
+    // control character is a byte below 0x20, DEL, or U+0080–U+009F (0xC2 0x80–0x9F).
+    let bytes = text.as_bytes();
+    let suspect = |(i, &b): (usize, &u8)| {
+        (b < 0x20 && b != b'\n' && b != b'\t')
+            || b == 0x7f
+            || (b == 0xc2 && bytes.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)))
+    };
+    if !bytes.iter().enumerate().any(suspect) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -609,6 +617,23 @@ mod tests {
         assert_eq!(line_of(text, at), (1, 3, "a = 1"));
         let at = text.rfind('"').unwrap();
         assert_eq!(line_of(text, at), (2, 8, "né = \"x\""));
+    }
+
+    #[test]
+    fn printable_escapes_exactly_the_control_characters_but_line_breaks_and_tabs() {
+        for c in (0..0x3000)
+            .chain([0xfeff, 0x1f600])
+            .filter_map(char::from_u32)
+        {
+            let text = format!("a{c}é{c}");
+            let hidden = c.is_control() && c != '\n' && c != '\t';
+            let expected = if hidden {
+                format!("a{}é{}", c.escape_debug(), c.escape_debug())
+            } else {
+                text.clone()
+            };
+            assert_eq!(printable(text), expected, "U+{:04X}", c as u32);
+        }
     }
 
     #[test]
