@@ -198,7 +198,7 @@ fn build_job(input: &Input, job: &Job, count_tokens: bool, quiet: bool) -> Outco
         ..input.clone()
     };
     let mut messages = Vec::new();
-    let built = build_one(&input, &job.out, None, quiet, &mut messages);
+    let built = build_one(&input, &job.out, None, quiet, false, &mut messages);
     // Lines the pipeline writes without a file name get this service's.
     let mut messages = name_lines(&messages, &job.source);
     match built {
