@@ -15,7 +15,7 @@
 //! the output is deterministic: components are named after the schema's `title` or the property
 //! (or the caller's hint) where they first occur, in first-occurrence order.
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::hash::{BuildHasher, Hash, Hasher};
 
 use serde_json::{Map, Value};
@@ -50,6 +50,29 @@ pub fn component_key(text: &str, fallback: &str) -> String {
         fallback.to_string()
     } else {
         key
+    }
+}
+
+/// The names a document's components take: each one made a component key
+/// ([`component_key`]) and unique with `_2`, `_3`, ….
+#[derive(Default)]
+pub struct Names {
+    taken: HashSet<String>,
+    /// The last suffix tried per key.
+    suffix: HashMap<String, usize>,
+}
+
+impl Names {
+    /// `text` as a component key not yet taken (`fallback` when nothing of it is left).
+    pub fn unique(&mut self, text: &str, fallback: &str) -> String {
+        let base = component_key(text, fallback);
+        let mut name = base.clone();
+        while !self.taken.insert(name.clone()) {
+            let n = self.suffix.entry(base.clone()).or_insert(1);
+            *n += 1;
+            name = format!("{base}_{n}");
+        }
+        name
     }
 }
 
@@ -102,8 +125,7 @@ pub fn share(roots: &[Root<'_>], policy: Policy) -> (Vec<Value>, Vec<(String, Va
         cursor: 0,
         slots: HashMap::new(),
         shared: Vec::new(),
-        taken: HashSet::new(),
-        suffix: HashMap::new(),
+        names: Names::default(),
     };
     let copies = roots
         .iter()
@@ -286,9 +308,7 @@ struct Sharer<'a> {
     /// Hash → index into `shared`.
     slots: HashMap<u64, usize>,
     shared: Vec<Shared<'a>>,
-    taken: HashSet<String>,
-    /// The last suffix tried per name.
-    suffix: HashMap<String, usize>,
+    names: Names,
 }
 
 struct Shared<'a> {
@@ -402,14 +422,7 @@ impl<'a> Sharer<'a> {
     /// OpenAPI component key (`^[a-zA-Z0-9._-]+$`) and unique with `_2`, `_3`, ….
     fn name(&mut self, v: &Value, hint: &str) -> String {
         let base = v.get("title").and_then(Value::as_str).unwrap_or(hint);
-        let base = component_key(base, "schema");
-        let mut name = base.clone();
-        while !self.taken.insert(name.clone()) {
-            let n = self.suffix.entry(base.clone()).or_insert(1);
-            *n += 1;
-            name = format!("{base}_{n}");
-        }
-        name
+        self.names.unique(base, "schema")
     }
 
     /// Puts back inline every schema referenced only once (it sat only inside another shared
@@ -600,6 +613,19 @@ mod tests {
         let a = json!({"properties": {"p": outer.clone(), "q": outer.clone()}});
         let shared = share_one(&a);
         assert_eq!(shared, vec![("p".to_string(), outer)]);
+    }
+
+    #[test]
+    fn names_are_component_keys_numbered_past_every_name_taken() {
+        let mut names = Names::default();
+        let got: Vec<String> = ["x", "x_2", "x", "x", "a b", "a_b", "é", ""]
+            .iter()
+            .map(|t| names.unique(t, "part"))
+            .collect();
+        assert_eq!(
+            got,
+            ["x", "x_2", "x_3", "x_4", "a_b", "a_b_2", "part", "part_2"]
+        );
     }
 
     #[test]

@@ -1169,8 +1169,6 @@ pub fn json_schema_only(schema: &mut Value) -> (usize, usize) {
     (files, required)
 }
 
-/// Folds `allOf` members into their parent (properties and `required` united), everywhere in
-/// an expanded schema; members that are not objects stay in `allOf`.
 /// Whether a later `allOf` member's property schema narrows an earlier one's to one of its
 /// types (OpenAI's `top_logprobs`: `integer | null`, then `integer`): both hold, so the later
 /// one's type is the property's.
@@ -1199,6 +1197,8 @@ fn each_subschema(key: &str, value: &mut Value, mut f: impl FnMut(&mut Value)) {
     }
 }
 
+/// Folds `allOf` members into their parent (properties and `required` united), everywhere in
+/// an expanded schema; members that are not objects stay in `allOf`.
 pub fn merge_all_of(schema: &mut Value) {
     let Some(object) = schema.as_object_mut() else {
         return;

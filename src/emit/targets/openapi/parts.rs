@@ -72,7 +72,7 @@ pub(super) fn share(paths: &mut Value) -> Vec<(&'static str, Vec<(String, Value)
         count[f] += 1;
     }
     let mut names: Vec<Option<String>> = vec![None; places.len()];
-    let mut taken: [std::collections::HashSet<String>; 3] = Default::default();
+    let mut taken: [schemas::Names; 3] = Default::default();
     let mut shared: [Vec<(String, Value)>; 3] = Default::default();
     for (i, (kind, hint, v)) in places.into_iter().enumerate() {
         let Some(f) = first[i].filter(|&f| count[f] >= 2) else {
@@ -81,7 +81,7 @@ pub(super) fn share(paths: &mut Value) -> Vec<(&'static str, Vec<(String, Value)
         let name = match &names[f] {
             Some(n) => n.clone(),
             None => {
-                let name = component_name(&hint, &mut taken[kind]);
+                let name = taken[kind].unique(&hint, "part");
                 shared[kind].push((name.clone(), v.clone()));
                 names[f] = Some(name.clone());
                 name
@@ -95,18 +95,6 @@ pub(super) fn share(paths: &mut Value) -> Vec<(&'static str, Vec<(String, Value)
         .filter(|(_, s)| !s.is_empty())
         .map(|((field, _), s)| (*field, s))
         .collect()
-}
-
-/// `hint` made a Components key (`^[a-zA-Z0-9.\-_]+$`) not yet in `taken`: `_2`, `_3`, … added.
-fn component_name(hint: &str, taken: &mut std::collections::HashSet<String>) -> String {
-    let base = schemas::component_key(hint, "part");
-    let mut name = base.clone();
-    let mut n = 1;
-    while !taken.insert(name.clone()) {
-        n += 1;
-        name = format!("{base}_{n}");
-    }
-    name
 }
 
 /// The length of `v` written as compact JSON (`serde_json::to_vec`), and a hash of that text.
