@@ -9,6 +9,7 @@ pub mod diag;
 pub mod emit;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod json;
 pub mod model;
 pub mod parallel;
 pub mod pipeline;

@@ -102,24 +102,32 @@ pub fn escape(segment: &str) -> String {
 
 /// Un-escapes one JSON-pointer segment.
 pub fn unescape(segment: &str) -> String {
-    // One pass: `~01` is `~1`, which two `replace`s in the other order would get wrong.
     let mut out = String::with_capacity(segment.len());
-    let mut rest = segment;
-    while let Some(i) = rest.find('~') {
-        out.push_str(&rest[..i]);
-        match rest.as_bytes().get(i + 1) {
-            Some(b'1') => out.push('/'),
-            Some(b'0') => out.push('~'),
+    unescape_into(segment, &mut out);
+    out
+}
+
+/// [`unescape`] appended to `out`.
+pub fn unescape_into(segment: &str, out: &mut String) {
+    // One pass: `~01` is `~1`, which two `replace`s in the other order would get wrong. Bytes,
+    // not `find`: a path's segment holds an escape for every `/` of the path.
+    let bytes = segment.as_bytes();
+    let (mut copied, mut i) = (0, 0);
+    while i < bytes.len() {
+        let decoded = match (bytes[i], bytes.get(i + 1)) {
+            (b'~', Some(b'1')) => '/',
+            (b'~', Some(b'0')) => '~',
             _ => {
-                out.push('~');
-                rest = &rest[i + 1..];
+                i += 1;
                 continue;
             }
-        }
-        rest = &rest[i + 2..];
+        };
+        out.push_str(&segment[copied..i]);
+        out.push(decoded);
+        i += 2;
+        copied = i;
     }
-    out.push_str(rest);
-    out
+    out.push_str(&segment[copied..]);
 }
 
 /// `pointer` + `/segment`: one allocation, as the importer makes one for every node it visits.

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::json::Field;
 use crate::model::ParamType;
 
 /// How many levels of nested `properties` a parameter's schema keeps: its own properties and
@@ -16,10 +17,10 @@ const NESTED_DESCRIPTION_MAX: usize = 200;
 
 /// Whether a schema admits `null` only.
 fn is_null(s: &Value) -> bool {
-    match s.get("type") {
+    match s.field("type") {
         Some(Value::String(t)) => t == "null",
         Some(Value::Array(list)) => list.iter().all(|t| t == "null") && !list.is_empty(),
-        _ => s.get("enum") == Some(&Value::Array(vec![Value::Null])),
+        _ => s.field("enum") == Some(&Value::Array(vec![Value::Null])),
     }
 }
 
@@ -34,7 +35,7 @@ pub fn fold_null(schema: &Value) -> (Value, bool) {
         let Some(object) = s.as_object_mut() else {
             break;
         };
-        if let Some(Value::Array(types)) = object.get("type") {
+        if let Some(Value::Array(types)) = object.field("type") {
             let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
             if kept.len() < types.len() && !kept.is_empty() {
                 nullable = true;
@@ -78,13 +79,13 @@ pub fn json_types(schema: &Value) -> Option<Vec<String>> {
             out.push(t.to_string());
         }
     };
-    match schema.get("type") {
+    match schema.field("type") {
         Some(Value::String(t)) => add(t),
         Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).for_each(&mut add),
         _ => {
             let variants = schema
-                .get("anyOf")
-                .or_else(|| schema.get("oneOf"))
+                .field("anyOf")
+                .or_else(|| schema.field("oneOf"))
                 .and_then(Value::as_array)?;
             for v in variants {
                 for t in json_types(v)? {
@@ -93,7 +94,7 @@ pub fn json_types(schema: &Value) -> Option<Vec<String>> {
             }
         }
     }
-    if schema.get("nullable") == Some(&Value::Bool(true)) {
+    if schema.field("nullable") == Some(&Value::Bool(true)) {
         add("null");
     }
     (!out.is_empty()).then_some(out)
@@ -104,10 +105,10 @@ pub fn json_types(schema: &Value) -> Option<Vec<String>> {
 /// structured `items`. Descriptions in them are plain text, examples are `examples` lists.
 pub fn extra_keywords(schema: &Value, kind: ParamType) -> Map<String, Value> {
     let mut out = Map::new();
-    if let Some(f) = schema.get("format").and_then(Value::as_str) {
+    if let Some(f) = schema.field("format").and_then(Value::as_str) {
         out.insert("format".into(), f.into());
     }
-    if let Some(Value::Array(list)) = schema.get("type") {
+    if let Some(Value::Array(list)) = schema.field("type") {
         out.insert("type".into(), Value::Array(list.clone()));
     }
     for key in ["anyOf", "oneOf"] {
@@ -144,7 +145,7 @@ pub fn extra_keywords(schema: &Value, kind: ParamType) -> Map<String, Value> {
             }
         }
         ParamType::Array => {
-            if let Some(items) = schema.get("items").filter(|i| structured(i)) {
+            if let Some(items) = schema.field("items").filter(|i| structured(i)) {
                 out.insert("items".into(), nested(items, NESTED_DEPTH));
             }
         }
@@ -158,7 +159,7 @@ fn structured(items: &Value) -> bool {
     items.as_object().is_some_and(|m| {
         m.keys()
             .any(|k| !matches!(k.as_str(), "type" | "description" | "title"))
-            || m.get("type").is_some_and(|t| !t.is_string())
+            || m.field("type").is_some_and(|t| !t.is_string())
     })
 }
 
@@ -222,7 +223,7 @@ fn nested(schema: &Value, depth: usize) -> Value {
 /// The parameter type of a schema; 3.1 type lists take their first non-null entry, and
 /// alternatives (`anyOf`, `oneOf`) the type of their first typed one.
 pub fn schema_type(schema: &Value) -> ParamType {
-    let named = match schema.get("type") {
+    let named = match schema.field("type") {
         Some(Value::String(t)) => Some(t.as_str()),
         Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).find(|t| *t != "null"),
         _ => None,
@@ -231,11 +232,11 @@ pub fn schema_type(schema: &Value) -> ParamType {
         return t;
     }
     let variants = schema
-        .get("anyOf")
-        .or_else(|| schema.get("oneOf"))
+        .field("anyOf")
+        .or_else(|| schema.field("oneOf"))
         .and_then(Value::as_array);
-    if schema.get("properties").is_none()
-        && schema.get("items").is_none()
+    if schema.field("properties").is_none()
+        && schema.field("items").is_none()
         && let Some(first) = variants
             .into_iter()
             .flatten()
@@ -243,11 +244,11 @@ pub fn schema_type(schema: &Value) -> ParamType {
     {
         return schema_type(first);
     }
-    if schema.get("properties").is_some() {
+    if schema.field("properties").is_some() {
         ParamType::Object
-    } else if schema.get("items").is_some() {
+    } else if schema.field("items").is_some() {
         ParamType::Array
-    } else if let Some(first) = schema.get("enum").and_then(|e| e.get(0)) {
+    } else if let Some(first) = schema.field("enum").and_then(|e| e.get(0)) {
         match first {
             Value::Bool(_) => ParamType::Boolean,
             Value::Number(n) if n.is_i64() || n.is_u64() => ParamType::Integer,
@@ -335,7 +336,7 @@ pub fn compact(schema: &Value, noun: &str, depth: usize) -> String {
 /// `{a, b[], c {d}}` for objects, `[]` plus the item shape for arrays, the type name for
 /// primitives, alternatives joined by ` | `.
 fn shape(schema: &Value, depth: usize) -> String {
-    if let Some(items) = schema.get("items") {
+    if let Some(items) = schema.field("items") {
         let inner = shape(items, depth);
         return if inner.starts_with('{') {
             format!("[] {inner}")
@@ -343,7 +344,7 @@ fn shape(schema: &Value, depth: usize) -> String {
             "[]".into()
         };
     }
-    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+    if let Some(props) = schema.field("properties").and_then(Value::as_object) {
         if depth == 0 {
             return String::new();
         }
@@ -365,8 +366,8 @@ fn shape(schema: &Value, depth: usize) -> String {
         return format!("{{{}}}", fields.join(", "));
     }
     if let Some(variants) = schema
-        .get("oneOf")
-        .or_else(|| schema.get("anyOf"))
+        .field("oneOf")
+        .or_else(|| schema.field("anyOf"))
         .and_then(Value::as_array)
     {
         let parts: Vec<String> = variants
@@ -376,7 +377,7 @@ fn shape(schema: &Value, depth: usize) -> String {
             .collect();
         return parts.join(" | ");
     }
-    match schema.get("type") {
+    match schema.field("type") {
         Some(Value::String(t)) if t != "object" => t.clone(),
         _ => String::new(),
     }

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::json::Field;
 use crate::model::{Param, ParamType};
 
 /// A timestamp that never changes between builds.
@@ -150,17 +151,17 @@ pub fn from_schema(schema: &Value, name: &str, depth: usize) -> Value {
         return Value::Null;
     };
     if let Some(v) = s
-        .get("example")
-        .or_else(|| s.get("examples").and_then(|e| e.get(0)))
-        .or_else(|| s.get("const"))
-        .or_else(|| s.get("enum").and_then(|e| e.get(0)))
+        .field("example")
+        .or_else(|| s.field("examples").and_then(|e| e.get(0)))
+        .or_else(|| s.field("const"))
+        .or_else(|| s.field("enum").and_then(|e| e.get(0)))
     {
         return v.clone();
     }
     if depth > 8 {
         return Value::Null;
     }
-    let kind = match s.get("type") {
+    let kind = match s.field("type") {
         Some(Value::String(t)) => t.as_str(),
         Some(Value::Array(types)) => types
             .iter()
@@ -173,7 +174,7 @@ pub fn from_schema(schema: &Value, name: &str, depth: usize) -> Value {
     };
     match kind {
         "object" => Value::Object(
-            s.get("properties")
+            s.field("properties")
                 .and_then(Value::as_object)
                 .map(|props| {
                     props
@@ -184,18 +185,18 @@ pub fn from_schema(schema: &Value, name: &str, depth: usize) -> Value {
                 .unwrap_or_default(),
         ),
         "array" => Value::Array(
-            s.get("items")
+            s.field("items")
                 .map(|i| vec![from_schema(i, singular(name), depth + 1)])
                 .unwrap_or_default(),
         ),
-        "string" => Value::String(match s.get("format").and_then(Value::as_str) {
+        "string" => Value::String(match s.field("format").and_then(Value::as_str) {
             Some("date-time") => TIMESTAMP.into(),
             Some("date") => DATE.into(),
             Some("email") => "user@example.com".into(),
             Some("uri" | "url") => "https://example.com".into(),
             _ => string_for(name),
         }),
-        "integer" | "number" => s.get("minimum").cloned().unwrap_or(json!(1)),
+        "integer" | "number" => s.field("minimum").cloned().unwrap_or(json!(1)),
         "boolean" => Value::Bool(true),
         "null" => Value::Null,
         _ => leaf_for(name),
