@@ -112,6 +112,7 @@ pub fn unescape_into(segment: &str, out: &mut String) {
     // One pass: `~01` is `~1`, which two `replace`s in the other order would get wrong. Bytes,
     // not `find`: a path's segment holds an escape for every `/` of the path.
     let bytes = segment.as_bytes();
+    out.reserve(segment.len());
     let (mut copied, mut i) = (0, 0);
     while i < bytes.len() {
         let decoded = match (bytes[i], bytes.get(i + 1)) {
