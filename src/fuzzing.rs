@@ -27,6 +27,17 @@ pub fn service_toml(text: &str) {
 /// An OpenAPI document (JSON or YAML): import, render the service.toml `wellgen import` would
 /// write (which must read back), then lower, check, emit every target, and print the diagnostics.
 pub fn openapi(text: &str) {
+    // The importer's JSON reader sizes objects its own way: it must read what serde_json reads,
+    // in the same order, and fail where serde_json fails, with the same error.
+    if text.trim_start().starts_with('{') {
+        let ours = openapi::load::json(text).map(|v| v.to_string());
+        let theirs = serde_json::from_str::<serde_json::Value>(text).map(|v| v.to_string());
+        assert_eq!(
+            ours.map_err(|e| e.to_string()),
+            theirs.map_err(|e| e.to_string()),
+            "the importer's JSON reader and serde_json disagree"
+        );
+    }
     let mut diags = Diagnostics::default();
     let Some(imported) = openapi::import_text(None, text, &openapi::Options::default(), &mut diags)
     else {

@@ -110,7 +110,7 @@ pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
 /// `serde_json::from_str` into a `Value`, with every object and array allocated at its final
 /// size: serde_json's own reader grows them entry by entry, which leaves an object's entries
 /// up to twice the room they need (GitHub's description: 40 MB of entries for 24 MB).
-fn json(text: &str) -> serde_json::Result<Value> {
+pub fn json(text: &str) -> serde_json::Result<Value> {
     let scratch = std::cell::RefCell::new(Scratch::default());
     let mut de = serde_json::Deserializer::from_str(text);
     let value = Exact { scratch: &scratch }.deserialize(&mut de)?;
@@ -434,7 +434,9 @@ mod tests {
         texts.push(deep(128));
         texts.push(deep(129));
         // An object of many keys and one of many elements (more than any scratch list held).
-        let many: Vec<String> = (0..300).map(|i| format!("\"k{}\": [{i}]", 299 - i)).collect();
+        let many: Vec<String> = (0..300)
+            .map(|i| format!("\"k{}\": [{i}]", 299 - i))
+            .collect();
         texts.push(format!("{{{}}}", many.join(", ")));
         for text in &texts {
             let ours = json(text).map(|v| v.to_string()).map_err(|e| e.to_string());
