@@ -68,14 +68,21 @@ impl Endpoint<'_> {
 /// Builds every endpoint; each notes what was derived for it.
 fn endpoints(service: &Service) -> Vec<Endpoint<'_>> {
     let mut out: Vec<Endpoint> = Vec::new();
+    // The earlier endpoints' methods and paths: a set, as a large API has thousands.
+    let mut taken = foldhash::HashSet::default();
     for c in &service.capabilities {
-        let e = endpoint(service, c, &out);
+        let e = endpoint(service, c, &taken);
+        taken.insert((e.method.clone(), e.path.clone()));
         out.push(e);
     }
     out
 }
 
-fn endpoint<'a>(service: &Service, c: &'a Capability, earlier: &[Endpoint]) -> Endpoint<'a> {
+fn endpoint<'a>(
+    service: &Service,
+    c: &'a Capability,
+    earlier: &foldhash::HashSet<(String, String)>,
+) -> Endpoint<'a> {
     // What was derived rather than read, in the order the fields are chosen.
     let mut derived: Vec<String> = Vec::new();
     let s = &c.semantic;
@@ -103,7 +110,7 @@ fn endpoint<'a>(service: &Service, c: &'a Capability, earlier: &[Endpoint]) -> E
             }
             // Two capabilities may reduce to the same method and path: tell them apart by the
             // id's nouns (its verbs would break §5(b) in a derived path), then by a number.
-            let taken = |p: &str| earlier.iter().any(|e| e.method == method && e.path == p);
+            let taken = |p: &str| earlier.contains(&(method.clone(), p.to_string()));
             if taken(&p) {
                 let base = p.trim_end_matches('/').to_string();
                 let extra = verbs::noun_words(&c.id, &method_word);
@@ -388,7 +395,8 @@ pub fn is_mcp_tool_name(name: &str) -> bool {
 /// already taken falls back to the capability id, so names stay unique. Declared names are
 /// reserved first, so a default never takes one.
 fn tool_names(endpoints: &[Endpoint]) -> Vec<ToolName> {
-    let mut taken: Vec<String> = Vec::new();
+    // A set: a large API has thousands of names.
+    let mut taken: foldhash::HashSet<String> = Default::default();
     let mut out: Vec<ToolName> = Vec::with_capacity(endpoints.len());
     for e in endpoints {
         let Some(n) = &e.capability.semantic.mcp_tool_name else {
@@ -401,7 +409,7 @@ fn tool_names(endpoints: &[Endpoint]) -> Vec<ToolName> {
             declared_twice: taken.contains(n),
             replaces: None,
         });
-        taken.push(n.clone());
+        taken.insert(n.clone());
     }
     // `out` holds the declared names in order; the defaults go in between them.
     let mut declared = std::mem::take(&mut out).into_iter();
@@ -425,7 +433,7 @@ fn tool_names(endpoints: &[Endpoint]) -> Vec<ToolName> {
             }
             replaces = Some(default);
         }
-        taken.push(name.clone());
+        taken.insert(name.clone());
         out.push(ToolName {
             name,
             explicit: replaces.is_some(),

@@ -118,18 +118,18 @@ pub fn check_manifest(service: &Service, m: &Manifest, diags: &mut Diagnostics) 
         let problem = "must list at least one capability";
         broken(diags, "capabilities", "capabilities", problem);
     }
-    let mut seen: Vec<&str> = Vec::new();
+    // A set: a large API has thousands of capabilities.
+    let mut seen: foldhash::HashSet<&str> = Default::default();
     for (i, (cap, c)) in m.capabilities.iter().zip(&service.capabilities).enumerate() {
         let path = |key: &str| format!("capabilities[{i}].{key}");
         if !is_capability_name(cap.name) {
             let problem = format!("`{}` is not snake_case (^[a-z][a-z0-9_]*$)", cap.name);
             broken(diags, c.field("id"), &path("name"), &problem);
         }
-        if seen.contains(&cap.name) {
+        if !seen.insert(cap.name) {
             let problem = format!("`{}` is used by an earlier capability", cap.name);
             broken(diags, c.field("id"), &path("name"), &problem);
         }
-        seen.push(cap.name);
         let len = visible_len(&cap.description);
         if len < CAPABILITY_DESCRIPTION_MIN {
             let problem = format!(

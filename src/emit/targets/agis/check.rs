@@ -85,18 +85,18 @@ fn structural(
     diags: &mut Diagnostics,
 ) {
     let p = Pass::Structural;
-    let mut seen: Vec<(String, &str)> = Vec::new();
+    // A set: a large API has thousands of endpoints.
+    let mut seen: foldhash::HashSet<(String, &str)> = Default::default();
     for (i, e) in endpoints.iter().enumerate() {
         if e.path.trim().is_empty() {
             let rule = "`path` is required and must be a non-empty string";
             report(diags, p, e, Field::Path, rule.into());
         }
         let key = (e.method.to_ascii_uppercase(), e.path.as_str());
-        if seen.contains(&key) {
+        if !seen.insert(key) {
             let rule = format!("`{} {}` is defined twice", e.method, e.path);
             report(diags, p, e, Field::Path, rule);
         }
-        seen.push(key);
         let transitions_ok = e.capability.semantic.state_transition.values().all(|t| {
             t.split_once("->")
                 .is_some_and(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty())
