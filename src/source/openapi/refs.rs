@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use super::load;
 use super::naming::{unescape, unescape_into};
 use crate::diag::{Code, Diagnostic};
+use crate::json::Field;
 
 /// A place in one of the loaded documents: the file's index and a JSON pointer (`/paths/…`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -900,7 +901,7 @@ impl<'a> Expander<'a> {
 
     /// `value` is `node.value()`, passed along so that no pointer is walked twice.
     fn schema(&mut self, node: &Node, value: &Value, depth: usize) -> Result<Value, Diagnostic> {
-        if let Some(Value::String(r)) = crate::json::Field::field(value, "$ref") {
+        if let Some(Value::String(r)) = value.field("$ref") {
             let target = self.docs.resolve(r, &node.place)?;
             if self.stack.contains(&target) {
                 self.circular = true;
