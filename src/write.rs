@@ -458,10 +458,14 @@ fn existing(
         None => "is the site's own",
         Some(_) if !meta.is_file() => "is not a regular file",
         Some(recorded) => {
-            let now = fs::read(dest).map_err(io(format!("cannot read {}", dest.display())))?;
-            if now == body && (recorded == hash || recorded.is_empty()) {
+            let cannot_read = || io(format!("cannot read {}", dest.display()));
+            if meta.len() == body.len() as u64
+                && (recorded == hash || recorded.is_empty())
+                && holds(dest, body).map_err(cannot_read())?
+            {
                 return Ok(Existing::Same);
             }
+            let now = fs::read(dest).map_err(cannot_read())?;
             if content_hash(&now) == *recorded {
                 return Ok(Existing::Replaced);
             }
@@ -481,6 +485,36 @@ fn existing(
         fix.push_str("; or, to have wellgen write it again, delete it");
     }
     Ok(Existing::Taken(format!("{} {why}; {fix}", dest.display())))
+}
+
+/// Whether the file at `path` holds exactly `body`. It is read a piece at a time into a buffer
+/// each thread keeps: an unchanged build of a large API reads tens of megabytes it would
+/// otherwise copy into fresh memory only to compare and free.
+fn holds(path: &Path, body: &[u8]) -> std::io::Result<bool> {
+    use std::io::Read as _;
+    const PIECE: usize = 64 * 1024;
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let mut file = fs::File::open(path)?;
+    BUFFER.with_borrow_mut(|buffer| {
+        buffer.resize(PIECE, 0);
+        let mut at = 0;
+        loop {
+            let n = match file.read(buffer) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                return Ok(at == body.len());
+            }
+            if body.get(at..at + n) != Some(&buffer[..n]) {
+                return Ok(false);
+            }
+            at += n;
+        }
+    })
 }
 
 /// The error for every clash of a build, all at once.
@@ -1460,6 +1494,32 @@ mod tests {
     #[test]
     fn the_host_layer_hides_the_manifest_by_its_real_name() {
         assert_eq!(format!("/{MANIFEST}"), hosts::MANIFEST_PATH);
+    }
+
+    #[test]
+    fn a_file_holds_a_body_only_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        // Across the pieces it is read in, and ending inside one.
+        let body: Vec<u8> = (0..200_003u32).map(|i| (i % 251) as u8).collect();
+        fs::write(&path, &body).unwrap();
+        assert!(holds(&path, &body).unwrap());
+        let mut edited = body.clone();
+        edited[150_000] ^= 1;
+        assert!(
+            !holds(&path, &edited).unwrap(),
+            "same length, one byte apart"
+        );
+        assert!(
+            !holds(&path, &body[..body.len() - 1]).unwrap(),
+            "the file is longer"
+        );
+        let mut longer = body.clone();
+        longer.push(0);
+        assert!(!holds(&path, &longer).unwrap(), "the file is shorter");
+        fs::write(&path, b"").unwrap();
+        assert!(holds(&path, b"").unwrap());
+        assert!(holds(&dir.path().join("missing"), b"").is_err());
     }
 
     #[test]

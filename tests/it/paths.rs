@@ -185,6 +185,23 @@ fn a_stale_file_with_its_recorded_hash_is_removed() {
 }
 
 #[test]
+fn an_edit_that_keeps_a_file_s_length_is_still_an_edit() {
+    let s = site();
+    let ai = s.out.join(".well-known/ai");
+    let mut bytes = fs::read(&ai).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] = if bytes[at] == b' ' { b'\t' } else { b' ' };
+    fs::write(&ai, &bytes).unwrap();
+    let (code, stderr) = build(&s.source, &s.out);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("was changed since wellgen wrote it"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read(&ai).unwrap(), bytes);
+}
+
+#[test]
 fn an_output_file_edited_by_hand_is_not_overwritten() {
     let s = site();
     let ai = s.out.join(".well-known/ai");
