@@ -1037,19 +1037,35 @@ fn constant_params(params: &mut IndexMap<String, raw::ParamValue>, constants: &[
 }
 
 /// The resource a path names: its last literal segment, singular, snake_case (`/pets/{id}` →
-/// `pet`); `resource` when the path has none.
+/// `pet`, `/records/{id}/more.{format}` → `more`); `resource` when the path has none.
 fn resource_noun(path: &str) -> String {
     let segment = path
         .split('/')
         .rev()
         .find(|s| !s.is_empty() && !s.starts_with('{') && !s.starts_with(':'))
         .unwrap_or("resource");
-    let snake = crate::text::ascii_lower_or_underscore(segment);
-    let snake = snake.trim_matches('_');
+    // A template inside the segment (`more.{format}`, `items('{id}')`) names no resource.
+    let mut literal = String::with_capacity(segment.len());
+    let mut depth = 0usize;
+    for c in segment.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => literal.push(c),
+            _ => {}
+        }
+    }
+    // Words joined by one underscore each, whatever separated them: an error name is snake_case.
+    let snake = crate::text::ascii_lower_or_underscore(&literal);
+    let snake = snake
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_");
     let singular = snake
         .strip_suffix('s')
-        .filter(|s| s.len() > 1)
-        .unwrap_or(snake);
+        .filter(|s| s.len() > 1 && !s.ends_with('_'))
+        .unwrap_or(&snake);
     match singular.chars().next() {
         Some(c) if c.is_ascii_lowercase() => singular.to_string(),
         _ => "resource".to_string(),
@@ -1293,6 +1309,23 @@ mod tests {
         );
         assert_eq!(paragraphs("-not an item\n-x"), "-not an item -x");
         assert_eq!(paragraphs(" \n "), "");
+    }
+
+    #[test]
+    fn the_resource_noun_is_a_snake_case_word_whatever_the_segment() {
+        for (path, noun) in [
+            ("/pets/{id}", "pet"),
+            ("/records/{id}/more.{format}", "more"),
+            ("/datasources('{datasourceName}')", "datasource"),
+            ("/a/b--c__d/{x}", "b_c_d"),
+            ("/v1/{x}.json", "v1"),
+            ("/{only}", "resource"),
+            ("/2fa/{id}", "resource"),
+            ("/s", "s"),
+        ] {
+            assert_eq!(resource_noun(path), noun, "{path}");
+            assert!(is_snake_case(&format!("{noun}_not_found")), "{path}");
+        }
     }
 
     #[test]
