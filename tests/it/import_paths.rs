@@ -204,6 +204,16 @@ fn query_strings_in_path_keys_become_constant_parameters_and_every_operation_bui
     let tags = cap(service, "create_distribution_with_tags");
     let w = tags.params.iter().find(|p| p.name == "WithTags").unwrap();
     assert_eq!(w.allowed, [Value::String(String::new())]);
+    // AWS's `#name&version`: declared parameters, required, each keeping its own schema.
+    let export = cap(service, "get_export");
+    assert_eq!(export.path.braces(), "/exports");
+    let name = export.params.iter().find(|p| p.name == "name").unwrap();
+    assert!(name.required && name.location == ParamIn::Query);
+    assert_eq!(name.allowed, [Value::from("bot"), Value::from("intent")]);
+    let version = export.params.iter().find(|p| p.name == "version").unwrap();
+    assert!(version.required && version.location == ParamIn::Query);
+    assert!(version.allowed.is_empty(), "{:?}", version.allowed);
+    assert_eq!(version.kind, wellgen::model::ParamType::Array);
     assert_eq!(
         warnings(&compiled, "query strings written into paths"),
         1,

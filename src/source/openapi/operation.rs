@@ -994,11 +994,18 @@ fn is_query_name(name: &str) -> bool {
 }
 
 /// The query string of a path key (`?beta=true`) as query parameters that must be sent with
-/// exactly that value: a declared parameter of the same name is narrowed to it.
+/// exactly that value: a declared parameter of the same name is narrowed to it. A name without
+/// a value names a declared parameter as required and keeps its schema (AWS descriptions key
+/// `/exports/#name&version` apart from `/exports/` so); undeclared, it is sent empty (`?acl`).
 fn constant_params(params: &mut IndexMap<String, raw::ParamValue>, constants: &[(String, String)]) {
     for (name, value) in constants {
         let fixed = vec![toml::Value::String(value.clone())];
         match params.get_mut(name) {
+            Some(raw::ParamValue::Table(t))
+                if t.location.as_deref() == Some("query") && value.is_empty() =>
+            {
+                t.required = Some(true);
+            }
             Some(raw::ParamValue::Table(t)) if t.location.as_deref() == Some("query") => {
                 t.kind = Some(ParamType::String.as_str().into());
                 t.required = Some(true);
