@@ -87,8 +87,11 @@ pub fn find(text: &str) -> Option<&'static str> {
                 // PEM (`-----BEGIN RSA PRIVATE KEY-----`) and OpenPGP armor
                 // (`-----BEGIN PGP PRIVATE KEY BLOCK-----`).
                 let key = &bytes[i..];
-                if key.starts_with(b"PRIVATE KEY-----")
-                    || key.starts_with(b"PRIVATE KEY BLOCK-----")
+                let header = [&b"PRIVATE KEY-----"[..], b"PRIVATE KEY BLOCK-----"]
+                    .into_iter()
+                    .find(|h| key.starts_with(h));
+                if let Some(h) = header
+                    && holds_key_material(&key[h.len()..])
                 {
                     return Some("private key block");
                 }
@@ -105,6 +108,33 @@ pub fn find(text: &str) -> Option<&'static str> {
     }
     None
 }
+
+/// Whether what follows a private key block's header is a key: base64 lines (64 characters
+/// each in PEM), at least [`KEY_MATERIAL`] characters before the end line. The placeholders
+/// real API descriptions show (`-----BEGIN PRIVATE KEY-----\n...`, `…\nPRIVATE_KEY_INFORMATION
+/// \n…`, a regular expression matching the header) hold none; a body too short to be a key
+/// but random is still found as a random token.
+fn holds_key_material(after: &[u8]) -> bool {
+    let (mut total, mut run, mut longest) = (0, 0, 0);
+    for &b in after {
+        if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=') {
+            total += 1;
+            run += 1;
+            longest = longest.max(run);
+        } else if b.is_ascii_whitespace() {
+            run = 0;
+        } else {
+            break;
+        }
+    }
+    total >= KEY_MATERIAL && longest >= KEY_LINE
+}
+
+/// The fewest base64 characters of a private key block that make it a key: an EC P-256 key
+/// has 164, RSA keys over 1,000.
+const KEY_MATERIAL: usize = 100;
+/// The longest line of one has at least this many (PEM writes 64 a line; words are shorter).
+const KEY_LINE: usize = 40;
 
 /// The well-known key format or JWT `at` starts with, if any.
 fn key_at(at: &str) -> Option<&'static str> {
@@ -163,15 +193,22 @@ fn is_jwt(at: &str) -> bool {
 /// or a file name, judged by its pieces, unless it ends in one base64 token.
 fn looks_random(word: &str) -> bool {
     let word = word.trim_matches(|c: char| matches!(c, '.' | '/' | '='));
-    if word.contains('/') && word.split('/').all(|p| p.len() < 32) {
+    if word.contains('/') {
         // Padding only ends base64: what follows an `=` inside (`secret=…`) is the token.
         let token = word.rsplit('=').next().unwrap_or(word);
         let token = token.trim_start_matches('/');
-        return token.len() >= 32 && base64_token(token) && random_text(token);
+        if token.len() >= 32 && base64_token(token) && random_text(token) {
+            return true;
+        }
+        // A path or a URL: only a piece of its own can be a token. Judged whole, a long host
+        // name beside a file name has the letters, digits and entropy of random data.
+        return word.split('/').any(|p| p.len() >= 32 && looks_random(p));
     }
     // `name=value`: the value is judged alone, its name would lower the changes of kind.
-    let value = word.rsplit('=').next().unwrap_or(word);
-    (word.len() >= 32 && random_text(word)) || (value.len() >= 32 && random_text(value))
+    match word.rsplit_once('=') {
+        Some((_, value)) => value.len() >= 32 && random_text(value),
+        None => word.len() >= 32 && random_text(word),
+    }
 }
 
 /// Letters of both cases and digits, with the entropy of random data, changing kind as often
@@ -180,11 +217,23 @@ fn looks_random(word: &str) -> bool {
 /// have the letters and the entropy, but change kind at 1 in 3 neighbours at most.
 fn random_text(word: &str) -> bool {
     let has = |f: fn(&char) -> bool| word.chars().any(|c| f(&c));
+    // Hexadecimal in mixed case is a checksummed address (Ethereum's `0x…`), public by design;
+    // secrets written in hex are digests' lower case, below the entropy bar.
+    let hex = word.strip_prefix("0x").unwrap_or(word);
+    if hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return false;
+    }
+    // The separators of names (`dss_SIGN_29182_SlideUpBar`, `xapp-icon-180.png`) change kind
+    // at every word; random data rarely holds them.
+    let letters: String = word
+        .chars()
+        .filter(|c| !matches!(c, '.' | '-' | '_'))
+        .collect();
     has(char::is_ascii_digit)
         && has(char::is_ascii_lowercase)
         && has(char::is_ascii_uppercase)
         && entropy(word) > 4.3
-        && changes_kind_often(word)
+        && changes_kind_often(&letters)
 }
 
 /// Whether `word` reads as one base64 token (an AWS secret access key, half of which hold a
@@ -254,7 +303,10 @@ mod tests {
             ("ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "GitHub token"),
             ("xoxb-123456789012-abcdefABCDEF", "Slack token"),
             ("AKIAIOSFODNN7EXAMPLE", "AWS access key"),
-            ("-----BEGIN RSA PRIVATE KEY-----\nMIIE", "private key block"),
+            (
+                "-----BEGIN RSA PRIVATE KEY-----\nUvImZaYMEtKJGF2VDuiBNgkWb2sRPReNbA/TkB/yOaGglfIPk5VlDPk4C47bIkpr\nJIoekk6P0K4uGpSSozBfGIy2EJAPnjR/rohtxlB3lex0XEw/yy6yxz4Uk0yGfuBX",
+                "private key block",
+            ),
             (
                 "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
                 "JSON Web Token",
@@ -338,7 +390,7 @@ mod tests {
             ("xoxe-1-My0xLTEyMzQ1Njc4OTAxMjM0", "Slack token"),
             ("xoxe.xoxp-1-My0xLTEyMzQ1Njc4OTAxMjM0", "Slack token"),
             (
-                "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF",
+                "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nUvImZaYMEtKJGF2VDuiBNgkWb2sRPReNbA/TkB/yOaGglfIPk5VlDPk4C47bIkpr\nJIoekk6P0K4uGpSSozBfGIy2EJAPnjR/rohtxlB3lex0XEw/yy6yxz4Uk0yGfuBX\n=Xb4Q\n-----END PGP PRIVATE KEY BLOCK-----",
                 "private key block",
             ),
         ];
@@ -359,6 +411,44 @@ mod tests {
         ] {
             assert_eq!(find(text), Some("long random token"), "{text}");
         }
+    }
+
+    /// Real API descriptions show where a key goes without one: a placeholder body, a regular
+    /// expression for the header, a body too short to be a key (random, it is still a token).
+    #[test]
+    fn a_private_key_header_without_a_key_is_no_key() {
+        for text in [
+            "-----BEGIN PRIVATE KEY-----\n...",
+            "-----BEGIN PRIVATE KEY-----\nPRIVATE_KEY_INFORMATION\n-----END PRIVATE KEY-----",
+            "(?ms)\\s*^-----BEGIN (?-s:.*)PRIVATE KEY-----$.*?^-----END (?-s:.*)PRIVATE KEY-----$\\s*",
+            "Paste the -----BEGIN PRIVATE KEY----- block that your certificate authority gave you, all of it including the end line",
+        ] {
+            assert_eq!(find(text), None, "{text}");
+        }
+        let short = "For example, `-----BEGIN RSA PRIVATE KEY-----MIIEpQIBAAKCAQEAuyf/lNrH9ck8DmNyo3fGgvCI1l9s+cmBY3WIz+cUDqmxiieR\n.-----END RSA PRIVATE KEY-----`";
+        assert_eq!(find(short), Some(RANDOM_TOKEN));
+    }
+
+    /// Public addresses and names: a logo's URL on a CDN, a checksummed Ethereum address, a
+    /// setting named with underscores.
+    #[test]
+    fn urls_addresses_and_names_are_not_tokens() {
+        for text in [
+            "https://greip.io/img/xapp-icon-180.png.pagespeed.ic.ZTdYRFWWyQ.png",
+            "https://paypi-default-images.s3.eu-west-1.amazonaws.com/EV-Img.png",
+            "https://eep.io/images/yzco4xsimv0y/10ZRu9hZ1QQ5u1QQMu7qN1/57f679c6e8f6dd60a01d54f870fae6b7/MC_50-50_-_Brand_Assets_03.png?w=980",
+            "https://images.prismic.io/impala-v2/8d1fd8ad-ef74-46e6-99b8-a8dca8265c60_IM_LI_POST_LAUNCH.jpg",
+            "https://help.vtex.com/en/tutorial/setting-up-the-notify-me-option--2VqVifQuf6Co2KG048Yu6e",
+            "https://corrently.de/service/quittung.html?token=0x3C4750bf93aa96e55A0d60be334B6b6E14DCe5bc",
+            "dss_SIGN_29182_SlideUpBar_RadminOption",
+        ] {
+            assert_eq!(find(text), None, "{text}");
+        }
+        // A random piece of a URL is still a token.
+        assert_eq!(
+            find("https://files.example/share/Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eK/report.pdf"),
+            Some(RANDOM_TOKEN)
+        );
     }
 
     #[test]

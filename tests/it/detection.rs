@@ -164,7 +164,7 @@ fn key_formats_are_credentials() {
         ),
         (
             "pgp",
-            "-----BEGIN PGP PRIVATE KEY BLOCK-----\\n\\nlQOYBGXk",
+            "-----BEGIN PGP PRIVATE KEY BLOCK-----\\n\\nlQOYBGXkc92P2+zHd3OC2pYwL82DeaGdyy8Yck0kF4nP47GiCpj7ZfZzp72dpiif\\nMOE9mQfHdlNwl9cyhDujS38BqRV1p0do/43+7tcVtUFQwjqDSQcRkMQbZhvYSmIR",
             "private key block",
         ),
     ];
