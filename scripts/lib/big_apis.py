@@ -81,8 +81,15 @@ def plain(name):
 
 
 def base_paths(doc):
-    """The paths of the source's servers (3.x) or its basePath (2.0), e.g. `/v1`."""
-    urls = [s.get("url", "") for s in doc.get("servers") or []] + [doc.get("basePath") or ""]
+    """The paths of the source's servers (3.x) or its basePath (2.0), e.g. `/v1`, with each
+    server variable at its default (bunq's `https://public-api.sandbox.bunq.com/{basePath}`)."""
+    urls = []
+    for server in doc.get("servers") or []:
+        url = server.get("url", "")
+        for name, var in (server.get("variables") or {}).items():
+            url = url.replace("{%s}" % name, str((var or {}).get("default", "")))
+        urls.append(url)
+    urls.append(doc.get("basePath") or "")
     return {p for p in (urlsplit(u).path.rstrip("/") for u in urls) if p}
 
 
