@@ -231,19 +231,25 @@ pub const COMPACT_FROM: usize = 64 * 1024;
 /// small API's documents are larger than its source by nature (every target says it again).
 pub const BUDGET_FROM: usize = 64 * 1024;
 
-/// The note of a document that left `cut` descriptions nested inside `schemas` out to stay
-/// within its large source's `budget` (`before` and `after`: its sizes in bytes).
-pub fn nested_descriptions_cut(
+/// The note of a document that left `removed` descriptions inside `schemas` out to stay
+/// within its large source's `budget` (`before` and `after`: its sizes in bytes), at most as
+/// deep as `cut`.
+pub fn descriptions_cut(
     document: &str,
     schemas: &str,
-    cut: usize,
+    removed: usize,
+    cut: schemas::Cut,
     [before, budget, after]: [usize; 3],
 ) -> crate::diag::Diagnostic {
+    let (which, kept) = match cut {
+        schemas::Cut::Nested => ("nested inside", "each parameter keeps its own"),
+        schemas::Cut::All => ("of", "the parameters' own too, as it was still larger"),
+    };
     crate::diag::Diagnostic::new(
         crate::diag::Code::SizedToSource,
         format!(
-            "{document} would be {} KB, larger than its {} KB OpenAPI source: {cut} descriptions \
-             nested inside {schemas} are left out (each parameter keeps its own), making it {} KB",
+            "{document} would be {} KB, larger than its {} KB OpenAPI source: {removed} descriptions \
+             {which} {schemas} are left out ({kept}), making it {} KB",
             before.div_ceil(1024),
             budget.div_ceil(1024),
             after.div_ceil(1024),

@@ -511,6 +511,32 @@ pub fn drop_nested_descriptions(schema: &mut Value) -> usize {
     drop_descriptions(schema, false)
 }
 
+/// What a document still over its source's budget leaves out next: every `description` of
+/// `schema` and below, its own included (a parameter's); types and constraints stay.
+pub fn drop_all_descriptions(schema: &mut Value) -> usize {
+    drop_descriptions(schema, true)
+}
+
+/// How deep a document over its source's budget cuts the descriptions of its schemas, in the
+/// order it tries: below each schema's top, then all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    Nested,
+    All,
+}
+
+impl Cut {
+    pub const ORDER: [Cut; 2] = [Cut::Nested, Cut::All];
+
+    /// The cut applied to one schema; how many descriptions it removed.
+    pub fn apply(self, schema: &mut Value) -> usize {
+        match self {
+            Cut::Nested => drop_nested_descriptions(schema),
+            Cut::All => drop_all_descriptions(schema),
+        }
+    }
+}
+
 fn drop_descriptions(schema: &mut Value, own: bool) -> usize {
     let Value::Object(map) = schema else {
         return 0;
@@ -669,6 +695,15 @@ mod tests {
         assert_eq!(
             p,
             json!({"type": "object", "description": "kept", "properties": {
+                "a": {"type": "string", "maxLength": 3},
+                "b": {"type": "array", "items": {"enum": [{"description": "data"}]}},
+            }})
+        );
+        // The next cut takes the schema's own too; data (`enum`) is still not a description.
+        assert_eq!(Cut::All.apply(&mut p), 1);
+        assert_eq!(
+            p,
+            json!({"type": "object", "properties": {
                 "a": {"type": "string", "maxLength": 3},
                 "b": {"type": "array", "items": {"enum": [{"description": "data"}]}},
             }})

@@ -532,3 +532,85 @@ fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descripti
         assert!(len > text.len() as u64, "{doc}: {len} of {}", text.len());
     }
 }
+
+/// Google's descriptions share their common query parameters (`fields`, `key`, `alt`, …) as
+/// components, each with its description, and every operation references them: every MCP
+/// tool spells them out, as a tool's input schema cannot point into another's. With no nested
+/// description to leave out, the parameters' own go too, so that the tools list does not
+/// outgrow its source; the note says so. (AGIS shares them in its top-level `schemas`.)
+#[test]
+fn shared_parameter_descriptions_go_too_when_nested_ones_are_not_enough() {
+    let names: Vec<String> = (0..12).map(|i| format!("common{i}")).collect();
+    let params: serde_json::Map<String, Value> = names
+        .iter()
+        .map(|n| {
+            let description = format!(
+                "The {n} query parameter, which every operation of this API takes: it selects how the response is written and which parts of it are sent back to the caller."
+            );
+            (n.clone(), json!({"name": n, "in": "query", "description": description, "schema": {"type": "string"}}))
+        })
+        .collect();
+    let mut paths = serde_json::Map::new();
+    for i in 0..150 {
+        let refs: Vec<Value> = names
+            .iter()
+            .map(|n| json!({"$ref": format!("#/components/parameters/{n}")}))
+            .collect();
+        paths.insert(
+            format!("/v1/things{i}"),
+            json!({"get": {
+                "operationId": format!("things{i}.list"),
+                "description": format!("Lists the things of kind {i}, paged and sorted by name."),
+                "parameters": refs,
+                "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object", "properties": {"name": {"type": "string"}}}}}}}
+            }}),
+        );
+    }
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Things", "version": "v1", "description": "Things of many kinds."},
+        "servers": [{"url": "https://things.example.com"}],
+        "paths": paths,
+        "components": {"parameters": params},
+    });
+    let text = serde_json::to_string(&doc).unwrap();
+    assert!(text.len() >= 64 * 1024, "{}", text.len());
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("things.json");
+    std::fs::write(&spec, &text).unwrap();
+    let out = build(&spec, &[]);
+    let files = crate::common::files(out.path());
+    let list = &files[".well-known/mcp/tools.json"];
+    assert!(
+        list.len() <= text.len(),
+        "{} bytes, source {}",
+        list.len(),
+        text.len()
+    );
+    // Each parameter is still there, with its type; its description is not.
+    let tools: Value = serde_json::from_slice(list).unwrap();
+    let errors = schema_errors(&mcp_validator("ListToolsResult"), &tools);
+    assert!(errors.is_empty(), "{errors:?}");
+    let input = &tools["tools"][0]["inputSchema"]["properties"];
+    assert_eq!(input.as_object().unwrap().len(), names.len(), "{input}");
+    assert_eq!(input["common3"]["type"], "string");
+    assert!(input["common3"].get("description").is_none(), "{input}");
+    let agis: Value = serde_json::from_slice(&files[".well-known/agis/service.agis.json"]).unwrap();
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+
+    let (code, _, stderr) = crate::common::run(
+        crate::common::wellgen()
+            .args(["check", "--notes", "--verbose"])
+            .arg(&spec),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let note = stderr
+        .lines()
+        .find(|l| l.contains("N-sized-to-source") && l.contains("the MCP tools list would be "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        note.contains("descriptions of input schemas are left out (the parameters' own too"),
+        "{note}"
+    );
+}

@@ -141,8 +141,9 @@ pub fn lower<'a>(
 /// The tools/list result. A tool's `inputSchema` stands alone (it cannot reference another
 /// tool's), so a large API repeats its nested schemas, descriptions and all, in every tool that
 /// takes them. Over a large source's budget (`emit::source_budget`), the descriptions below a
-/// schema's top-level properties go, with a note: the parameters keep theirs, and every
-/// schema keeps its types and constraints, so the tools stay as strict as before.
+/// schema's top-level properties go, with a note: the parameters keep theirs, unless the list
+/// is still over (`schemas::Cut`), and every schema keeps its types and constraints, so the
+/// tools stay as strict as before.
 fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Vec<u8> {
     let mut result = ListToolsResult {
         result_type: "complete",
@@ -156,32 +157,43 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
         cache_scope: "public",
     };
     let budget = source_budget(service);
-    let body = to_json_bytes_budgeted(&result, budget);
+    let mut body = to_json_bytes_budgeted(&result, budget);
     let Some(budget) = budget.filter(|b| body.len() > *b) else {
         return body;
     };
-    let mut cut = 0;
-    for t in &mut result.tools {
-        for p in properties(&mut t.input_schema) {
-            cut += schemas::drop_nested_descriptions(p);
+    let before = body.len();
+    let (mut removed, mut deepest) = (0, None);
+    for cut in schemas::Cut::ORDER {
+        if body.len() <= budget {
+            break;
         }
-        if let Some(Value::Object(defs)) = t.input_schema.get_mut("$defs") {
-            for d in defs.values_mut() {
-                cut += schemas::drop_nested_descriptions(d);
+        let mut n = 0;
+        for t in &mut result.tools {
+            for p in properties(&mut t.input_schema) {
+                n += cut.apply(p);
+            }
+            if let Some(Value::Object(defs)) = t.input_schema.get_mut("$defs") {
+                for d in defs.values_mut() {
+                    n += cut.apply(d);
+                }
             }
         }
+        if n > 0 {
+            removed += n;
+            deepest = Some(cut);
+            body = to_json_bytes_budgeted(&result, Some(budget));
+        }
     }
-    if cut == 0 {
-        return body;
+    if let Some(cut) = deepest {
+        diags.push(crate::emit::descriptions_cut(
+            "the MCP tools list",
+            "input schemas",
+            removed,
+            cut,
+            [before, budget, body.len()],
+        ));
     }
-    let shorter = to_json_bytes_budgeted(&result, Some(budget));
-    diags.push(crate::emit::nested_descriptions_cut(
-        "the MCP tools list",
-        "input schemas",
-        cut,
-        [body.len(), budget, shorter.len()],
-    ));
-    shorter
+    body
 }
 
 /// The schemas of an input schema's top-level properties.

@@ -162,31 +162,25 @@ fn share_schemas(endpoints: &[Endpoint]) -> (Vec<Value>, Vec<(String, Value)>) {
     schemas::share(&roots, SHARING)
 }
 
-/// Leaves out the descriptions nested below each endpoint's parameters and output and below
-/// the shared schemas' top level; returns how many.
-pub fn drop_nested_descriptions(doc: &mut Value) -> usize {
-    let mut cut = 0;
+/// Leaves out the descriptions of each endpoint's parameters and output and of the shared
+/// schemas, below their top level or all (`cut`); returns how many.
+pub fn drop_descriptions(doc: &mut Value, cut: schemas::Cut) -> usize {
+    let mut n = 0;
     for e in doc["endpoints"].as_array_mut().into_iter().flatten() {
         if let Some(props) = e["input"]
             .get_mut("properties")
             .and_then(Value::as_object_mut)
         {
-            cut += props
-                .values_mut()
-                .map(schemas::drop_nested_descriptions)
-                .sum::<usize>();
+            n += props.values_mut().map(|p| cut.apply(p)).sum::<usize>();
         }
         if let Some(output) = e.get_mut("output") {
-            cut += schemas::drop_nested_descriptions(output);
+            n += cut.apply(output);
         }
     }
     if let Some(Value::Object(shared)) = doc.get_mut("schemas") {
-        cut += shared
-            .values_mut()
-            .map(schemas::drop_nested_descriptions)
-            .sum::<usize>();
+        n += shared.values_mut().map(|s| cut.apply(s)).sum::<usize>();
     }
-    cut
+    n
 }
 
 fn endpoint_json(

@@ -100,22 +100,34 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
 
 /// The JSON and YAML documents and the summary. Over a large source's budget
 /// (`emit::source_budget`), the descriptions nested below the endpoints' parameters and
-/// outputs go, with a note (`schemas::drop_nested_descriptions`).
+/// outputs go, then, if it is still over, the parameters' and outputs' own, with a note
+/// (`schemas::Cut`).
 fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> Vec<Artifact> {
     let mut doc = document::document(service, lowered);
     let budget = source_budget(service);
     let mut json = to_json_bytes_budgeted(&doc, budget);
     if let Some(budget) = budget.filter(|b| json.len() > *b) {
-        let cut = document::drop_nested_descriptions(&mut doc);
-        if cut > 0 {
-            let shorter = to_json_bytes_budgeted(&doc, Some(budget));
-            diags.push(crate::emit::nested_descriptions_cut(
+        let before = json.len();
+        let (mut removed, mut deepest) = (0, None);
+        for cut in crate::emit::schemas::Cut::ORDER {
+            if json.len() <= budget {
+                break;
+            }
+            let n = document::drop_descriptions(&mut doc, cut);
+            if n > 0 {
+                removed += n;
+                deepest = Some(cut);
+                json = to_json_bytes_budgeted(&doc, Some(budget));
+            }
+        }
+        if let Some(cut) = deepest {
+            diags.push(crate::emit::descriptions_cut(
                 "the AGIS document",
                 "input and output schemas",
+                removed,
                 cut,
-                [json.len(), budget, shorter.len()],
+                [before, budget, json.len()],
             ));
-            json = shorter;
         }
     }
     let site = service.site_url.origin();
