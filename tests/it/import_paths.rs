@@ -355,3 +355,29 @@ fn the_base_url_flag_builds_and_a_bad_value_is_refused_at_the_flag() {
         assert!(stderr.contains("--base-url"), "{stderr}");
     }
 }
+
+/// When every operation was skipped for a path no target can represent, the error counts
+/// them: with `-q`, the warnings that say why are hidden, and "0 filtered out" alone misled.
+#[test]
+fn no_operation_to_import_counts_the_skipped_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("openapi.yaml");
+    std::fs::write(
+        &spec,
+        "openapi: 3.0.3\ninfo: {title: T, version: '1', description: D}\nservers: [{url: 'https://t.example'}]\npaths:\n  /a/{x}/b/{x}:\n    get:\n      parameters: [{name: x, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n    delete:\n      parameters: [{name: x, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(&spec)
+        .arg("-o")
+        .arg(dir.path().join("dist"))
+        .arg("-q"));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "no operation to import (2 found, 0 filtered out, 2 skipped as the warnings say)"
+        ),
+        "{stderr}"
+    );
+}

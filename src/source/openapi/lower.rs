@@ -306,7 +306,7 @@ impl Lx<'_> {
         // Operations to import, and what was reported before each (see `Lx::operations`).
         let mut jobs = Vec::new();
         let mut reported = Vec::new();
-        let (mut operations, mut filtered_out) = (0, 0);
+        let (mut operations, mut filtered_out) = (0usize, 0usize);
         for (path, item) in root.child("paths").entries() {
             if path.starts_with("x-") {
                 continue;
@@ -380,10 +380,18 @@ impl Lx<'_> {
             )));
         }
         if capabilities.is_empty() && self.prior_errors + self.diags.error_count() == 0 {
+            // Operations whose path cannot be represented were skipped with a warning each,
+            // which `-q` hides: the count says where the rest went.
+            let skipped = operations.saturating_sub(filtered_out + jobs.len());
+            let skipped = if skipped > 0 {
+                format!(", {skipped} skipped as the warnings say")
+            } else {
+                String::new()
+            };
             let d = Diagnostic::new(
                 Code::OpenapiInvalid,
                 format!(
-                    "{}#/paths: no operation to import ({operations} found, {filtered_out} filtered out)",
+                    "{}#/paths: no operation to import ({operations} found, {filtered_out} filtered out{skipped})",
                     self.docs.describe(&root.place).trim_end_matches('#')
                 ),
             );
