@@ -258,6 +258,42 @@ pub fn descriptions_cut(
     .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too")
 }
 
+/// `body`, the JSON of `doc`, made to fit its source's `budget` where it is over: `drop` leaves
+/// out the descriptions of `doc`'s schemas one [`schemas::Cut`] at a time, while it is still
+/// over, and a note says how many went (`document` and `schemas` name what, in the note).
+pub fn cut_to_budget<T: serde::Serialize>(
+    doc: &mut T,
+    mut body: Vec<u8>,
+    budget: usize,
+    mut drop: impl FnMut(&mut T, schemas::Cut) -> usize,
+    [document, schemas]: [&str; 2],
+    diags: &mut Diagnostics,
+) -> Vec<u8> {
+    let before = body.len();
+    let (mut removed, mut deepest) = (0, None);
+    for cut in schemas::Cut::ORDER {
+        if body.len() <= budget {
+            break;
+        }
+        let n = drop(doc, cut);
+        if n > 0 {
+            removed += n;
+            deepest = Some(cut);
+            body = to_json_bytes_budgeted(doc, Some(budget));
+        }
+    }
+    if let Some(cut) = deepest {
+        diags.push(descriptions_cut(
+            document,
+            schemas,
+            removed,
+            cut,
+            [before, budget, body.len()],
+        ));
+    }
+    body
+}
+
 /// The byte budget of every generated document of `service`, if it has one (`BUDGET_FROM`).
 pub fn source_budget(service: &Service) -> Option<usize> {
     service.source_bytes.filter(|&n| n >= BUDGET_FROM)

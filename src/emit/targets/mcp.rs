@@ -157,16 +157,11 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
         cache_scope: "public",
     };
     let budget = source_budget(service);
-    let mut body = to_json_bytes_budgeted(&result, budget);
+    let body = to_json_bytes_budgeted(&result, budget);
     let Some(budget) = budget.filter(|b| body.len() > *b) else {
         return body;
     };
-    let before = body.len();
-    let (mut removed, mut deepest) = (0, None);
-    for cut in schemas::Cut::ORDER {
-        if body.len() <= budget {
-            break;
-        }
+    let drop = |result: &mut ListToolsResult, cut: schemas::Cut| {
         let mut n = 0;
         for t in &mut result.tools {
             for p in properties(&mut t.input_schema) {
@@ -178,22 +173,16 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
                 }
             }
         }
-        if n > 0 {
-            removed += n;
-            deepest = Some(cut);
-            body = to_json_bytes_budgeted(&result, Some(budget));
-        }
-    }
-    if let Some(cut) = deepest {
-        diags.push(crate::emit::descriptions_cut(
-            "the MCP tools list",
-            "input schemas",
-            removed,
-            cut,
-            [before, budget, body.len()],
-        ));
-    }
-    body
+        n
+    };
+    crate::emit::cut_to_budget(
+        &mut result,
+        body,
+        budget,
+        drop,
+        ["the MCP tools list", "input schemas"],
+        diags,
+    )
 }
 
 /// The schemas of an input schema's top-level properties.

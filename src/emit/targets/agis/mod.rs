@@ -107,28 +107,14 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
     let budget = source_budget(service);
     let mut json = to_json_bytes_budgeted(&doc, budget);
     if let Some(budget) = budget.filter(|b| json.len() > *b) {
-        let before = json.len();
-        let (mut removed, mut deepest) = (0, None);
-        for cut in crate::emit::schemas::Cut::ORDER {
-            if json.len() <= budget {
-                break;
-            }
-            let n = document::drop_descriptions(&mut doc, cut);
-            if n > 0 {
-                removed += n;
-                deepest = Some(cut);
-                json = to_json_bytes_budgeted(&doc, Some(budget));
-            }
-        }
-        if let Some(cut) = deepest {
-            diags.push(crate::emit::descriptions_cut(
-                "the AGIS document",
-                "input and output schemas",
-                removed,
-                cut,
-                [before, budget, json.len()],
-            ));
-        }
+        json = crate::emit::cut_to_budget(
+            &mut doc,
+            json,
+            budget,
+            document::drop_descriptions,
+            ["the AGIS document", "input and output schemas"],
+            diags,
+        );
     }
     let site = service.site_url.origin();
     let summary = document::summary(
