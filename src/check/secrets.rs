@@ -220,7 +220,7 @@ fn random_text(word: &str) -> bool {
     // Hexadecimal in mixed case is a checksummed address (Ethereum's `0x…`), public by design;
     // secrets written in hex are digests' lower case, below the entropy bar.
     let hex = word.strip_prefix("0x").unwrap_or(word);
-    if hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if hex.bytes().all(|b| b.is_ascii_hexdigit()) || camel_case(word) {
         return false;
     }
     // The separators of names (`dss_SIGN_29182_SlideUpBar`, `xapp-icon-180.png`) change kind
@@ -234,6 +234,31 @@ fn random_text(word: &str) -> bool {
         && has(char::is_ascii_uppercase)
         && entropy(word) > 4.3
         && changes_kind_often(&letters)
+}
+
+/// Whether most of `word` is capitalised words (`IAMUser/S3BucketReplicatedExternally`: `User`,
+/// `Bucket`, `Replicated`, `Externally`): a capital and two lower-case letters or more. Random
+/// base64 rarely holds one such run (`wJalrXUtnFEMI/K7MDENG/bPxRfiCY…`: `Jalr`, `Utn`), names
+/// are made of them.
+fn camel_case(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    let mut in_words = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_uppercase() {
+            let lower = bytes[i + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_lowercase())
+                .count();
+            if lower >= 2 {
+                in_words += 1 + lower;
+                i += 1 + lower;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    in_words * 5 >= bytes.len() * 3
 }
 
 /// Whether `word` reads as one base64 token (an AWS secret access key, half of which hold a
@@ -478,6 +503,9 @@ mod tests {
             "Lightsail_20161128.AllocateStaticIp",
             "Microsoft.WindowsAzure.ApiManagement.Gateway.Security.Ciphers.TripleDes168",
             "AmazonSSM.DescribeInstancePatchStatesForPatchGroup",
+            // An Amazon Macie finding type, an enum value.
+            "Policy:IAMUser/S3BucketReplicatedExternally",
+            "Policy:IAMUser/S3BucketSharedWithCloudFront",
         ] {
             assert_eq!(find(text), None, "{text}");
         }
