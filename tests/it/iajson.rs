@@ -856,10 +856,10 @@ fn response_schemas_give_way_before_the_document_outgrows_one_mb() {
     );
 }
 
-/// A document over §3.6's limit even without response schemas (it has none to drop) is written
-/// compact and warned about with the size written.
+/// A document over §3.6's limit for its parameters' descriptions leaves them out (it has no
+/// response schema to drop), with a warning, and fits.
 #[test]
-fn a_document_over_one_mb_anyway_is_compact_and_warned_about_with_its_size() {
+fn a_document_over_one_mb_for_its_parameter_descriptions_leaves_them_out() {
     let mut text = HEAD.to_string();
     for i in 0..5000 {
         text += &cap(
@@ -869,6 +869,36 @@ fn a_document_over_one_mb_anyway_is_compact_and_warned_about_with_its_size() {
             &format!(
                 "params = {{ q = {{ type = \"string\", description = \"{}\" }} }}",
                 "words ".repeat(25)
+            ),
+        );
+    }
+    let (artifacts, diags) = emit_text(&text);
+    let body = &artifacts[0].body;
+    assert!(body.len() <= 1 << 20, "{} bytes", body.len());
+    let doc: Value = serde_json::from_slice(body).unwrap();
+    let q = &doc["api"]["public"]["get_7"]["parameters"]["q"];
+    assert_eq!(q["type"], "string", "{q}");
+    assert!(q.get("description").is_none(), "{q}");
+    assert!(
+        diags.iter().any(|d| d.severity == Severity::Warning
+            && d.message.starts_with("ia.json would still be over 1 MB (§3.6): the descriptions and examples of 5000 parameters")),
+        "{diags:#?}"
+    );
+}
+
+/// A document over §3.6's limit even without response schemas and parameter texts (it has
+/// neither to drop) is written compact and warned about with the size written.
+#[test]
+fn a_document_over_one_mb_anyway_is_compact_and_warned_about_with_its_size() {
+    let mut text = HEAD.to_string();
+    for i in 0..5000 {
+        text += &cap(
+            &format!("get_{i}"),
+            "GET",
+            &format!("/things/{i}"),
+            &format!(
+                "params = {{ q = {{ type = \"string\", pattern = \"^({})$\" }} }}",
+                "words|".repeat(25)
             ),
         );
     }

@@ -473,8 +473,9 @@ fn a_large_source_builds_into_no_document_larger_than_itself() {
 #[test]
 fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descriptions_with_a_note() {
     // The start of each target's note (`Code::SizedToSource`), once per target.
-    const NOTES: [&str; 3] = [
+    const NOTES: [&str; 4] = [
         "ia.json would be larger than its ",
+        "ia.json would still be larger than its ",
         "the MCP tools list would be ",
         "the AGIS document would be ",
     ];
@@ -587,6 +588,34 @@ fn shared_parameter_descriptions_go_too_when_nested_ones_are_not_enough() {
         list.len(),
         text.len()
     );
+    // ia.json likewise leaves out the optional parameters' descriptions, after the response
+    // schemas; the required ones keep theirs while that is enough.
+    let ia_bytes = &files["ia.json"];
+    assert!(
+        ia_bytes.len() <= text.len(),
+        "ia.json: {} bytes, source {}",
+        ia_bytes.len(),
+        text.len()
+    );
+    let ia: Value = serde_json::from_slice(ia_bytes).unwrap();
+    let errors = schema_errors(&crate::common::iajson_validator(true), &ia);
+    assert!(errors.is_empty(), "{errors:?}");
+    let endpoint = ia["api"]["public"]
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap();
+    assert_eq!(
+        endpoint["parameters"]["common3"]["type"], "string",
+        "{endpoint}"
+    );
+    assert!(
+        endpoint["parameters"]["common3"]
+            .get("description")
+            .is_none(),
+        "{endpoint}"
+    );
     // Each parameter is still there, with its type; its description is not.
     let tools: Value = serde_json::from_slice(list).unwrap();
     let errors = schema_errors(&mcp_validator("ListToolsResult"), &tools);
@@ -611,6 +640,14 @@ fn shared_parameter_descriptions_go_too_when_nested_ones_are_not_enough() {
         .unwrap_or_else(|| panic!("{stderr}"));
     assert!(
         note.contains("descriptions of input schemas are left out (the parameters' own too"),
+        "{note}"
+    );
+    let note = stderr
+        .lines()
+        .find(|l| l.contains("N-sized-to-source") && l.contains("ia.json would still be larger"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        note.contains("the descriptions and examples of 1800 parameters"),
         "{note}"
     );
 }

@@ -95,12 +95,22 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
             // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6
             // or outgrows its source.
             let shortened = document.api.shorten_responses();
+            // Still larger than its source: the parameters' texts, the optional ones' first.
+            let (mut texts, mut between) = (0, None);
+            for required in [false, true] {
+                if fitting(&document, limit).is_some() {
+                    break;
+                }
+                // The size the response note reports: before the texts went.
+                between = between.or_else(|| fitting(&document, usize::MAX).map(|b| b.len()));
+                texts += document.api.drop_parameter_texts(required);
+            }
             // A document that fits no way at all is what `to_json_bytes` writes.
             let fit = fitting(&document, limit)
                 .or_else(|| (limit < SIZE_LIMIT).then(|| fitting(&document, SIZE_LIMIT))?)
                 .unwrap_or_else(|| to_json_bytes(&document));
             if shortened > 0 {
-                let kb = fit.len().div_ceil(1024);
+                let kb = between.unwrap_or(fit.len()).div_ceil(1024);
                 diags.push(match within_limit {
                     // Too large for §3.6: a problem of the published document.
                     false => Diagnostic::new(Code::IajsonTooLarge, format!(
@@ -118,6 +128,25 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
                     ))
                     .help("the OpenAPI description keeps the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
                 });
+            }
+            if texts > 0 {
+                let (code, over) = match within_limit {
+                    false => (Code::IajsonTooLarge, "over 1 MB (§3.6)".to_string()),
+                    true => (
+                        Code::SizedToSource,
+                        format!(
+                            "larger than its {} KB OpenAPI source",
+                            budget.unwrap_or_default().div_ceil(1024)
+                        ),
+                    ),
+                };
+                diags.push(Diagnostic::new(code, format!(
+                    "ia.json would still be {over}: the descriptions and examples of {texts} \
+                     parameters and body fields are left out (their types and constraints stay), \
+                     making it {} KB",
+                    fit.len().div_ceil(1024),
+                ))
+                .help("the other targets keep them; import fewer operations (`[source] include`/`exclude`) to keep them here too"));
             }
             fit
         }

@@ -58,19 +58,40 @@ pub struct Api<'a> {
     pub user_required: Group<'a>,
 }
 
-impl Api<'_> {
-    /// Leaves only the compact description in every `response`: the schemas and examples
-    /// are what make a large API's ia.json outgrow §3.6's 1 MB. Returns how many it shortened.
-    pub fn shorten_responses(&mut self) -> usize {
-        let mut shortened = 0;
-        for e in [
+impl<'a> Api<'a> {
+    fn endpoints(&mut self) -> impl Iterator<Item = &mut Endpoint<'a>> {
+        [
             &mut self.public,
             &mut self.protected,
             &mut self.user_required,
         ]
         .into_iter()
         .flat_map(|g| g.values_mut())
-        {
+    }
+
+    /// Leaves out the descriptions and examples of the optional parameters and body fields
+    /// (`required` too: every one); returns how many fields lost something. What a document
+    /// still larger than its source leaves out after the response schemas: Google's
+    /// descriptions repeat a dozen optional query parameters, described, in every endpoint.
+    pub fn drop_parameter_texts(&mut self, required: bool) -> usize {
+        let mut n = 0;
+        for e in self.endpoints() {
+            for p in e.parameters.values_mut().chain(e.body.values_mut()) {
+                if (required || !p.required) && (p.description.is_some() || p.example.is_some()) {
+                    p.description = None;
+                    p.example = None;
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Leaves only the compact description in every `response`: the schemas and examples
+    /// are what make a large API's ia.json outgrow §3.6's 1 MB. Returns how many it shortened.
+    pub fn shorten_responses(&mut self) -> usize {
+        let mut shortened = 0;
+        for e in self.endpoints() {
             if let Some(r) = &mut e.response
                 && (r.schema.is_some() || r.example.is_some())
             {
