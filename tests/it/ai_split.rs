@@ -160,6 +160,19 @@ fn a_large_api_is_split_into_an_index_and_valid_parts_with_nothing_dropped() {
                     "{c}"
                 );
             }
+            // Each part says the description of `id` once, at its first capability: a part
+            // stands alone.
+            let described: Vec<usize> = caps
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c["params"]["id"].as_str().unwrap().contains(" -- "))
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(described, [0], "{path}");
+            assert_eq!(
+                caps[0]["params"]["id"], "string, required -- The id of the resource",
+                "{path}"
+            );
             seen.extend(ids(&part));
             paths.insert(path);
         }
@@ -291,7 +304,8 @@ fn compact_beside_an_openapi_source_is_kept() {
 }
 
 /// A service with few capabilities but long prose: over 64 KB in full, one compact document
-/// within it: first sentences, optional parameters by name and type, compact JSON.
+/// within it: first sentences, optional parameters by name and type, a parameter described
+/// alike everywhere described once, compact JSON.
 #[test]
 fn a_long_document_that_fits_when_compact_stays_one_document() {
     let dir = tempfile::tempdir().unwrap();
@@ -326,7 +340,12 @@ fn a_long_document_that_fits_when_compact_stays_one_document() {
     assert!(schema_errors(&schema_validator("aiendpoint/schema.json"), &doc).is_empty());
     let c = &doc["capabilities"][7];
     assert_eq!(c["description"], "Reads thing 7.");
-    assert_eq!(c["params"]["q"], "string, required -- The query.");
+    // The same description of the same parameter is said once, at its first capability.
+    assert_eq!(
+        doc["capabilities"][0]["params"]["q"],
+        "string, required -- The query."
+    );
+    assert_eq!(c["params"]["q"], "string, required");
     assert_eq!(doc["capabilities"].as_array().unwrap().len(), 60);
     // Every capability takes opt0…opt19: all are named once in the description (as many as its
     // 300 characters hold; the unit tests in compact.rs fill them), none in a capability.

@@ -83,6 +83,9 @@ pub(super) struct CapabilityView<'a> {
     params: IndexMap<&'a str, String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     returns: Option<Cow<'a, str>>,
+    /// Where each compact parameter's description starts in its text (`compact::said_once`).
+    #[serde(skip)]
+    heads: IndexMap<&'a str, usize>,
 }
 
 #[derive(Serialize)]
@@ -277,10 +280,16 @@ pub(super) fn document<'a>(
             category: &service.categories,
             language: service.languages.as_deref(),
         },
-        capabilities: members
-            .iter()
-            .map(|&i| without(&views[i], &common))
-            .collect(),
+        capabilities: {
+            let mut capabilities: Vec<_> = members
+                .iter()
+                .map(|&i| without(&views[i], &common))
+                .collect();
+            if form == Form::Compact {
+                compact::said_once(&mut capabilities);
+            }
+            capabilities
+        },
         auth: service.auth.as_ref().map(auth),
         token_hints: service.token_hints.map(|t| TokenHintsView {
             compact_mode: t.compact_mode,
@@ -350,6 +359,17 @@ pub(super) fn without<'a>(
 /// A capability's view, with all its parameters.
 fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> CapabilityView<'a> {
     let compact = form == Form::Compact;
+    let (mut params, mut heads) = (IndexMap::new(), IndexMap::new());
+    for p in &c.params {
+        let name = p.name.as_str();
+        if compact {
+            let (text, head) = compact::param(p);
+            params.insert(name, text);
+            heads.insert(name, head);
+        } else {
+            params.insert(name, p.compact());
+        }
+    }
     CapabilityView {
         id: Cow::Borrowed(&c.id),
         description: if compact {
@@ -362,18 +382,8 @@ fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> Capabilit
         },
         endpoint: endpoint(service, c),
         method: c.method.as_str(),
-        params: c
-            .params
-            .iter()
-            .map(|p| {
-                let text = if compact {
-                    compact::param(p)
-                } else {
-                    p.compact()
-                };
-                (p.name.as_str(), text)
-            })
-            .collect(),
+        params,
+        heads,
         returns: c.returns.as_deref().map(|r| {
             if compact {
                 compact::returns(r)

@@ -370,6 +370,7 @@ pub(super) fn parts<'a>(
                     method: "GET",
                     params: IndexMap::new(),
                     returns: None,
+                    heads: IndexMap::new(),
                 })
             })
             .collect();
