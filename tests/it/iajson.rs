@@ -856,23 +856,26 @@ fn response_schemas_give_way_before_the_document_outgrows_one_mb() {
     );
 }
 
-/// A document over §3.6's limit for its parameters' descriptions leaves them out (it has no
-/// response schema to drop), with a warning, and fits.
-#[test]
-fn a_document_over_one_mb_for_its_parameter_descriptions_leaves_them_out() {
+/// A service.toml of 5,000 capabilities, each taking a string parameter `q` with `field`.
+fn five_thousand_with(field: &str) -> String {
     let mut text = HEAD.to_string();
     for i in 0..5000 {
         text += &cap(
             &format!("get_{i}"),
             "GET",
             &format!("/things/{i}"),
-            &format!(
-                "params = {{ q = {{ type = \"string\", description = \"{}\" }} }}",
-                "words ".repeat(25)
-            ),
+            &format!("params = {{ q = {{ type = \"string\", {field} }} }}"),
         );
     }
-    let (artifacts, diags) = emit_text(&text);
+    text
+}
+
+/// A document over §3.6's limit for its parameters' descriptions leaves them out (it has no
+/// response schema to drop), with a warning, and fits.
+#[test]
+fn a_document_over_one_mb_for_its_parameter_descriptions_leaves_them_out() {
+    let q = format!("description = \"{}\"", "words ".repeat(25));
+    let (artifacts, diags) = emit_text(&five_thousand_with(&q));
     let body = &artifacts[0].body;
     assert!(body.len() <= 1 << 20, "{} bytes", body.len());
     let doc: Value = serde_json::from_slice(body).unwrap();
@@ -890,19 +893,8 @@ fn a_document_over_one_mb_for_its_parameter_descriptions_leaves_them_out() {
 /// neither to drop) is written compact and warned about with the size written.
 #[test]
 fn a_document_over_one_mb_anyway_is_compact_and_warned_about_with_its_size() {
-    let mut text = HEAD.to_string();
-    for i in 0..5000 {
-        text += &cap(
-            &format!("get_{i}"),
-            "GET",
-            &format!("/things/{i}"),
-            &format!(
-                "params = {{ q = {{ type = \"string\", pattern = \"^({})$\" }} }}",
-                "words|".repeat(25)
-            ),
-        );
-    }
-    let (artifacts, diags) = emit_text(&text);
+    let q = format!("pattern = \"^({})$\"", "words|".repeat(25));
+    let (artifacts, diags) = emit_text(&five_thousand_with(&q));
     let body = &artifacts[0].body;
     assert!(body.len() > 1 << 20, "{} bytes", body.len());
     assert_eq!(body.iter().filter(|&&b| b == b'\n').count(), 1, "compact");
