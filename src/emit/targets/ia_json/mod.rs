@@ -95,18 +95,21 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
             // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6
             // or outgrows its source.
             let shortened = document.api.shorten_responses();
-            // Still larger than its source: the parameters' texts, the optional ones' first.
+            // Still over: the parameters' texts go, the optional ones' first. Each try's
+            // bytes are kept, so that the one that fits is not written again.
+            let mut fit = fitting(&document, limit);
             let (mut texts, mut between) = (0, None);
             for required in [false, true] {
-                if fitting(&document, limit).is_some() {
+                if fit.is_some() {
                     break;
                 }
                 // The size the response note reports: before the texts went.
                 between = between.or_else(|| fitting(&document, usize::MAX).map(|b| b.len()));
                 texts += document.api.drop_parameter_texts(required);
+                fit = fitting(&document, limit);
             }
             // A document that fits no way at all is what `to_json_bytes` writes.
-            let fit = fitting(&document, limit)
+            let fit = fit
                 .or_else(|| (limit < SIZE_LIMIT).then(|| fitting(&document, SIZE_LIMIT))?)
                 .unwrap_or_else(|| to_json_bytes(&document));
             if shortened > 0 {
