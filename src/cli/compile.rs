@@ -180,6 +180,7 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
             max_input_size: input.max_input_size,
             ref_root: input.ref_root.clone(),
             base_url: input.base_url.clone(),
+            exits_after: input.exits_after,
             ..Default::default()
         },
         allow: input.allow.clone(),

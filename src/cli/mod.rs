@@ -314,6 +314,7 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
                 },
                 base_url: base_url.clone(),
                 command: "import",
+                exits_after: exiting,
             };
             import::import(source, out, &options, *time_limit, cli.quiet)
         }

@@ -4,6 +4,7 @@
 //! A service.toml may complete an OpenAPI document (`[source] openapi = "openapi.yaml"`): the
 //! import comes first and the service.toml's values win, key by key, capabilities matched by id.
 
+mod json_pieces;
 pub mod load;
 pub mod lower;
 pub mod naming;
@@ -37,6 +38,9 @@ pub struct Options {
     pub base_url: Option<String>,
     /// The command being run (`build`, `check`, `import`), for helps that name it.
     pub command: &'static str,
+    /// The process ends once this import's build is done: the parsed documents are forgotten
+    /// rather than freed ([`crate::parallel::release`]).
+    pub exits_after: bool,
 }
 
 impl Default for Options {
@@ -47,6 +51,7 @@ impl Default for Options {
             ref_root: None,
             base_url: None,
             command: "build",
+            exits_after: false,
         }
     }
 }
@@ -106,13 +111,14 @@ pub fn import_text(
         i.doc.source_bytes = Some(text.len());
     }
     if text.len() >= DROP_ASIDE_FROM {
-        crate::parallel::drop_aside(docs.into_values());
+        crate::parallel::release(docs.into_values(), options.exits_after);
     }
     imported
 }
 
-/// Documents from this size up are dropped on a thread of their own after the import (GitHub's
-/// 13 MB description took about 50 ms to free).
+/// Documents from this size up are dropped on a thread of their own after the import, or
+/// forgotten when the process is about to end (GitHub's 13 MB description took about 50 ms of
+/// CPU to free, beside the targets that need both cores).
 const DROP_ASIDE_FROM: usize = 1 << 20;
 
 /// The import on its own: problems only a service.toml could fix are reported.
