@@ -111,20 +111,11 @@ pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
 /// size: serde_json's own reader grows them entry by entry, which leaves an object's entries
 /// up to twice the room they need (GitHub's description: 40 MB of entries for 24 MB).
 pub fn json(text: &str) -> serde_json::Result<Value> {
-    if let Some(value) = super::json_pieces::parse(text) {
-        return Ok(value);
-    }
-    json_nested(text).map(|(value, _)| value)
-}
-
-/// [`json`] on one thread, with how deep the value's collections nest (a scalar: 0).
-pub(super) fn json_nested(text: &str) -> serde_json::Result<(Value, usize)> {
     let scratch = std::cell::RefCell::new(Scratch::default());
     let mut de = serde_json::Deserializer::from_str(text);
     let value = Exact { scratch: &scratch }.deserialize(&mut de)?;
     de.end()?;
-    let deepest = scratch.borrow().deepest;
-    Ok((value, deepest))
+    Ok(value)
 }
 
 /// Entries and elements being read, one list per level of nesting in use: reused, so that
@@ -133,16 +124,6 @@ pub(super) fn json_nested(text: &str) -> serde_json::Result<(Value, usize)> {
 struct Scratch {
     maps: Vec<Vec<(String, Value)>>,
     lists: Vec<Vec<Value>>,
-    /// Levels of nesting now open, and the most that were.
-    depth: usize,
-    deepest: usize,
-}
-
-impl Scratch {
-    fn enter(&mut self) {
-        self.depth += 1;
-        self.deepest = self.deepest.max(self.depth);
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -192,29 +173,19 @@ impl<'de> Visitor<'de> for Exact<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut list = {
-            let mut scratch = self.scratch.borrow_mut();
-            scratch.enter();
-            scratch.lists.pop().unwrap_or_default()
-        };
+        let mut list = self.scratch.borrow_mut().lists.pop().unwrap_or_default();
         while let Some(v) = seq.next_element_seed(self)? {
             list.push(v);
         }
         // Moved into a list of its own length; the scratch list keeps its room for the next.
         let mut out = Vec::with_capacity(list.len());
         out.append(&mut list);
-        let mut scratch = self.scratch.borrow_mut();
-        scratch.lists.push(list);
-        scratch.depth -= 1;
+        self.scratch.borrow_mut().lists.push(list);
         Ok(Value::Array(out))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut entries = {
-            let mut scratch = self.scratch.borrow_mut();
-            scratch.enter();
-            scratch.maps.pop().unwrap_or_default()
-        };
+        let mut entries = self.scratch.borrow_mut().maps.pop().unwrap_or_default();
         while let Some(key) = map.next_key::<String>()? {
             let value = map.next_value_seed(self)?;
             entries.push((key, value));
@@ -223,9 +194,7 @@ impl<'de> Visitor<'de> for Exact<'_> {
         for (key, value) in entries.drain(..) {
             out.insert(key, value);
         }
-        let mut scratch = self.scratch.borrow_mut();
-        scratch.maps.push(entries);
-        scratch.depth -= 1;
+        self.scratch.borrow_mut().maps.push(entries);
         Ok(Value::Object(out))
     }
 }

@@ -4,7 +4,6 @@
 //! A service.toml may complete an OpenAPI document (`[source] openapi = "openapi.yaml"`): the
 //! import comes first and the service.toml's values win, key by key, capabilities matched by id.
 
-mod json_pieces;
 pub mod load;
 pub mod lower;
 pub mod naming;
