@@ -472,12 +472,15 @@ fn a_large_source_builds_into_no_document_larger_than_itself() {
 /// size) keeps all, with no note, and its three documents are larger than the source.
 #[test]
 fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descriptions_with_a_note() {
-    // The start of each target's note (`Code::SizedToSource`), once per target.
-    const NOTES: [&str; 4] = [
+    // What tells each note (`Code::SizedToSource`) apart: ia.json and AGIS cut twice (AGIS,
+    // still over with every schema description gone, its errors' descriptions too).
+    const NOTES: [&str; 6] = [
         "ia.json would be larger than its ",
         "ia.json would still be larger than its ",
         "the MCP tools list would be ",
-        "the AGIS document would be ",
+        "the OpenAPI document would be ",
+        "descriptions of input and output schemas are left out",
+        "with no schema description left to leave out: the descriptions of its ",
     ];
     let work = tempfile::tempdir().unwrap();
     let spec = work.path().join("widgets.json");
@@ -648,6 +651,166 @@ fn shared_parameter_descriptions_go_too_when_nested_ones_are_not_enough() {
         .unwrap_or_else(|| panic!("{stderr}"));
     assert!(
         note.contains("the descriptions and examples of 1800 parameters"),
+        "{note}"
+    );
+}
+
+/// Terse operations with long error texts: the AGIS document's required blocks per endpoint
+/// (semantic fields, input, output, HTTP binding) outgrow the source with no schema
+/// description to leave out, so the errors' descriptions (SHOULD, AGIS §7) go, each error
+/// keeping its name, with a note; the document stays within its source and valid.
+#[test]
+fn agis_error_descriptions_go_when_no_schema_description_is_left() {
+    let not_found =
+        "The thing was not found: it never existed, it was deleted, or the caller cannot see it. "
+            .repeat(3);
+    let unauthorized =
+        "The request carries no valid credentials: the token is missing, expired or revoked. "
+            .repeat(3);
+    let paths: serde_json::Map<String, Value> = (0..200)
+        .map(|i| {
+            (
+                format!("/v1/things{i}"),
+                json!({"get": {
+                    "operationId": format!("things{i}.get"),
+                    "summary": format!("Gets thing {i}."),
+                    "responses": {
+                        "200": {"description": "OK"},
+                        "404": {"description": not_found},
+                        "401": {"description": unauthorized},
+                    }
+                }}),
+            )
+        })
+        .collect();
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Things", "version": "v1", "description": "Things."},
+        "servers": [{"url": "https://things.example.com"}],
+        "paths": paths,
+    });
+    let text = serde_json::to_string(&doc).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("things.json");
+    std::fs::write(&spec, &text).unwrap();
+    let out = build(&spec, &[]);
+    let files = crate::common::files(out.path());
+    let bytes = &files[".well-known/agis/service.agis.json"];
+    assert!(
+        bytes.len() <= text.len(),
+        "{} of {}",
+        bytes.len(),
+        text.len()
+    );
+    let agis: Value = serde_json::from_slice(bytes).unwrap();
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+    let endpoints = agis["endpoints"].as_array().unwrap();
+    assert_eq!(endpoints.len(), 200);
+    for e in endpoints {
+        let errors = e["errors"].as_array().unwrap();
+        assert!(errors.len() >= 2, "{e}");
+        for error in errors {
+            assert!(error["name"].as_str().is_some_and(|n| !n.is_empty()), "{e}");
+            assert!(error.get("description").is_none(), "{e}");
+        }
+    }
+    let (code, _, stderr) = crate::common::run(
+        crate::common::wellgen()
+            .args(["check", "--notes", "--verbose"])
+            .arg(&spec),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let note = stderr
+        .lines()
+        .find(|l| l.contains("N-sized-to-source") && l.contains("the AGIS document"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        note.contains("the descriptions of its 400 errors are left out"),
+        "{note}"
+    );
+    // The MCP tools list and ia.json do not carry errors: they change nothing for them.
+    assert!(!stderr.contains("the MCP tools list would be"), "{stderr}");
+}
+
+/// Request bodies whose fields are described at length, each body its own: rewritten in
+/// OpenAPI 3.1 with every operation's own blocks, the document would outgrow its source, so
+/// the descriptions inside its schemas go (the fields' types stay), with a note; it stays a
+/// valid OpenAPI document that says every operation and field.
+#[test]
+fn the_openapi_document_leaves_out_schema_descriptions_to_stay_within_its_source() {
+    let explanation = "a long explanation of what this value means and how the service uses it when it processes the request. ".repeat(2);
+    let paths: serde_json::Map<String, Value> = (0..100)
+        .map(|i| {
+            let props: serde_json::Map<String, Value> = (0..10)
+                .map(|j| {
+                    (
+                        format!("field{j}"),
+                        json!({"type": "string", "description": format!("Field {j} of form {i}: {explanation}")}),
+                    )
+                })
+                .collect();
+            (
+                format!("/v1/forms{i}"),
+                json!({"post": {
+                    "operationId": format!("forms{i}.submit"),
+                    "summary": format!("Submits form {i}."),
+                    "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": props}}}},
+                    "responses": {"200": {"description": "OK"}},
+                }}),
+            )
+        })
+        .collect();
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Forms", "version": "v1", "description": "Forms."},
+        "servers": [{"url": "https://forms.example.com"}],
+        "paths": paths,
+    });
+    let text = serde_json::to_string(&doc).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("forms.json");
+    std::fs::write(&spec, &text).unwrap();
+    let out = build(&spec, &[]);
+    let files = crate::common::files(out.path());
+    let bytes = &files["openapi.json"];
+    assert!(
+        bytes.len() <= text.len(),
+        "{} of {}",
+        bytes.len(),
+        text.len()
+    );
+    assert_eq!(bytes, &files["api/discovery.openapi.json"]);
+    let oas_text = String::from_utf8(bytes.clone()).unwrap();
+    let spec_read = oas3::from_json(&oas_text).expect("oas3 reads it");
+    assert_eq!(spec_read.operations().count(), 100);
+    let oas: Value = serde_json::from_str(&oas_text).unwrap();
+    let mut fields = 0;
+    for item in oas["paths"].as_object().unwrap().values() {
+        let schema = &item["post"]["requestBody"]["content"]["application/json"]["schema"];
+        let schema = match schema.get("$ref").and_then(Value::as_str) {
+            Some(r) => oas.pointer(&r[1..]).unwrap(),
+            None => schema,
+        };
+        for (name, field) in schema["properties"].as_object().unwrap() {
+            assert_eq!(field["type"], "string", "{name}");
+            assert!(field.get("description").is_none(), "{name}: {field}");
+            fields += 1;
+        }
+    }
+    assert_eq!(fields, 1000);
+    let (code, _, stderr) = crate::common::run(
+        crate::common::wellgen()
+            .args(["check", "--notes", "--verbose"])
+            .arg(&spec),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let note = stderr
+        .lines()
+        .find(|l| l.contains("N-sized-to-source") && l.contains("the OpenAPI document"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        note.contains("1000 descriptions nested inside its schemas are left out"),
         "{note}"
     );
 }

@@ -183,6 +183,19 @@ pub fn drop_descriptions(doc: &mut Value, cut: schemas::Cut) -> usize {
     n
 }
 
+/// Leaves out the description of every endpoint's errors; returns how many.
+pub fn drop_error_descriptions(doc: &mut Value) -> usize {
+    doc["endpoints"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get_mut("errors").and_then(Value::as_array_mut))
+        .flatten()
+        .filter_map(Value::as_object_mut)
+        .map(|error| usize::from(error.shift_remove("description").is_some()))
+        .sum()
+}
+
 fn endpoint_json(
     service: &Service,
     e: &Endpoint,

@@ -115,6 +115,9 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
             ["the AGIS document", "input and output schemas"],
             diags,
         );
+        if json.len() > budget {
+            json = drop_error_descriptions(&mut doc, json, budget, diags);
+        }
     }
     let site = service.site_url.origin();
     let summary = document::summary(
@@ -144,6 +147,33 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
         Artifact::document(YAML_PATH, yaml, SERVING_YAML),
         Artifact::document(SUMMARY_PATH, to_json_bytes(&summary), SERVING_JSON),
     ]
+}
+
+/// `json`, the JSON of `doc`, still over its source's `budget` with no schema description
+/// left to cut: the errors' descriptions go too (each error MUST be named and SHOULD be
+/// described, §7; most are wellgen's generic wording of an HTTP status), with a note.
+fn drop_error_descriptions(
+    doc: &mut Value,
+    json: Vec<u8>,
+    budget: usize,
+    diags: &mut Diagnostics,
+) -> Vec<u8> {
+    let removed = document::drop_error_descriptions(doc);
+    if removed == 0 {
+        return json;
+    }
+    let after = to_json_bytes_budgeted(doc, Some(budget));
+    diags.push(Diagnostic::new(
+        Code::SizedToSource,
+        format!(
+            "the AGIS document would be {} KB, larger than its {} KB OpenAPI source, with no schema description left to leave out: the descriptions of its {removed} errors are left out (each keeps its name), making it {} KB",
+            json.len().div_ceil(1024),
+            budget.div_ceil(1024),
+            after.len().div_ceil(1024),
+        ),
+    )
+    .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too"));
+    after
 }
 
 /// Whether the JSON text `json` of `doc` is a YAML document with the same content: only

@@ -58,6 +58,9 @@ pub struct Lowered<'a> {
     pub schemes: IndexMap<String, Value>,
     /// In capability order, without the capabilities OpenAPI cannot hold (reported as errors).
     pub operations: Vec<Operation<'a>>,
+    /// The document, when it has a source's byte budget (`emit::source_budget`): made in
+    /// `lower`, which may have to leave out its schemas' descriptions to fit, with a note.
+    pub fitted: Option<std::sync::Arc<Vec<u8>>>,
 }
 
 /// One capability as an OpenAPI operation.
@@ -164,10 +167,98 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
             parameters,
         });
     }
-    Lowered {
+    let mut lowered = Lowered {
         schemes: security_schemes(service),
         operations,
+        fitted: None,
+    };
+    if let Some(budget) = source_budget(service) {
+        lowered.fitted = Some(fit(service, &lowered, budget, diags).into());
     }
+    lowered
+}
+
+/// The document within its source's `budget` where its schemas' descriptions can make it so:
+/// those nested inside each schema first, then all (`schemas::Cut`), with a note. Everything
+/// else an agent or a generator needs (operations, parameters and their descriptions, types,
+/// constraints, references) stays.
+fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnostics) -> Vec<u8> {
+    let mut doc = render_document(service, lowered);
+    let json = to_json_bytes_budgeted(&doc, Some(budget));
+    if json.len() <= budget {
+        return json;
+    }
+    crate::emit::cut_to_budget(
+        &mut doc,
+        json,
+        budget,
+        drop_schema_descriptions,
+        ["the OpenAPI document", "its schemas"],
+        diags,
+    )
+}
+
+/// Leaves out the descriptions of every schema of `doc` (`components`, and the parameters,
+/// bodies and responses of every operation), below their top level or all (`cut`); returns
+/// how many.
+fn drop_schema_descriptions(doc: &mut Value, cut: schemas::Cut) -> usize {
+    let mut n = 0;
+    let media = |holder: &mut Value, n: &mut usize| {
+        for m in holder
+            .get_mut("content")
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|c| c.values_mut())
+        {
+            if let Some(schema) = m.get_mut("schema") {
+                *n += cut.apply(schema);
+            }
+        }
+    };
+    if let Some(components) = doc.get_mut("components").and_then(Value::as_object_mut) {
+        for (kind, entries) in components.iter_mut() {
+            for entry in entries
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|e| e.values_mut())
+            {
+                match kind.as_str() {
+                    "schemas" => n += cut.apply(entry),
+                    "parameters" => {
+                        if let Some(schema) = entry.get_mut("schema") {
+                            n += cut.apply(schema);
+                        }
+                    }
+                    "requestBodies" | "responses" => media(entry, &mut n),
+                    _ => {}
+                }
+            }
+        }
+    }
+    for op in operations_mut(&mut doc["paths"]) {
+        for p in op
+            .get_mut("parameters")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(schema) = p.get_mut("schema") {
+                n += cut.apply(schema);
+            }
+        }
+        if let Some(body) = op.get_mut("requestBody") {
+            media(body, &mut n);
+        }
+        for r in op
+            .get_mut("responses")
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|r| r.values_mut())
+        {
+            media(r, &mut n);
+        }
+    }
+    n
 }
 
 /// One operation's warnings, in the order of its fields; returns the parameters it keeps.
@@ -233,8 +324,10 @@ fn lower_operation<'a>(
 
 /// Pure: the document at both of its paths, one shared body.
 pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let doc = render_document(service, lowered);
-    let body: std::sync::Arc<Vec<u8>> = to_json_bytes_budgeted(&doc, source_budget(service)).into();
+    let body = lowered
+        .fitted
+        .clone()
+        .unwrap_or_else(|| to_json_bytes_budgeted(&render_document(service, lowered), None).into());
     PATHS
         .iter()
         .map(|p| Artifact::document(*p, body.clone(), rfc002::SERVING))
