@@ -655,6 +655,34 @@ fn shared_parameter_descriptions_go_too_when_nested_ones_are_not_enough() {
     );
 }
 
+/// A compact OpenAPI 3.0 source of `paths`, titled `title`, built with every target.
+struct Built {
+    text: String,
+    spec: std::path::PathBuf,
+    files: std::collections::BTreeMap<String, Vec<u8>>,
+    _work: tempfile::TempDir,
+}
+
+fn build_compact(title: &str, paths: serde_json::Map<String, Value>) -> Built {
+    let doc = json!({
+        "openapi": "3.0.3",
+        "info": {"title": title, "version": "v1", "description": format!("{title}.")},
+        "servers": [{"url": format!("https://{}.example.com", title.to_lowercase())}],
+        "paths": paths,
+    });
+    let text = serde_json::to_string(&doc).unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("source.json");
+    std::fs::write(&spec, &text).unwrap();
+    let files = crate::common::files(build(&spec, &[]).path());
+    Built {
+        text,
+        spec,
+        files,
+        _work: work,
+    }
+}
+
 /// Terse operations with long error texts: the AGIS document's required blocks per endpoint
 /// (semantic fields, input, output, HTTP binding) outgrow the source with no schema
 /// description to leave out, so the errors' descriptions (SHOULD, AGIS §7) go, each error
@@ -683,18 +711,12 @@ fn agis_error_descriptions_go_when_no_schema_description_is_left() {
             )
         })
         .collect();
-    let doc = json!({
-        "openapi": "3.0.3",
-        "info": {"title": "Things", "version": "v1", "description": "Things."},
-        "servers": [{"url": "https://things.example.com"}],
-        "paths": paths,
-    });
-    let text = serde_json::to_string(&doc).unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let spec = work.path().join("things.json");
-    std::fs::write(&spec, &text).unwrap();
-    let out = build(&spec, &[]);
-    let files = crate::common::files(out.path());
+    let Built {
+        text,
+        spec,
+        files,
+        _work,
+    } = build_compact("Things", paths);
     let bytes = &files[".well-known/agis/service.agis.json"];
     assert!(
         bytes.len() <= text.len(),
@@ -761,18 +783,12 @@ fn the_openapi_document_leaves_out_schema_descriptions_to_stay_within_its_source
             )
         })
         .collect();
-    let doc = json!({
-        "openapi": "3.0.3",
-        "info": {"title": "Forms", "version": "v1", "description": "Forms."},
-        "servers": [{"url": "https://forms.example.com"}],
-        "paths": paths,
-    });
-    let text = serde_json::to_string(&doc).unwrap();
-    let work = tempfile::tempdir().unwrap();
-    let spec = work.path().join("forms.json");
-    std::fs::write(&spec, &text).unwrap();
-    let out = build(&spec, &[]);
-    let files = crate::common::files(out.path());
+    let Built {
+        text,
+        spec,
+        files,
+        _work,
+    } = build_compact("Forms", paths);
     let bytes = &files["openapi.json"];
     assert!(
         bytes.len() <= text.len(),
