@@ -663,6 +663,36 @@ struct Built {
     _work: tempfile::TempDir,
 }
 
+impl Built {
+    /// The file at `path`, which must be no larger than the source.
+    fn within(&self, path: &str) -> &[u8] {
+        let bytes = &self.files[path];
+        assert!(
+            bytes.len() <= self.text.len(),
+            "{path}: {} bytes, source {}",
+            bytes.len(),
+            self.text.len()
+        );
+        bytes
+    }
+
+    /// What `wellgen check --notes` says of the source, and its size note about `document`.
+    fn size_note(&self, document: &str) -> (String, String) {
+        let (code, _, stderr) = crate::common::run(
+            crate::common::wellgen()
+                .args(["check", "--notes", "--verbose"])
+                .arg(&self.spec),
+        );
+        assert_eq!(code, 0, "{stderr}");
+        let note = stderr
+            .lines()
+            .find(|l| l.contains("N-sized-to-source") && l.contains(document))
+            .unwrap_or_else(|| panic!("{stderr}"))
+            .to_string();
+        (stderr, note)
+    }
+}
+
 fn build_compact(title: &str, paths: serde_json::Map<String, Value>) -> Built {
     let doc = json!({
         "openapi": "3.0.3",
@@ -711,19 +741,8 @@ fn agis_error_descriptions_go_when_no_schema_description_is_left() {
             )
         })
         .collect();
-    let Built {
-        text,
-        spec,
-        files,
-        _work,
-    } = build_compact("Things", paths);
-    let bytes = &files[".well-known/agis/service.agis.json"];
-    assert!(
-        bytes.len() <= text.len(),
-        "{} of {}",
-        bytes.len(),
-        text.len()
-    );
+    let built = build_compact("Things", paths);
+    let bytes = built.within(".well-known/agis/service.agis.json");
     let agis: Value = serde_json::from_slice(bytes).unwrap();
     let violations = support_agis::validate(&agis);
     assert!(violations.is_empty(), "{violations:?}");
@@ -737,16 +756,7 @@ fn agis_error_descriptions_go_when_no_schema_description_is_left() {
             assert!(error.get("description").is_none(), "{e}");
         }
     }
-    let (code, _, stderr) = crate::common::run(
-        crate::common::wellgen()
-            .args(["check", "--notes", "--verbose"])
-            .arg(&spec),
-    );
-    assert_eq!(code, 0, "{stderr}");
-    let note = stderr
-        .lines()
-        .find(|l| l.contains("N-sized-to-source") && l.contains("the AGIS document"))
-        .unwrap_or_else(|| panic!("{stderr}"));
+    let (stderr, note) = built.size_note("the AGIS document");
     assert!(
         note.contains("the descriptions of its 400 errors are left out"),
         "{note}"
@@ -783,21 +793,10 @@ fn the_openapi_document_leaves_out_schema_descriptions_to_stay_within_its_source
             )
         })
         .collect();
-    let Built {
-        text,
-        spec,
-        files,
-        _work,
-    } = build_compact("Forms", paths);
-    let bytes = &files["openapi.json"];
-    assert!(
-        bytes.len() <= text.len(),
-        "{} of {}",
-        bytes.len(),
-        text.len()
-    );
-    assert_eq!(bytes, &files["api/discovery.openapi.json"]);
-    let oas_text = String::from_utf8(bytes.clone()).unwrap();
+    let built = build_compact("Forms", paths);
+    let bytes = built.within("openapi.json");
+    assert_eq!(bytes, &built.files["api/discovery.openapi.json"][..]);
+    let oas_text = String::from_utf8(bytes.to_vec()).unwrap();
     let spec_read = oas3::from_json(&oas_text).expect("oas3 reads it");
     assert_eq!(spec_read.operations().count(), 100);
     let oas: Value = serde_json::from_str(&oas_text).unwrap();
@@ -815,16 +814,7 @@ fn the_openapi_document_leaves_out_schema_descriptions_to_stay_within_its_source
         }
     }
     assert_eq!(fields, 1000);
-    let (code, _, stderr) = crate::common::run(
-        crate::common::wellgen()
-            .args(["check", "--notes", "--verbose"])
-            .arg(&spec),
-    );
-    assert_eq!(code, 0, "{stderr}");
-    let note = stderr
-        .lines()
-        .find(|l| l.contains("N-sized-to-source") && l.contains("the OpenAPI document"))
-        .unwrap_or_else(|| panic!("{stderr}"));
+    let (_, note) = built.size_note("the OpenAPI document");
     assert!(
         note.contains("1000 descriptions nested inside its schemas are left out"),
         "{note}"
