@@ -116,7 +116,7 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
             diags,
         );
         if json.len() > budget {
-            json = drop_error_descriptions(&mut doc, json, budget, diags);
+            json = without_error_descriptions(&mut doc, json, budget, diags);
         }
     }
     let site = service.site_url.origin();
@@ -152,7 +152,7 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 /// `json`, the JSON of `doc`, still over its source's `budget` with no schema description
 /// left to cut: the errors' descriptions go too (each error MUST be named and SHOULD be
 /// described, §7; most are wellgen's generic wording of an HTTP status), with a note.
-fn drop_error_descriptions(
+fn without_error_descriptions(
     doc: &mut Value,
     json: Vec<u8>,
     budget: usize,
