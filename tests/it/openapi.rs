@@ -417,3 +417,40 @@ fn reserved_header_parameters_are_left_out_with_a_warning() {
     assert!(raw["paths"]["/b"]["get"].get("parameters").is_none());
     assert_eq!(b.warnings_mentioning("OpenAPI ignores a header").len(), 1);
 }
+
+/// OpenAI's plugin tooling cuts a parameter description at 200 characters, but it reads the
+/// OpenAPI document only through the plugin manifest: the warning is said where the build
+/// publishes one (a logo and a contact e-mail, and the rfc002 target), and nowhere else.
+#[test]
+fn plugin_text_limits_are_said_only_where_the_plugin_manifest_is_published() {
+    let long = "A query word. ".repeat(18);
+    let text = TWO.replace("FIRST", "/a").replace("SECOND", "/b").replace(
+        "path = \"/b\"\n",
+        &format!(
+            "path = \"/b\"\nparams = {{ q = {{ type = \"string\", description = \"{}\" }} }}\n",
+            long.trim()
+        ),
+    );
+    let with_manifest = text.replace(
+        "base_url = \"https://two.example\"\n",
+        "base_url = \"https://two.example\"\nlogo_url = \"https://two.example/logo.png\"\n\n[service.contact]\nemail = \"api@two.example\"\n",
+    );
+    let warned = |text: &str, targets: &[Target]| {
+        let b = build_targets(text, targets);
+        assert!(b.errors().is_empty(), "{:#?}", b.errors());
+        b.warnings_mentioning("OpenAI's plugin tooling cuts parameter descriptions")
+            .len()
+    };
+    assert_eq!(
+        warned(&with_manifest, &[Target::OpenApi, Target::Rfc002]),
+        1
+    );
+    assert!(
+        build_targets(&with_manifest, &[Target::Rfc002])
+            .artifact("/.well-known/ai-plugin.json")
+            .is_some()
+    );
+    // No manifest: no logo or e-mail, or no rfc002 target.
+    assert_eq!(warned(&text, &[Target::OpenApi, Target::Rfc002]), 0);
+    assert_eq!(warned(&with_manifest, &[Target::OpenApi]), 0);
+}

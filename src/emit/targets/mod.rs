@@ -284,7 +284,7 @@ impl Target {
             Self::AiEndpoint => Lowered::AiEndpoint(ai::lower(service, diags)),
             Self::IaJson => Lowered::IaJson(ia_json::lower(service, diags)),
             Self::Rfc002 => Lowered::Rfc002(rfc002::lower(service, diags)),
-            Self::OpenApi => Lowered::OpenApi(openapi::lower(service, diags)),
+            Self::OpenApi => Lowered::OpenApi(openapi::lower(service, built, diags)),
             Self::Adp => Lowered::Adp(adp::lower(service, diags)),
             Self::Agis => Lowered::Agis(agis::lower(service, shared.agis(service), diags)),
             Self::Mcp => Lowered::Mcp(mcp::lower(service, shared.agis(service), diags)),

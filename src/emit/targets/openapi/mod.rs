@@ -2,7 +2,7 @@
 
 mod parts;
 
-use crate::emit::targets::{Descriptor, Document, Link, Relation};
+use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
@@ -76,7 +76,10 @@ pub struct Operation<'a> {
 /// Every diagnostic of the OpenAPI target, capability by capability: operations OpenAPI
 /// cannot hold (errors), then texts OpenAI's plugin tooling cuts, header parameters OpenAPI
 /// ignores and GET bodies (warnings).
-pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
+pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics) -> Lowered<'a> {
+    // OpenAI's tooling reads the document through the plugin manifest: its text limits
+    // matter only where the build publishes one.
+    let plugin = built.contains(&Target::Rfc002) && rfc002::plugin_manifest_written(service);
     let mut operations = Vec::with_capacity(service.capabilities.len());
     // OpenAPI forbids two templates that differ only in parameter names (`/a/{id}`, `/a/{n}`).
     let mut shapes: IndexMap<String, String> = IndexMap::new();
@@ -157,7 +160,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
             None => key,
         };
         owners.insert((key.clone(), c.method), &c.id);
-        let mut parameters = lower_operation(c, diags);
+        let mut parameters = lower_operation(c, plugin, diags);
         parameters.retain(|(p, _)| {
             p.location != ParamIn::Query || !constants.iter().any(|(k, _)| std::ptr::eq(*k, *p))
         });
@@ -262,11 +265,13 @@ fn drop_schema_descriptions(doc: &mut Value, cut: schemas::Cut) -> usize {
 }
 
 /// One operation's warnings, in the order of its fields; returns the parameters it keeps.
+/// `plugin`: OpenAI's plugin manifest links the document, so its text limits are said.
 fn lower_operation<'a>(
     c: &'a Capability,
+    plugin: bool,
     diags: &mut Diagnostics,
 ) -> Vec<(&'a Param, &'static str)> {
-    if c.description.chars().count() > PLUGIN_TEXT_LIMIT {
+    if plugin && c.description.chars().count() > PLUGIN_TEXT_LIMIT {
         diags.push(
             Diagnostic::new(Code::OpenapiLost, format!(
                 "is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts operation summaries there"
@@ -295,9 +300,10 @@ fn lower_operation<'a>(
             );
             continue;
         }
-        if p.description
-            .as_ref()
-            .is_some_and(|d| d.chars().count() > PLUGIN_TEXT_LIMIT)
+        if plugin
+            && p.description
+                .as_ref()
+                .is_some_and(|d| d.chars().count() > PLUGIN_TEXT_LIMIT)
         {
             diags.push(
                 Diagnostic::new(Code::OpenapiLost, format!(
@@ -336,7 +342,7 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
 
 /// The whole document as JSON, with the diagnostics `lower` reports.
 pub fn document(service: &Service, diags: &mut Diagnostics) -> Value {
-    render_document(service, &lower(service, diags))
+    render_document(service, &lower(service, &Target::ALL, diags))
 }
 
 /// The whole document as JSON, keys in the order the OpenAPI specification lists them.

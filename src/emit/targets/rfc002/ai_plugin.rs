@@ -75,6 +75,12 @@ struct Api {
     url: String,
 }
 
+/// Whether the manifest is written: OpenAI requires a logo and a contact e-mail, which
+/// cannot honestly be derived.
+pub fn plugin_manifest_written(service: &Service) -> bool {
+    service.links.logo.is_some() && service.contact.email.is_some()
+}
+
 /// The manifest, or `None` (with a warning) when a field OpenAI requires has no source and
 /// cannot honestly be derived: the logo and the contact e-mail; or (with an error) when the
 /// name an agent calls it by cannot be derived.

@@ -12,6 +12,7 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use crate::emit::{Artifact, JSON, Serving, targets::openapi};
 use crate::model::Service;
 
+pub use ai_plugin::plugin_manifest_written;
 pub use generated_at::{generated_at, rfc3339};
 
 /// §4's "recommended cache headers", for all four documents.
