@@ -313,6 +313,10 @@ codes! {
         "a capability's `details` is published shortened to 2000 characters",
         "is longer than 2000 characters: published cut after the last sentence (else word) within them",
         "shorten it; put long documentation behind a link";
+    ImportAdjusted = "N-import-adjusted", note, "import",
+        "the import rewrote something of the OpenAPI document into a form the model holds, losing nothing an agent needs",
+        "query strings written into paths (`/rest?method=x`) become required constant query parameters (2 places: …)",
+        "nothing to do; set it in service.toml to choose another form";
     SizedToSource = "N-sized-to-source", note, "targets",
         "a document built from a large OpenAPI file leaves out what its format lets it leave out, to stay no larger than the file",
         "ia.json would be larger than its 180 KB OpenAPI source: the `response` of 40 endpoints keeps only its compact description",

@@ -6,7 +6,7 @@
 //! was derived, and with documents that pass the targets' own checks.
 
 use serde_json::Value;
-use wellgen::diag::{Diagnostic, Diagnostics, Severity};
+use wellgen::diag::{Code, Diagnostic, Diagnostics, Severity};
 use wellgen::emit::{
     Artifact, Target,
     targets::{adp, agis},
@@ -30,9 +30,21 @@ impl Built {
     }
 
     fn warnings(&self, words: &str) -> Vec<&Diagnostic> {
+        self.said(Severity::Warning, words)
+    }
+
+    /// The import's rewrites that lose nothing are notes (`N-import-adjusted`), not warnings.
+    fn adjustments(&self, words: &str) -> Vec<&Diagnostic> {
+        let notes = self.said(Severity::Note, words);
+        assert!(notes.iter().all(|d| d.code == Code::ImportAdjusted));
+        assert!(self.warnings(words).is_empty(), "{words}: a warning too");
+        notes
+    }
+
+    fn said(&self, severity: Severity, words: &str) -> Vec<&Diagnostic> {
         self.diags
             .iter()
-            .filter(|d| d.severity == Severity::Warning && d.message.contains(words))
+            .filter(|d| d.severity == severity && d.message.contains(words))
             .collect()
     }
 
@@ -308,7 +320,7 @@ paths:
     // Other properties allowed: a required name need not be listed, so it stays.
     let open = cap("list_open").output_schema.clone().unwrap();
     assert_eq!(open["required"], serde_json::json!(["id", "extra"]));
-    assert_eq!(b.warnings("`type: file`").len(), 1);
+    assert_eq!(b.adjustments("`type: file`").len(), 1);
     let dropped = b.warnings("`required` names");
     assert_eq!(dropped.len(), 1);
     assert!(
@@ -362,7 +374,7 @@ paths:
             .len(),
         1
     );
-    let renamed = b.warnings("body fields named like a path placeholder");
+    let renamed = b.adjustments("body fields named like a path placeholder");
     assert_eq!(renamed.len(), 1);
     assert!(
         renamed[0].message.contains("2 places"),

@@ -190,6 +190,12 @@ impl Lx<'_> {
 
     fn flush_notes(&mut self) {
         for (kind, places) in std::mem::take(&mut self.notes) {
+            // A rewrite into a form the model holds is said, but is nothing to act on.
+            let code = if super::operation::ADJUSTMENTS.contains(&kind) {
+                Code::ImportAdjusted
+            } else {
+                Code::ImportLost
+            };
             let shown: Vec<&str> = places.iter().take(3).map(String::as_str).collect();
             let more = if places.len() > 3 {
                 format!(" and {} more", places.len() - 3)
@@ -197,7 +203,7 @@ impl Lx<'_> {
                 String::new()
             };
             self.diags.push(Diagnostic::new(
-                Code::ImportLost,
+                code,
                 format!(
                     "{kind} ({} place{}: {}{more})",
                     places.len(),

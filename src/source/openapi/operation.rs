@@ -98,10 +98,7 @@ impl Lx<'_> {
                 d
             }
             None => {
-                self.note(
-                    "operations without summary or description are described by method and path",
-                    op,
-                );
+                self.note(DESCRIBED_BY_PATH, op);
                 format!("{} {path}", method.to_ascii_uppercase())
             }
         };
@@ -238,10 +235,7 @@ impl Lx<'_> {
             }
         }
         if !constants.is_empty() {
-            self.note(
-                "query strings written into paths (`/rest?method=x`) become required constant query parameters",
-                op,
-            );
+            self.note(CONSTANT_QUERY, op);
         }
         if dropped {
             self.note(
@@ -278,10 +272,7 @@ impl Lx<'_> {
         }
         pieces.push(rest.to_string());
         if names.iter().any(|(n, v)| n != v) {
-            self.note(
-                "path parameter names are made of letters, digits, `_` and `-` (others became `_`)",
-                op,
-            );
+            self.note(PARAM_NAMES_CLEANED, op);
         }
         // Paths that differ only in parameter names are one path to OpenAPI (and to a
         // caller): the first one's names win.
@@ -292,10 +283,7 @@ impl Lx<'_> {
         match self.templates.get(&shape) {
             Some(first) if *first != valid && distinct(&valid) && distinct(first) => {
                 finals = first.clone();
-                self.note(
-                    "paths that differ from an earlier path only in parameter names take its names (OpenAPI holds one template per path)",
-                    op,
-                );
+                self.note(PATH_NAMES_SHARED, op);
             }
             Some(_) => {}
             None => {
@@ -539,10 +527,7 @@ impl Lx<'_> {
             );
             return;
         }
-        self.note(
-            "body fields named like a path placeholder are renamed `body_<name>` (the placeholder is the path parameter)",
-            node,
-        );
+        self.note(BODY_FIELD_RENAMED, node);
         let name = format!("body_{name}");
         if params.contains_key(&name) {
             self.note("a parameter with the name of an earlier one (e.g. a body field named like a query parameter) is left out", node);
@@ -806,10 +791,7 @@ impl Lx<'_> {
             let (cut, foreign_patterns) = (expander.cut, expander.foreign_patterns);
             let (file_types, unknown_required) = (expander.file_types, expander.unknown_required);
             if file_types > 0 {
-                self.note(
-                    "Swagger 2.0 `type: file` response schemas, not a JSON Schema type, are published as `{\"type\": \"string\", \"format\": \"binary\"}` in output_schema",
-                    op,
-                );
+                self.note(FILE_AS_BINARY, op);
             }
             if unknown_required > 0 {
                 self.note(
@@ -818,7 +800,7 @@ impl Lx<'_> {
                 );
             }
             if cut {
-                self.note("response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema", op);
+                self.note(DEEP_OUTPUT_CUT, op);
             }
             if foreign_patterns > 0 {
                 self.note(
@@ -1207,6 +1189,28 @@ fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
 }
 
 /// The note on values and words left out for looking random.
+/// What the import rewrites into a form the model holds, losing nothing an agent needs: said
+/// as one grouped note each (`N-import-adjusted`), where what it leaves out is a warning.
+pub(super) const ADJUSTMENTS: [&str; 7] = [
+    DESCRIBED_BY_PATH,
+    CONSTANT_QUERY,
+    PARAM_NAMES_CLEANED,
+    PATH_NAMES_SHARED,
+    BODY_FIELD_RENAMED,
+    FILE_AS_BINARY,
+    DEEP_OUTPUT_CUT,
+];
+const DESCRIBED_BY_PATH: &str =
+    "operations without summary or description are described by method and path";
+const CONSTANT_QUERY: &str =
+    "query strings written into paths (`/rest?method=x`) become required constant query parameters";
+const PARAM_NAMES_CLEANED: &str =
+    "path parameter names are made of letters, digits, `_` and `-` (others became `_`)";
+const PATH_NAMES_SHARED: &str = "paths that differ from an earlier path only in parameter names take its names (OpenAPI holds one template per path)";
+const BODY_FIELD_RENAMED: &str = "body fields named like a path placeholder are renamed `body_<name>` (the placeholder is the path parameter)";
+const FILE_AS_BINARY: &str = "Swagger 2.0 `type: file` response schemas, not a JSON Schema type, are published as `{\"type\": \"string\", \"format\": \"binary\"}` in output_schema";
+const DEEP_OUTPUT_CUT: &str = "response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema";
+
 const RANDOM_LEFT_OUT: &str = "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors";
 
 /// Plain text with its white space tidied: each line's spaces folded, paragraphs apart by one
