@@ -73,7 +73,11 @@ macro_rules! codes {
 
 /// Codes renamed when their severity changed: a renamed MCP tool name is a derived value, a
 /// note (a large API's paths share their first segment, so most of its derived names are).
-const FORMER: [(&str, Code); 1] = [("W-mcp-renamed", Code::McpRenamed)];
+const FORMER: [(&str, Code); 2] = [
+    ("W-mcp-renamed", Code::McpRenamed),
+    // A value wellgen derived to fit ai-plugin.json: a warning until 2026-11, now a note.
+    ("W-plugin-shortened", Code::PluginShortened),
+];
 
 impl Code {
     pub fn as_str(self) -> &'static str {
@@ -262,10 +266,6 @@ codes! {
         "ai-plugin.json cannot be written from what the file says",
         "/.well-known/ai-plugin.json is not written: `service.logo_url` not set",
         "set the keys the message names (`service.logo_url`, `service.contact.email`)";
-    PluginShortened = "W-plugin-shortened", warning, "ai-plugin",
-        "a value too long or not allowed in ai-plugin.json is published changed",
-        "is 120 characters, too long for ai-plugin.json's name_for_human (at most 20)",
-        "set `[plugin]` values that fit";
     EpochInvalid = "W-epoch-invalid", warning, "rfc002",
         "SOURCE_DATE_EPOCH is set but unusable",
         "SOURCE_DATE_EPOCH=`x` is not a count of seconds; ignoring it",
@@ -309,6 +309,10 @@ codes! {
         "remove or merge the file by hand";
 
     // ---- notes: values wellgen filled in -------------------------------------------------------
+    PluginShortened = "N-plugin-shortened", note, "ai-plugin",
+        "a value too long or not allowed in ai-plugin.json is published changed",
+        "is 120 characters, too long for ai-plugin.json's name_for_human (at most 20)",
+        "set `[plugin]` values that fit";
     DetailsShortened = "N-details-shortened", note, "service.toml",
         "a capability's `details` is published shortened to 2000 characters",
         "is longer than 2000 characters: published cut after the last sentence (else word) within them",
@@ -367,6 +371,11 @@ mod tests {
         }
         assert_eq!(Code::parse("N-mcp-renamed"), Some(Code::McpRenamed));
         assert_eq!(Code::McpRenamed.severity(), Severity::Note);
+        assert_eq!(
+            Code::parse("W-plugin-shortened"),
+            Some(Code::PluginShortened)
+        );
+        assert_eq!(Code::PluginShortened.severity(), Severity::Note);
     }
 
     #[test]

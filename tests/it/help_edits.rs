@@ -766,7 +766,7 @@ fn cases() -> Vec<Case> {
                 ),
                 &["--target", "rfc002"],
             ),
-            "W-plugin-shortened",
+            "N-plugin-shortened",
             "set `[plugin] description_for_human`",
             |i| {
                 i.service(|t| {
@@ -777,7 +777,7 @@ fn cases() -> Vec<Case> {
         case(
             "ai-plugin.json: a name with more than letters and digits",
             Input::toml(FULL.replace("name = \"Todos\"", "name = \"Todos & Co\""), &["--target", "rfc002"]),
-            "W-plugin-shortened",
+            "N-plugin-shortened",
             "set `[plugin] name_for_model`",
             |i| i.service(|t| after(t, "[plugin]\n", "name_for_model = \"TodosCo\"\n")),
         ),
