@@ -456,3 +456,23 @@ fn a_path_with_characters_a_url_cannot_carry_is_skipped_with_a_warning() {
     assert_eq!(warned.len(), 1);
     assert!(warned[0].message.contains("`<`"), "{}", warned[0].message);
 }
+
+/// A request body declared as an object with no properties and no others allowed accepts only
+/// `{}`: leaving it out loses nothing, so the import says it in a note (Stripe: 225 places).
+#[test]
+fn a_body_that_can_only_be_empty_is_left_out_with_a_note() {
+    let empty = "  /v1/things/{id}/archive:\n    post:\n      operationId: archiveThing\n      \
+                 summary: Archives a thing\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      \
+                 requestBody:\n        content:\n          application/json:\n            \
+                 schema: {type: object, properties: {}, additionalProperties: false}\n      \
+                 responses: {'200': {description: ok}}\n";
+    let b = build(&document("Things", "Things to archive.", empty));
+    let notes = b.adjustments("request bodies declared as an object with no properties");
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0].message.contains("1 place"), "{}", notes[0].message);
+    let c = &b.service.capabilities[0];
+    assert_eq!(
+        c.params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+        ["id"]
+    );
+}

@@ -596,10 +596,7 @@ impl Lx<'_> {
         }
         let expanded = Expander::shallow(self.docs).expand(schema)?;
         if is_empty_object(&expanded) {
-            self.note(
-                "request bodies declared as an object with no properties (and no others allowed) are left out",
-                schema,
-            );
+            self.note(EMPTY_BODY, schema);
             return Ok(false);
         }
         if let Some(props) = expanded.get("properties").and_then(Value::as_object)
@@ -1191,7 +1188,7 @@ fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
 /// The note on values and words left out for looking random.
 /// What the import rewrites into a form the model holds, losing nothing an agent needs: said
 /// as one grouped note each (`N-import-adjusted`), where what it leaves out is a warning.
-pub(super) const ADJUSTMENTS: [&str; 7] = [
+pub(super) const ADJUSTMENTS: [&str; 8] = [
     DESCRIBED_BY_PATH,
     CONSTANT_QUERY,
     PARAM_NAMES_CLEANED,
@@ -1199,6 +1196,7 @@ pub(super) const ADJUSTMENTS: [&str; 7] = [
     BODY_FIELD_RENAMED,
     FILE_AS_BINARY,
     DEEP_OUTPUT_CUT,
+    EMPTY_BODY,
 ];
 const DESCRIBED_BY_PATH: &str =
     "operations without summary or description are described by method and path";
@@ -1209,6 +1207,9 @@ const PARAM_NAMES_CLEANED: &str =
 const PATH_NAMES_SHARED: &str = "paths that differ from an earlier path only in parameter names take its names (OpenAPI holds one template per path)";
 const BODY_FIELD_RENAMED: &str = "body fields named like a path placeholder are renamed `body_<name>` (the placeholder is the path parameter)";
 const FILE_AS_BINARY: &str = "Swagger 2.0 `type: file` response schemas, not a JSON Schema type, are published as `{\"type\": \"string\", \"format\": \"binary\"}` in output_schema";
+/// The only body such a schema accepts is `{}`: leaving it out loses nothing.
+const EMPTY_BODY: &str =
+    "request bodies declared as an object with no properties (and no others allowed) are left out";
 const DEEP_OUTPUT_CUT: &str = "response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema";
 
 const RANDOM_LEFT_OUT: &str = "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors";
