@@ -255,8 +255,11 @@ pub fn descriptions_cut(
             after.div_ceil(1024),
         ),
     )
-    .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too")
+    .help(DESCRIPTIONS_KEPT_HELP)
 }
+
+/// The help of a note that a document left descriptions out to stay within its source.
+pub const DESCRIPTIONS_KEPT_HELP: &str = "the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too";
 
 /// `body`, the JSON of `doc`, made to fit its source's `budget` where it is over: `drop` leaves
 /// out the descriptions of `doc`'s schemas one [`schemas::Cut`] at a time, while it is still

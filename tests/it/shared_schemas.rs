@@ -488,16 +488,7 @@ fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descripti
     let pretty: Value = serde_json::from_str(&large_source(24)).unwrap();
     let text = serde_json::to_string(&pretty).unwrap();
     std::fs::write(&spec, &text).unwrap();
-    let check = |source: &std::path::Path| {
-        let (code, _, stderr) = crate::common::run(
-            crate::common::wellgen()
-                .args(["check", "--notes", "--verbose"])
-                .arg(source),
-        );
-        assert_eq!(code, 0, "{stderr}");
-        stderr
-    };
-    let stderr = check(&spec);
+    let stderr = check_notes(&spec);
     let notes: Vec<&str> = stderr
         .lines()
         .filter(|l| l.contains("N-sized-to-source"))
@@ -523,7 +514,7 @@ fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descripti
             .arg(&toml),
     );
     assert_eq!(code, 0, "{stderr}");
-    let stderr = check(&toml);
+    let stderr = check_notes(&toml);
     assert!(!stderr.contains("N-sized-to-source"), "{stderr}");
     // It keeps what the budget left out: each of the three documents outgrows the source.
     let out = build(&toml, &["-q"]);
@@ -570,36 +561,12 @@ fn shared_parameter_descriptions_go_too_when_nested_ones_are_not_enough() {
             }}),
         );
     }
-    let doc = json!({
-        "openapi": "3.0.3",
-        "info": {"title": "Things", "version": "v1", "description": "Things of many kinds."},
-        "servers": [{"url": "https://things.example.com"}],
-        "paths": paths,
-        "components": {"parameters": params},
-    });
-    let text = serde_json::to_string(&doc).unwrap();
-    assert!(text.len() >= 64 * 1024, "{}", text.len());
-    let work = tempfile::tempdir().unwrap();
-    let spec = work.path().join("things.json");
-    std::fs::write(&spec, &text).unwrap();
-    let out = build(&spec, &[]);
-    let files = crate::common::files(out.path());
-    let list = &files[".well-known/mcp/tools.json"];
-    assert!(
-        list.len() <= text.len(),
-        "{} bytes, source {}",
-        list.len(),
-        text.len()
-    );
+    let built = build_compact_with("Things", paths, json!({"parameters": params}));
+    assert!(built.text.len() >= 64 * 1024, "{}", built.text.len());
+    let list = built.within(".well-known/mcp/tools.json");
     // ia.json likewise leaves out the optional parameters' descriptions, after the response
     // schemas; the required ones keep theirs while that is enough.
-    let ia_bytes = &files["ia.json"];
-    assert!(
-        ia_bytes.len() <= text.len(),
-        "ia.json: {} bytes, source {}",
-        ia_bytes.len(),
-        text.len()
-    );
+    let ia_bytes = built.within("ia.json");
     let ia: Value = serde_json::from_slice(ia_bytes).unwrap();
     let errors = schema_errors(&crate::common::iajson_validator(true), &ia);
     assert!(errors.is_empty(), "{errors:?}");
@@ -627,32 +594,41 @@ fn shared_parameter_descriptions_go_too_when_nested_ones_are_not_enough() {
     assert_eq!(input.as_object().unwrap().len(), names.len(), "{input}");
     assert_eq!(input["common3"]["type"], "string");
     assert!(input["common3"].get("description").is_none(), "{input}");
-    let agis: Value = serde_json::from_slice(&files[".well-known/agis/service.agis.json"]).unwrap();
+    let agis: Value =
+        serde_json::from_slice(&built.files[".well-known/agis/service.agis.json"]).unwrap();
     let violations = support_agis::validate(&agis);
     assert!(violations.is_empty(), "{violations:?}");
 
-    let (code, _, stderr) = crate::common::run(
-        crate::common::wellgen()
-            .args(["check", "--notes", "--verbose"])
-            .arg(&spec),
-    );
-    assert_eq!(code, 0, "{stderr}");
-    let note = stderr
-        .lines()
-        .find(|l| l.contains("N-sized-to-source") && l.contains("the MCP tools list would be "))
-        .unwrap_or_else(|| panic!("{stderr}"));
+    let stderr = check_notes(&built.spec);
+    let note = size_note(&stderr, "the MCP tools list would be ");
     assert!(
         note.contains("descriptions of input schemas are left out (the parameters' own too"),
         "{note}"
     );
-    let note = stderr
-        .lines()
-        .find(|l| l.contains("N-sized-to-source") && l.contains("ia.json would still be larger"))
-        .unwrap_or_else(|| panic!("{stderr}"));
+    let note = size_note(&stderr, "ia.json would still be larger");
     assert!(
         note.contains("the descriptions and examples of 1800 parameters"),
         "{note}"
     );
+}
+
+/// What `wellgen check --notes --verbose` says of `source` (which must pass).
+fn check_notes(source: &std::path::Path) -> String {
+    let (code, _, stderr) = crate::common::run(
+        crate::common::wellgen()
+            .args(["check", "--notes", "--verbose"])
+            .arg(source),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    stderr
+}
+
+/// The size note (`N-sized-to-source`) of `stderr` that holds `words`.
+fn size_note<'a>(stderr: &'a str, words: &str) -> &'a str {
+    stderr
+        .lines()
+        .find(|l| l.contains("N-sized-to-source") && l.contains(words))
+        .unwrap_or_else(|| panic!("no size note with {words:?}: {stderr}"))
 }
 
 /// A compact OpenAPI 3.0 source of `paths`, titled `title`, built with every target.
@@ -678,27 +654,28 @@ impl Built {
 
     /// What `wellgen check --notes` says of the source, and its size note about `document`.
     fn size_note(&self, document: &str) -> (String, String) {
-        let (code, _, stderr) = crate::common::run(
-            crate::common::wellgen()
-                .args(["check", "--notes", "--verbose"])
-                .arg(&self.spec),
-        );
-        assert_eq!(code, 0, "{stderr}");
-        let note = stderr
-            .lines()
-            .find(|l| l.contains("N-sized-to-source") && l.contains(document))
-            .unwrap_or_else(|| panic!("{stderr}"))
-            .to_string();
+        let stderr = check_notes(&self.spec);
+        let note = size_note(&stderr, document).to_string();
         (stderr, note)
     }
 }
 
 fn build_compact(title: &str, paths: serde_json::Map<String, Value>) -> Built {
+    build_compact_with(title, paths, json!({}))
+}
+
+/// [`build_compact`] with `components`.
+fn build_compact_with(
+    title: &str,
+    paths: serde_json::Map<String, Value>,
+    components: Value,
+) -> Built {
     let doc = json!({
         "openapi": "3.0.3",
         "info": {"title": title, "version": "v1", "description": format!("{title}.")},
         "servers": [{"url": format!("https://{}.example.com", title.to_lowercase())}],
         "paths": paths,
+        "components": components,
     });
     let text = serde_json::to_string(&doc).unwrap();
     let work = tempfile::tempdir().unwrap();

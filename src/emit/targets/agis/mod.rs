@@ -172,7 +172,7 @@ fn without_error_descriptions(
             after.len().div_ceil(1024),
         ),
     )
-    .help("the OpenAPI description keeps them; import fewer operations (`[source] include`/`exclude`) to keep them here too"));
+    .help(crate::emit::DESCRIPTIONS_KEPT_HELP));
     after
 }
 
