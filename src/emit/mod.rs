@@ -297,6 +297,65 @@ pub fn cut_to_budget<T: serde::Serialize>(
     body
 }
 
+/// How a document over its source's budget is made again to fit (`source_budget`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Fit {
+    /// Keep this many levels of fields below each output schema's top (`schemas::keep_levels`).
+    pub levels: Option<usize>,
+    /// Leave out what only says again what the document or another says: OpenAPI's error
+    /// names and `x-errors` (each error response keeps its texts, and equal ones are shared)
+    /// and its `false` extension flags; AGIS's `http_binding` headers, which repeat the
+    /// endpoint's method.
+    pub lean: bool,
+}
+
+/// The levels of fields below each output schema's top a document tries, deepest first, when
+/// it is still over its source's budget with no description left to leave out (the import
+/// keeps five).
+pub const OUTPUT_LEVELS: [usize; 4] = [4, 3, 2, 1];
+
+/// `body`, a document still over its source's `budget` with no description left to leave
+/// out, made again by `render(levels)` with its output schemas kept to `levels` levels
+/// (`schemas::keep_levels`; `render` returns the document and how many subschemas it cut),
+/// at the first of [`OUTPUT_LEVELS`] that fits, with a note. Where none does, the outputs
+/// stay whole: cutting them would lose what they say and still not fit.
+pub fn cut_output_levels<T: serde::Serialize>(
+    body: Vec<u8>,
+    budget: usize,
+    mut render: impl FnMut(usize) -> (T, usize),
+    [document, outputs]: [&str; 2],
+    diags: &mut Diagnostics,
+) -> (Vec<u8>, Option<T>) {
+    let before = body.len();
+    let mut fits = |levels| {
+        let (doc, cut) = render(levels);
+        let json = to_json_bytes_budgeted(&doc, Some(budget));
+        (cut > 0 && json.len() <= budget).then_some((json, doc, levels, cut))
+    };
+    // The shallowest first: where it does not fit, no level does, and nothing more is made.
+    let Some(shallowest) = fits(OUTPUT_LEVELS[OUTPUT_LEVELS.len() - 1]) else {
+        return (body, None);
+    };
+    let mut deeper = OUTPUT_LEVELS[..OUTPUT_LEVELS.len() - 1].iter();
+    let (json, doc, levels, cut) = deeper.find_map(|&l| fits(l)).unwrap_or(shallowest);
+    diags.push(
+        crate::diag::Diagnostic::new(
+            crate::diag::Code::SizedToSource,
+            format!(
+                "{document} would be {} KB, larger than its {} KB OpenAPI source, with no \
+                 description left to leave out: {outputs} keep {levels} level{} of fields, the \
+                 {cut} schemas below becoming `{{}}` (any value), making it {} KB",
+                before.div_ceil(1024),
+                budget.div_ceil(1024),
+                if levels == 1 { "" } else { "s" },
+                json.len().div_ceil(1024),
+            ),
+        )
+        .help(DESCRIPTIONS_KEPT_HELP),
+    );
+    (json, Some(doc))
+}
+
 /// The byte budget of every generated document of `service`, if it has one (`BUDGET_FROM`).
 pub fn source_budget(service: &Service) -> Option<usize> {
     service.source_bytes.filter(|&n| n >= BUDGET_FROM)

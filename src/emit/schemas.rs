@@ -537,6 +537,41 @@ impl Cut {
     }
 }
 
+/// A copy of `schema` that keeps `levels` levels of subschemas below it: each one deeper is
+/// `{}` (any value), counted in `cut`. What a document still over its source's budget with no
+/// description left to leave out does with its output schemas, shallowest cut last: a
+/// response keeps its type and its top fields, and stays valid, only less specific.
+pub fn keep_levels(schema: &Value, levels: usize, cut: &mut usize) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let below = |s: &Value, cut: &mut usize| match levels.checked_sub(1) {
+        Some(rest) => keep_levels(s, rest, cut),
+        None if s.as_object().is_some_and(|m| !m.is_empty()) => {
+            *cut += 1;
+            Value::Object(Map::new())
+        }
+        None => s.clone(),
+    };
+    let mut out = Map::with_capacity(map.len());
+    for (k, v) in map {
+        let copy = match (Keyword::of(k), v) {
+            (Keyword::Schema, s) => below(s, cut),
+            (Keyword::SchemaList, Value::Array(items)) => {
+                Value::Array(items.iter().map(|s| below(s, cut)).collect())
+            }
+            (Keyword::SchemaMap, Value::Object(m)) => Value::Object(
+                m.iter()
+                    .map(|(name, s)| (name.clone(), below(s, cut)))
+                    .collect(),
+            ),
+            _ => v.clone(),
+        };
+        out.insert(k.clone(), copy);
+    }
+    Value::Object(out)
+}
+
 fn drop_descriptions(schema: &mut Value, own: bool) -> usize {
     let Value::Object(map) = schema else {
         return 0;
@@ -708,5 +743,46 @@ mod tests {
                 "b": {"type": "array", "items": {"enum": [{"description": "data"}]}},
             }})
         );
+    }
+
+    #[test]
+    fn levels_below_the_kept_ones_become_any_value_and_data_stays() {
+        let order = json!({"type": "object", "required": ["id"], "properties": {
+            "id": {"type": "string", "enum": [{"properties": {"x": {"type": "string"}}}]},
+            "lines": {"type": "array", "items": {"type": "object", "properties": {
+                "sku": {"type": "string"},
+                "price": {"anyOf": [{"type": "number"}, {}]},
+            }}},
+            "any": {},
+            "never": false,
+        }});
+        let mut cut = 0;
+        assert_eq!(keep_levels(&order, 4, &mut cut), order);
+        assert_eq!(cut, 0);
+        // Two levels: `lines`' items keep their type; their fields become `{}`. An `enum`
+        // is data, not a subschema; `{}` and `false` have nothing to cut.
+        assert_eq!(
+            keep_levels(&order, 2, &mut cut),
+            json!({"type": "object", "required": ["id"], "properties": {
+                "id": {"type": "string", "enum": [{"properties": {"x": {"type": "string"}}}]},
+                "lines": {"type": "array", "items": {"type": "object", "properties": {
+                    "sku": {}, "price": {},
+                }}},
+                "any": {},
+                "never": false,
+            }})
+        );
+        assert_eq!(cut, 2);
+        cut = 0;
+        assert_eq!(
+            keep_levels(&order, 1, &mut cut),
+            json!({"type": "object", "required": ["id"], "properties": {
+                "id": {"type": "string", "enum": [{"properties": {"x": {"type": "string"}}}]},
+                "lines": {"type": "array", "items": {}},
+                "any": {},
+                "never": false,
+            }})
+        );
+        assert_eq!(cut, 1);
     }
 }

@@ -472,13 +472,16 @@ fn a_large_source_builds_into_no_document_larger_than_itself() {
 /// size) keeps all, with no note, and its three documents are larger than the source.
 #[test]
 fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descriptions_with_a_note() {
-    // What tells each note (`Code::SizedToSource`) apart: ia.json and AGIS cut twice (AGIS,
-    // still over with every schema description gone, its errors' descriptions too).
-    const NOTES: [&str; 6] = [
+    // What tells each note (`Code::SizedToSource`) apart: ia.json cuts twice, OpenAPI first
+    // leaves out its `false` flags, AGIS its binding headers (then, still over with every
+    // schema description gone, its errors' descriptions too).
+    const NOTES: [&str; 8] = [
         "ia.json would be larger than its ",
         "ia.json would still be larger than its ",
         "the MCP tools list would be ",
-        "the OpenAPI document would be ",
+        "`x-rate-limited` and `x-requires-confirmation` are left out where `false`",
+        "descriptions nested inside its schemas are left out",
+        "leaves out its `X-AGIS-*` headers",
         "descriptions of input and output schemas are left out",
         "with no schema description left to leave out: the descriptions of its ",
     ];
@@ -733,11 +736,49 @@ fn agis_error_descriptions_go_when_no_schema_description_is_left() {
             assert!(error.get("description").is_none(), "{e}");
         }
     }
-    let (stderr, note) = built.size_note("the AGIS document");
-    assert!(
-        note.contains("the descriptions of its 400 errors are left out"),
-        "{note}"
-    );
+    for e in endpoints {
+        let binding = e["http_binding"].as_object().unwrap();
+        assert_eq!(binding["method"], "GET", "{e}");
+        assert!(!binding.contains_key("headers"), "{e}");
+    }
+    let (stderr, note) = built.size_note("the descriptions of its 400 errors are left out");
+    assert!(note.contains("the AGIS document would be"), "{note}");
+    size_note(&stderr, "leaves out its `X-AGIS-*` headers");
+
+    // The OpenAPI document names each error in prose and in `x-errors`, twice the text of
+    // the source's own response: lean, each error response is its text alone, and the same
+    // one of 200 operations is one shared component.
+    let oas: Value = serde_json::from_slice(built.within("openapi.json")).unwrap();
+    let text = String::from_utf8(built.files["openapi.json"].clone()).unwrap();
+    oas3::from_json(&text).expect("oas3 reads it");
+    assert!(!text.contains("x-errors"));
+    let shared = oas["components"]["responses"].as_object().unwrap();
+    let descriptions: Vec<&str> = shared
+        .values()
+        .map(|r| r["description"].as_str().unwrap())
+        .collect();
+    assert_eq!(descriptions.len(), 2, "{descriptions:?}");
+    // Each is the model's text of the error (the import keeps a long one's first sentences).
+    for text in [&not_found, &unauthorized] {
+        let of = |d: &&&str| d.len() > 80 && text.starts_with(**d);
+        assert_eq!(
+            descriptions.iter().filter(of).count(),
+            1,
+            "{descriptions:?}"
+        );
+    }
+    for item in oas["paths"].as_object().unwrap().values() {
+        for status in ["401", "404"] {
+            let r = &item["get"]["responses"][status]["$ref"];
+            assert!(
+                r.as_str()
+                    .is_some_and(|r| r.starts_with("#/components/responses/")),
+                "{item}"
+            );
+        }
+    }
+    let note = size_note(&stderr, "without the names of their 400 errors");
+    assert!(note.contains("the OpenAPI document would be"), "{note}");
     // The MCP tools list and ia.json do not carry errors: they change nothing for them.
     assert!(!stderr.contains("the MCP tools list would be"), "{stderr}");
 }
@@ -791,9 +832,92 @@ fn the_openapi_document_leaves_out_schema_descriptions_to_stay_within_its_source
         }
     }
     assert_eq!(fields, 1000);
-    let (_, note) = built.size_note("the OpenAPI document");
+    let (stderr, note) = built.size_note("1000 descriptions nested inside its schemas");
+    assert!(note.contains("the OpenAPI document would be"), "{note}");
+    // First, the flags that say `false` went, all of them.
+    let flags = size_note(&stderr, "`x-rate-limited` and `x-requires-confirmation`");
+    assert!(flags.contains("the OpenAPI document would be"), "{flags}");
+    assert!(!oas_text.contains("x-rate-limited"));
+}
+
+/// A response schema of `levels` nested objects, each with five fields of its own and the
+/// next in `child`: every field named after operation `op`, so nothing is shared.
+fn nested_response(op: usize, levels: usize) -> Value {
+    let mut props: serde_json::Map<String, Value> = (0..5)
+        .map(|k| (format!("f{op}_{levels}_{k}"), json!({"type": "string"})))
+        .collect();
+    if levels > 1 {
+        props.insert("child".into(), nested_response(op, levels - 1));
+    }
+    json!({"type": "object", "properties": props})
+}
+
+/// Terse operations whose responses nest six objects deep and share nothing: with nothing
+/// left to leave out but levels of fields, the OpenAPI and AGIS documents keep as many as
+/// fit within the source (fields below become `{}`, any value), with a note, and stay valid;
+/// every operation and each response's top fields stay.
+#[test]
+fn output_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
+    let paths: serde_json::Map<String, Value> = (0..120)
+        .map(|i| {
+            (
+                format!("/v1/reports{i}"),
+                json!({"get": {"responses": {"200": {"description": "OK", "content": {
+                    "application/json": {"schema": nested_response(i, 6)},
+                }}}}}),
+            )
+        })
+        .collect();
+    let built = build_compact("Reports", paths);
+    let text = String::from_utf8(built.within("openapi.json").to_vec()).unwrap();
+    let spec_read = oas3::from_json(&text).expect("oas3 reads it");
+    assert_eq!(spec_read.operations().count(), 120);
+    let oas: Value = serde_json::from_str(&text).unwrap();
+    let agis: Value =
+        serde_json::from_slice(built.within(".well-known/agis/service.agis.json")).unwrap();
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+    let (stderr, note) = built.size_note("its response schemas keep");
+    for document in ["the OpenAPI document", "the AGIS document"] {
+        let note = stderr
+            .lines()
+            .find(|l| l.contains(document) && l.contains(" level"))
+            .unwrap_or_else(|| panic!("{document}: {stderr}"));
+        assert!(
+            note.contains("schemas below becoming `{}` (any value)"),
+            "{note}"
+        );
+        assert!(
+            note.contains("with no description left to leave out"),
+            "{note}"
+        );
+    }
+    assert!(note.contains("larger than its"), "{note}");
+    // Each response keeps its own top fields with their types, and the depth that fit.
+    let levels = |mut s: &Value| {
+        let mut n = 0;
+        while let Some(props) = s.get("properties") {
+            n += 1;
+            assert_eq!(props.as_object().unwrap().len(), 6, "{s}");
+            s = &props["child"];
+        }
+        n
+    };
+    let mut depths = Vec::new();
+    for (i, item) in oas["paths"].as_object().unwrap().values().enumerate() {
+        let schema = &item["get"]["responses"]["200"]["content"]["application/json"]["schema"];
+        assert_eq!(schema["properties"][format!("f{i}_6_0")]["type"], "string");
+        depths.push(levels(schema));
+    }
     assert!(
-        note.contains("1000 descriptions nested inside its schemas are left out"),
-        "{note}"
+        depths.iter().all(|d| (1..6).contains(d) && *d == depths[0]),
+        "{depths:?}"
     );
+    // The top object and the levels the note says.
+    let said = stderr
+        .lines()
+        .find_map(|l| l.split("its response schemas keep ").nth(1))
+        .and_then(|rest| rest.split(' ').next()?.parse::<usize>().ok())
+        .unwrap();
+    assert_eq!(depths[0], said + 1, "{stderr}");
 }

@@ -5,6 +5,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::Lowered;
+use crate::emit::Fit;
 use crate::emit::schemas::{self, Policy, Root};
 use crate::model::agis::{Endpoint, verbs};
 use crate::model::{Service, SiteType};
@@ -76,6 +77,12 @@ pub fn declared_verbs(endpoints: &[Endpoint]) -> Vec<String> {
 
 /// The full AGIS document as JSON (both serialisations are written from this one value).
 pub fn document(service: &Service, lowered: &Lowered) -> Value {
+    document_cut(service, lowered, Fit::default()).0
+}
+
+/// The document as `fit` makes it, and how many subschemas of the endpoints' outputs its
+/// `levels` cut (`schemas::keep_levels`).
+pub fn document_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) {
     let endpoints = &lowered.derived.endpoints;
     // Optional in the document (§8.2(d)) and in the HTTP binding: only the author's own.
     let namespace = service.agis.namespace.as_deref();
@@ -85,7 +92,12 @@ pub fn document(service: &Service, lowered: &Lowered) -> Value {
     doc.insert("agtp".into(), lowered.agtp.clone().into());
     doc.insert("description".into(), service.description.clone().into());
     doc.insert("version".into(), service.version.clone().into());
-    let (schemas, shared) = share_schemas(endpoints);
+    let mut cut = 0;
+    let outputs: Option<Vec<Value>> = fit.levels.map(|levels| {
+        let keep = |e: &Endpoint| schemas::keep_levels(&e.output, levels, &mut cut);
+        endpoints.iter().map(keep).collect()
+    });
+    let (schemas, shared) = share_schemas(endpoints, outputs.as_deref());
     let mut schemas = schemas.into_iter();
     let list: Vec<Value> = endpoints
         .iter()
@@ -95,7 +107,8 @@ pub fn document(service: &Service, lowered: &Lowered) -> Value {
                 unreachable!("`share_schemas` copies two schemas per endpoint")
             };
             let tool_name = t.explicit.then_some(t.name.as_str());
-            endpoint_json(service, e, namespace, tool_name, input, output)
+            let headers = !fit.lean;
+            endpoint_json(service, e, [namespace, tool_name], input, output, headers)
         })
         .collect();
     doc.insert("endpoints".into(), list.into());
@@ -139,19 +152,23 @@ pub fn document(service: &Service, lowered: &Lowered) -> Value {
             Value::Object(shared.into_iter().collect()),
         );
     }
-    doc.into()
+    (doc.into(), cut)
 }
 
 /// Schemas repeated across endpoints go once into the top-level `schemas` ("shared JSON Schema
 /// definitions referenced by endpoints", §8.1). `input` itself stays in place: it carries the
 /// endpoint's `required` array (§7); its parts and the whole `output` may be references.
 /// Returns each endpoint's input and output, in turn, and the shared schemas.
-fn share_schemas(endpoints: &[Endpoint]) -> (Vec<Value>, Vec<(String, Value)>) {
+/// `outputs`, if given, stand for the endpoints' own.
+fn share_schemas(
+    endpoints: &[Endpoint],
+    outputs: Option<&[Value]>,
+) -> (Vec<Value>, Vec<(String, Value)>) {
     let mut roots = Vec::with_capacity(2 * endpoints.len());
-    for e in endpoints {
+    for (i, e) in endpoints.iter().enumerate() {
         let hint = format!("{}{}", e.method.to_lowercase(), e.path.replace('/', "_"));
-        for (key, schema, replaceable) in [("input", &e.input, false), ("output", &*e.output, true)]
-        {
+        let output = outputs.map_or(&*e.output, |o| &o[i]);
+        for (key, schema, replaceable) in [("input", &e.input, false), ("output", output, true)] {
             roots.push(Root {
                 schema,
                 replaceable,
@@ -199,10 +216,10 @@ pub fn drop_error_descriptions(doc: &mut Value) -> usize {
 fn endpoint_json(
     service: &Service,
     e: &Endpoint,
-    namespace: Option<&str>,
-    tool_name: Option<&str>,
+    [namespace, tool_name]: [Option<&str>; 2],
     input: Value,
     output: Value,
+    headers: bool,
 ) -> Value {
     let s = &e.capability.semantic;
     let mut semantic = Map::new();
@@ -230,12 +247,6 @@ fn endpoint_json(
             None => json!({"name": name}),
         })
         .collect();
-    let mut headers: IndexMap<&str, &str> = IndexMap::new();
-    headers.insert("X-AGIS-Method", e.method.as_str());
-    headers.insert("X-AGIS-Grammar", GRAMMAR);
-    if let Some(n) = namespace {
-        headers.insert("X-AGIS-Namespace", n);
-    }
     // Built by hand: `json!` would serialise the schemas into copies instead of moving them.
     let mut endpoint = Map::new();
     endpoint.insert("method".into(), e.method.clone().into());
@@ -244,14 +255,20 @@ fn endpoint_json(
     endpoint.insert("input".into(), input);
     endpoint.insert("output".into(), output);
     endpoint.insert("errors".into(), Value::Array(errors));
-    endpoint.insert(
-        "http_binding".into(),
-        json!({
-            "method": e.capability.method.as_str(),
-            "url": e.capability.url(&service.base_url),
-            "headers": headers,
-        }),
-    );
+    let mut binding = json!({
+        "method": e.capability.method.as_str(),
+        "url": e.capability.url(&service.base_url),
+    });
+    if headers {
+        let mut sent: IndexMap<&str, &str> = IndexMap::new();
+        sent.insert("X-AGIS-Method", e.method.as_str());
+        sent.insert("X-AGIS-Grammar", GRAMMAR);
+        if let Some(n) = namespace {
+            sent.insert("X-AGIS-Namespace", n);
+        }
+        binding["headers"] = json!(sent);
+    }
+    endpoint.insert("http_binding".into(), binding);
     Value::Object(endpoint)
 }
 

@@ -12,7 +12,10 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::{Artifact, JSON, Serving, source_budget, to_json_bytes, to_json_bytes_budgeted};
+use crate::emit::{
+    Artifact, Fit, JSON, Serving, cut_output_levels, schemas, source_budget, to_json_bytes,
+    to_json_bytes_budgeted,
+};
 use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Impact, Service};
 
@@ -103,22 +106,7 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
 /// outputs go, then, if it is still over, the parameters' and outputs' own, with a note
 /// (`schemas::Cut`).
 fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let mut doc = document::document(service, lowered);
-    let budget = source_budget(service);
-    let mut json = to_json_bytes_budgeted(&doc, budget);
-    if let Some(budget) = budget.filter(|b| json.len() > *b) {
-        json = crate::emit::cut_to_budget(
-            &mut doc,
-            json,
-            budget,
-            document::drop_descriptions,
-            ["the AGIS document", "input and output schemas"],
-            diags,
-        );
-        if json.len() > budget {
-            json = without_error_descriptions(&mut doc, json, budget, diags);
-        }
-    }
+    let (doc, json) = fitted(service, lowered, diags);
     let site = service.site_url.origin();
     let summary = document::summary(
         service,
@@ -147,6 +135,79 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
         Artifact::document(YAML_PATH, yaml, SERVING_YAML),
         Artifact::document(SUMMARY_PATH, to_json_bytes(&summary), SERVING_JSON),
     ]
+}
+
+/// The document and its JSON, within its source's budget where it has one
+/// (`emit::source_budget`), leaving out, while it is still over, one thing at a time with a
+/// note: the `http_binding` headers (`Fit::lean`), the descriptions nested in the endpoints'
+/// schemas, then theirs, the errors' descriptions, then levels of the outputs' fields.
+fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Value, Vec<u8>) {
+    let doc = document::document(service, lowered);
+    let budget = source_budget(service);
+    let json = to_json_bytes_budgeted(&doc, budget);
+    let Some(budget) = budget.filter(|b| json.len() > *b) else {
+        return (doc, json);
+    };
+    let lean = Fit {
+        levels: None,
+        lean: true,
+    };
+    let mut doc = document::document_cut(service, lowered, lean).0;
+    let mut json = made_lean(&doc, json, budget, diags);
+    if json.len() > budget {
+        json = crate::emit::cut_to_budget(
+            &mut doc,
+            json,
+            budget,
+            document::drop_descriptions,
+            ["the AGIS document", "input and output schemas"],
+            diags,
+        );
+    }
+    if json.len() > budget {
+        json = without_error_descriptions(&mut doc, json, budget, diags);
+    }
+    if json.len() > budget {
+        let render = |levels| {
+            let fit = Fit {
+                levels: Some(levels),
+                ..lean
+            };
+            let (mut doc, cut) = document::document_cut(service, lowered, fit);
+            document::drop_descriptions(&mut doc, schemas::Cut::All);
+            document::drop_error_descriptions(&mut doc);
+            (doc, cut)
+        };
+        let outputs = "the endpoints' outputs";
+        let (cut_json, cut_doc) =
+            cut_output_levels(json, budget, render, ["the AGIS document", outputs], diags);
+        json = cut_json;
+        doc = cut_doc.unwrap_or(doc);
+    }
+    (doc, json)
+}
+
+/// `json` of `doc`, the document made lean (`Fit::lean`), with a note, if smaller than `json`.
+fn made_lean(doc: &Value, json: Vec<u8>, budget: usize, diags: &mut Diagnostics) -> Vec<u8> {
+    let after = to_json_bytes_budgeted(doc, Some(budget));
+    if after.len() >= json.len() {
+        return json;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::SizedToSource,
+            format!(
+                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source: each \
+                 endpoint's `http_binding` leaves out its `X-AGIS-*` headers, which say again \
+                 the endpoint's method and the grammar's version, making it {} KB",
+                json.len().div_ceil(1024),
+                budget.div_ceil(1024),
+                after.len().div_ceil(1024),
+            ),
+        )
+        .help("an agent that calls over HTTP sends them as the HTTP transitional binding says"),
+    );
+    after
 }
 
 /// `json`, the JSON of `doc`, still over its source's `budget` with no schema description

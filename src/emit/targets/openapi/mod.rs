@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::schemas::{self, Policy, Root};
-use crate::emit::{Artifact, source_budget, targets::rfc002, to_json_bytes_budgeted};
+use crate::emit::{Artifact, Fit, source_budget, targets::rfc002, to_json_bytes_budgeted};
 use crate::model::{
     Access, Auth, Capability, KeyPlace, Method, Param, ParamIn, ParamType, Service, path::Segment,
 };
@@ -181,24 +181,92 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
     lowered
 }
 
-/// The document within its source's `budget` where its schemas' descriptions can make it so:
-/// those nested inside each schema first, then all (`schemas::Cut`), with a note. Everything
-/// else an agent or a generator needs (operations, parameters and their descriptions, types,
-/// constraints, references) stays.
+/// The document within its source's `budget`, leaving out, while it is still over, one thing
+/// at a time with a note: what only says again what the other documents say (`Fit::lean`),
+/// the descriptions inside its schemas, then theirs, then levels of the response schemas'
+/// fields. Every operation, parameter (with its own description), type and constraint stays.
 fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnostics) -> Vec<u8> {
-    let mut doc = render_document(service, lowered);
+    let doc = render_document(service, lowered);
     let json = to_json_bytes_budgeted(&doc, Some(budget));
     if json.len() <= budget {
         return json;
     }
-    crate::emit::cut_to_budget(
+    let lean = Fit {
+        levels: None,
+        lean: true,
+    };
+    let mut doc = render_cut(service, lowered, lean).0;
+    let json = made_lean(service, &doc, json, budget, diags);
+    if json.len() <= budget {
+        return json;
+    }
+    let json = crate::emit::cut_to_budget(
         &mut doc,
         json,
         budget,
         drop_schema_descriptions,
         ["the OpenAPI document", "its schemas"],
         diags,
+    );
+    if json.len() <= budget {
+        return json;
+    }
+    let levels = |levels| {
+        let fit = Fit {
+            levels: Some(levels),
+            ..lean
+        };
+        let (mut doc, cut) = render_cut(service, lowered, fit);
+        drop_schema_descriptions(&mut doc, schemas::Cut::All);
+        (doc, cut)
+    };
+    let outputs = "its response schemas";
+    crate::emit::cut_output_levels(
+        json,
+        budget,
+        levels,
+        ["the OpenAPI document", outputs],
+        diags,
     )
+    .0
+}
+
+/// `json` of the document made lean (`Fit::lean`), with a note, if smaller than `json`.
+fn made_lean(
+    service: &Service,
+    doc: &Value,
+    json: Vec<u8>,
+    budget: usize,
+    diags: &mut Diagnostics,
+) -> Vec<u8> {
+    let after = to_json_bytes_budgeted(doc, Some(budget));
+    if after.len() >= json.len() {
+        return json;
+    }
+    let named: usize = service.capabilities.iter().map(|c| c.errors.len()).sum();
+    let errors = if named == 0 {
+        String::new()
+    } else {
+        format!(
+            "its error responses keep their texts without the names of their {named} errors \
+             (and `x-errors`), so that equal ones are shared, and "
+        )
+    };
+    diags.push(
+        Diagnostic::new(
+            Code::SizedToSource,
+            format!(
+                "the OpenAPI document would be {} KB, larger than its {} KB OpenAPI source: \
+                 {errors}`x-rate-limited` and `x-requires-confirmation` are left out where \
+                 `false`, making it {} KB",
+                json.len().div_ceil(1024),
+                budget.div_ceil(1024),
+                after.len().div_ceil(1024),
+            ),
+        )
+        .help("the other documents keep what it leaves out; import fewer operations (`[source] include`/`exclude`) to keep it here too"),
+    );
+    after
 }
 
 /// Leaves out the descriptions of every schema of `doc` (`components`, and the parameters,
@@ -347,6 +415,12 @@ pub fn document(service: &Service, diags: &mut Diagnostics) -> Value {
 
 /// The whole document as JSON, keys in the order the OpenAPI specification lists them.
 pub fn render_document(service: &Service, lowered: &Lowered) -> Value {
+    render_cut(service, lowered, Fit::default()).0
+}
+
+/// The document as `fit` makes it, and how many subschemas its `levels` cut
+/// (`schemas::keep_levels`).
+fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) {
     let schemes = &lowered.schemes;
     let mut doc = Map::new();
     doc.insert("openapi".into(), json!(VERSION));
@@ -356,7 +430,13 @@ pub fn render_document(service: &Service, lowered: &Lowered) -> Value {
         json!([{ "url": service.base_url.as_str() }]),
     );
     let mut held = Vec::new();
-    let mut paths = paths(service, lowered, &mut held);
+    let mut paths = paths(service, lowered, &mut held, fit.lean);
+    let mut cut = 0;
+    if let Some(levels) = fit.levels {
+        for schema in &mut held {
+            *schema = Cow::Owned(schemas::keep_levels(schema, levels, &mut cut));
+        }
+    }
     let shared = share_schemas(&mut paths, &held);
     let parts = parts::share(&mut paths);
     doc.insert("paths".into(), paths);
@@ -402,7 +482,7 @@ pub fn render_document(service: &Service, lowered: &Lowered) -> Value {
             "packageCount": 0,
         }),
     );
-    Value::Object(doc)
+    (Value::Object(doc), cut)
 }
 
 fn info(service: &Service) -> Value {
@@ -625,11 +705,16 @@ fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
 
 /// The `paths` object; each response schema of the model is left in `held`, its place holding
 /// its index there, until `share_schemas` puts the document's copy in.
-fn paths<'a>(service: &Service, lowered: &Lowered<'a>, held: &mut Vec<Cow<'a, Value>>) -> Value {
+fn paths<'a>(
+    service: &Service,
+    lowered: &Lowered<'a>,
+    held: &mut Vec<Cow<'a, Value>>,
+    lean: bool,
+) -> Value {
     let mut paths: IndexMap<&str, Map<String, Value>> = IndexMap::new();
     for o in &lowered.operations {
         let c = o.capability;
-        let op = operation(service, o, &lowered.schemes, held);
+        let op = operation(service, o, &lowered.schemes, held, lean);
         paths
             .entry(&o.path)
             .or_default()
@@ -814,6 +899,7 @@ fn operation<'a>(
     o: &Operation<'a>,
     schemes: &IndexMap<String, Value>,
     held: &mut Vec<Cow<'a, Value>>,
+    lean: bool,
 ) -> Value {
     let c = o.capability;
     let mut op = Map::new();
@@ -836,7 +922,7 @@ fn operation<'a>(
     if let Some(body) = request_body(c) {
         op.insert("requestBody".into(), body);
     }
-    op.insert("responses".into(), responses(c, held));
+    op.insert("responses".into(), responses(c, held, lean));
     if c.deprecated {
         op.insert("deprecated".into(), json!(true));
     }
@@ -846,8 +932,15 @@ fn operation<'a>(
     if let Some(host) = &c.host {
         op.insert("servers".into(), json!([{ "url": host.as_str() }]));
     }
-    op.insert("x-rate-limited".into(), json!(rate_limited(service, c)));
-    op.insert("x-requires-confirmation".into(), json!(c.confirm));
+    // Lean, `false` is said by leaving the flag out.
+    for (flag, on) in [
+        ("x-rate-limited", rate_limited(service, c)),
+        ("x-requires-confirmation", c.confirm),
+    ] {
+        if on || !lean {
+            op.insert(flag.into(), json!(on));
+        }
+    }
     Value::Object(op)
 }
 
@@ -988,7 +1081,7 @@ fn request_body(c: &Capability) -> Option<Value> {
     }))
 }
 
-fn responses<'a>(c: &'a Capability, held: &mut Vec<Cow<'a, Value>>) -> Value {
+fn responses<'a>(c: &'a Capability, held: &mut Vec<Cow<'a, Value>>, lean: bool) -> Value {
     let mut out = Map::new();
     let status = c
         .example
@@ -1034,6 +1127,17 @@ fn responses<'a>(c: &'a Capability, held: &mut Vec<Cow<'a, Value>>) -> Value {
     }
     by_status.sort_by(|a, _, b, _| response_order(a).cmp(&response_order(b)));
     for (status, errors) in by_status {
+        if lean {
+            let mut texts: Vec<&str> = Vec::with_capacity(errors.len());
+            for e in &errors {
+                let text = e.description.as_deref().unwrap_or(&e.name);
+                if !texts.contains(&text) {
+                    texts.push(text);
+                }
+            }
+            out.insert(status, json!({ "description": texts.join("; ") }));
+            continue;
+        }
         let texts: Vec<String> = errors
             .iter()
             .map(|e| match &e.description {
