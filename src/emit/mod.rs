@@ -313,19 +313,25 @@ pub struct Fit {
 /// it is still over its source's budget with no description left to leave out (the import
 /// keeps five).
 pub const OUTPUT_LEVELS: [usize; 4] = [4, 3, 2, 1];
+/// The same for input schemas (MCP's, which carry the request body's fields): each parameter
+/// keeps its own fields' types, at least.
+pub const INPUT_LEVELS: [usize; 3] = [4, 3, 2];
 
 /// `body`, a document still over its source's `budget` with no description left to leave
-/// out, made again by `render(levels)` with its output schemas kept to `levels` levels
+/// out, made again by `render(levels)` with its `schemas` kept to `levels` levels
 /// (`schemas::keep_levels`; `render` returns the document and how many subschemas it cut),
-/// at the first of [`OUTPUT_LEVELS`] that fits, with a note. Where none does, the outputs
-/// stay whole: cutting them would lose what they say and still not fit.
-pub fn cut_output_levels<T: serde::Serialize>(
+/// at the first of `tried` (deepest first) that fits, with a note. Where none does, the
+/// schemas stay whole: cutting them would lose what they say and still not fit.
+pub fn cut_levels<T: serde::Serialize>(
     body: Vec<u8>,
     budget: usize,
-    mut render: impl FnMut(usize) -> (T, usize),
+    (tried, mut render): (&[usize], impl FnMut(usize) -> (T, usize)),
     [document, outputs]: [&str; 2],
     diags: &mut Diagnostics,
 ) -> (Vec<u8>, Option<T>) {
+    let Some((&last, deeper)) = tried.split_last() else {
+        return (body, None);
+    };
     let before = body.len();
     let mut fits = |levels| {
         let (doc, cut) = render(levels);
@@ -333,11 +339,11 @@ pub fn cut_output_levels<T: serde::Serialize>(
         (cut > 0 && json.len() <= budget).then_some((json, doc, levels, cut))
     };
     // The shallowest first: where it does not fit, no level does, and nothing more is made.
-    let Some(shallowest) = fits(OUTPUT_LEVELS[OUTPUT_LEVELS.len() - 1]) else {
+    let Some(shallowest) = fits(last) else {
         return (body, None);
     };
-    let mut deeper = OUTPUT_LEVELS[..OUTPUT_LEVELS.len() - 1].iter();
-    let (json, doc, levels, cut) = deeper.find_map(|&l| fits(l)).unwrap_or(shallowest);
+    let deepest_fit = deeper.iter().find_map(|&l| fits(l));
+    let (json, doc, levels, cut) = deepest_fit.unwrap_or(shallowest);
     diags.push(
         crate::diag::Diagnostic::new(
             crate::diag::Code::SizedToSource,

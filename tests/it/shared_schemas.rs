@@ -921,3 +921,83 @@ fn output_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
         .unwrap();
     assert_eq!(depths[0], said + 1, "{stderr}");
 }
+
+/// A request body of form `k`: 8 fields, each a list of objects with 6 fields of their own
+/// that take one of 6 values (an array's `items` is a level of its own).
+fn nested_form(k: usize) -> Value {
+    let item = |j: usize| {
+        let fields: serde_json::Map<String, Value> = (0..6)
+            .map(|i| {
+                let values: Vec<String> = (0..6).map(|v| format!("choice_{i}_{v}")).collect();
+                (
+                    format!("f{k}_{j}_{i}"),
+                    json!({"type": "string", "enum": values}),
+                )
+            })
+            .collect();
+        json!({"type": "object", "properties": fields})
+    };
+    let lists: serde_json::Map<String, Value> = (0..8)
+        .map(|j| {
+            (
+                format!("f{k}_{j}"),
+                json!({"type": "array", "items": item(j)}),
+            )
+        })
+        .collect();
+    json!({"type": "object", "properties": lists})
+}
+
+/// The same for inputs: the source's request bodies are components, each used by the three
+/// operations that write one form. The MCP tools list repeats each in every tool (an input
+/// schema stands alone), so with every description gone it keeps the levels of fields that
+/// fit, with a note; every tool, field and its fields stay, and it stays a valid tools list.
+#[test]
+fn mcp_input_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
+    let mut paths = serde_json::Map::new();
+    let mut forms = serde_json::Map::new();
+    for k in 0..40 {
+        forms.insert(format!("Form{k}"), nested_form(k));
+        let body = json!({"content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/Form{k}")}}}});
+        let write = json!({"requestBody": body, "responses": {"204": {"description": "Done"}}});
+        paths.insert(format!("/v1/forms{k}"), json!({"post": write}));
+        paths.insert(format!("/v1/forms{k}/{{id}}"), json!({
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "put": write, "patch": write,
+        }));
+    }
+    let built = build_compact_with("Forms", paths, json!({"schemas": forms}));
+    let tools: Value = serde_json::from_slice(built.within(".well-known/mcp/tools.json")).unwrap();
+    let errors = schema_errors(&mcp_validator("ListToolsResult"), &tools);
+    assert!(errors.is_empty(), "{errors:?}");
+    let (stderr, note) = built.size_note("the tools' input schemas keep");
+    assert!(note.contains("the MCP tools list would be"), "{note}");
+    let said: usize = note
+        .split("the tools' input schemas keep ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next()?.parse().ok())
+        .unwrap();
+    assert_eq!(said, 2, "{note}");
+    let tools = tools["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 120);
+    for t in tools {
+        // The body's fields are the input's properties (level 1, beside `id`): each keeps
+        // its type and its items' type (level 2); the items' fields, level 3, are `{}`.
+        let props = t["inputSchema"]["properties"].as_object().unwrap();
+        let lists: Vec<&Value> = props
+            .iter()
+            .filter(|(n, _)| *n != "id")
+            .map(|(_, v)| v)
+            .collect();
+        assert_eq!(lists.len(), 8, "{t}");
+        for list in lists {
+            assert_eq!(list["type"], "array", "{t}");
+            assert_eq!(list["items"]["type"], "object", "{t}");
+            let fields = list["items"]["properties"].as_object().unwrap();
+            assert_eq!(fields.len(), 6, "{t}");
+            assert!(fields.values().all(|f| *f == json!({})), "{t}");
+        }
+    }
+    // OpenAPI and AGIS refer to each body once, with nothing cut from them.
+    assert!(!stderr.contains("the endpoints' outputs keep"), "{stderr}");
+}

@@ -151,7 +151,7 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
             .endpoints
             .iter()
             .zip(&derived.tool_names)
-            .map(|(e, t)| tool(e, t.name.clone()))
+            .map(|(e, t)| tool(e, t.name.clone(), None))
             .collect(),
         ttl_ms: TTL_MS,
         cache_scope: "public",
@@ -175,14 +175,40 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
         }
         n
     };
-    crate::emit::cut_to_budget(
+    let body = crate::emit::cut_to_budget(
         &mut result,
         body,
         budget,
         drop,
         ["the MCP tools list", "input schemas"],
         diags,
+    );
+    if body.len() <= budget {
+        return body;
+    }
+    // Still over with every description gone: the tools are made again, each input schema
+    // (its parameters, and the request body's fields among them) kept to fewer levels.
+    let render = |levels| {
+        let mut cut = 0;
+        let tools = derived.endpoints.iter().zip(&derived.tool_names);
+        let mut result = ListToolsResult {
+            tools: tools
+                .map(|(e, t)| tool(e, t.name.clone(), Some((levels, &mut cut))))
+                .collect(),
+            ..result
+        };
+        drop(&mut result, schemas::Cut::All);
+        (result, cut)
+    };
+    let inputs = "the tools' input schemas";
+    crate::emit::cut_levels(
+        body,
+        budget,
+        (&crate::emit::INPUT_LEVELS, render),
+        ["the MCP tools list", inputs],
+        diags,
     )
+    .0
 }
 
 /// The schemas of an input schema's top-level properties.
@@ -199,13 +225,15 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     vec![Artifact::document(PATH, lowered.body.clone(), SERVING)]
 }
 
-fn tool(e: &Endpoint, name: String) -> Tool {
+/// `levels`: the levels of fields its input schema keeps, and a count of the subschemas cut
+/// below them (`schemas::keep_levels`).
+fn tool(e: &Endpoint, name: String, levels: Option<(usize, &mut usize)>) -> Tool {
     let read_only = e.impact == Impact::Informational;
     Tool {
         name,
         title: title(&e.capability.id),
         description: description(e),
-        input_schema: input_schema(e),
+        input_schema: input_schema(e, levels),
         annotations: Annotations {
             read_only_hint: read_only,
             destructive_hint: (!read_only).then_some(e.impact == Impact::Irreversible),
@@ -217,12 +245,14 @@ fn tool(e: &Endpoint, name: String) -> Tool {
 /// The AGIS input schema; parts it repeats go once into its own `$defs` (the tool's
 /// `inputSchema` is a JSON Schema 2020-12 object and may use `$ref`/`$defs`, but it stands
 /// alone: a reference cannot point into another tool).
-fn input_schema(e: &Endpoint) -> Value {
+fn input_schema(e: &Endpoint, levels: Option<(usize, &mut usize)>) -> Value {
+    // The author's own `$defs` are referred to from any depth: kept whole.
     if e.input.get("$defs").is_some() {
         return e.input.clone();
     }
+    let kept = levels.map(|(levels, cut)| schemas::keep_levels(&e.input, levels, cut));
     let root = Root {
-        schema: &e.input,
+        schema: kept.as_ref().unwrap_or(&e.input),
         replaceable: false,
         hint: "input".into(),
     };

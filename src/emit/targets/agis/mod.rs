@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{
-    Artifact, Fit, JSON, Serving, cut_output_levels, schemas, source_budget, to_json_bytes,
+    Artifact, Fit, JSON, OUTPUT_LEVELS, Serving, cut_levels, schemas, source_budget, to_json_bytes,
     to_json_bytes_budgeted,
 };
 use crate::model::agis::{Derived, Endpoint};
@@ -179,8 +179,13 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
             (doc, cut)
         };
         let outputs = "the endpoints' outputs";
-        let (cut_json, cut_doc) =
-            cut_output_levels(json, budget, render, ["the AGIS document", outputs], diags);
+        let (cut_json, cut_doc) = cut_levels(
+            json,
+            budget,
+            (&OUTPUT_LEVELS, render),
+            ["the AGIS document", outputs],
+            diags,
+        );
         json = cut_json;
         doc = cut_doc.unwrap_or(doc);
     }

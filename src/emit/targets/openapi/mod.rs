@@ -221,10 +221,10 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
         (doc, cut)
     };
     let outputs = "its response schemas";
-    crate::emit::cut_output_levels(
+    crate::emit::cut_levels(
         json,
         budget,
-        levels,
+        (&crate::emit::OUTPUT_LEVELS, levels),
         ["the OpenAPI document", outputs],
         diags,
     )
