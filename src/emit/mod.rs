@@ -303,9 +303,9 @@ pub struct Fit {
     /// Keep this many levels of fields below each output schema's top (`schemas::keep_levels`).
     pub levels: Option<usize>,
     /// Leave out what only says again what the document or another says: OpenAPI's error
-    /// names and `x-errors` (each error response keeps its texts, and equal ones are shared)
-    /// and its `false` extension flags; AGIS's `http_binding` headers, which repeat the
-    /// endpoint's method.
+    /// names and `x-errors` (each error response keeps its texts, and equal ones are shared),
+    /// a success's list of the fields its schema gives, and its `false` extension flags;
+    /// AGIS's `http_binding` headers, which repeat the endpoint's method.
     pub lean: bool,
 }
 

@@ -472,15 +472,15 @@ fn a_large_source_builds_into_no_document_larger_than_itself() {
 /// size) keeps all, with no note, and its three documents are larger than the source.
 #[test]
 fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descriptions_with_a_note() {
-    // What tells each note (`Code::SizedToSource`) apart: ia.json cuts twice, OpenAPI first
-    // leaves out its `false` flags, AGIS its binding headers (then, still over with every
-    // schema description gone, its errors' descriptions too).
-    const NOTES: [&str; 8] = [
+    // What tells each note (`Code::SizedToSource`) apart: ia.json cuts twice; OpenAPI fits
+    // once it leaves out what it says twice (the fields a success returns, in prose, and its
+    // `false` flags), so its schemas keep their descriptions; AGIS leaves out its binding
+    // headers, then, still over with every schema description gone, its errors' descriptions.
+    const NOTES: [&str; 7] = [
         "ia.json would be larger than its ",
         "ia.json would still be larger than its ",
         "the MCP tools list would be ",
         "`x-rate-limited` and `x-requires-confirmation` are left out where `false`",
-        "descriptions nested inside its schemas are left out",
         "leaves out its `X-AGIS-*` headers",
         "descriptions of input and output schemas are left out",
         "with no schema description left to leave out: the descriptions of its ",
@@ -840,35 +840,50 @@ fn the_openapi_document_leaves_out_schema_descriptions_to_stay_within_its_source
     assert!(!oas_text.contains("x-rate-limited"));
 }
 
-/// A response schema of `levels` nested objects, each with five fields of its own and the
-/// next in `child`: every field named after operation `op`, so nothing is shared.
-fn nested_response(op: usize, levels: usize) -> Value {
-    let mut props: serde_json::Map<String, Value> = (0..5)
-        .map(|k| (format!("f{op}_{levels}_{k}"), json!({"type": "string"})))
-        .collect();
-    if levels > 1 {
-        props.insert("child".into(), nested_response(op, levels - 1));
+/// Components `C{c}_{k}` for chains `c` of seven: each an object with sixteen string fields
+/// and, but the last, the next in `next`.
+fn chains(count: usize) -> serde_json::Map<String, Value> {
+    let mut components = serde_json::Map::new();
+    for c in 0..count {
+        for k in 0..7 {
+            let mut props: serde_json::Map<String, Value> = (0..16)
+                .map(|j| (format!("f{c}_{k}_{j}"), json!({"type": "string"})))
+                .collect();
+            if k < 6 {
+                let next = format!("#/components/schemas/C{c}_{}", k + 1);
+                props.insert("next".into(), json!({ "$ref": next }));
+            }
+            components.insert(
+                format!("C{c}_{k}"),
+                json!({"type": "object", "properties": props}),
+            );
+        }
     }
-    json!({"type": "object", "properties": props})
+    components
 }
 
-/// Terse operations whose responses nest six objects deep and share nothing: with nothing
-/// left to leave out but levels of fields, the OpenAPI and AGIS documents keep as many as
-/// fit within the source (fields below become `{}`, any value), with a note, and stay valid;
-/// every operation and each response's top fields stay.
+/// Responses that are the same chains of components entered at different links (as a real
+/// API's `Account` is reached from its own operation and from inside an `Order`): the import
+/// expands each only five levels deep from where it is entered, so the same component comes
+/// out cut at different depths, and the copies share nothing. With nothing else left to
+/// leave out, the OpenAPI and AGIS documents keep as many levels of fields as fit within the
+/// source (fields below become `{}`, any value), with a note, and stay valid; every operation
+/// and each response's top fields stay.
 #[test]
 fn output_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
-    let paths: serde_json::Map<String, Value> = (0..120)
-        .map(|i| {
-            (
-                format!("/v1/reports{i}"),
+    let mut paths = serde_json::Map::new();
+    for c in 0..40 {
+        for start in [0, 1, 2] {
+            let schema = json!({"$ref": format!("#/components/schemas/C{c}_{start}")});
+            paths.insert(
+                format!("/v1/chains{c}/from{start}"),
                 json!({"get": {"responses": {"200": {"description": "OK", "content": {
-                    "application/json": {"schema": nested_response(i, 6)},
+                    "application/json": {"schema": schema},
                 }}}}}),
-            )
-        })
-        .collect();
-    let built = build_compact("Reports", paths);
+            );
+        }
+    }
+    let built = build_compact_with("Chains", paths, json!({"schemas": chains(40)}));
     let text = String::from_utf8(built.within("openapi.json").to_vec()).unwrap();
     let spec_read = oas3::from_json(&text).expect("oas3 reads it");
     assert_eq!(spec_read.operations().count(), 120);
@@ -893,33 +908,37 @@ fn output_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
         );
     }
     assert!(note.contains("larger than its"), "{note}");
-    // Each response keeps its own top fields with their types, and the depth that fit.
-    let levels = |mut s: &Value| {
-        let mut n = 0;
-        while let Some(props) = s.get("properties") {
-            n += 1;
-            assert_eq!(props.as_object().unwrap().len(), 6, "{s}");
-            s = &props["child"];
-        }
-        n
-    };
-    let mut depths = Vec::new();
-    for (i, item) in oas["paths"].as_object().unwrap().values().enumerate() {
-        let schema = &item["get"]["responses"]["200"]["content"]["application/json"]["schema"];
-        assert_eq!(schema["properties"][format!("f{i}_6_0")]["type"], "string");
-        depths.push(levels(schema));
-    }
-    assert!(
-        depths.iter().all(|d| (1..6).contains(d) && *d == depths[0]),
-        "{depths:?}"
-    );
-    // The top object and the levels the note says.
-    let said = stderr
-        .lines()
-        .find_map(|l| l.split("its response schemas keep ").nth(1))
-        .and_then(|rest| rest.split(' ').next()?.parse::<usize>().ok())
+    let said: usize = note
+        .split("its response schemas keep ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next()?.parse().ok())
         .unwrap();
-    assert_eq!(depths[0], said + 1, "{stderr}");
+    // Each response keeps its own top fields with their types, and the levels the note says
+    // below them: the last kept level's fields are `{}`.
+    let resolve = |s: &Value| -> Value {
+        match s.get("$ref").and_then(Value::as_str) {
+            Some(r) => oas.pointer(&r[1..]).unwrap().clone(),
+            None => s.clone(),
+        }
+    };
+    for (path, item) in oas["paths"].as_object().unwrap() {
+        let mut schema =
+            resolve(&item["get"]["responses"]["200"]["content"]["application/json"]["schema"]);
+        let mut typed_levels = 0;
+        while let Some(props) = schema.get("properties").and_then(Value::as_object) {
+            let typed = props
+                .values()
+                .filter(|p| resolve(p).get("type").is_some())
+                .count();
+            if typed == 0 {
+                break;
+            }
+            typed_levels += 1;
+            let Some(next) = props.get("next") else { break };
+            schema = resolve(next);
+        }
+        assert_eq!(typed_levels, said, "{path}: {item}");
+    }
 }
 
 /// A request body of form `k`: 8 fields, each a list of objects with 6 fields of their own

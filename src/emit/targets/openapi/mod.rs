@@ -249,7 +249,7 @@ fn made_lean(
     } else {
         format!(
             "its error responses keep their texts without the names of their {named} errors \
-             (and `x-errors`), so that equal ones are shared, and "
+             (and `x-errors`), so that equal ones are shared; "
         )
     };
     diags.push(
@@ -257,8 +257,9 @@ fn made_lean(
             Code::SizedToSource,
             format!(
                 "the OpenAPI document would be {} KB, larger than its {} KB OpenAPI source: \
-                 {errors}`x-rate-limited` and `x-requires-confirmation` are left out where \
-                 `false`, making it {} KB",
+                 {errors}a success's description no longer lists the fields its schema gives; \
+                 `x-rate-limited` and `x-requires-confirmation` are left out where `false`; \
+                 making it {} KB",
                 json.len().div_ceil(1024),
                 budget.div_ceil(1024),
                 after.len().div_ceil(1024),
@@ -1090,15 +1091,16 @@ fn responses<'a>(c: &'a Capability, held: &mut Vec<Cow<'a, Value>>, lean: bool) 
         .filter(|s| (200..300).contains(s))
         .unwrap_or(200);
     let mut ok = Map::new();
-    let description = match &c.returns {
-        Some(r) => format!("Success. Returns {r}"),
-        None => "Success".to_string(),
-    };
-    ok.insert("description".into(), json!(description));
     let schema = c.output_schema.as_ref().map(Cow::Borrowed).or_else(|| {
         let returns = c.returns.as_deref()?;
         crate::model::returns::schema(returns).map(Cow::Owned)
     });
+    // Lean, the schema alone says what a success returns.
+    let description = match &c.returns {
+        Some(r) if !(lean && schema.is_some()) => format!("Success. Returns {r}"),
+        _ => "Success".to_string(),
+    };
+    ok.insert("description".into(), json!(description));
     let example = c
         .example
         .as_ref()
