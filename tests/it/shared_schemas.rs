@@ -840,6 +840,14 @@ fn the_openapi_document_leaves_out_schema_descriptions_to_stay_within_its_source
     assert!(!oas_text.contains("x-rate-limited"));
 }
 
+/// The number of levels a levels-of-fields note says, after `words`.
+fn levels_kept(note: &str, words: &str) -> usize {
+    note.split(words)
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no {words:?} and a number in {note}"))
+}
+
 /// Components `C{c}_{k}` for chains `c` of seven: each an object with sixteen string fields
 /// and, but the last, the next in `next`.
 fn chains(count: usize) -> serde_json::Map<String, Value> {
@@ -908,11 +916,7 @@ fn output_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
         );
     }
     assert!(note.contains("larger than its"), "{note}");
-    let said: usize = note
-        .split("its response schemas keep ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next()?.parse().ok())
-        .unwrap();
+    let said = levels_kept(&note, "its response schemas keep ");
     // Each response keeps its own top fields with their types, and the levels the note says
     // below them: the last kept level's fields are `{}`.
     let resolve = |s: &Value| -> Value {
@@ -991,11 +995,7 @@ fn mcp_input_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
     assert!(errors.is_empty(), "{errors:?}");
     let (stderr, note) = built.size_note("the tools' input schemas keep");
     assert!(note.contains("the MCP tools list would be"), "{note}");
-    let said: usize = note
-        .split("the tools' input schemas keep ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next()?.parse().ok())
-        .unwrap();
+    let said = levels_kept(&note, "the tools' input schemas keep ");
     assert_eq!(said, 2, "{note}");
     let tools = tools["tools"].as_array().unwrap();
     assert_eq!(tools.len(), 120);
