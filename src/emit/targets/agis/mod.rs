@@ -152,8 +152,11 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
         levels: None,
         lean: true,
     };
-    let mut doc = document::document_cut(service, lowered, lean).0;
-    let mut json = made_lean(&doc, json, budget, diags);
+    let lean_doc = document::document_cut(service, lowered, lean).0;
+    let (mut doc, mut json) = match made_lean(&lean_doc, &json, budget, diags) {
+        Some(after) => (lean_doc, after),
+        None => (doc, json),
+    };
     if json.len() > budget {
         json = crate::emit::cut_to_budget(
             &mut doc,
@@ -192,11 +195,12 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
     (doc, json)
 }
 
-/// `json` of `doc`, the document made lean (`Fit::lean`), with a note, if smaller than `json`.
-fn made_lean(doc: &Value, json: Vec<u8>, budget: usize, diags: &mut Diagnostics) -> Vec<u8> {
+/// The JSON of `doc`, the document made lean (`Fit::lean`), with a note, if it is smaller
+/// than `json`.
+fn made_lean(doc: &Value, json: &[u8], budget: usize, diags: &mut Diagnostics) -> Option<Vec<u8>> {
     let after = to_json_bytes_budgeted(doc, Some(budget));
     if after.len() >= json.len() {
-        return json;
+        return None;
     }
     diags.push(
         Diagnostic::new(
@@ -212,7 +216,7 @@ fn made_lean(doc: &Value, json: Vec<u8>, budget: usize, diags: &mut Diagnostics)
         )
         .help("an agent that calls over HTTP sends them as the HTTP transitional binding says"),
     );
-    after
+    Some(after)
 }
 
 /// `json`, the JSON of `doc`, still over its source's `budget` with no schema description

@@ -195,8 +195,11 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
         levels: None,
         lean: true,
     };
-    let mut doc = render_cut(service, lowered, lean).0;
-    let json = made_lean(service, &doc, json, budget, diags);
+    let lean_doc = render_cut(service, lowered, lean).0;
+    let (mut doc, json) = match made_lean(service, &lean_doc, &json, budget, diags) {
+        Some(after) => (lean_doc, after),
+        None => (doc, json),
+    };
     if json.len() <= budget {
         return json;
     }
@@ -231,17 +234,18 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
     .0
 }
 
-/// `json` of the document made lean (`Fit::lean`), with a note, if smaller than `json`.
+/// The JSON of `doc`, the document made lean (`Fit::lean`), with a note, if it is smaller
+/// than `json`.
 fn made_lean(
     service: &Service,
     doc: &Value,
-    json: Vec<u8>,
+    json: &[u8],
     budget: usize,
     diags: &mut Diagnostics,
-) -> Vec<u8> {
+) -> Option<Vec<u8>> {
     let after = to_json_bytes_budgeted(doc, Some(budget));
     if after.len() >= json.len() {
-        return json;
+        return None;
     }
     let named: usize = service.capabilities.iter().map(|c| c.errors.len()).sum();
     let errors = if named == 0 {
@@ -267,7 +271,7 @@ fn made_lean(
         )
         .help("the other documents keep what it leaves out; import fewer operations (`[source] include`/`exclude`) to keep it here too"),
     );
-    after
+    Some(after)
 }
 
 /// Leaves out the descriptions of every schema of `doc` (`components`, and the parameters,
