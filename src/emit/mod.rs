@@ -297,18 +297,6 @@ pub fn cut_to_budget<T: serde::Serialize>(
     body
 }
 
-/// How a document over its source's budget is made again to fit (`source_budget`).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Fit {
-    /// Keep this many levels of fields below each output schema's top (`schemas::keep_levels`).
-    pub levels: Option<usize>,
-    /// Leave out what only says again what the document or another says: OpenAPI's error
-    /// names and `x-errors` (each error response keeps its texts, and equal ones are shared),
-    /// a success's list of the fields its schema gives, and its `false` extension flags;
-    /// AGIS's `http_binding` headers, which repeat the endpoint's method.
-    pub lean: bool,
-}
-
 /// The levels of fields below each output schema's top a document tries, deepest first, when
 /// it is still over its source's budget with no description left to leave out (the import
 /// keeps five).

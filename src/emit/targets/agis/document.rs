@@ -5,7 +5,6 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::Lowered;
-use crate::emit::Fit;
 use crate::emit::schemas::{self, Policy, Root};
 use crate::model::agis::{Endpoint, verbs};
 use crate::model::{Service, SiteType};
@@ -77,12 +76,12 @@ pub fn declared_verbs(endpoints: &[Endpoint]) -> Vec<String> {
 
 /// The full AGIS document as JSON (both serialisations are written from this one value).
 pub fn document(service: &Service, lowered: &Lowered) -> Value {
-    document_cut(service, lowered, Fit::default()).0
+    document_cut(service, lowered, None).0
 }
 
-/// The document as `fit` makes it, and how many subschemas of the endpoints' outputs its
-/// `levels` cut (`schemas::keep_levels`).
-pub fn document_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) {
+/// The document with every endpoint's output kept to `levels` levels of fields
+/// (`schemas::keep_levels`), if given, and how many subschemas that cut.
+pub fn document_cut(service: &Service, lowered: &Lowered, levels: Option<usize>) -> (Value, usize) {
     let endpoints = &lowered.derived.endpoints;
     // Optional in the document (§8.2(d)) and in the HTTP binding: only the author's own.
     let namespace = service.agis.namespace.as_deref();
@@ -93,7 +92,7 @@ pub fn document_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, u
     doc.insert("description".into(), service.description.clone().into());
     doc.insert("version".into(), service.version.clone().into());
     let mut cut = 0;
-    let outputs: Option<Vec<Value>> = fit.levels.map(|levels| {
+    let outputs: Option<Vec<Value>> = levels.map(|levels| {
         let keep = |e: &Endpoint| schemas::keep_levels(&e.output, levels, &mut cut);
         endpoints.iter().map(keep).collect()
     });
@@ -107,8 +106,7 @@ pub fn document_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, u
                 unreachable!("`share_schemas` copies two schemas per endpoint")
             };
             let tool_name = t.explicit.then_some(t.name.as_str());
-            let headers = !fit.lean;
-            endpoint_json(service, e, [namespace, tool_name], input, output, headers)
+            endpoint_json(service, e, [namespace, tool_name], input, output)
         })
         .collect();
     doc.insert("endpoints".into(), list.into());
@@ -200,6 +198,18 @@ pub fn drop_descriptions(doc: &mut Value, cut: schemas::Cut) -> usize {
     n
 }
 
+/// Leaves out every endpoint's `http_binding` headers, which say again the endpoint's method
+/// and the grammar's version; returns from how many endpoints.
+pub fn drop_binding_headers(doc: &mut Value) -> usize {
+    doc["endpoints"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get_mut("http_binding").and_then(Value::as_object_mut))
+        .map(|binding| usize::from(binding.shift_remove("headers").is_some()))
+        .sum()
+}
+
 /// Leaves out the description of every endpoint's errors; returns how many.
 pub fn drop_error_descriptions(doc: &mut Value) -> usize {
     doc["endpoints"]
@@ -219,7 +229,6 @@ fn endpoint_json(
     [namespace, tool_name]: [Option<&str>; 2],
     input: Value,
     output: Value,
-    headers: bool,
 ) -> Value {
     let s = &e.capability.semantic;
     let mut semantic = Map::new();
@@ -255,20 +264,20 @@ fn endpoint_json(
     endpoint.insert("input".into(), input);
     endpoint.insert("output".into(), output);
     endpoint.insert("errors".into(), Value::Array(errors));
-    let mut binding = json!({
-        "method": e.capability.method.as_str(),
-        "url": e.capability.url(&service.base_url),
-    });
-    if headers {
-        let mut sent: IndexMap<&str, &str> = IndexMap::new();
-        sent.insert("X-AGIS-Method", e.method.as_str());
-        sent.insert("X-AGIS-Grammar", GRAMMAR);
-        if let Some(n) = namespace {
-            sent.insert("X-AGIS-Namespace", n);
-        }
-        binding["headers"] = json!(sent);
+    let mut headers: IndexMap<&str, &str> = IndexMap::new();
+    headers.insert("X-AGIS-Method", e.method.as_str());
+    headers.insert("X-AGIS-Grammar", GRAMMAR);
+    if let Some(n) = namespace {
+        headers.insert("X-AGIS-Namespace", n);
     }
-    endpoint.insert("http_binding".into(), binding);
+    endpoint.insert(
+        "http_binding".into(),
+        json!({
+            "method": e.capability.method.as_str(),
+            "url": e.capability.url(&service.base_url),
+            "headers": headers,
+        }),
+    );
     Value::Object(endpoint)
 }
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{
-    Artifact, Fit, JSON, OUTPUT_LEVELS, Serving, cut_levels, schemas, source_budget, to_json_bytes,
+    Artifact, JSON, OUTPUT_LEVELS, Serving, cut_levels, schemas, source_budget, to_json_bytes,
     to_json_bytes_budgeted,
 };
 use crate::model::agis::{Derived, Endpoint};
@@ -139,24 +139,16 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 
 /// The document and its JSON, within its source's budget where it has one
 /// (`emit::source_budget`), leaving out, while it is still over, one thing at a time with a
-/// note: the `http_binding` headers (`Fit::lean`), the descriptions nested in the endpoints'
+/// note: the `http_binding` headers, the descriptions nested in the endpoints'
 /// schemas, then theirs, the errors' descriptions, then levels of the outputs' fields.
 fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Value, Vec<u8>) {
-    let doc = document::document(service, lowered);
+    let mut doc = document::document(service, lowered);
     let budget = source_budget(service);
     let json = to_json_bytes_budgeted(&doc, budget);
     let Some(budget) = budget.filter(|b| json.len() > *b) else {
         return (doc, json);
     };
-    let lean = Fit {
-        levels: None,
-        lean: true,
-    };
-    let lean_doc = document::document_cut(service, lowered, lean).0;
-    let (mut doc, mut json) = match made_lean(&lean_doc, &json, budget, diags) {
-        Some(after) => (lean_doc, after),
-        None => (doc, json),
-    };
+    let mut json = without_binding_headers(&mut doc, json, budget, diags);
     if json.len() > budget {
         json = crate::emit::cut_to_budget(
             &mut doc,
@@ -172,11 +164,8 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
     }
     if json.len() > budget {
         let render = |levels| {
-            let fit = Fit {
-                levels: Some(levels),
-                ..lean
-            };
-            let (mut doc, cut) = document::document_cut(service, lowered, fit);
+            let (mut doc, cut) = document::document_cut(service, lowered, Some(levels));
+            document::drop_binding_headers(&mut doc);
             document::drop_descriptions(&mut doc, schemas::Cut::All);
             document::drop_error_descriptions(&mut doc);
             (doc, cut)
@@ -195,13 +184,18 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
     (doc, json)
 }
 
-/// The JSON of `doc`, the document made lean (`Fit::lean`), with a note, if it is smaller
-/// than `json`.
-fn made_lean(doc: &Value, json: &[u8], budget: usize, diags: &mut Diagnostics) -> Option<Vec<u8>> {
-    let after = to_json_bytes_budgeted(doc, Some(budget));
-    if after.len() >= json.len() {
-        return None;
+/// `json`, the JSON of `doc`, over its source's `budget`: the `http_binding` headers go first
+/// (they say again what the endpoint says), with a note.
+fn without_binding_headers(
+    doc: &mut Value,
+    json: Vec<u8>,
+    budget: usize,
+    diags: &mut Diagnostics,
+) -> Vec<u8> {
+    if document::drop_binding_headers(doc) == 0 {
+        return json;
     }
+    let after = to_json_bytes_budgeted(doc, Some(budget));
     diags.push(
         Diagnostic::new(
             Code::SizedToSource,
@@ -216,7 +210,7 @@ fn made_lean(doc: &Value, json: &[u8], budget: usize, diags: &mut Diagnostics) -
         )
         .help("an agent that calls over HTTP sends them as the HTTP transitional binding says"),
     );
-    Some(after)
+    after
 }
 
 /// `json`, the JSON of `doc`, still over its source's `budget` with no schema description

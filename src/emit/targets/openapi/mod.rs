@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::schemas::{self, Policy, Root};
-use crate::emit::{Artifact, Fit, source_budget, targets::rfc002, to_json_bytes_budgeted};
+use crate::emit::{Artifact, source_budget, targets::rfc002, to_json_bytes_budgeted};
 use crate::model::{
     Access, Auth, Capability, KeyPlace, Method, Param, ParamIn, ParamType, Service, path::Segment,
 };
@@ -232,6 +232,18 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
         diags,
     )
     .0
+}
+
+/// How the document is made again to fit its source's budget (`fit`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Fit {
+    /// Keep this many levels of fields below each response schema's top
+    /// (`schemas::keep_levels`).
+    levels: Option<usize>,
+    /// Leave out what says again what the document or another says: the error names and
+    /// `x-errors` (each error response keeps its texts, and equal ones are shared as one
+    /// component), a success's list of the fields its schema gives, and the `false` flags.
+    lean: bool,
 }
 
 /// The JSON of `doc`, the document made lean (`Fit::lean`), with a note, if it is smaller
