@@ -278,6 +278,64 @@ fn a_build_that_fails_while_staging_leaves_the_previous_output_and_no_staged_fil
     assert_ne!(snapshot(&out), before);
 }
 
+/// An OpenAPI document of `n` operations whose descriptions start with `lead`: enough files
+/// (one ADP detail per operation) for the writer to stage them on every core.
+fn many_operations(n: usize, lead: &str) -> String {
+    let paths: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#""/items{i}": {{"get": {{"operationId": "listItems{i}",
+                  "description": "{lead} the items of list {i}.",
+                  "responses": {{"200": {{"description": "The items."}}}}}}}}"#
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"openapi": "3.0.3", "info": {{"title": "Items", "version": "1"}},
+            "servers": [{{"url": "https://api.example.com"}}],
+            "paths": {{{}}}}}"#,
+        paths.join(",")
+    )
+}
+
+#[test]
+fn a_large_build_that_fails_while_staging_leaves_the_previous_output_and_no_staged_file() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("openapi.json");
+    fs::write(&source, many_operations(120, "Lists")).unwrap();
+    let out = work.path().join("dist");
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    assert_eq!(code, 0, "{stderr}");
+    let details = out.join("api/capabilities");
+    let mut names: Vec<String> = fs::read_dir(&details)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 120, "{names:?}");
+    let before = files(&out);
+
+    // The next build changes every detail; one in the middle cannot be staged, while the
+    // files around it are staged on other threads.
+    fs::write(&source, many_operations(120, "Returns")).unwrap();
+    let blocked = format!(".wellgen-{}.tmp", names[60]);
+    let obstacle = details.join(&blocked);
+    fs::create_dir_all(obstacle.join("inside")).unwrap();
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains(&blocked), "{stderr}");
+
+    let mut after = files(&out);
+    after.retain(|name, _| !name.contains(&blocked));
+    assert_eq!(after, before, "the previous output changed");
+    assert!(obstacle.join("inside").is_dir(), "removed a folder it did not make");
+
+    fs::remove_dir_all(&obstacle).unwrap();
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
+    assert_eq!(code, 0, "{stderr}");
+    assert_ne!(files(&out), before);
+}
+
 #[test]
 fn control_characters_from_an_openapi_document_are_printed_escaped() {
     // The `$ref` text reaches the message of the error about the file it names.
