@@ -215,11 +215,9 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
         .zip(&dests)
         .map(|(a, d)| (a, d.as_ref().ok()))
         .collect();
-    let owned = crate::parallel::map_here(
-        &pairs,
-        file_workers(artifacts.len()),
-        |(a, dest)| dest.and_then(|d| owned_file(a, d, &previous)),
-    );
+    let owned = crate::parallel::map_here(&pairs, file_workers(artifacts.len()), |(a, dest)| {
+        dest.and_then(|d| owned_file(a, d, &previous))
+    });
     for ((a, dest), owned) in artifacts.iter().zip(dests).zip(owned) {
         let dest = dest?;
         let merge = hosts::merge_of(&a.path);
@@ -1393,8 +1391,10 @@ mod swap {
         }
         // Creating and filling the files is most of a fresh build's writing: on every core
         // (half the time on two, for GitHub's 1,261 files). The first error in file order wins.
-        let jobs: Vec<(&PathBuf, &Arc<Vec<u8>>)> =
-            paths.iter().zip(files.iter().map(|(_, body, _)| body)).collect();
+        let jobs: Vec<(&PathBuf, &Arc<Vec<u8>>)> = paths
+            .iter()
+            .zip(files.iter().map(|(_, body, _)| body))
+            .collect();
         crate::parallel::map_here(&jobs, file_workers(jobs.len()), |(path, body)| {
             let mut options = fs::OpenOptions::new();
             options.write(true).create_new(true);

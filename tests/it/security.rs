@@ -328,7 +328,10 @@ fn a_large_build_that_fails_while_staging_leaves_the_previous_output_and_no_stag
     let mut after = files(&out);
     after.retain(|name, _| !name.contains(&blocked));
     assert_eq!(after, before, "the previous output changed");
-    assert!(obstacle.join("inside").is_dir(), "removed a folder it did not make");
+    assert!(
+        obstacle.join("inside").is_dir(),
+        "removed a folder it did not make"
+    );
 
     fs::remove_dir_all(&obstacle).unwrap();
     let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));

@@ -783,6 +783,69 @@ fn agis_error_descriptions_go_when_no_schema_description_is_left() {
     assert!(!stderr.contains("the MCP tools list would be"), "{stderr}");
 }
 
+/// A terse source that says each path's parameters once, on the path, and has no summaries:
+/// the OpenAPI document repeated both in every operation (a summary made of the method and
+/// path, the path's parameters) and outgrew it. Lean, neither is said twice, the document is
+/// within its source, valid, and reads back into the same operations and parameters.
+#[test]
+fn the_lean_openapi_document_lists_a_paths_shared_parameters_once_and_no_made_up_summary() {
+    let param = |name: &str| json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}});
+    let ok = json!({"200": {"description": "The item as it is stored now"}});
+    let paths: serde_json::Map<String, Value> = (0..170)
+        .map(|i| {
+            (
+                format!("/orgs/{{org_id}}/items{i}/{{item_id}}"),
+                json!({
+                    "parameters": [param("org_id"), param("item_id")],
+                    "get": {"operationId": format!("getItem{i}"), "responses": ok},
+                    "put": {"operationId": format!("putItem{i}"), "responses": ok},
+                    "delete": {"operationId": format!("deleteItem{i}"), "responses": ok},
+                }),
+            )
+        })
+        .collect();
+    let built = build_compact("Orgs", paths);
+    assert!(built.text.len() >= 64 * 1024, "{}", built.text.len());
+    let text = String::from_utf8(built.within("openapi.json").to_vec()).unwrap();
+    oas3::from_json(&text).expect("oas3 reads it");
+    let oas: Value = serde_json::from_str(&text).unwrap();
+    let items = oas["paths"].as_object().unwrap();
+    assert_eq!(items.len(), 170);
+    for (path, item) in items {
+        let names: Vec<&str> = item["parameters"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path}: {item}"))
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["org_id", "item_id"], "{path}");
+        for method in ["get", "put", "delete"] {
+            let op = item[method].as_object().unwrap();
+            assert!(!op.contains_key("parameters"), "{path} {method}");
+            assert!(!op.contains_key("summary"), "{path} {method}");
+        }
+    }
+    let (_, note) = built.size_note("the OpenAPI document would be");
+    assert!(note.contains("listed once, on the path"), "{note}");
+    assert!(note.contains("only name the method and path"), "{note}");
+
+    // Read back, every operation still takes both path parameters.
+    let again = tempfile::tempdir().unwrap();
+    let spec = again.path().join("openapi.json");
+    std::fs::write(&spec, &text).unwrap();
+    let out = build(&spec, &[]);
+    let tools: Value = serde_json::from_slice(
+        &std::fs::read(out.path().join(".well-known/mcp/tools.json")).unwrap(),
+    )
+    .unwrap();
+    let tools = tools["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 510);
+    for t in tools {
+        let required = crate::common::sorted_strs(&t["inputSchema"]["required"]);
+        assert_eq!(required, ["item_id", "org_id"], "{t}");
+    }
+}
+
 /// Request bodies whose fields are described at length, each body its own: rewritten in
 /// OpenAPI 3.1 with every operation's own blocks, the document would outgrow its source, so
 /// the descriptions inside its schemas go (the fields' types stay), with a note; it stays a

@@ -242,7 +242,9 @@ struct Fit {
     levels: Option<usize>,
     /// Leave out what says again what the document or another says: the error names and
     /// `x-errors` (each error response keeps its texts, and equal ones are shared as one
-    /// component), a success's list of the fields its schema gives, and the `false` flags.
+    /// component), a success's list of the fields its schema gives, the `false` flags and
+    /// summaries that only name the method and path; and list a parameter that all the
+    /// operations of a path share once, on the path (`hoist_parameters`).
     lean: bool,
 }
 
@@ -274,8 +276,9 @@ fn made_lean(
             format!(
                 "the OpenAPI document would be {} KB, larger than its {} KB OpenAPI source: \
                  {errors}a success's description no longer lists the fields its schema gives; \
-                 `x-rate-limited` and `x-requires-confirmation` are left out where `false`; \
-                 making it {} KB",
+                 `x-rate-limited` and `x-requires-confirmation` are left out where `false`, \
+                 and summaries that only name the method and path; a parameter every operation \
+                 of a path lists alike is listed once, on the path; making it {} KB",
                 json.len().div_ceil(1024),
                 budget.div_ceil(1024),
                 after.len().div_ceil(1024),
@@ -323,27 +326,39 @@ fn drop_schema_descriptions(doc: &mut Value, cut: schemas::Cut) -> usize {
             }
         }
     }
-    for op in operations_mut(&mut doc["paths"]) {
-        for p in op
+    let parameters = |holder: &mut Map<String, Value>, n: &mut usize| {
+        for p in holder
             .get_mut("parameters")
             .and_then(Value::as_array_mut)
             .into_iter()
             .flatten()
         {
             if let Some(schema) = p.get_mut("schema") {
-                n += cut.apply(schema);
+                *n += cut.apply(schema);
             }
         }
-        if let Some(body) = op.get_mut("requestBody") {
-            media(body, &mut n);
-        }
-        for r in op
-            .get_mut("responses")
-            .and_then(Value::as_object_mut)
-            .into_iter()
-            .flat_map(|r| r.values_mut())
-        {
-            media(r, &mut n);
+    };
+    for item in doc["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|m| m.values_mut())
+        .filter_map(Value::as_object_mut)
+    {
+        // The path's own parameters (`hoist_parameters`), then its operations'.
+        parameters(item, &mut n);
+        for op in item.values_mut().filter_map(Value::as_object_mut) {
+            parameters(op, &mut n);
+            if let Some(body) = op.get_mut("requestBody") {
+                media(body, &mut n);
+            }
+            for r in op
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+                .into_iter()
+                .flat_map(|r| r.values_mut())
+            {
+                media(r, &mut n);
+            }
         }
     }
     n
@@ -456,6 +471,9 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
     }
     let shared = share_schemas(&mut paths, &held);
     let parts = parts::share(&mut paths);
+    if fit.lean {
+        hoist_parameters(&mut paths);
+    }
     doc.insert("paths".into(), paths);
     let mut components = Map::new();
     if !shared.is_empty() {
@@ -746,6 +764,45 @@ fn paths<'a>(
     )
 }
 
+/// Lean: a parameter that every operation of a path lists alike is listed once, on the path,
+/// whose parameters apply to all its operations (OpenAPI §4.8.9.1).
+fn hoist_parameters(paths: &mut Value) {
+    for item in paths
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|m| m.values_mut())
+        .filter_map(Value::as_object_mut)
+    {
+        if item.len() < 2 {
+            continue;
+        }
+        let listed = |op: &Value| op.get("parameters").and_then(Value::as_array).cloned();
+        let common: Vec<Value> = item
+            .values()
+            .next()
+            .and_then(listed)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| {
+                item.values()
+                    .all(|op| listed(op).is_some_and(|ps| ps.contains(p)))
+            })
+            .collect();
+        if common.is_empty() {
+            continue;
+        }
+        for op in item.values_mut().filter_map(Value::as_object_mut) {
+            if let Some(Value::Array(ps)) = op.get_mut("parameters") {
+                ps.retain(|p| !common.contains(p));
+                if ps.is_empty() {
+                    op.shift_remove("parameters");
+                }
+            }
+        }
+        item.insert("parameters".into(), Value::Array(common));
+    }
+}
+
 /// Request and response schemas repeated across operations go to `components/schemas` once
 /// (`emit::schemas`); small documents stay as they are. A place holding a number takes its
 /// schema from `held` (see `paths`).
@@ -923,7 +980,11 @@ fn operation<'a>(
     if !c.tags.is_empty() {
         op.insert("tags".into(), json!(c.tags));
     }
-    op.insert("summary".into(), json!(c.description));
+    // Lean, a summary that only names the method and path (the import's words for an
+    // operation that had none) says what the operation's place says.
+    if !(lean && c.description == format!("{} {}", c.method.as_str(), o.path)) {
+        op.insert("summary".into(), json!(c.description));
+    }
     if let Some(d) = &c.details {
         op.insert("description".into(), json!(d));
     }
