@@ -475,15 +475,19 @@ fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descripti
     // What tells each note (`Code::SizedToSource`) apart: ia.json cuts twice; OpenAPI fits
     // once it leaves out what it says twice (the fields a success returns, in prose, and its
     // `false` flags), so its schemas keep their descriptions; AGIS leaves out its binding
-    // headers, then, still over with every schema description gone, its errors' descriptions.
-    const NOTES: [&str; 7] = [
+    // headers and the values it derived for its read-only endpoints, then, still over with
+    // every schema description gone, its errors' descriptions, and last the outputs' fields
+    // below the first level.
+    const NOTES: [&str; 9] = [
         "ia.json would be larger than its ",
         "ia.json would still be larger than its ",
         "the MCP tools list would be ",
         "`x-rate-limited` and `x-requires-confirmation` are left out where `false`",
         "leaves out its `X-AGIS-*` headers",
+        "the semantic blocks of its 48 read-only endpoints leave out",
         "descriptions of input and output schemas are left out",
         "with no schema description left to leave out: the descriptions of its ",
+        "the endpoints' outputs keep 1 level of fields",
     ];
     let work = tempfile::tempdir().unwrap();
     let spec = work.path().join("widgets.json");
@@ -844,6 +848,98 @@ fn the_lean_openapi_document_lists_a_paths_shared_parameters_once_and_no_made_up
         let required = crate::common::sorted_strs(&t["inputSchema"]["required"]);
         assert_eq!(required, ["item_id", "org_id"], "{t}");
     }
+}
+
+/// Terse reads and a few deletes: the AGIS document's derived semantic values outgrow the
+/// source, so the read-only endpoints leave out those AGIS recommends but does not require
+/// (before any of the source's own text goes); the deletes keep their impact and confidence,
+/// and a value the author declared stays.
+#[test]
+fn read_only_endpoints_leave_out_the_derived_agis_values_first() {
+    // A long text of the source that no AGIS block carries, so that the derived values are
+    // what takes the document over.
+    let long = "The widget as it is now, with its parts and their settings. ".repeat(7);
+    let paths: serde_json::Map<String, Value> = (0..350)
+        .map(|i| {
+            let mut item = json!({"get": {
+                "operationId": format!("getWidget{i}"),
+                "summary": format!("Gets widget {i} with its parts and their current settings."),
+                "responses": {"200": {"description": long}},
+            }});
+            if i % 10 == 0 {
+                item["delete"] = json!({
+                    "operationId": format!("deleteWidget{i}"),
+                    "summary": format!("Deletes widget {i} and everything it holds."),
+                    "responses": {"204": {"description": "Gone."}},
+                });
+            }
+            if i % 50 == 0 {
+                item["get"]["x-agent-impact"] = json!("informational");
+            }
+            (format!("/widgets{i}/{{id}}"), item)
+        })
+        .collect();
+    let built = build_compact("Widgets", paths);
+    assert!(built.text.len() >= 64 * 1024, "{}", built.text.len());
+    let agis: Value =
+        serde_json::from_slice(built.within(".well-known/agis/service.agis.json")).unwrap();
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+    let guesses = [
+        "capability",
+        "confidence_guidance",
+        "impact_tier",
+        "is_idempotent",
+    ];
+    let (mut reads, mut deletes, mut declared) = (0, 0, 0);
+    for e in agis["endpoints"].as_array().unwrap() {
+        let semantic = e["semantic"].as_object().unwrap();
+        for required in ["intent", "actor", "outcome"] {
+            assert!(semantic.contains_key(required), "{e}");
+        }
+        let path = e["path"].as_str().unwrap();
+        let i: usize = path["/widgets".len()..path.len() - "/{id}".len()]
+            .parse()
+            .unwrap();
+        match e["http_binding"]["method"].as_str().unwrap() {
+            "DELETE" => {
+                deletes += 1;
+                assert_eq!(semantic["impact_tier"], "irreversible", "{e}");
+                assert!(
+                    semantic["confidence_guidance"].as_f64().unwrap() >= 0.85,
+                    "{e}"
+                );
+            }
+            _ if i.is_multiple_of(50) => {
+                declared += 1;
+                assert_eq!(semantic["impact_tier"], "informational", "{e}");
+            }
+            _ => {
+                reads += 1;
+                for key in guesses {
+                    assert!(!semantic.contains_key(key), "{key}: {e}");
+                }
+            }
+        }
+    }
+    assert_eq!((reads, deletes, declared), (343, 35, 7));
+    let (stderr, note) = built.size_note("read-only endpoints leave out");
+    assert!(
+        note.contains("the semantic blocks of its 350 read-only endpoints"),
+        "{note}"
+    );
+    // Nothing of the source's own text had to go.
+    assert!(
+        !stderr.contains("descriptions of input and output schemas are left out"),
+        "{stderr}"
+    );
+    // The summary still lists what the endpoints do.
+    let summary: Value = serde_json::from_slice(&built.files[".well-known/agis.json"]).unwrap();
+    let classes = crate::common::sorted_strs(&summary["capability_summary"]);
+    assert!(
+        classes.contains(&"retrieval") || classes.contains(&"discovery"),
+        "{summary}"
+    );
 }
 
 /// Request bodies whose fields are described at length, each body its own: rewritten in

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::Lowered;
 use crate::emit::schemas::{self, Policy, Root};
 use crate::model::agis::{Endpoint, verbs};
-use crate::model::{Service, SiteType};
+use crate::model::{Impact, Service, SiteType};
 
 pub const VERSION: &str = "1.0";
 pub const GRAMMAR: &str = "AGIS/1.0";
@@ -210,6 +210,38 @@ pub fn drop_binding_headers(doc: &mut Value) -> usize {
         .sum()
 }
 
+/// Leaves out, from each endpoint that only reads (impact `informational`), the semantic
+/// values AGIS recommends but does not require (§3.3: capability, confidence_guidance,
+/// impact_tier, is_idempotent) that the author did not declare and wellgen derived; returns
+/// how many endpoints lost any. What each endpoint does (intent, actor, outcome) stays, and an
+/// endpoint that changes something keeps the impact and confidence an agent checks first.
+pub fn drop_read_guesses(doc: &mut Value, endpoints: &[Endpoint]) -> usize {
+    let Some(list) = doc["endpoints"].as_array_mut() else {
+        return 0;
+    };
+    let mut n = 0;
+    for (json, e) in list.iter_mut().zip(endpoints) {
+        let Some(semantic) = json.get_mut("semantic").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        if e.impact != Impact::Informational {
+            continue;
+        }
+        let s = &e.capability.semantic;
+        let mut any = false;
+        for (key, declared) in [
+            ("capability", s.capability.is_some()),
+            ("confidence_guidance", s.confidence.is_some()),
+            ("impact_tier", s.impact.is_some()),
+            ("is_idempotent", s.idempotent.is_some()),
+        ] {
+            any |= !declared && semantic.shift_remove(key).is_some();
+        }
+        n += usize::from(any);
+    }
+    n
+}
+
 /// Leaves out the description of every endpoint's errors; returns how many.
 pub fn drop_error_descriptions(doc: &mut Value) -> usize {
     doc["endpoints"]
@@ -282,16 +314,21 @@ fn endpoint_json(
 }
 
 /// `/.well-known/agis.json`: every field of §11.1, from the document and the model.
-pub fn summary(service: &Service, doc: &Value, document_url: &str, mcp_url: &str) -> Value {
+/// The endpoints' capabilities and impacts are read from `endpoints`, as a document over its
+/// budget may leave some out (`drop_read_guesses`).
+pub fn summary(
+    service: &Service,
+    doc: &Value,
+    endpoints: &[Endpoint],
+    [document_url, mcp_url]: [&str; 2],
+) -> Value {
     let mut capability_summary: Vec<String> = Vec::new();
     let mut read_only = false;
-    for e in doc["endpoints"].as_array().into_iter().flatten() {
-        if let Some(c) = e["semantic"]["capability"].as_str()
-            && !capability_summary.iter().any(|x| x == c)
-        {
-            capability_summary.push(c.to_string());
+    for e in endpoints {
+        if !capability_summary.contains(&e.class) {
+            capability_summary.push(e.class.clone());
         }
-        read_only |= e["semantic"]["impact_tier"] == "informational";
+        read_only |= e.impact == Impact::Informational;
     }
     let manifest = service.agis.data_manifest.as_ref();
     let protocols: Vec<String> = if service.agis.interaction_protocols.is_empty() {

@@ -111,8 +111,8 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
     let summary = document::summary(
         service,
         &doc,
-        &site.join(JSON_PATH),
-        &site.join(MCP_TOOLS_PATH),
+        &lowered.derived.endpoints,
+        [&site.join(JSON_PATH), &site.join(MCP_TOOLS_PATH)],
     );
     // A document large enough for compact JSON is for machines (`emit::COMPACT_FROM`): its
     // `.agis` file is that same text, the draft's JSON serialisation (a `.agis` file may hold
@@ -139,8 +139,9 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 
 /// The document and its JSON, within its source's budget where it has one
 /// (`emit::source_budget`), leaving out, while it is still over, one thing at a time with a
-/// note: the `http_binding` headers, the descriptions nested in the endpoints'
-/// schemas, then theirs, the errors' descriptions, then levels of the outputs' fields.
+/// note: the `http_binding` headers, the semantic values derived for read-only endpoints, the
+/// descriptions nested in the endpoints' schemas, then theirs, the errors' descriptions, then
+/// levels of the outputs' fields.
 fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Value, Vec<u8>) {
     let mut doc = document::document(service, lowered);
     let budget = source_budget(service);
@@ -149,6 +150,9 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
         return (doc, json);
     };
     let mut json = without_binding_headers(&mut doc, json, budget, diags);
+    if json.len() > budget {
+        json = without_read_guesses(&mut doc, &lowered.derived.endpoints, json, budget, diags);
+    }
     if json.len() > budget {
         json = crate::emit::cut_to_budget(
             &mut doc,
@@ -166,6 +170,7 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
         let render = |levels| {
             let (mut doc, cut) = document::document_cut(service, lowered, Some(levels));
             document::drop_binding_headers(&mut doc);
+            document::drop_read_guesses(&mut doc, &lowered.derived.endpoints);
             document::drop_descriptions(&mut doc, schemas::Cut::All);
             document::drop_error_descriptions(&mut doc);
             (doc, cut)
@@ -216,6 +221,36 @@ fn without_binding_headers(
 /// `json`, the JSON of `doc`, still over its source's `budget` with no schema description
 /// left to cut: the errors' descriptions go too (each error MUST be named and SHOULD be
 /// described, §7; most are wellgen's generic wording of an HTTP status), with a note.
+/// `json`, the JSON of `doc`, still over its source's `budget`: the semantic values wellgen
+/// derived for the endpoints that only read go next (`document::drop_read_guesses`), with a
+/// note.
+fn without_read_guesses(
+    doc: &mut Value,
+    endpoints: &[Endpoint],
+    json: Vec<u8>,
+    budget: usize,
+    diags: &mut Diagnostics,
+) -> Vec<u8> {
+    let n = document::drop_read_guesses(doc, endpoints);
+    if n == 0 {
+        return json;
+    }
+    let after = to_json_bytes_budgeted(doc, Some(budget));
+    diags.push(
+        Diagnostic::new(
+            Code::SizedToSource,
+            format!(
+                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source: the semantic blocks of its {n} read-only endpoints leave out the values AGIS recommends but does not require (capability, confidence_guidance, impact_tier, is_idempotent) that wellgen derived from the HTTP method, making it {} KB",
+                json.len().div_ceil(1024),
+                budget.div_ceil(1024),
+                after.len().div_ceil(1024),
+            ),
+        )
+        .help("a value the author declares is kept (`x-agent-impact` on the operation; `[capabilities.semantic]` in a service.toml); endpoints that change something keep theirs"),
+    );
+    after
+}
+
 fn without_error_descriptions(
     doc: &mut Value,
     json: Vec<u8>,
