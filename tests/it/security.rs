@@ -227,11 +227,42 @@ fn a_fifo_where_a_host_file_goes_is_an_error_not_a_hang() {
     assert!(!out.join(".well-known").exists());
 }
 
-/// The files below `dir`, wellgen's planted obstacle left out.
-fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    let mut all = files(dir);
-    all.retain(|name, _| !name.contains(".wellgen-.wellgen-manifest.tmp"));
-    all
+/// Builds `source` into a fresh folder, then the `changed` text of it with `obstacle` (found
+/// from the output folder) in the way: a folder, not wellgen's to remove, where a file is
+/// staged. The build fails naming it; the previous output is as it was, with no staged file
+/// left (the obstacle holds only a folder); once the obstacle is gone the build goes through.
+fn a_failed_staging_leaves_the_previous_output(
+    source: &Path,
+    changed: &str,
+    obstacle: impl FnOnce(&Path) -> std::path::PathBuf,
+) {
+    let out = source.with_file_name("dist");
+    let (code, _, stderr) = run(wellgen().arg("build").arg(source).arg("-o").arg(&out));
+    assert_eq!(code, 0, "{stderr}");
+    let before = files(&out);
+
+    assert_ne!(fs::read_to_string(source).unwrap(), changed);
+    fs::write(source, changed).unwrap();
+    let obstacle = obstacle(&out);
+    fs::create_dir_all(obstacle.join("inside")).unwrap();
+    let (code, _, stderr) = run(wellgen().arg("build").arg(source).arg("-o").arg(&out));
+    assert_eq!(code, 2, "{stderr}");
+    let name = obstacle.file_name().unwrap().to_string_lossy();
+    assert!(stderr.contains(name.as_ref()), "{stderr}");
+    assert_eq!(
+        files(&out),
+        before,
+        "the previous output changed, or a staged file was left"
+    );
+    assert!(
+        obstacle.join("inside").is_dir(),
+        "removed a folder it did not make"
+    );
+
+    fs::remove_dir_all(&obstacle).unwrap();
+    let (code, _, stderr) = run(wellgen().arg("build").arg(source).arg("-o").arg(&out));
+    assert_eq!(code, 0, "{stderr}");
+    assert_ne!(files(&out), before);
 }
 
 #[test]
@@ -240,42 +271,11 @@ fn a_build_that_fails_while_staging_leaves_the_previous_output_and_no_staged_fil
     let source = work.path().join("service.toml");
     let text = fs::read_to_string(example("worldweather")).unwrap();
     fs::write(&source, &text).unwrap();
-    let out = work.path().join("dist");
-    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
-    assert_eq!(code, 0, "{stderr}");
-    let before = snapshot(&out);
-
-    // The next build changes every document; the manifest, staged last, cannot be staged:
-    // a folder (not wellgen's to remove) stands where its staged copy goes.
+    // The next build changes every document; the manifest, staged last, cannot be staged.
     let changed = text.replacen("description = \"", "description = \"Now: ", 1);
-    assert_ne!(changed, text);
-    fs::write(&source, changed).unwrap();
-    let obstacle = out.join(".wellgen-.wellgen-manifest.tmp");
-    fs::create_dir_all(obstacle.join("inside")).unwrap();
-    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains(".wellgen-.wellgen-manifest.tmp"),
-        "{stderr}"
-    );
-
-    assert_eq!(snapshot(&out), before, "the previous output changed");
-    let leftovers: Vec<String> = files(&out)
-        .into_keys()
-        .filter(|n| n.contains(".wellgen-") && !n.contains(".wellgen-.wellgen-manifest.tmp"))
-        .filter(|n| !n.ends_with(".wellgen-manifest"))
-        .collect();
-    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
-    assert!(
-        obstacle.join("inside").is_dir(),
-        "removed a folder it did not make"
-    );
-
-    // Once the obstacle is gone the same build goes through.
-    fs::remove_dir_all(&obstacle).unwrap();
-    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
-    assert_eq!(code, 0, "{stderr}");
-    assert_ne!(snapshot(&out), before);
+    a_failed_staging_leaves_the_previous_output(&source, &changed, |out| {
+        out.join(".wellgen-.wellgen-manifest.tmp")
+    });
 }
 
 /// An OpenAPI document of `n` operations whose descriptions start with `lead`: enough files
@@ -303,40 +303,18 @@ fn a_large_build_that_fails_while_staging_leaves_the_previous_output_and_no_stag
     let work = tempfile::tempdir().unwrap();
     let source = work.path().join("openapi.json");
     fs::write(&source, many_operations(120, "Lists")).unwrap();
-    let out = work.path().join("dist");
-    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
-    assert_eq!(code, 0, "{stderr}");
-    let details = out.join("api/capabilities");
-    let mut names: Vec<String> = fs::read_dir(&details)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert!(names.len() >= 120, "{names:?}");
-    let before = files(&out);
-
     // The next build changes every detail; one in the middle cannot be staged, while the
     // files around it are staged on other threads.
-    fs::write(&source, many_operations(120, "Returns")).unwrap();
-    let blocked = format!(".wellgen-{}.tmp", names[60]);
-    let obstacle = details.join(&blocked);
-    fs::create_dir_all(obstacle.join("inside")).unwrap();
-    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains(&blocked), "{stderr}");
-
-    let mut after = files(&out);
-    after.retain(|name, _| !name.contains(&blocked));
-    assert_eq!(after, before, "the previous output changed");
-    assert!(
-        obstacle.join("inside").is_dir(),
-        "removed a folder it did not make"
-    );
-
-    fs::remove_dir_all(&obstacle).unwrap();
-    let (code, _, stderr) = run(wellgen().arg("build").arg(&source).arg("-o").arg(&out));
-    assert_eq!(code, 0, "{stderr}");
-    assert_ne!(files(&out), before);
+    a_failed_staging_leaves_the_previous_output(&source, &many_operations(120, "Returns"), |out| {
+        let details = out.join("api/capabilities");
+        let mut names: Vec<String> = fs::read_dir(&details)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert!(names.len() >= 120, "{names:?}");
+        details.join(format!(".wellgen-{}.tmp", names[60]))
+    });
 }
 
 #[test]

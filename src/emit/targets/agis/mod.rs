@@ -149,9 +149,43 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
     let Some(budget) = budget.filter(|b| json.len() > *b) else {
         return (doc, json);
     };
-    let mut json = without_binding_headers(&mut doc, json, budget, diags);
+    let endpoints = &lowered.derived.endpoints;
+    // The headers say again what the endpoint says; an agent that calls over HTTP sends them
+    // as the HTTP transitional binding says.
+    let mut json = step(
+        &mut doc,
+        json,
+        budget,
+        document::drop_binding_headers,
+        [
+            &|_| {
+                ": each endpoint's `http_binding` leaves out its `X-AGIS-*` headers, which say again the endpoint's method and the grammar's version".into()
+            },
+            &|_| {
+                "an agent that calls over HTTP sends them as the HTTP transitional binding says"
+                    .into()
+            },
+        ],
+        diags,
+    );
     if json.len() > budget {
-        json = without_read_guesses(&mut doc, &lowered.derived.endpoints, json, budget, diags);
+        json = step(
+            &mut doc,
+            json,
+            budget,
+            |doc| document::drop_read_guesses(doc, endpoints),
+            [
+                &|n| {
+                    format!(
+                        ": the semantic blocks of its {n} read-only endpoints leave out the values AGIS recommends but does not require (capability, confidence_guidance, impact_tier, is_idempotent) that wellgen derived from the HTTP method"
+                    )
+                },
+                &|_| {
+                    "a value the author declares is kept (`x-agent-impact` on the operation; `[capabilities.semantic]` in a service.toml); endpoints that change something keep theirs".into()
+                },
+            ],
+            diags,
+        );
     }
     if json.len() > budget {
         json = crate::emit::cut_to_budget(
@@ -164,13 +198,29 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
         );
     }
     if json.len() > budget {
-        json = without_error_descriptions(&mut doc, json, budget, diags);
+        // Each error MUST be named and SHOULD be described (§7); most descriptions are
+        // wellgen's generic wording of an HTTP status.
+        json = step(
+            &mut doc,
+            json,
+            budget,
+            document::drop_error_descriptions,
+            [
+                &|n| {
+                    format!(
+                        ", with no schema description left to leave out: the descriptions of its {n} errors are left out (each keeps its name)"
+                    )
+                },
+                &|_| crate::emit::DESCRIPTIONS_KEPT_HELP.into(),
+            ],
+            diags,
+        );
     }
     if json.len() > budget {
         let render = |levels| {
             let (mut doc, cut) = document::document_cut(service, lowered, Some(levels));
             document::drop_binding_headers(&mut doc);
-            document::drop_read_guesses(&mut doc, &lowered.derived.endpoints);
+            document::drop_read_guesses(&mut doc, endpoints);
             document::drop_descriptions(&mut doc, schemas::Cut::All);
             document::drop_error_descriptions(&mut doc);
             (doc, cut)
@@ -189,49 +239,18 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
     (doc, json)
 }
 
-/// `json`, the JSON of `doc`, over its source's `budget`: the `http_binding` headers go first
-/// (they say again what the endpoint says), with a note.
-fn without_binding_headers(
+/// One step of `fitted` on `json`, the JSON of `doc`, over its source's `budget`: `drop`
+/// leaves something out and says how many; if any, a note says what (`what`, after "larger
+/// than its source") and the size it makes.
+fn step(
     doc: &mut Value,
     json: Vec<u8>,
     budget: usize,
+    drop: impl FnOnce(&mut Value) -> usize,
+    [what, help]: [&dyn Fn(usize) -> String; 2],
     diags: &mut Diagnostics,
 ) -> Vec<u8> {
-    if document::drop_binding_headers(doc) == 0 {
-        return json;
-    }
-    let after = to_json_bytes_budgeted(doc, Some(budget));
-    diags.push(
-        Diagnostic::new(
-            Code::SizedToSource,
-            format!(
-                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source: each \
-                 endpoint's `http_binding` leaves out its `X-AGIS-*` headers, which say again \
-                 the endpoint's method and the grammar's version, making it {} KB",
-                json.len().div_ceil(1024),
-                budget.div_ceil(1024),
-                after.len().div_ceil(1024),
-            ),
-        )
-        .help("an agent that calls over HTTP sends them as the HTTP transitional binding says"),
-    );
-    after
-}
-
-/// `json`, the JSON of `doc`, still over its source's `budget` with no schema description
-/// left to cut: the errors' descriptions go too (each error MUST be named and SHOULD be
-/// described, §7; most are wellgen's generic wording of an HTTP status), with a note.
-/// `json`, the JSON of `doc`, still over its source's `budget`: the semantic values wellgen
-/// derived for the endpoints that only read go next (`document::drop_read_guesses`), with a
-/// note.
-fn without_read_guesses(
-    doc: &mut Value,
-    endpoints: &[Endpoint],
-    json: Vec<u8>,
-    budget: usize,
-    diags: &mut Diagnostics,
-) -> Vec<u8> {
-    let n = document::drop_read_guesses(doc, endpoints);
+    let n = drop(doc);
     if n == 0 {
         return json;
     }
@@ -240,38 +259,15 @@ fn without_read_guesses(
         Diagnostic::new(
             Code::SizedToSource,
             format!(
-                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source: the semantic blocks of its {n} read-only endpoints leave out the values AGIS recommends but does not require (capability, confidence_guidance, impact_tier, is_idempotent) that wellgen derived from the HTTP method, making it {} KB",
+                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source{}, making it {} KB",
                 json.len().div_ceil(1024),
                 budget.div_ceil(1024),
+                what(n),
                 after.len().div_ceil(1024),
             ),
         )
-        .help("a value the author declares is kept (`x-agent-impact` on the operation; `[capabilities.semantic]` in a service.toml); endpoints that change something keep theirs"),
+        .help(help(n)),
     );
-    after
-}
-
-fn without_error_descriptions(
-    doc: &mut Value,
-    json: Vec<u8>,
-    budget: usize,
-    diags: &mut Diagnostics,
-) -> Vec<u8> {
-    let removed = document::drop_error_descriptions(doc);
-    if removed == 0 {
-        return json;
-    }
-    let after = to_json_bytes_budgeted(doc, Some(budget));
-    diags.push(Diagnostic::new(
-        Code::SizedToSource,
-        format!(
-            "the AGIS document would be {} KB, larger than its {} KB OpenAPI source, with no schema description left to leave out: the descriptions of its {removed} errors are left out (each keeps its name), making it {} KB",
-            json.len().div_ceil(1024),
-            budget.div_ceil(1024),
-            after.len().div_ceil(1024),
-        ),
-    )
-    .help(crate::emit::DESCRIPTIONS_KEPT_HELP));
     after
 }
 
