@@ -466,13 +466,45 @@ pub fn summary(text: &str, max: usize) -> (String, bool) {
 
 /// Whether a regular expression avoids the syntax that JSON Schema's dialect (ECMA-262) lacks
 /// but other engines accept: inline flags `(?i)`, Python's `(?P<name>` and `(?#comments)`,
-/// and the anchors `\A`, `\Z`, `\z`. Validators reject schemas holding such patterns.
+/// the anchors `\A`, `\Z`, `\z`, Java's POSIX classes (`\p{Alnum}`, `\p{IsLatin}`), and a
+/// class escape as the end of a range (`[\w- ]`, which ECMA-262's Unicode mode and Python
+/// refuse). Validators reject schemas holding such patterns.
 pub fn is_ecma_regex(pattern: &str) -> bool {
     let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    // Whether the class has an atom yet (a `-` first in it is a plain character), and whether
+    // its last atom was a class escape such as `\w`.
+    let (mut class_atoms, mut after_class_escape) = (false, false);
     while let Some(c) = chars.next() {
+        let escape_before = std::mem::take(&mut after_class_escape);
+        let first_in_class = in_class && !std::mem::replace(&mut class_atoms, true);
         match c {
-            '\\' => {
-                if matches!(chars.next(), Some('A' | 'Z' | 'z')) {
+            '\\' => match chars.next() {
+                Some('A' | 'Z' | 'z') => return false,
+                Some('p' | 'P') if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                    if !ecma_property(&name) {
+                        return false;
+                    }
+                }
+                Some('w' | 'W' | 'd' | 'D' | 's' | 'S') if in_class => after_class_escape = true,
+                _ => {}
+            },
+            '[' if !in_class => {
+                in_class = true;
+                class_atoms = false;
+                if chars.peek() == Some(&'^') {
+                    chars.next();
+                }
+            }
+            ']' if in_class => in_class = false,
+            '-' if in_class && !first_in_class => {
+                let mut ahead = chars.clone();
+                let next = ahead.next();
+                let class_end = next == Some('\\')
+                    && matches!(ahead.next(), Some('w' | 'W' | 'd' | 'D' | 's' | 'S'));
+                if (escape_before && next.is_some_and(|n| n != ']')) || class_end {
                     return false;
                 }
             }
@@ -489,6 +521,29 @@ pub fn is_ecma_regex(pattern: &str) -> bool {
         }
     }
     true
+}
+
+/// Whether a regular expression is ECMA-262 ([`is_ecma_regex`]) without Unicode property
+/// escapes (`\p{L}`): ECMA-262 has those only in its Unicode mode, and Python's `re`, which
+/// Python's JSON Schema validators (and so many agents) use, cannot read them at all. What an
+/// import publishes: a pattern left out only accepts more.
+pub fn is_portable_regex(pattern: &str) -> bool {
+    // `\p` without its braces is no better: ECMA-262's Unicode mode and Python refuse it.
+    is_ecma_regex(pattern) && !pattern.contains("\\p") && !pattern.contains("\\P")
+}
+
+/// Whether `name` in `\p{name}` can be an ECMA-262 Unicode property: not one of Java's POSIX
+/// classes or `Is`/`In`/`java` names, which ECMA-262 spells otherwise (`\p{Alpha}`,
+/// `\p{Lower}` and `\p{ASCII}` are Unicode aliases, so they pass).
+fn ecma_property(name: &str) -> bool {
+    const POSIX: [&str; 9] = [
+        "Alnum", "Punct", "Blank", "Digit", "Space", "XDigit", "Print", "Graph", "Cntrl",
+    ];
+    let java = ["Is", "In", "java"].iter().any(|p| {
+        name.strip_prefix(p)
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+    });
+    !name.is_empty() && !POSIX.contains(&name) && !java
 }
 
 #[cfg(test)]
@@ -527,6 +582,12 @@ mod tests {
             "(?<year>\\d{4})",
             "(?<!a)b",
             "a\\.b",
+            "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$",
+            "\\p{Script=Greek}\\p{Alpha}\\p{ASCII}",
+            "[\\w-]",
+            "[\\w\\-.]",
+            "[-\\w]",
+            "[a-z0-9-]+",
         ] {
             assert!(is_ecma_regex(ok), "{ok}");
         }
@@ -536,9 +597,24 @@ mod tests {
             "\\Aabc\\z",
             "a(?#note)b",
             "(?s).*",
+            "^[\\p{Alnum}\\p{Punct}\\p{Blank}]*$",
+            "\\p{IsLatin}+",
+            "\\P{javaLowerCase}",
+            "^((`[\\w- ]+`)|([\\w\\-]+))$",
+            "[a-\\d]",
         ] {
             assert!(!is_ecma_regex(bad), "{bad}");
+            assert!(!is_portable_regex(bad), "{bad}");
         }
+        // Unicode property escapes are ECMA-262 (in its Unicode mode), not portable.
+        for unicode in ["^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$", "[^\\P{C}]"] {
+            assert!(
+                is_ecma_regex(unicode) && !is_portable_regex(unicode),
+                "{unicode}"
+            );
+        }
+        assert!(!is_portable_regex("^\\([\\p\\{L\\}]*\\)$"));
+        assert!(is_portable_regex("^[a-z0-9-]+$"));
     }
 
     #[test]

@@ -1495,7 +1495,7 @@ impl Cx<'_> {
             self.push(
                 Diagnostic::new(Code::InvalidValue, format!("`{pattern}` uses regex syntax JSON Schema does not have"))
                     .at(format!("{field}.pattern"))
-                    .help("write it as an ECMA-262 regex: no inline flags like (?i), no \\A or \\Z anchors"),
+                    .help("write it as an ECMA-262 regex: no inline flags like (?i), no \\A or \\Z anchors, no POSIX classes like \\p{Alnum}, and a `-` after `\\w` in a class escaped (`[\\w\\- ]`)"),
             );
         }
         let checks = [

@@ -743,7 +743,7 @@ impl Lx<'_> {
                     schema
                         .get("pattern")
                         .and_then(Value::as_str)
-                        .filter(|p| crate::text::is_ecma_regex(p))
+                        .filter(|p| crate::text::is_portable_regex(p))
                         .map(str::to_string)
                 })
                 .flatten(),
@@ -801,7 +801,7 @@ impl Lx<'_> {
             }
             if foreign_patterns > 0 {
                 self.note(
-                    "schema patterns in a regex dialect other than JSON Schema's (ECMA-262), such as inline `(?i)` flags, are left out",
+                    "schema patterns that not every JSON Schema validator reads are left out: another regex dialect than ECMA-262 (inline `(?i)` flags, `\\p{Alnum}`), or Unicode property escapes (`\\p{L}`), which Python's `re` lacks",
                     op,
                 );
             }

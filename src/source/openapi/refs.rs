@@ -972,9 +972,11 @@ impl<'a> Expander<'a> {
                     }
                     _ => continue,
                 }
-            } else if key == "pattern" && !sub.as_str().is_some_and(crate::text::is_ecma_regex) {
+            } else if key == "pattern" && !sub.as_str().is_some_and(crate::text::is_portable_regex)
+            {
                 // JSON Schema regexes are ECMA-262: a pattern in another dialect would make
-                // every generated document that carries the schema invalid.
+                // every generated document that carries the schema invalid, and one with
+                // `\p{L}` unreadable to Python's validators.
                 self.foreign_patterns += 1;
                 continue;
             } else {
