@@ -1070,13 +1070,7 @@ impl Journal {
         if tmp.symlink_metadata().is_ok() {
             fs::remove_file(&tmp).map_err(io(format!("cannot remove {}", tmp.display())))?;
         }
-        let mut options = fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o644);
-        let mut f = options
-            .open(&tmp)
-            .map_err(io(format!("cannot write {}", tmp.display())))?;
+        let mut f = create_new(&tmp).map_err(io(format!("cannot write {}", tmp.display())))?;
         // No fsync per file: the journal makes a killed build recoverable without it, and
         // syncing thousands of files made a 1,000-service batch 8x slower (docs/PERFORMANCE.md).
         // A power cut is outside the guarantee (docs/SECURITY.md).
@@ -1396,11 +1390,7 @@ mod swap {
             .zip(files.iter().map(|(_, body, _)| body))
             .collect();
         crate::parallel::map_here(&jobs, file_workers(jobs.len()), |(path, body)| {
-            let mut options = fs::OpenOptions::new();
-            options.write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o644);
-            let mut f = options.open(path)?;
+            let mut f = create_new(path)?;
             f.write_all(body)?;
             publishable(&f)
         })
@@ -1453,6 +1443,15 @@ mod swap {
         };
         removed.map_err(io(format!("cannot remove {}", staging.display())))
     }
+}
+
+/// Creates the file `path`, which must not exist yet, with a published file's mode.
+fn create_new(path: &Path) -> std::io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o644);
+    options.open(path)
 }
 
 /// Published files must be readable by the web server, as a plain `cp` would leave them,

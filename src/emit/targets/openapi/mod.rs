@@ -776,17 +776,13 @@ fn hoist_parameters(paths: &mut Value) {
         if item.len() < 2 {
             continue;
         }
-        let listed = |op: &Value| op.get("parameters").and_then(Value::as_array).cloned();
         let common: Vec<Value> = item
             .values()
             .next()
-            .and_then(listed)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|p| {
-                item.values()
-                    .all(|op| listed(op).is_some_and(|ps| ps.contains(p)))
-            })
+            .map_or(&[][..], listed)
+            .iter()
+            .filter(|p| item.values().all(|op| listed(op).contains(p)))
+            .cloned()
             .collect();
         if common.is_empty() {
             continue;
@@ -801,6 +797,13 @@ fn hoist_parameters(paths: &mut Value) {
         }
         item.insert("parameters".into(), Value::Array(common));
     }
+}
+
+/// The parameters an operation lists, none if it lists none.
+fn listed(op: &Value) -> &[Value] {
+    op.get("parameters")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 /// Request and response schemas repeated across operations go to `components/schemas` once
