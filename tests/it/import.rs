@@ -235,7 +235,10 @@ fn swagger_20_reads_host_body_form_and_api_keys() {
     // The string default "1" of an integer is read as 1; `newest` is not among the enum values.
     assert_eq!(param(search, "page").default, Some(toml::Value::Integer(1)));
     assert_eq!(param(search, "sort").default, None);
-    assert!(diags.iter().any(|d| d.message.contains("do not fit")));
+    assert!(diags.iter().any(|d| {
+        d.message
+            .contains("defaults that are not values of their own schema")
+    }));
     assert_eq!(
         search.returns.as_deref(),
         Some("result {total, books[] {isbn, title, authors[], price}}")
@@ -1880,5 +1883,82 @@ fn details_reach_openapi_mcp_and_a2a_but_not_the_short_documents() {
         let text = read(short);
         assert!(text.contains("Create a charge"), "{short}: {text}");
         assert!(!text.contains("captured later"), "{short}: {text}");
+    }
+}
+
+/// Real specs carry defaults their own schema refuses (sinao.app's `"now"` for a `date-time`,
+/// GoDaddy's `''` for an object, biapi.pro's `false` for a string, nested in bodies and
+/// responses): each is left out at any depth, a string spelling a number becomes that number,
+/// and every generated document carries only defaults that fit.
+#[test]
+fn defaults_that_are_not_values_of_their_schema_are_left_out_at_every_depth() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("openapi.json");
+    let nested = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "since": {"type": "string", "format": "date-time", "default": "now"},
+            "until": {"type": "string", "format": "date-time", "default": "2024-02-29T00:00:00Z"},
+            "filter": {"type": "object", "default": ""},
+            "name": {"type": "string", "default": false},
+            "limit": {"type": "integer", "default": "30"},
+            "views": {"type": "array", "items": {"type": "string"}, "default": "balances"}
+        }
+    });
+    let doc = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Defaults", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/reports": {"post": {
+            "operationId": "createReport",
+            "parameters": [{"name": "at", "in": "query",
+                "schema": {"type": "string", "format": "date", "default": "today"}}],
+            "requestBody": {"content": {"application/json": {"schema": {
+                "type": "object", "properties": {"options": nested}}}}},
+            "responses": {"200": {"description": "The report", "content": {"application/json": {
+                "schema": {"type": "object", "properties": {"options": nested}}}}}}
+        }}}
+    });
+    std::fs::write(&spec, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let out = work.path().join("dist");
+    let (code, _, stderr) = crate::common::run(
+        crate::common::wellgen()
+            .args(["build", "--notes", "--verbose", "-o"])
+            .arg(&out)
+            .arg(&spec),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("N-import-adjusted")
+            && stderr.contains("defaults that are not values of their own schema"),
+        "{stderr}"
+    );
+    let built: Value = crate::common::read_json(&out.join("openapi.json"));
+    let text = built.to_string();
+    for misfit in [
+        "\"now\"",
+        "\"today\"",
+        "\"balances\"",
+        "\"default\":\"\"",
+        "\"default\":false",
+    ] {
+        assert!(!text.contains(misfit), "{misfit} in {text}");
+    }
+    // What fits stays, and the spelled number is a number, in the body and the response alike.
+    assert_eq!(
+        text.matches("\"default\":\"2024-02-29T00:00:00Z\"").count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(text.matches("\"default\":30").count(), 2, "{text}");
+    for target in [
+        "/.well-known/agis/service.agis.json",
+        "/.well-known/mcp/tools.json",
+    ] {
+        let text = std::fs::read_to_string(out.join(&target[1..])).unwrap();
+        assert!(
+            !text.contains("\"now\"") && !text.contains("\"balances\""),
+            "{target}: {text}"
+        );
     }
 }

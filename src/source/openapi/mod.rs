@@ -4,6 +4,7 @@
 //! A service.toml may complete an OpenAPI document (`[source] openapi = "openapi.yaml"`): the
 //! import comes first and the service.toml's values win, key by key, capabilities matched by id.
 
+pub mod fit;
 pub mod load;
 pub mod lower;
 pub mod naming;

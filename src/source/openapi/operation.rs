@@ -463,7 +463,7 @@ impl Lx<'_> {
                 continue;
             }
             let schema = match self.version {
-                Version::Swagger2 => Expander::shallow(self.docs).expand(&node)?,
+                Version::Swagger2 => self.expand_input(&node)?,
                 _ => {
                     let schema = if v.get("schema").is_some() {
                         node.child("schema")
@@ -474,7 +474,7 @@ impl Lx<'_> {
                             .next()
                             .map_or_else(|| node.child("schema"), |(_, m)| m.child("schema"))
                     };
-                    Expander::shallow(self.docs).expand(&schema)?
+                    self.expand_input(&schema)?
                 }
             };
             let (in_, default_required) = match location.as_str() {
@@ -594,7 +594,7 @@ impl Lx<'_> {
         if schema.value().is_null() {
             return Ok(false);
         }
-        let expanded = Expander::shallow(self.docs).expand(schema)?;
+        let expanded = self.expand_input(schema)?;
         if is_empty_object(&expanded) {
             self.note(EMPTY_BODY, schema);
             return Ok(false);
@@ -628,6 +628,16 @@ impl Lx<'_> {
         }
         self.insert_param(params, "body".into(), table, schema);
         Ok(true)
+    }
+
+    /// A parameter's or request body's schema, expanded for its parameters.
+    fn expand_input(&mut self, node: &Node) -> Result<Value, Diagnostic> {
+        let mut expander = Expander::shallow(self.docs);
+        let expanded = expander.expand(node)?;
+        if expander.misfit_defaults > 0 {
+            self.note(MISFIT_DEFAULTS, node);
+        }
+        Ok(expanded)
     }
 
     /// A parameter table from an (expanded) schema; values that do not fit the type are left out.
@@ -787,6 +797,9 @@ impl Lx<'_> {
             let mut expanded = expander.expand(&schema)?;
             let (cut, foreign_patterns) = (expander.cut, expander.foreign_patterns);
             let (file_types, unknown_required) = (expander.file_types, expander.unknown_required);
+            if expander.misfit_defaults > 0 {
+                self.note(MISFIT_DEFAULTS, op);
+            }
             if file_types > 0 {
                 self.note(FILE_AS_BINARY, op);
             }
@@ -1188,7 +1201,7 @@ fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
 /// The note on values and words left out for looking random.
 /// What the import rewrites into a form the model holds, losing nothing an agent needs: said
 /// as one grouped note each (`N-import-adjusted`), where what it leaves out is a warning.
-pub(super) const ADJUSTMENTS: [&str; 8] = [
+pub(super) const ADJUSTMENTS: [&str; 9] = [
     DESCRIBED_BY_PATH,
     CONSTANT_QUERY,
     PARAM_NAMES_CLEANED,
@@ -1197,6 +1210,7 @@ pub(super) const ADJUSTMENTS: [&str; 8] = [
     FILE_AS_BINARY,
     DEEP_OUTPUT_CUT,
     EMPTY_BODY,
+    MISFIT_DEFAULTS,
 ];
 const DESCRIBED_BY_PATH: &str =
     "operations without summary or description are described by method and path";
@@ -1210,6 +1224,8 @@ const FILE_AS_BINARY: &str = "Swagger 2.0 `type: file` response schemas, not a J
 /// The only body such a schema accepts is `{}`: leaving it out loses nothing.
 const EMPTY_BODY: &str =
     "request bodies declared as an object with no properties (and no others allowed) are left out";
+/// A validator of the documents would refuse each of them whole for one such value.
+const MISFIT_DEFAULTS: &str = "schema defaults that are not values of their own schema (its type, format, enum or bounds) are left out";
 const DEEP_OUTPUT_CUT: &str = "response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema";
 
 const RANDOM_LEFT_OUT: &str = "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors";

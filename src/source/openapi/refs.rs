@@ -854,6 +854,8 @@ pub struct Expander<'a> {
     pub file_types: usize,
     /// `required` names dropped because no property of the schema has them.
     pub unknown_required: usize,
+    /// `default`s dropped because they are not values of their schema.
+    pub misfit_defaults: usize,
 }
 
 impl<'a> Expander<'a> {
@@ -874,6 +876,7 @@ impl<'a> Expander<'a> {
             foreign_patterns: 0,
             file_types: 0,
             unknown_required: 0,
+            misfit_defaults: 0,
         }
     }
 
@@ -893,9 +896,10 @@ impl<'a> Expander<'a> {
         let mut v = self.schema(node, node.value(), 0)?;
         merge_all_of(&mut v);
         // After the merge: `allOf` members may bring the properties a `required` names.
-        let (files, required) = json_schema_only(&mut v);
-        self.file_types += files;
-        self.unknown_required += required;
+        let done = json_schema_only(&mut v);
+        self.file_types += done.files;
+        self.unknown_required += done.required;
+        self.misfit_defaults += done.defaults;
         Ok(v)
     }
 
@@ -1114,43 +1118,55 @@ fn normalise_30(schema: &mut Map<String, Value>) {
     }
 }
 
+/// What [`json_schema_only`] rewrote, everywhere in a schema.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Rewrites {
+    /// Swagger 2.0's `type: file`, now a binary string.
+    pub files: usize,
+    /// `required` names no property has, dropped.
+    pub required: usize,
+    /// `default`s that are not values of their schema, dropped (`fit::fit_default`).
+    pub defaults: usize,
+}
+
 /// Rewrites what OpenAPI allows in a schema but JSON Schema validators refuse: Swagger 2.0's
-/// `type: file` becomes a binary string, and `required` names that no property has are dropped
+/// `type: file` becomes a binary string; `required` names that no property has are dropped
 /// when the schema lists its properties and does not allow others (a `required` that can never
-/// be met, or one naming a property the document forgot). Returns how many of each, everywhere
-/// in the schema.
-pub fn json_schema_only(schema: &mut Value) -> (usize, usize) {
+/// be met, or one naming a property the document forgot); a `default` that is not a value of
+/// its schema is converted when it spells one (`"10"` for an integer) and dropped otherwise.
+pub fn json_schema_only(schema: &mut Value) -> Rewrites {
+    let mut done = Rewrites::default();
+    rewrite(schema, &mut done);
+    done
+}
+
+fn rewrite(schema: &mut Value, done: &mut Rewrites) {
     let Some(object) = schema.as_object_mut() else {
-        return (0, 0);
-    };
-    let (mut files, mut required) = (0, 0);
-    let mut visit = |child: &mut Value| {
-        let (f, r) = json_schema_only(child);
-        files += f;
-        required += r;
+        return;
     };
     // One pass over the members notes what the rewrites below need: most schemas need none,
     // and looking each keyword up (a hash of it) cost more than the walk.
-    let (mut file_type, mut listed, mut names) = (false, false, false);
+    let (mut file_type, mut listed, mut names, mut default) = (false, false, false, false);
     for (key, value) in object.iter_mut() {
         let key = key.as_str();
-        each_subschema(key, value, &mut visit);
+        each_subschema(key, value, |child| rewrite(child, done));
         match (key, &*value) {
             ("type", Value::String(t)) => file_type = t == "file",
             ("type", Value::Array(ts)) => file_type = ts.iter().any(|t| t == "file"),
             ("properties", Value::Object(_)) => listed = true,
             ("required", Value::Array(_)) => names = true,
+            ("default", _) => default = true,
             _ => {}
         }
     }
-    if !(file_type || listed && names) {
-        return (files, required);
+    if !(file_type || listed && names || default) {
+        return;
     }
     match object.get_mut("type") {
         Some(t @ Value::String(_)) if t == "file" => {
             *t = Value::String("string".into());
             object.insert("format".into(), Value::String("binary".into()));
-            files += 1;
+            done.files += 1;
         }
         Some(Value::Array(ts)) if ts.iter().any(|t| t == "file") => {
             for t in ts.iter_mut().filter(|t| *t == "file") {
@@ -1158,7 +1174,7 @@ pub fn json_schema_only(schema: &mut Value) -> (usize, usize) {
             }
             ts.dedup();
             object.insert("format".into(), Value::String("binary".into()));
-            files += 1;
+            done.files += 1;
         }
         _ => {}
     }
@@ -1180,14 +1196,17 @@ pub fn json_schema_only(schema: &mut Value) -> (usize, usize) {
             .filter(|n| n.as_str().is_some_and(|n| props.contains_key(n)))
             .cloned()
             .collect();
-        required += names.len() - kept.len();
+        done.required += names.len() - kept.len();
         if kept.is_empty() {
             object.remove("required");
         } else {
             object.insert("required".into(), Value::Array(kept));
         }
     }
-    (files, required)
+    // After the rewrites above: a file default is checked against the binary string.
+    if default && super::fit::fit_default(object) == super::fit::Fitted::Dropped {
+        done.defaults += 1;
+    }
 }
 
 /// Whether a later `allOf` member's property schema narrows an earlier one's to one of its
@@ -1494,7 +1513,13 @@ mod tests {
             "empty": {"type": "object", "properties": {"a": {}}, "required": []},
             "open": {"type": "object", "properties": {"a": {}}, "required": ["b"], "additionalProperties": true}
         }});
-        assert_eq!(json_schema_only(&mut v), (0, 2));
+        assert_eq!(
+            json_schema_only(&mut v),
+            Rewrites {
+                required: 2,
+                ..Rewrites::default()
+            }
+        );
         let p = &v["properties"];
         assert_eq!(p["known"]["required"], json!(["a"]));
         assert_eq!(p["unknown"]["required"], json!(["a"]));
