@@ -1385,15 +1385,23 @@ mod swap {
         }
         // Creating and filling the files is most of a fresh build's writing: on every core
         // (half the time on two, for GitHub's 1,261 files). The first error in file order wins.
-        let jobs: Vec<(&PathBuf, &Arc<Vec<u8>>)> = paths
-            .iter()
-            .zip(files.iter().map(|(_, body, _)| body))
-            .collect();
-        crate::parallel::map_here(&jobs, file_workers(jobs.len()), |(path, body)| {
-            let mut f = create_new(path)?;
-            f.write_all(body)?;
-            publishable(&f)
-        })
+        let jobs: Vec<_> = paths.iter().zip(files).collect();
+        crate::parallel::map_here(
+            &jobs,
+            file_workers(jobs.len()),
+            |(path, (dest, body, changed))| {
+                // A file the build leaves as it is gets a second name instead of a copy: a rebuild
+                // that changes a few documents of a large API neither writes the rest again nor
+                // frees their inodes when the old folder goes (on ext4, an inode freed in the last
+                // minute or so slows every file created after it, docs/PERFORMANCE.md).
+                if !changed && fs::hard_link(dest, path).is_ok() {
+                    return Ok(());
+                }
+                let mut f = create_new(path)?;
+                f.write_all(body)?;
+                publishable(&f)
+            },
+        )
         .into_iter()
         .collect()
     }

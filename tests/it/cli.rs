@@ -378,3 +378,73 @@ fn documents_link_only_to_documents_of_the_same_build() {
         "{llms}"
     );
 }
+
+/// A rebuild that changes a few documents of a folder wellgen owns whole is still one swap (a
+/// reader sees the old output or the new one), but the files it leaves as they were keep their
+/// inode instead of being written again; the swapped-out folder goes, and the next build of the
+/// same source changes nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_rebuild_swaps_in_the_files_it_leaves_as_they_were_without_copying_them() {
+    use std::os::unix::fs::MetadataExt;
+    let work = tempfile::tempdir().unwrap();
+    let source = |version: &str| {
+        let mut text = format!(
+            "[service]\nname = \"Many\"\ndescription = \"A catalogue of many items to look up.\"\n\
+             base_url = \"https://many.example.com\"\nversion = \"{version}\"\n\n[auth]\ntype = \"none\"\n"
+        );
+        for i in 0..70 {
+            text.push_str(&format!(
+                "\n[[capabilities]]\nid = \"item_{i}\"\ndescription = \"Get item number {i}\"\n\
+                 method = \"GET\"\npath = \"/items/{i}\"\nreturns = \"item {{id, name}}\"\n"
+            ));
+        }
+        let path = work.path().join(format!("service-{version}.toml"));
+        fs::write(&path, text).unwrap();
+        path
+    };
+    let (one, two) = (source("1.0.0"), source("2.0.0"));
+    let out = work.path().join("dist");
+    let build_into = |source: &Path| {
+        let (code, _, stderr) = run(wellgen().arg("build").arg(source).arg("-o").arg(&out));
+        assert_eq!(code, 0, "{stderr}");
+    };
+    build_into(&one);
+    let inodes = |dir: &Path| -> std::collections::BTreeMap<String, u64> {
+        files(dir)
+            .into_keys()
+            .map(|p| {
+                let ino = fs::metadata(dir.join(&p)).unwrap().ino();
+                (p, ino)
+            })
+            .collect()
+    };
+    let before = files(&out);
+    let before_inodes = inodes(&out);
+    build_into(&two);
+    let after = files(&out);
+    let after_inodes = inodes(&out);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>()
+    );
+    let changed: Vec<&String> = after.keys().filter(|p| before[*p] != after[*p]).collect();
+    let kept: Vec<&String> = after.keys().filter(|p| before[*p] == after[*p]).collect();
+    assert!(!changed.is_empty() && kept.len() >= 70, "{changed:?}");
+    for p in &kept {
+        assert_eq!(before_inodes[*p], after_inodes[*p], "{p} was written again");
+        assert_eq!(fs::metadata(out.join(p)).unwrap().nlink(), 1, "{p}");
+    }
+    for p in &changed {
+        assert_ne!(
+            before_inodes[*p], after_inodes[*p],
+            "{p} was changed in place"
+        );
+    }
+    assert_no_temporaries(work.path());
+    // Building the same source again finds every file as it should be.
+    let (code, stdout, stderr) = run(wellgen().arg("build").arg(&two).arg("-o").arg(&out));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(files(&out), after);
+    assert_eq!(inodes(&out), after_inodes, "{stdout}");
+}
