@@ -381,3 +381,100 @@ fn no_operation_to_import_counts_the_skipped_ones() {
         "{stderr}"
     );
 }
+
+/// Weatherbit writes `/current/airquality?city={city}&country={country}` beside
+/// `…?postal_code={postal_code}`, declaring `city` and `country` as path parameters: each is a
+/// required query parameter the caller fills in (the declared one keeps its schema), not the
+/// constant `{city}`. OpenAPI tells the two operations apart by those names in the path key,
+/// which validators accept (no template outside the path) and the import reads back alike.
+#[test]
+fn placeholders_in_a_path_keys_query_string_are_query_parameters_the_caller_fills_in() {
+    let compiled = paths_fixture();
+    let service = compiled.service.as_ref().unwrap();
+    let city = cap(service, "weather_by_city");
+    let postal = cap(service, "weather_by_postal_code");
+    assert_eq!(city.path.braces(), "/current/weather");
+    assert_eq!(postal.path.braces(), "/current/weather");
+    let param = |c: &'_ Capability, name: &str| {
+        c.params
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("no `{name}` in {}", c.id))
+            .clone()
+    };
+    for (c, name) in [(city, "city"), (city, "country"), (postal, "postal_code")] {
+        let p = param(c, name);
+        assert!(p.required && p.location == ParamIn::Query, "{name}: {p:?}");
+        assert!(
+            p.allowed.is_empty(),
+            "{name} is no constant: {:?}",
+            p.allowed
+        );
+    }
+    assert_eq!(
+        param(city, "city").description.as_deref(),
+        Some("City name")
+    );
+    assert_eq!(
+        param(city, "country").pattern.as_deref(),
+        Some("^[A-Z]{2}$")
+    );
+    assert_eq!(
+        warnings(&compiled, "OpenAPI has one operation per method and path"),
+        0
+    );
+
+    let doc = compiled
+        .artifacts
+        .iter()
+        .find(|a| a.path == "/openapi.json")
+        .unwrap();
+    let raw: Value = serde_json::from_slice(&doc.body).unwrap();
+    let by_city = &raw["paths"]["/current/weather?city&country"]["get"];
+    let by_postal = &raw["paths"]["/current/weather?postal_code"]["get"];
+    let names = |op: &Value| -> Vec<String> {
+        op["parameters"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no parameters in {op}"))
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}:{}",
+                    p["name"].as_str().unwrap(),
+                    p["in"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    assert_eq!(names(by_city), ["city:query", "country:query", "key:query"]);
+    assert_eq!(names(by_postal), ["key:query", "postal_code:query"]);
+
+    // Imported again, the keys give the same capabilities.
+    let work = tempfile::tempdir().unwrap();
+    let again = work.path().join("openapi.json");
+    std::fs::write(&again, &*doc.body).unwrap();
+    let text = std::fs::read_to_string(&again).unwrap();
+    let round = compile(&again, &text, &Options::default());
+    assert!(round.succeeded(), "{:#?}", round.diags);
+    let service = round.service.as_ref().unwrap();
+    for (id, wanted) in [
+        ("weather_by_city", vec!["city", "country", "key"]),
+        ("weather_by_postal_code", vec!["key", "postal_code"]),
+    ] {
+        let c = cap(service, id);
+        assert_eq!(c.path.braces(), "/current/weather");
+        let mut required: Vec<&str> = c
+            .params
+            .iter()
+            .filter(|p| p.required && p.location == ParamIn::Query)
+            .map(|p| p.name.as_str())
+            .collect();
+        required.sort_unstable();
+        assert_eq!(required, wanted, "{id}");
+        assert!(
+            c.params.iter().all(|p| p.allowed.is_empty()),
+            "{id}: {:?}",
+            c.params
+        );
+    }
+}

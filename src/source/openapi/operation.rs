@@ -117,8 +117,21 @@ impl Lx<'_> {
             .unwrap_or_default();
         let mut params: IndexMap<String, raw::ParamValue> = IndexMap::new();
         let mut content_type = None;
-        self.parameters(item, op, renamed, path, &mut params, &mut content_type)?;
-        constant_params(&mut params, constants);
+        // `?city={city}` names a query parameter whose value the caller gives, not a constant.
+        let (variables, constants): (Vec<_>, Vec<_>) = constants
+            .iter()
+            .cloned()
+            .partition(|(_, v)| placeholder(v).is_some());
+        self.parameters(
+            item,
+            op,
+            (renamed, &variables),
+            path,
+            &mut params,
+            &mut content_type,
+        )?;
+        constant_params(&mut params, &constants);
+        variable_params(&mut params, &variables);
         if self.version != Version::Swagger2 {
             self.request_body(op, &mut params, &mut content_type)?;
         }
@@ -380,11 +393,13 @@ impl Lx<'_> {
         path
     }
 
+    /// `renamed`: the path's parameter renames, and the query string's `name={placeholder}`
+    /// pairs, which make the parameter the placeholder names the query parameter `name`.
     fn parameters(
         &mut self,
         item: &Node,
         op: &Node,
-        renamed: &[(String, String)],
+        (renamed, variables): (&Pairs, &Pairs),
         path: &str,
         params: &mut IndexMap<String, raw::ParamValue>,
         content_type: &mut Option<String>,
@@ -451,6 +466,22 @@ impl Lx<'_> {
                 .iter()
                 .find(|(from, _)| *from == name)
                 .map_or(name, |(_, to)| to.clone());
+            let named = |n: &str| {
+                template
+                    .as_ref()
+                    .is_some_and(|t| t.params().any(|p| p == n))
+            };
+            let (name, location) = match variables
+                .iter()
+                .find(|(_, v)| placeholder(v) == Some(name.as_str()))
+            {
+                Some((query, _))
+                    if matches!(location.as_str(), "path" | "query") && !named(&name) =>
+                {
+                    (query.clone(), "query".to_string())
+                }
+                _ => (name, location),
+            };
             if location == "path"
                 && !template
                     .as_ref()
@@ -1035,6 +1066,51 @@ fn constant_params(params: &mut IndexMap<String, raw::ParamValue>, constants: &[
     }
 }
 
+/// Name pairs: (`from`, `to`) renames, or a query string's (`name`, `value`).
+type Pairs = [(String, String)];
+
+/// The name a whole `{placeholder}` value holds.
+fn placeholder(value: &str) -> Option<&str> {
+    value
+        .strip_prefix('{')?
+        .strip_suffix('}')
+        .filter(|n| !n.is_empty() && !n.contains(['{', '}']))
+}
+
+/// The `name={placeholder}` pairs of a path key's query string: required query parameters the
+/// caller fills in. A declared parameter (read as `name` by `parameters`) keeps its schema; an
+/// undeclared one is a string.
+fn variable_params(params: &mut IndexMap<String, raw::ParamValue>, variables: &[(String, String)]) {
+    for (name, _) in variables {
+        match params.get_mut(name) {
+            Some(raw::ParamValue::Table(t)) if t.location.as_deref() == Some("query") => {
+                t.required = Some(true);
+            }
+            Some(_) => {}
+            None => {
+                params.insert(
+                    name.clone(),
+                    raw::ParamValue::Table(Box::new(raw::ParamTable {
+                        kind: Some(ParamType::String.as_str().into()),
+                        required: Some(true),
+                        description: None,
+                        default: None,
+                        allowed: None,
+                        location: Some("query".into()),
+                        min: None,
+                        max: None,
+                        pattern: None,
+                        example: None,
+                        items: None,
+                        nullable: None,
+                        schema: None,
+                    })),
+                );
+            }
+        }
+    }
+}
+
 /// The resource a path names: its last literal segment, singular, snake_case (`/pets/{id}` →
 /// `pet`, `/records/{id}/more.{format}` → `more`); `resource` when the path has none.
 fn resource_noun(path: &str) -> String {
@@ -1214,8 +1290,7 @@ pub(super) const ADJUSTMENTS: [&str; 9] = [
 ];
 const DESCRIBED_BY_PATH: &str =
     "operations without summary or description are described by method and path";
-const CONSTANT_QUERY: &str =
-    "query strings written into paths (`/rest?method=x`) become required constant query parameters";
+const CONSTANT_QUERY: &str = "query strings written into paths (`/rest?method=x`, `/search?q={q}`) become required query parameters, constant where a value is written";
 const PARAM_NAMES_CLEANED: &str =
     "path parameter names are made of letters, digits, `_` and `-` (others became `_`)";
 const PATH_NAMES_SHARED: &str = "paths that differ from an earlier path only in parameter names take its names (OpenAPI holds one template per path)";

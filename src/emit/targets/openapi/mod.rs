@@ -84,43 +84,50 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
     // OpenAPI forbids two templates that differ only in parameter names (`/a/{id}`, `/a/{n}`).
     let mut shapes: IndexMap<String, String> = IndexMap::new();
     let mut owners: IndexMap<(String, Method), &str> = IndexMap::new();
+    // Capabilities on one method and path are told apart in the path key: by their constant
+    // query and header parameters (an imported `/rest?method=x`), as the source document did;
+    // where those do not, also by the names of the required query parameters the others do
+    // not all take (an imported `/search?city={city}` beside `/search?zip={zip}`), which an
+    // import of the key reads as those parameters required.
     let mut sharing: IndexMap<(String, Method), usize> = IndexMap::new();
     for c in &service.capabilities {
         *sharing.entry((c.path.braces(), c.method)).or_default() += 1;
     }
-    for c in &service.capabilities {
-        let template = c.path.braces();
-        // Capabilities on one method and path told apart by constant query parameters (an
-        // imported `/rest?method=x`): the path key carries them, as the source document did.
-        let constants = if sharing[&(template.clone(), c.method)] > 1 {
-            constant_query(c)
-        } else {
-            Vec::new()
-        };
-        let pairs = |location: ParamIn| {
-            let pairs: Vec<String> = constants
-                .iter()
-                .filter(|(p, _)| p.location == location)
-                .map(|(p, v)| {
-                    if v.is_empty() {
-                        p.name.clone()
-                    } else {
-                        format!("{}={v}", p.name)
-                    }
-                })
-                .collect();
-            pairs.join("&")
-        };
-        // Header constants (AWS's `X-Amz-Target`) go after a `#`, which no request carries:
-        // the key is told apart, the URL is the path's, the header stays a parameter.
-        let mut key = template.clone();
-        for (mark, location) in [('?', ParamIn::Query), ('#', ParamIn::Header)] {
-            let pairs = pairs(location);
-            if !pairs.is_empty() {
-                key.push(mark);
-                key.push_str(&pairs);
+    let constants: Vec<Vec<(&Param, String)>> = service
+        .capabilities
+        .iter()
+        .map(|c| {
+            if sharing[&(c.path.braces(), c.method)] > 1 {
+                constant_query(c)
+            } else {
+                Vec::new()
             }
-        }
+        })
+        .collect();
+    // Per key the constants give: how many capabilities, and the required query parameters
+    // all of them take.
+    let mut alike: IndexMap<(String, Method), (usize, Vec<&str>)> = IndexMap::new();
+    for (c, fixed) in service.capabilities.iter().zip(&constants) {
+        alike
+            .entry((path_key(c, fixed, &[]), c.method))
+            .and_modify(|(n, common)| {
+                *n += 1;
+                common.retain(|name| required_query(c).any(|r| r == *name));
+            })
+            .or_insert_with(|| (1, required_query(c).collect()));
+    }
+    for (c, constants) in service.capabilities.iter().zip(&constants) {
+        let template = c.path.braces();
+        let key = match &alike[&(path_key(c, constants, &[]), c.method)] {
+            (n, common) if *n > 1 => {
+                let variables: Vec<&str> = required_query(c)
+                    .filter(|name| !common.contains(name))
+                    .filter(|name| !constants.iter().any(|(p, _)| p.name == *name))
+                    .collect();
+                path_key(c, constants, &variables)
+            }
+            _ => path_key(c, constants, &[]),
+        };
         let shape = shape(c);
         match shapes.get(&shape) {
             Some(other) if *other != template => {
@@ -937,6 +944,48 @@ fn operations_mut(paths: &mut Value) -> impl Iterator<Item = &mut Map<String, Va
         .filter_map(Value::as_object_mut)
         .flat_map(|m| m.values_mut())
         .filter_map(Value::as_object_mut)
+}
+
+/// The OpenAPI path key of `c`: its path, then `?` and its query `constants` (`name=value`, a
+/// bare `name` for an empty value) and `variables` (bare names), then `#` and its header
+/// constants, which no request carries: the key is told apart, the URL is the path's, the
+/// header stays a parameter (AWS's `X-Amz-Target`).
+fn path_key(c: &Capability, constants: &[(&Param, String)], variables: &[&str]) -> String {
+    let mut key = c.path.braces();
+    for (mark, location) in [('?', ParamIn::Query), ('#', ParamIn::Header)] {
+        let mut pairs: Vec<String> = constants
+            .iter()
+            .filter(|(p, _)| p.location == location)
+            .map(|(p, v)| {
+                if v.is_empty() {
+                    p.name.clone()
+                } else {
+                    format!("{}={v}", p.name)
+                }
+            })
+            .collect();
+        if location == ParamIn::Query {
+            pairs.extend(variables.iter().map(|name| name.to_string()));
+        }
+        if !pairs.is_empty() {
+            key.push(mark);
+            key.push_str(&pairs.join("&"));
+        }
+    }
+    key
+}
+
+/// The names of the required query parameters whose names a path key can carry (no `#`,
+/// `&`, `=`, braces or white space).
+fn required_query(c: &Capability) -> impl Iterator<Item = &str> {
+    c.params
+        .iter()
+        .filter(|p| p.location == ParamIn::Query && p.required)
+        .map(|p| p.name.as_str())
+        .filter(|name| {
+            name.chars()
+                .all(|ch| ch.is_ascii_graphic() && !matches!(ch, '#' | '&' | '=' | '{' | '}' | '?'))
+        })
 }
 
 /// The required query and header parameters that take exactly one string value, with it.
