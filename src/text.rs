@@ -529,7 +529,38 @@ pub fn is_ecma_regex(pattern: &str) -> bool {
 /// import publishes: a pattern left out only accepts more.
 pub fn is_portable_regex(pattern: &str) -> bool {
     // `\p` without its braces is no better: ECMA-262's Unicode mode and Python refuse it.
-    is_ecma_regex(pattern) && !pattern.contains("\\p") && !pattern.contains("\\P")
+    is_ecma_regex(pattern)
+        && !pattern.contains("\\p")
+        && !pattern.contains("\\P")
+        && letter_escapes_both_read(pattern)
+}
+
+/// Whether every escape of an ASCII letter in `pattern` is one that ECMA-262 and Python's `re`
+/// both read alike: Python refuses any other (`\e`, `\k<name>`, `\cA`), and reads `\x` only
+/// before two hexadecimal digits and `\u` before four (Microsoft's `\x{60}` is neither).
+fn letter_escapes_both_read(pattern: &str) -> bool {
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            continue;
+        }
+        let hex = |chars: &mut std::str::Chars, n: usize| {
+            (0..n).all(|_| chars.next().is_some_and(|h| h.is_ascii_hexdigit()))
+        };
+        let ok = match chars.next() {
+            Some('b' | 'B' | 'd' | 'D' | 'w' | 'W' | 's' | 'S' | 't' | 'n' | 'v' | 'f' | 'r') => {
+                true
+            }
+            Some('x') => hex(&mut chars, 2),
+            Some('u') => hex(&mut chars, 4),
+            Some(l) => !l.is_ascii_alphabetic(),
+            None => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether `name` in `\p{name}` can be an ECMA-262 Unicode property: not one of Java's POSIX
@@ -615,6 +646,24 @@ mod tests {
         }
         assert!(!is_portable_regex("^\\([\\p\\{L\\}]*\\)$"));
         assert!(is_portable_regex("^[a-z0-9-]+$"));
+        // Escapes Python's `re` cannot read (AWS Location Service's `\x{60}`), or reads otherwise.
+        for bad in [
+            "^([$\\-._+!*\\x{60}(),;/?:@=&\\w])+$",
+            "\\u{1F600}",
+            "\\cA",
+            "\\e",
+            "(?<a>x)\\k<a>",
+            "\\x4",
+        ] {
+            assert!(!is_portable_regex(bad), "{bad}");
+        }
+        for ok in [
+            "\\x41\\u00e9[\\b]\\t\\n\\r\\f\\v",
+            "\\.\\-\\/\\(\\)\\1",
+            "^\\d{3}\\s\\S\\w\\W\\D\\B$",
+        ] {
+            assert!(is_portable_regex(ok), "{ok}");
+        }
     }
 
     #[test]

@@ -845,7 +845,7 @@ impl Lx<'_> {
             }
             if foreign_patterns > 0 {
                 self.note(
-                    "schema patterns that not every JSON Schema validator reads are left out: another regex dialect than ECMA-262 (inline `(?i)` flags, `\\p{Alnum}`), or Unicode property escapes (`\\p{L}`), which Python's `re` lacks",
+                    "schema patterns that not every JSON Schema validator reads are left out: another regex dialect than ECMA-262 (inline `(?i)` flags, `\\p{Alnum}`), or what Python's `re` cannot read (`\\p{L}`, `\\x{60}`)",
                     op,
                 );
             }
