@@ -2,8 +2,8 @@
 //! (`"now"` for a `date-time`, `false` for a `string`, `''` for an object), and a validator that
 //! reads the generated documents (openapi-spec-validator does) refuses the whole document for
 //! one of them. What is checked is what such a validator checks without a regex engine: the
-//! type, `enum` and `const`, the bounds, the common string formats, and, inside an object or
-//! array default, its members against their own schemas.
+//! type, `enum` and `const`, the bounds, the common string formats and the `pattern`, and,
+//! inside an object or array default, its members against their own schemas.
 
 use std::str::FromStr;
 
@@ -98,6 +98,10 @@ fn fits_at(v: &Value, schema: &Map<String, Value>, depth: usize) -> bool {
                     .get("format")
                     .and_then(Value::as_str)
                     .is_none_or(|f| has_format(s, f))
+                && schema
+                    .get("pattern")
+                    .and_then(Value::as_str)
+                    .is_none_or(|p| matches_pattern(s, p))
         }
         Value::Object(members) => {
             let required = schema.get("required").and_then(Value::as_array);
@@ -155,6 +159,27 @@ fn has_format(s: &str, format: &str) -> bool {
     }
 }
 
+/// Whether `s` matches `pattern` (searched for, as JSON Schema does), as far as Rust's `regex`
+/// reads an ECMA-262 pattern: one it cannot read (look-around, back-references, or larger
+/// than a megabyte compiled) is taken on trust. Each pair is worked out once per thread: an
+/// import expands a component, and checks its default, wherever it is used.
+fn matches_pattern(s: &str, pattern: &str) -> bool {
+    thread_local! {
+        static SEEN: std::cell::RefCell<std::collections::HashMap<(String, String), bool>> =
+            std::cell::RefCell::default();
+    }
+    let key = (pattern.to_string(), s.to_string());
+    if let Some(seen) = SEEN.with_borrow(|seen| seen.get(&key).copied()) {
+        return seen;
+    }
+    let matches = regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .build()
+        .map_or(true, |re| re.is_match(s));
+    SEEN.with_borrow_mut(|seen| seen.insert(key, matches));
+    matches
+}
+
 /// `8-4-4-4-12` hexadecimal digits.
 fn is_uuid(s: &str) -> bool {
     let groups: Vec<&str> = s.split('-').collect();
@@ -190,6 +215,8 @@ mod tests {
             json!({"type": "object", "required": ["id"], "default": {}}),
             json!({"type": "object", "properties": {"n": {"type": "integer"}}, "default": {"n": "x"}}),
             json!({"type": "array", "items": {"type": "integer"}, "default": [1, "two"]}),
+            json!({"type": "string", "pattern": "^[a-z]+$", "default": ""}),
+            json!({"type": "string", "pattern": "date-time", "default": "2025-10-15T13:51:08.377Z"}),
             json!({"type": "string", "default": null}),
         ] {
             let (f, s) = fitted(schema.clone());
@@ -214,6 +241,9 @@ mod tests {
             json!({"type": "array", "items": {"type": "string"}, "minItems": 1, "default": ["x"]}),
             json!({"type": "object", "required": ["a"], "properties": {"a": {"enum": [1]}}, "default": {"a": 1, "b": 2}}),
             json!({"oneOf": [{"type": "string"}], "default": 5}),
+            json!({"type": "string", "pattern": "[0-9]{3}", "default": "abc123"}),
+            // Back-references are beyond Rust's regex: taken on trust.
+            json!({"type": "string", "pattern": "^(a)\\1$", "default": "ab"}),
             json!({"type": "string"}),
         ] {
             let (f, s) = fitted(schema.clone());
