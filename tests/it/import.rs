@@ -1902,7 +1902,8 @@ fn defaults_that_are_not_values_of_their_schema_are_left_out_at_every_depth() {
             "filter": {"type": "object", "default": ""},
             "name": {"type": "string", "default": false},
             "limit": {"type": "integer", "default": "30"},
-            "views": {"type": "array", "items": {"type": "string"}, "default": "balances"}
+            "views": {"type": "array", "items": {"type": "string"}, "default": "balances"},
+            "code": {"type": "string", "pattern": "^[A-Z]+$", "default": "nocaps"}
         }
     });
     let doc = serde_json::json!({
@@ -1939,6 +1940,7 @@ fn defaults_that_are_not_values_of_their_schema_are_left_out_at_every_depth() {
         "\"now\"",
         "\"today\"",
         "\"balances\"",
+        "\"nocaps\"",
         "\"default\":\"\"",
         "\"default\":false",
     ] {
