@@ -423,6 +423,14 @@ fn placeholders_in_a_path_keys_query_string_are_query_parameters_the_caller_fill
         warnings(&compiled, "OpenAPI has one operation per method and path"),
         0
     );
+    // A path that goes on after a `#` is no query string: skipped, with a warning naming it.
+    assert!(
+        service
+            .capabilities
+            .iter()
+            .all(|c| c.id != "list_transfers")
+    );
+    assert_eq!(warnings(&compiled, "goes on after a `?` or `#`"), 1);
 
     let doc = compiled
         .artifacts

@@ -241,6 +241,12 @@ impl Lx<'_> {
         let mut dropped = false;
         for pair in query.split(['&', '?', '#']).filter(|q| !q.is_empty()) {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            // `/send/?env/v1/partners/{partnerId}`: more path after the `?`, not a query
+            // string; what the author meant there (`{env}`?) is a guess.
+            if k.contains(['/', '{', '}']) {
+                self.warn(op, format!("operation skipped: its path `{path}` goes on after a `?` or `#`, which ends a URL path; describe it by hand in service.toml"));
+                return None;
+            }
             if !is_query_name(k) || v.contains(|c: char| !c.is_ascii_graphic()) {
                 dropped = true;
             } else if !constants.iter().any(|(n, _)| n == k) {
