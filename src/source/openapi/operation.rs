@@ -1049,23 +1049,10 @@ fn constant_params(params: &mut IndexMap<String, raw::ParamValue>, constants: &[
             }
             Some(_) => {}
             None => {
+                let description = format!("Always `{value}`.");
                 params.insert(
                     name.clone(),
-                    raw::ParamValue::Table(Box::new(raw::ParamTable {
-                        kind: Some(ParamType::String.as_str().into()),
-                        required: Some(true),
-                        description: Some(format!("Always `{value}`.")),
-                        default: None,
-                        allowed: Some(fixed),
-                        location: Some("query".into()),
-                        min: None,
-                        max: None,
-                        pattern: None,
-                        example: None,
-                        items: None,
-                        nullable: None,
-                        schema: None,
-                    })),
+                    query_string_param(Some(description), Some(fixed)),
                 );
             }
         }
@@ -1094,27 +1081,33 @@ fn variable_params(params: &mut IndexMap<String, raw::ParamValue>, variables: &[
             }
             Some(_) => {}
             None => {
-                params.insert(
-                    name.clone(),
-                    raw::ParamValue::Table(Box::new(raw::ParamTable {
-                        kind: Some(ParamType::String.as_str().into()),
-                        required: Some(true),
-                        description: None,
-                        default: None,
-                        allowed: None,
-                        location: Some("query".into()),
-                        min: None,
-                        max: None,
-                        pattern: None,
-                        example: None,
-                        items: None,
-                        nullable: None,
-                        schema: None,
-                    })),
-                );
+                params.insert(name.clone(), query_string_param(None, None));
             }
         }
     }
+}
+
+/// A required string query parameter that a path key's query string names and the operation
+/// does not declare.
+fn query_string_param(
+    description: Option<String>,
+    allowed: Option<Vec<toml::Value>>,
+) -> raw::ParamValue {
+    raw::ParamValue::Table(Box::new(raw::ParamTable {
+        kind: Some(ParamType::String.as_str().into()),
+        required: Some(true),
+        description,
+        default: None,
+        allowed,
+        location: Some("query".into()),
+        min: None,
+        max: None,
+        pattern: None,
+        example: None,
+        items: None,
+        nullable: None,
+        schema: None,
+    }))
 }
 
 /// The resource a path names: its last literal segment, singular, snake_case (`/pets/{id}` →
