@@ -159,10 +159,10 @@ fn has_format(s: &str, format: &str) -> bool {
     }
 }
 
-/// Whether `s` matches `pattern` (searched for, as JSON Schema does), as far as Rust's `regex`
-/// reads an ECMA-262 pattern: one it cannot read (look-around, back-references, or larger
-/// than a megabyte compiled) is taken on trust. Each pair is worked out once per thread: an
-/// import expands a component, and checks its default, wherever it is used.
+/// Whether `s` matches `pattern` (searched for, as JSON Schema does), as far as `fancy_regex`
+/// reads an ECMA-262 pattern: one it cannot read, larger than a megabyte compiled, or needing
+/// more than [`BACKTRACK_LIMIT`] steps on `s` is taken on trust. Each pair is worked out once
+/// per thread: an import expands a component, and checks its default, wherever it is used.
 fn matches_pattern(s: &str, pattern: &str) -> bool {
     thread_local! {
         static SEEN: std::cell::RefCell<std::collections::HashMap<(String, String), bool>> =
@@ -172,13 +172,18 @@ fn matches_pattern(s: &str, pattern: &str) -> bool {
     if let Some(seen) = SEEN.with_borrow(|seen| seen.get(&key).copied()) {
         return seen;
     }
-    let matches = regex::RegexBuilder::new(pattern)
-        .size_limit(1 << 20)
+    let matches = fancy_regex::RegexBuilder::new(pattern)
+        .delegate_size_limit(1 << 20)
+        .backtrack_limit(BACKTRACK_LIMIT)
         .build()
-        .map_or(true, |re| re.is_match(s));
+        .map_or(true, |re| re.is_match(s).unwrap_or(true));
     SEEN.with_borrow_mut(|seen| seen.insert(key, matches));
     matches
 }
+
+/// The backtracking a pattern may take on one default: a pattern such as `(a|a)*b` would
+/// otherwise take exponential time, and a spec's author writes it.
+const BACKTRACK_LIMIT: usize = 100_000;
 
 /// `8-4-4-4-12` hexadecimal digits.
 fn is_uuid(s: &str) -> bool {
@@ -216,7 +221,10 @@ mod tests {
             json!({"type": "object", "properties": {"n": {"type": "integer"}}, "default": {"n": "x"}}),
             json!({"type": "array", "items": {"type": "integer"}, "default": [1, "two"]}),
             json!({"type": "string", "pattern": "^[a-z]+$", "default": ""}),
+            // Linear whatever its shape: no back-reference, so `regex` answers.
+            json!({"type": "string", "pattern": "^(a|a)*b$", "default": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}),
             json!({"type": "string", "pattern": "date-time", "default": "2025-10-15T13:51:08.377Z"}),
+            json!({"type": "string", "pattern": "^(a)\\1$", "default": "ab"}),
             json!({"type": "string", "default": null}),
         ] {
             let (f, s) = fitted(schema.clone());
@@ -242,8 +250,10 @@ mod tests {
             json!({"type": "object", "required": ["a"], "properties": {"a": {"enum": [1]}}, "default": {"a": 1, "b": 2}}),
             json!({"oneOf": [{"type": "string"}], "default": 5}),
             json!({"type": "string", "pattern": "[0-9]{3}", "default": "abc123"}),
-            // Back-references are beyond Rust's regex: taken on trust.
-            json!({"type": "string", "pattern": "^(a)\\1$", "default": "ab"}),
+            json!({"type": "string", "pattern": "^(a)\\1$", "default": "aa"}),
+            json!({"type": "string", "pattern": "^(?=.*[0-9])[a-z0-9]+$", "default": "a1"}),
+            // Catastrophic backtracking: taken on trust once past the limit, quickly.
+            json!({"type": "string", "pattern": "^(a|a)*\\1b$", "default": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}),
             json!({"type": "string"}),
         ] {
             let (f, s) = fitted(schema.clone());

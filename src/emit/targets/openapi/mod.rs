@@ -994,9 +994,10 @@ fn constant_query(c: &Capability) -> Vec<(&Param, String)> {
         .iter()
         .filter(|p| matches!(p.location, ParamIn::Query | ParamIn::Header) && p.required)
         .filter_map(|p| match &p.allowed[..] {
+            // Braces in a key read as a path template to validators.
             [Value::String(v)]
                 if v.chars()
-                    .all(|ch| ch.is_ascii_graphic() && ch != '#' && ch != '&') =>
+                    .all(|ch| ch.is_ascii_graphic() && !matches!(ch, '#' | '&' | '{' | '}')) =>
             {
                 Some((p, v.clone()))
             }
