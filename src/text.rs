@@ -528,16 +528,13 @@ pub fn is_ecma_regex(pattern: &str) -> bool {
 /// Python's JSON Schema validators (and so many agents) use, cannot read them at all. What an
 /// import publishes: a pattern left out only accepts more.
 pub fn is_portable_regex(pattern: &str) -> bool {
-    // `\p` without its braces is no better: ECMA-262's Unicode mode and Python refuse it.
-    is_ecma_regex(pattern)
-        && !pattern.contains("\\p")
-        && !pattern.contains("\\P")
-        && letter_escapes_both_read(pattern)
+    // `\p` and `\P`, with their braces or without, are letter escapes Python refuses.
+    is_ecma_regex(pattern) && letter_escapes_both_read(pattern)
 }
 
 /// Whether every escape of an ASCII letter in `pattern` is one that ECMA-262 and Python's `re`
 /// both read alike: Python refuses any other (`\e`, `\k<name>`, `\cA`), and reads `\x` only
-/// before two hexadecimal digits and `\u` before four (Microsoft's `\x{60}` is neither).
+/// before two hexadecimal digits and `\u` before four (AWS Location's `\x{60}` is neither).
 fn letter_escapes_both_read(pattern: &str) -> bool {
     let mut chars = pattern.chars();
     while let Some(c) = chars.next() {

@@ -1,9 +1,9 @@
 //! Whether a schema's `default` is a value of that schema. Sources carry defaults that are not
 //! (`"now"` for a `date-time`, `false` for a `string`, `''` for an object), and a validator that
 //! reads the generated documents (openapi-spec-validator does) refuses the whole document for
-//! one of them. What is checked is what such a validator checks without a regex engine: the
-//! type, `enum` and `const`, the bounds, the common string formats and the `pattern`, and,
-//! inside an object or array default, its members against their own schemas.
+//! one of them. What is checked is what such a validator checks: the type, `enum` and `const`,
+//! the bounds, the common string formats and the `pattern`, and, inside an object or array
+//! default, its members against their own schemas.
 
 use std::str::FromStr;
 
@@ -44,7 +44,8 @@ pub fn fit_default(schema: &mut Map<String, Value>) -> Fitted {
             Fitted::Converted
         }
         None => {
-            schema.remove("default");
+            // `shift_remove`: the schema's other keywords keep the author's order.
+            schema.shift_remove("default");
             Fitted::Dropped
         }
     }
@@ -55,7 +56,7 @@ const MAX_DEPTH: usize = 8;
 
 /// Whether `v` is a value of `schema`, as far as its own keywords and (inside objects and
 /// arrays) its `properties` and `items` say.
-pub fn fits(v: &Value, schema: &Map<String, Value>) -> bool {
+fn fits(v: &Value, schema: &Map<String, Value>) -> bool {
     fits_at(v, schema, 0)
 }
 
@@ -207,7 +208,7 @@ mod tests {
     #[test]
     fn defaults_of_another_type_format_or_value_are_left_out() {
         for schema in [
-            json!({"type": "string", "default": false}),
+            json!({"type": "string", "default": false, "description": "d", "title": "t"}),
             json!({"type": "string", "format": "date-time", "default": "now"}),
             json!({"type": "string", "format": "date", "default": "today"}),
             json!({"type": "string", "format": "uuid", "default": "none"}),
@@ -230,6 +231,19 @@ mod tests {
             let (f, s) = fitted(schema.clone());
             assert_eq!(f, Fitted::Dropped, "{schema}");
             assert!(s.get("default").is_none(), "{s}");
+            let keys = |v: &Value| -> Vec<String> {
+                v.as_object()
+                    .unwrap()
+                    .keys()
+                    .filter(|k| *k != "default")
+                    .cloned()
+                    .collect()
+            };
+            assert_eq!(
+                keys(&s),
+                keys(&schema),
+                "the other keywords keep their order"
+            );
         }
     }
 

@@ -488,11 +488,7 @@ impl Lx<'_> {
                 }
                 _ => (name, location),
             };
-            if location == "path"
-                && !template
-                    .as_ref()
-                    .is_some_and(|t| t.params().any(|p| p == name))
-            {
+            if location == "path" && !named(&name) {
                 self.note(
                     "path parameters that the path does not name are left out",
                     &node,
@@ -1299,7 +1295,7 @@ const FILE_AS_BINARY: &str = "Swagger 2.0 `type: file` response schemas, not a J
 const EMPTY_BODY: &str =
     "request bodies declared as an object with no properties (and no others allowed) are left out";
 /// A validator of the documents would refuse each of them whole for one such value.
-const MISFIT_DEFAULTS: &str = "schema defaults that are not values of their own schema (its type, format, enum or bounds) are left out";
+const MISFIT_DEFAULTS: &str = "schema defaults that are not values of their own schema (its type, format, pattern, enum or bounds) are left out";
 const DEEP_OUTPUT_CUT: &str = "response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema";
 
 const RANDOM_LEFT_OUT: &str = "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors";
