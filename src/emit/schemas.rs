@@ -31,6 +31,25 @@ pub struct Policy {
     /// The schemas of the document together (same measure) from which sharing starts: below
     /// it the document is small enough to read inline, and stays as it always was.
     pub min_total: usize,
+    /// Whether a schema is shared only where its references and its one definition take fewer
+    /// bytes than its copies (for a document over its size budget), not from `min_bytes` up.
+    pub only_where_smaller: bool,
+}
+
+/// What a reference and a definition's key cost, roughly, in bytes of compact JSON: the
+/// component names come from property names and endpoint paths.
+const REFERENCE_BYTES: u64 = 48;
+const DEFINITION_BYTES: u64 = 32;
+
+impl Policy {
+    /// Whether a schema of `size` bytes that occurs `count` times (at least twice) is shared.
+    fn pays(&self, size: u32, count: u32) -> bool {
+        if size < u32::try_from(self.min_bytes).unwrap_or(u32::MAX) {
+            return false;
+        }
+        let (size, count) = (u64::from(size), u64::from(count));
+        !self.only_where_smaller || (count - 1) * size > count * REFERENCE_BYTES + DEFINITION_BYTES
+    }
 }
 
 /// `text` as an OpenAPI component key (`^[a-zA-Z0-9._-]+$`: every other character `_`), or
@@ -114,7 +133,9 @@ pub fn share(roots: &[Root<'_>], policy: Policy) -> (Vec<Value>, Vec<(String, Va
     // references (see `Sharer::before`).
     let mut candidates = 0;
     for n in &mut nodes {
-        let c = n.size >= min_bytes && count.get(&n.hash).is_some_and(|c| *c >= 2);
+        let c = count
+            .get(&n.hash)
+            .is_some_and(|c| *c >= 2 && policy.pays(n.size, *c));
         n.size = candidates;
         candidates += u32::from(c);
     }
@@ -601,6 +622,7 @@ mod tests {
         prefix: "#/$defs/",
         min_bytes: 40,
         min_total: 0,
+        only_where_smaller: false,
     };
 
     fn address() -> Value {
@@ -639,6 +661,25 @@ mod tests {
     }
 
     #[test]
+    fn only_where_smaller_shares_what_its_references_make_shorter() {
+        let smaller = Policy {
+            only_where_smaller: true,
+            ..POLICY
+        };
+        // The address (about 90 bytes) twice: two references and a definition are longer.
+        let twice = json!({"properties": {"billing": address(), "shipping": address()}});
+        assert_eq!(share_one(&twice).len(), 1);
+        assert!(share_with(&twice, smaller).is_empty());
+        // Five times, it pays.
+        let five: Map<String, Value> = (0..5).map(|i| (format!("a{i}"), address())).collect();
+        let five = json!({"properties": five});
+        assert_eq!(
+            share_with(&five, smaller),
+            vec![("a0".to_string(), address())]
+        );
+    }
+
+    #[test]
     fn small_single_or_data_values_stay_inline() {
         let enum_of_address = json!({"enum": [address(), address()]});
         let a = json!({"properties": {"x": {"type": "string"}, "y": {"type": "string"}, "e": enum_of_address}});
@@ -656,13 +697,17 @@ mod tests {
 
     /// `share` of `a` alone, kept in place as a root: its shared schemas.
     fn share_one(a: &Value) -> Vec<(String, Value)> {
+        share_with(a, POLICY)
+    }
+
+    fn share_with(a: &Value, policy: Policy) -> Vec<(String, Value)> {
         share(
             &[Root {
                 schema: a,
                 replaceable: false,
                 hint: "a".into(),
             }],
-            POLICY,
+            policy,
         )
         .1
     }

@@ -475,10 +475,11 @@ fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descripti
     // What tells each note (`Code::SizedToSource`) apart: ia.json cuts twice; OpenAPI fits
     // once it leaves out what it says twice (the fields a success returns, in prose, and its
     // `false` flags), so its schemas keep their descriptions; AGIS leaves out its binding
-    // headers and the values it derived for its read-only endpoints, then, still over with
-    // every schema description gone, its errors' descriptions, and last the outputs' fields
-    // below the first level.
-    const NOTES: [&str; 9] = [
+    // headers, the values it derived for its read-only endpoints and its schemas'
+    // descriptions, which makes the outputs of many endpoints equal: written once in
+    // `schemas`, they bring it within the budget with its errors' descriptions and every
+    // level of the outputs kept.
+    const NOTES: [&str; 8] = [
         "ia.json would be larger than its ",
         "ia.json would still be larger than its ",
         "the MCP tools list would be ",
@@ -486,8 +487,7 @@ fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descripti
         "leaves out its `X-AGIS-*` headers",
         "the semantic blocks of its 48 read-only endpoints leave out",
         "descriptions of input and output schemas are left out",
-        "with no schema description left to leave out: the descriptions of its ",
-        "the endpoints' outputs keep 1 level of fields",
+        "the schemas it repeats go once into its `schemas`",
     ];
     let work = tempfile::tempdir().unwrap();
     let spec = work.path().join("widgets.json");
@@ -785,6 +785,78 @@ fn agis_error_descriptions_go_when_no_schema_description_is_left() {
     assert!(note.contains("the OpenAPI document would be"), "{note}");
     // The MCP tools list and ia.json do not carry errors: they change nothing for them.
     assert!(!stderr.contains("the MCP tools list would be"), "{stderr}");
+}
+
+/// A source whose operations return one mid-sized schema by reference, its schemas together
+/// too small for the AGIS document to share them (under 64 KB): written out in each of 120
+/// endpoints, the document would outgrow its source. Sharing leaves nothing out, so it comes
+/// before anything is left out: the repeated schema goes once into `schemas`, and the
+/// document fits with its headers and derived values kept. A schema repeated where a
+/// reference would not be shorter (used twice, under 130 bytes) stays inline.
+#[test]
+fn an_agis_document_over_its_source_shares_its_repeated_schemas_before_leaving_anything_out() {
+    let long = "The widget as it is now, with its parts and their settings. ".repeat(8);
+    let widget = json!({"type": "object", "properties": {
+        "id": {"type": "string", "description": "The widget's identifier."},
+        "name": {"type": "string", "description": "What people call the widget."},
+        "colour": {"type": "string", "enum": ["red", "green", "blue"]},
+        "parts": {"type": "integer", "minimum": 0},
+    }, "required": ["id", "name"]});
+    let small =
+        json!({"type": "object", "properties": {"note": {"type": "string", "maxLength": 99}}});
+    let paths: serde_json::Map<String, Value> = (0..120)
+        .map(|i| {
+            let schema = if i < 2 { "Small" } else { "Widget" };
+            (
+                format!("/widgets{i}"),
+                json!({"get": {
+                    "operationId": format!("getWidget{i}"),
+                    "summary": format!("Gets widget {i}."),
+                    "responses": {"200": {"description": long, "content": {"application/json": {
+                        "schema": {"$ref": format!("#/components/schemas/{schema}")}
+                    }}}},
+                }}),
+            )
+        })
+        .collect();
+    let built = build_compact_with(
+        "Widgets",
+        paths,
+        json!({"schemas": {"Widget": widget, "Small": small}}),
+    );
+    assert!(built.text.len() >= 64 * 1024, "{}", built.text.len());
+    let agis: Value =
+        serde_json::from_slice(built.within(".well-known/agis/service.agis.json")).unwrap();
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+    let shared = agis["schemas"].as_object().expect("a `schemas` block");
+    assert_eq!(shared.len(), 1, "{shared:?}");
+    let (name, body) = shared.iter().next().unwrap();
+    assert_eq!(
+        body["properties"]["name"]["description"],
+        "What people call the widget."
+    );
+    assert_eq!(body["required"], json!(["id", "name"]));
+    let reference = json!({"$ref": format!("#/schemas/{name}")});
+    let endpoints = agis["endpoints"].as_array().unwrap();
+    assert_eq!(endpoints.len(), 120);
+    for (i, e) in endpoints.iter().enumerate() {
+        if i < 2 {
+            // Twice, 70-odd bytes: two references and a definition would be longer.
+            assert_eq!(e["output"]["properties"]["note"]["maxLength"], 99, "{e}");
+        } else {
+            assert_eq!(e["output"], reference, "{e}");
+        }
+        assert!(e["http_binding"]["headers"].is_object(), "{e}");
+        assert!(e["semantic"]["capability"].is_string(), "{e}");
+    }
+    let (stderr, note) = built.size_note("the schemas it repeats go once into its `schemas`");
+    assert!(note.contains("the AGIS document would be"), "{note}");
+    let agis_notes = stderr
+        .lines()
+        .filter(|l| l.contains("N-sized-to-source") && l.contains("the AGIS document"))
+        .count();
+    assert_eq!(agis_notes, 1, "{stderr}");
 }
 
 /// A terse source that says each path's parameters once, on the path, and has no summaries:

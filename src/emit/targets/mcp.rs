@@ -23,6 +23,7 @@ const SHARING: Policy = Policy {
     prefix: "#/$defs/",
     min_bytes: 64,
     min_total: 4 * 1024,
+    only_where_smaller: false,
 };
 pub const SERVING: Serving = Serving {
     content_type: JSON,

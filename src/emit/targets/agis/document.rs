@@ -17,6 +17,14 @@ const SHARING: Policy = Policy {
     prefix: "#/schemas/",
     min_bytes: 64,
     min_total: 64 * 1024,
+    only_where_smaller: false,
+};
+/// For a document over its source's budget: every repeated schema whose references and
+/// definition take fewer bytes than its copies, however small the document's schemas are.
+const SHARING_TO_FIT: Policy = Policy {
+    min_total: 0,
+    only_where_smaller: true,
+    ..SHARING
 };
 
 /// The vocabulary's domain: declared, else the site type or first category.
@@ -164,7 +172,7 @@ fn share_schemas(
 ) -> (Vec<Value>, Vec<(String, Value)>) {
     let mut roots = Vec::with_capacity(2 * endpoints.len());
     for (i, e) in endpoints.iter().enumerate() {
-        let hint = format!("{}{}", e.method.to_lowercase(), e.path.replace('/', "_"));
+        let hint = hint(&e.method, &e.path);
         let output = outputs.map_or(&*e.output, |o| &o[i]);
         for (key, schema, replaceable) in [("input", &e.input, false), ("output", output, true)] {
             roots.push(Root {
@@ -175,6 +183,85 @@ fn share_schemas(
         }
     }
     schemas::share(&roots, SHARING)
+}
+
+/// `doc` with its schemas shared anew (`SHARING_TO_FIT`), as `document` would share them
+/// if the steps that left parts out of the endpoints' schemas had been taken before: each
+/// endpoint's input and output with every reference into `schemas` put back in place, then
+/// shared.
+pub fn reshared(doc: &Value) -> Value {
+    let empty = Map::new();
+    let shared = doc
+        .get("schemas")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let mut doc = doc.clone();
+    let Some(list) = doc.get_mut("endpoints").and_then(Value::as_array_mut) else {
+        return doc;
+    };
+    let mut owned = Vec::with_capacity(2 * list.len());
+    let mut hints = Vec::with_capacity(list.len());
+    for e in list.iter() {
+        owned.push(inlined(&e["input"], shared));
+        owned.push(inlined(&e["output"], shared));
+        let (method, path) = (e["method"].as_str(), e["path"].as_str());
+        hints.push(hint(method.unwrap_or_default(), path.unwrap_or_default()));
+    }
+    let roots: Vec<Root> = owned
+        .iter()
+        .enumerate()
+        .map(|(i, schema)| Root {
+            schema,
+            replaceable: i % 2 == 1,
+            hint: format!("{}_{}", hints[i / 2], ["input", "output"][i % 2]),
+        })
+        .collect();
+    let (copies, shared) = schemas::share(&roots, SHARING_TO_FIT);
+    let mut copies = copies.into_iter();
+    for e in list.iter_mut() {
+        for key in ["input", "output"] {
+            e[key] = copies.next().unwrap_or_default();
+        }
+    }
+    let Value::Object(map) = &mut doc else {
+        return doc;
+    };
+    map.shift_remove("schemas");
+    if !shared.is_empty() {
+        map.insert(
+            "schemas".into(),
+            Value::Object(shared.into_iter().collect()),
+        );
+    }
+    doc
+}
+
+/// `v` with each reference into the document's `schemas` replaced by the schema.
+fn inlined(v: &Value, shared: &Map<String, Value>) -> Value {
+    match v {
+        Value::Object(m) => {
+            let target = m
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix(SHARING.prefix))
+                .and_then(|name| shared.get(name));
+            match target {
+                Some(s) if m.len() == 1 => inlined(s, shared),
+                _ => Value::Object(
+                    m.iter()
+                        .map(|(k, v)| (k.clone(), inlined(v, shared)))
+                        .collect(),
+                ),
+            }
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| inlined(v, shared)).collect()),
+        v => v.clone(),
+    }
+}
+
+/// The component name hint of an endpoint's schemas: `get_users_{id}`.
+fn hint(method: &str, path: &str) -> String {
+    format!("{}{}", method.to_lowercase(), path.replace('/', "_"))
 }
 
 /// Leaves out the descriptions of each endpoint's parameters and output and of the shared

@@ -141,36 +141,91 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 /// (`emit::source_budget`), leaving out, while it is still over, one thing at a time with a
 /// note: the `http_binding` headers, the semantic values derived for read-only endpoints, the
 /// descriptions nested in the endpoints' schemas, then theirs, the errors' descriptions, then
-/// levels of the outputs' fields.
+/// levels of the outputs' fields. Before each of these, and at the end, it tries the document
+/// with its schemas shared wherever a reference is shorter than the copies
+/// (`document::reshared`), which leaves nothing out: a document that fits that way stops there.
 fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Value, Vec<u8>) {
-    let mut doc = document::document(service, lowered);
+    let doc = document::document(service, lowered);
     let budget = source_budget(service);
     let json = to_json_bytes_budgeted(&doc, budget);
     let Some(budget) = budget.filter(|b| json.len() > *b) else {
         return (doc, json);
     };
+    match fitted_steps(service, lowered, (doc, json), budget, diags) {
+        Ok(fit) => fit,
+        Err((doc, json)) => shared_if_smaller(doc, json, budget, diags).unwrap_or_else(|fit| fit),
+    }
+}
+
+/// `doc` with its schemas shared anew, if that makes it fit `budget` or saves a kilobyte or
+/// more, with a note (`Ok`); else `doc` and `json` as they were (`Err`).
+fn shared_if_smaller(
+    doc: Value,
+    json: Vec<u8>,
+    budget: usize,
+    diags: &mut Diagnostics,
+) -> Result<(Value, Vec<u8>), (Value, Vec<u8>)> {
+    let shared = document::reshared(&doc);
+    let shared_json = to_json_bytes_budgeted(&shared, Some(budget));
+    // A saving under a kilobyte is taken only when it makes the document fit: the note
+    // counts in kilobytes.
+    let fits = shared_json.len() <= budget;
+    if shared_json.len() >= json.len() || !fits && shared_json.len() + 1024 > json.len() {
+        return Err((doc, json));
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::SizedToSource,
+            format!(
+                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source: the schemas it repeats go once into its `schemas` wherever a reference is shorter than the copies, making it {} KB",
+                json.len().div_ceil(1024),
+                budget.div_ceil(1024),
+                shared_json.len().div_ceil(1024),
+            ),
+        )
+        .help("nothing is left out by this: the endpoints point at each shared schema with `$ref` (§8.1)"),
+    );
+    Ok((shared, shared_json))
+}
+
+/// A step of `fitted`: leaves something out of the document, whose JSON it is given, and
+/// returns the JSON after.
+type LeaveOut<'a> = &'a dyn Fn(&mut Value, Vec<u8>, &mut Diagnostics) -> Vec<u8>;
+
+/// The steps of `fitted` on a document over `budget`: `Ok` with the document that fits, else
+/// `Err` with the last one.
+fn fitted_steps(
+    service: &Service,
+    lowered: &Lowered,
+    fit: (Value, Vec<u8>),
+    budget: usize,
+    diags: &mut Diagnostics,
+) -> Result<(Value, Vec<u8>), (Value, Vec<u8>)> {
     let endpoints = &lowered.derived.endpoints;
+    let mut fit = fit;
     // The headers say again what the endpoint says; an agent that calls over HTTP sends them
     // as the HTTP transitional binding says.
-    let mut json = step(
-        &mut doc,
-        json,
-        budget,
-        document::drop_binding_headers,
-        [
-            &|_| {
-                ": each endpoint's `http_binding` leaves out its `X-AGIS-*` headers, which say again the endpoint's method and the grammar's version".into()
-            },
-            &|_| {
-                "an agent that calls over HTTP sends them as the HTTP transitional binding says"
-                    .into()
-            },
-        ],
-        diags,
-    );
-    if json.len() > budget {
-        json = step(
-            &mut doc,
+    let headers = |doc: &mut Value, json, diags: &mut Diagnostics| {
+        step(
+            doc,
+            json,
+            budget,
+            document::drop_binding_headers,
+            [
+                &|_| {
+                    ": each endpoint's `http_binding` leaves out its `X-AGIS-*` headers, which say again the endpoint's method and the grammar's version".into()
+                },
+                &|_| {
+                    "an agent that calls over HTTP sends them as the HTTP transitional binding says"
+                        .into()
+                },
+            ],
+            diags,
+        )
+    };
+    let read_guesses = |doc: &mut Value, json, diags: &mut Diagnostics| {
+        step(
+            doc,
             json,
             budget,
             |doc| document::drop_read_guesses(doc, endpoints),
@@ -185,23 +240,23 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
                 },
             ],
             diags,
-        );
-    }
-    if json.len() > budget {
-        json = crate::emit::cut_to_budget(
-            &mut doc,
+        )
+    };
+    let descriptions = |doc: &mut Value, json, diags: &mut Diagnostics| {
+        crate::emit::cut_to_budget(
+            doc,
             json,
             budget,
             document::drop_descriptions,
             ["the AGIS document", "input and output schemas"],
             diags,
-        );
-    }
-    if json.len() > budget {
-        // Each error MUST be named and SHOULD be described (§7); most descriptions are
-        // wellgen's generic wording of an HTTP status.
-        json = step(
-            &mut doc,
+        )
+    };
+    // Each error MUST be named and SHOULD be described (§7); most descriptions are wellgen's
+    // generic wording of an HTTP status.
+    let error_descriptions = |doc: &mut Value, json, diags: &mut Diagnostics| {
+        step(
+            doc,
             json,
             budget,
             document::drop_error_descriptions,
@@ -214,29 +269,50 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
                 &|_| crate::emit::DESCRIPTIONS_KEPT_HELP.into(),
             ],
             diags,
-        );
-    }
-    if json.len() > budget {
+        )
+    };
+    let levels = |doc: &mut Value, json, diags: &mut Diagnostics| {
         let render = |levels| {
             let (mut doc, cut) = document::document_cut(service, lowered, Some(levels));
             document::drop_binding_headers(&mut doc);
             document::drop_read_guesses(&mut doc, endpoints);
             document::drop_descriptions(&mut doc, schemas::Cut::All);
             document::drop_error_descriptions(&mut doc);
-            (doc, cut)
+            (document::reshared(&doc), cut)
         };
         let outputs = "the endpoints' outputs";
-        let (cut_json, cut_doc) = cut_levels(
+        let (json, cut_doc) = cut_levels(
             json,
             budget,
             (&OUTPUT_LEVELS, render),
             ["the AGIS document", outputs],
             diags,
         );
-        json = cut_json;
-        doc = cut_doc.unwrap_or(doc);
+        if let Some(cut_doc) = cut_doc {
+            *doc = cut_doc;
+        }
+        json
+    };
+    let steps: [LeaveOut; 5] = [
+        &headers,
+        &read_guesses,
+        &descriptions,
+        &error_descriptions,
+        &levels,
+    ];
+    for leave_out in steps {
+        let (mut doc, json) =
+            shared_if_smaller(fit.0, fit.1, budget, diags).unwrap_or_else(|as_it_was| as_it_was);
+        if json.len() <= budget {
+            return Ok((doc, json));
+        }
+        let json = leave_out(&mut doc, json, diags);
+        fit = (doc, json);
+        if fit.1.len() <= budget {
+            return Ok(fit);
+        }
     }
-    (doc, json)
+    Err(fit)
 }
 
 /// One step of `fitted` on `json`, the JSON of `doc`, over its source's `budget`: `drop`

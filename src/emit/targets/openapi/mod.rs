@@ -47,6 +47,7 @@ const SHARING: Policy = Policy {
     prefix: "#/components/schemas/",
     min_bytes: 64,
     min_total: 64 * 1024,
+    only_where_smaller: false,
 };
 /// OpenAI's plugin limits for the linked OpenAPI document (summary/description, parameter description).
 const PLUGIN_TEXT_LIMIT: usize = 200;
