@@ -475,16 +475,17 @@ fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descripti
     // What tells each note (`Code::SizedToSource`) apart: ia.json cuts twice; OpenAPI fits
     // once it leaves out what it says twice (the fields a success returns, in prose, and its
     // `false` flags), so its schemas keep their descriptions; AGIS leaves out its binding
-    // headers, the values it derived for its read-only endpoints and its schemas'
-    // descriptions, which makes the outputs of many endpoints equal: written once in
+    // headers and its URLs' origin, the values it derived for its read-only endpoints and its
+    // schemas' descriptions, which makes the outputs of many endpoints equal: written once in
     // `schemas`, they bring it within the budget with its errors' descriptions and every
     // level of the outputs kept.
-    const NOTES: [&str; 8] = [
+    const NOTES: [&str; 9] = [
         "ia.json would be larger than its ",
         "ia.json would still be larger than its ",
         "the MCP tools list would be ",
         "`x-rate-limited` and `x-requires-confirmation` are left out where `false`",
         "leaves out its `X-AGIS-*` headers",
+        "gives its URL as a path on the documents' own origin (https://",
         "the semantic blocks of its 48 read-only endpoints leave out",
         "descriptions of input and output schemas are left out",
         "the schemas it repeats go once into its `schemas`",
@@ -703,29 +704,8 @@ fn build_compact_with(
 /// keeping its name, with a note; the document stays within its source and valid.
 #[test]
 fn agis_error_descriptions_go_when_no_schema_description_is_left() {
-    let not_found =
-        "The thing was not found: it never existed, it was deleted, or the caller cannot see it. "
-            .repeat(3);
-    let unauthorized =
-        "The request carries no valid credentials: the token is missing, expired or revoked. "
-            .repeat(3);
-    let paths: serde_json::Map<String, Value> = (0..200)
-        .map(|i| {
-            (
-                format!("/v1/things{i}"),
-                json!({"get": {
-                    "operationId": format!("things{i}.get"),
-                    "summary": format!("Gets thing {i}."),
-                    "responses": {
-                        "200": {"description": "OK"},
-                        "404": {"description": not_found},
-                        "401": {"description": unauthorized},
-                    }
-                }}),
-            )
-        })
-        .collect();
-    let built = build_compact("Things", paths);
+    let [not_found, unauthorized] = error_texts(3);
+    let built = build_compact("Things", things(&not_found, &unauthorized));
     let bytes = built.within(".well-known/agis/service.agis.json");
     let agis: Value = serde_json::from_slice(bytes).unwrap();
     let violations = support_agis::validate(&agis);
@@ -785,6 +765,74 @@ fn agis_error_descriptions_go_when_no_schema_description_is_left() {
     assert!(note.contains("the OpenAPI document would be"), "{note}");
     // The MCP tools list and ia.json do not carry errors: they change nothing for them.
     assert!(!stderr.contains("the MCP tools list would be"), "{stderr}");
+}
+
+/// The same operations with a third of the error text: without their descriptions the errors
+/// are still too much, so each is written as its bare name (the draft's own form, §7), and
+/// each binding's URL is the path that resolves to it from the document, on the same origin:
+/// both say all they said, and the document fits.
+#[test]
+fn agis_errors_are_bare_names_and_binding_urls_paths_when_still_over() {
+    let [not_found, unauthorized] = error_texts(1);
+    let built = build_compact("Things", things(&not_found, &unauthorized));
+    let bytes = built.within(".well-known/agis/service.agis.json");
+    let agis: Value = serde_json::from_slice(bytes).unwrap();
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+    let summary: Value = serde_json::from_slice(&built.files[".well-known/agis.json"]).unwrap();
+    let document = summary["agis_document"].as_str().unwrap();
+    assert!(
+        document.starts_with("https://things.example.com/"),
+        "{document}"
+    );
+    let endpoints = agis["endpoints"].as_array().unwrap();
+    assert_eq!(endpoints.len(), 200);
+    for (i, e) in endpoints.iter().enumerate() {
+        let errors = crate::common::sorted_strs(&e["errors"]);
+        assert_eq!(errors.len(), 2, "{e}");
+        assert!(errors.iter().all(|n| !n.is_empty()), "{e}");
+        assert_eq!(e["http_binding"]["url"], format!("/v1/things{i}"), "{e}");
+    }
+    let (stderr, note) = built.size_note("written as their bare names");
+    assert!(note.contains("its 400 errors"), "{note}");
+    let note = size_note(
+        &stderr,
+        "gives its URL as a path on the documents' own origin",
+    );
+    assert!(
+        note.contains("of 200 endpoints") && note.contains("(https://things.example.com)"),
+        "{note}"
+    );
+}
+
+/// Two long error texts, `repeat` sentences each: not found, and unauthorized.
+fn error_texts(repeat: usize) -> [String; 2] {
+    [
+        "The thing was not found: it never existed, it was deleted, or the caller cannot see it. "
+            .repeat(repeat),
+        "The request carries no valid credentials: the token is missing, expired or revoked. "
+            .repeat(repeat),
+    ]
+}
+
+/// 200 terse reads, each with the two error texts.
+fn things(not_found: &str, unauthorized: &str) -> serde_json::Map<String, Value> {
+    (0..200)
+        .map(|i| {
+            (
+                format!("/v1/things{i}"),
+                json!({"get": {
+                    "operationId": format!("things{i}.get"),
+                    "summary": format!("Gets thing {i}."),
+                    "responses": {
+                        "200": {"description": "OK"},
+                        "404": {"description": not_found},
+                        "401": {"description": unauthorized},
+                    }
+                }}),
+            )
+        })
+        .collect()
 }
 
 /// A source whose operations return one mid-sized schema by reference, its schemas together

@@ -297,6 +297,52 @@ pub fn drop_binding_headers(doc: &mut Value) -> usize {
         .sum()
 }
 
+/// Writes each endpoint's `http_binding` URL on `origin` (where the documents are published)
+/// as the path reference that resolves to it from the document's own URL (RFC 3986 §5.2:
+/// `/v1/items` read at `https://api.example.com/.well-known/agis/service.agis.json`); returns
+/// how many. A path that starts `//` would name another host, and stays absolute.
+pub fn relative_binding_urls(doc: &mut Value, origin: &str) -> usize {
+    let mut n = 0;
+    for e in doc["endpoints"].as_array_mut().into_iter().flatten() {
+        let Some(url) = e.get_mut("http_binding").and_then(|b| b.get_mut("url")) else {
+            continue;
+        };
+        let path = url
+            .as_str()
+            .and_then(|u| u.strip_prefix(origin))
+            .filter(|p| p.starts_with('/') && !p.starts_with("//"));
+        if let Some(path) = path {
+            *url = path.to_string().into();
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Writes each error that is a name alone (`{"name": "x"}`) as the bare name, the draft's own
+/// form (§7's examples); returns how many.
+pub fn bare_error_names(doc: &mut Value) -> usize {
+    let mut n = 0;
+    for e in doc["endpoints"].as_array_mut().into_iter().flatten() {
+        for error in e
+            .get_mut("errors")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            let name = match error.as_object() {
+                Some(o) if o.len() == 1 => o.get("name").filter(|n| n.is_string()).cloned(),
+                _ => None,
+            };
+            if let Some(name) = name {
+                *error = name;
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
 /// Leaves out, from each endpoint that only reads (impact `informational`), the semantic
 /// values AGIS recommends but does not require (§3.3: capability, confidence_guidance,
 /// impact_tier, is_idempotent) that the author did not declare and wellgen derived; returns

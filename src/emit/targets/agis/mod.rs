@@ -139,8 +139,9 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 
 /// The document and its JSON, within its source's budget where it has one
 /// (`emit::source_budget`), leaving out, while it is still over, one thing at a time with a
-/// note: the `http_binding` headers, the semantic values derived for read-only endpoints, the
-/// descriptions nested in the endpoints' schemas, then theirs, the errors' descriptions, then
+/// note: the `http_binding` headers, its URLs' origin where it is the documents' own, the
+/// semantic values derived for read-only endpoints, the descriptions nested in the endpoints'
+/// schemas, then theirs, the errors' descriptions (then the objects around their names), then
 /// levels of the outputs' fields. Before each of these, and at the end, it tries the document
 /// with its schemas shared wherever a reference is shorter than the copies
 /// (`document::reshared`), which leaves nothing out: a document that fits that way stops there.
@@ -223,6 +224,27 @@ fn fitted_steps(
             diags,
         )
     };
+    // A path on the documents' own origin is the same URL, read from the document.
+    let origin = service.site_url.origin();
+    let relative = |doc: &mut Value, json, diags: &mut Diagnostics| {
+        step(
+            doc,
+            json,
+            budget,
+            |doc| document::relative_binding_urls(doc, origin.as_str()),
+            [
+                &|n| {
+                    format!(
+                        ": the `http_binding` of {n} endpoints gives its URL as a path on the documents' own origin ({origin})"
+                    )
+                },
+                &|_| {
+                    "nothing is left out by this: the path resolves from the document's URL to the same URL (RFC 3986 §5.2)".into()
+                },
+            ],
+            diags,
+        )
+    };
     let read_guesses = |doc: &mut Value, json, diags: &mut Diagnostics| {
         step(
             doc,
@@ -271,13 +293,32 @@ fn fitted_steps(
             diags,
         )
     };
+    let bare_errors = |doc: &mut Value, json, diags: &mut Diagnostics| {
+        step(
+            doc,
+            json,
+            budget,
+            document::bare_error_names,
+            [
+                &|n| {
+                    format!(
+                        ", with no error description left: its {n} errors are written as their bare names, the draft's own form"
+                    )
+                },
+                &|_| "nothing is left out by this: each error is still named (§7)".into(),
+            ],
+            diags,
+        )
+    };
     let levels = |doc: &mut Value, json, diags: &mut Diagnostics| {
         let render = |levels| {
             let (mut doc, cut) = document::document_cut(service, lowered, Some(levels));
             document::drop_binding_headers(&mut doc);
+            document::relative_binding_urls(&mut doc, origin.as_str());
             document::drop_read_guesses(&mut doc, endpoints);
             document::drop_descriptions(&mut doc, schemas::Cut::All);
             document::drop_error_descriptions(&mut doc);
+            document::bare_error_names(&mut doc);
             (document::reshared(&doc), cut)
         };
         let outputs = "the endpoints' outputs";
@@ -293,11 +334,13 @@ fn fitted_steps(
         }
         json
     };
-    let steps: [LeaveOut; 5] = [
+    let steps: [LeaveOut; 7] = [
         &headers,
+        &relative,
         &read_guesses,
         &descriptions,
         &error_descriptions,
+        &bare_errors,
         &levels,
     ];
     for leave_out in steps {
