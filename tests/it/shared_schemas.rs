@@ -475,18 +475,21 @@ fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descripti
     // What tells each note (`Code::SizedToSource`) apart: ia.json cuts twice; OpenAPI fits
     // once it leaves out what it says twice (the fields a success returns, in prose, and its
     // `false` flags), so its schemas keep their descriptions; AGIS leaves out its binding
-    // headers and its URLs' origin, the values it derived for its read-only endpoints and its
-    // schemas' descriptions, which makes the outputs of many endpoints equal: written once in
-    // `schemas`, they bring it within the budget with its errors' descriptions and every
-    // level of the outputs kept.
-    const NOTES: [&str; 9] = [
+    // headers, its URLs' origin and the `is_idempotent: false` it derived (AGIS's default),
+    // the values it derived for its read-only endpoints, the class it derived for the others,
+    // and its schemas' descriptions, which makes the outputs of many endpoints equal: written
+    // once in `schemas`, they bring it within the budget with its errors' descriptions and
+    // every level of the outputs kept.
+    const NOTES: [&str; 11] = [
         "ia.json would be larger than its ",
         "ia.json would still be larger than its ",
         "the MCP tools list would be ",
         "`x-rate-limited` and `x-requires-confirmation` are left out where `false`",
         "leaves out its `X-AGIS-*` headers",
         "gives its URL as a path on the documents' own origin (https://",
+        "`is_idempotent` is left out of the 48 endpoints where wellgen derived `false`",
         "the semantic blocks of its 48 read-only endpoints leave out",
+        "the semantic blocks of its 72 endpoints that change something leave out the `capability`",
         "descriptions of input and output schemas are left out",
         "the schemas it repeats go once into its `schemas`",
     ];
@@ -511,6 +514,34 @@ fn documents_over_a_large_source_leave_out_response_schemas_and_nested_descripti
             of_target[0]
         );
     }
+
+    // What each endpoint keeps: those that change something their impact and confidence, and
+    // `is_idempotent` where it is true; the outputs every level.
+    let built = build(&spec, &["-q"]);
+    let agis: Value = serde_json::from_slice(
+        &std::fs::read(built.path().join(".well-known/agis/service.agis.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        std::fs::metadata(built.path().join(".well-known/agis/service.agis.json"))
+            .unwrap()
+            .len()
+            <= text.len() as u64
+    );
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+    let mut changing = 0;
+    for e in agis["endpoints"].as_array().unwrap() {
+        let semantic = e["semantic"].as_object().unwrap();
+        assert!(!semantic.contains_key("capability"), "{e}");
+        assert_ne!(semantic.get("is_idempotent"), Some(&json!(false)), "{e}");
+        if e["http_binding"]["method"] != "GET" {
+            changing += 1;
+            assert!(semantic["impact_tier"].is_string(), "{e}");
+            assert!(semantic["confidence_guidance"].is_number(), "{e}");
+        }
+    }
+    assert_eq!(changing, 72);
 
     // The control: the same API as a plain service.toml has no source size, so no budget.
     let toml = work.path().join("service.toml");

@@ -375,7 +375,48 @@ pub fn drop_read_guesses(doc: &mut Value, endpoints: &[Endpoint]) -> usize {
     n
 }
 
-/// Leaves out the description of every endpoint's errors; returns how many.
+/// Leaves out `is_idempotent` where wellgen derived `false`, the value AGIS reads when it is
+/// absent (§6.2: "Defaults to false if absent"); returns from how many endpoints.
+pub fn drop_default_idempotence(doc: &mut Value, endpoints: &[Endpoint]) -> usize {
+    let mut n = 0;
+    for (json, e) in semantic_blocks(doc).zip(endpoints) {
+        if e.capability.semantic.idempotent.is_none()
+            && json.get("is_idempotent") == Some(&Value::Bool(false))
+        {
+            json.shift_remove("is_idempotent");
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Leaves out, from each endpoint that changes something, the `capability` class wellgen
+/// derived (RECOMMENDED, §3.3); the endpoint keeps its impact and confidence. Returns from
+/// how many endpoints.
+pub fn drop_write_classes(doc: &mut Value, endpoints: &[Endpoint]) -> usize {
+    let mut n = 0;
+    for (json, e) in semantic_blocks(doc).zip(endpoints) {
+        if e.impact != Impact::Informational
+            && e.capability.semantic.capability.is_none()
+            && json.shift_remove("capability").is_some()
+        {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Each endpoint's `semantic` object, in order (an endpoint without one, which `document`
+/// never writes, is skipped).
+fn semantic_blocks(doc: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
+    doc["endpoints"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get_mut("semantic").and_then(Value::as_object_mut))
+}
+
+/// Leaves out the description of every endpoint's errors; returns how many./// Leaves out the description of every endpoint's errors; returns how many.
 pub fn drop_error_descriptions(doc: &mut Value) -> usize {
     doc["endpoints"]
         .as_array_mut()

@@ -139,9 +139,10 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 
 /// The document and its JSON, within its source's budget where it has one
 /// (`emit::source_budget`), leaving out, while it is still over, one thing at a time with a
-/// note: the `http_binding` headers, its URLs' origin where it is the documents' own, the
-/// semantic values derived for read-only endpoints, the descriptions nested in the endpoints'
-/// schemas, then theirs, the errors' descriptions (then the objects around their names), then
+/// note: the `http_binding` headers, its URLs' origin where it is the documents' own, a derived
+/// `is_idempotent: false` (the default), the semantic values derived for read-only endpoints,
+/// the class derived for the others, the descriptions nested in the endpoints' schemas, then
+/// theirs, the errors' descriptions (then the objects around their names), then
 /// levels of the outputs' fields. Before each of these, and at the end, it tries the document
 /// with its schemas shared wherever a reference is shorter than the copies
 /// (`document::reshared`), which leaves nothing out: a document that fits that way stops there.
@@ -245,6 +246,25 @@ fn fitted_steps(
             diags,
         )
     };
+    let default_idempotence = |doc: &mut Value, json, diags: &mut Diagnostics| {
+        step(
+            doc,
+            json,
+            budget,
+            |doc| document::drop_default_idempotence(doc, endpoints),
+            [
+                &|n| {
+                    format!(
+                        ": `is_idempotent` is left out of the {n} endpoints where wellgen derived `false`, which AGIS reads when it is absent"
+                    )
+                },
+                &|_| {
+                    "nothing is left out by this: an absent `is_idempotent` is false (§6.2)".into()
+                },
+            ],
+            diags,
+        )
+    };
     let read_guesses = |doc: &mut Value, json, diags: &mut Diagnostics| {
         step(
             doc,
@@ -259,6 +279,25 @@ fn fitted_steps(
                 },
                 &|_| {
                     "a value the author declares is kept (`x-agent-impact` on the operation; `[capabilities.semantic]` in a service.toml); endpoints that change something keep theirs".into()
+                },
+            ],
+            diags,
+        )
+    };
+    let write_classes = |doc: &mut Value, json, diags: &mut Diagnostics| {
+        step(
+            doc,
+            json,
+            budget,
+            |doc| document::drop_write_classes(doc, endpoints),
+            [
+                &|n| {
+                    format!(
+                        ": the semantic blocks of its {n} endpoints that change something leave out the `capability` class wellgen derived (AGIS recommends it but does not require it); they keep their impact and confidence"
+                    )
+                },
+                &|_| {
+                    "a class the author declares is kept (`[capabilities.semantic] capability` in a service.toml); `agis.json` still lists every class".into()
                 },
             ],
             diags,
@@ -315,7 +354,9 @@ fn fitted_steps(
             let (mut doc, cut) = document::document_cut(service, lowered, Some(levels));
             document::drop_binding_headers(&mut doc);
             document::relative_binding_urls(&mut doc, origin.as_str());
+            document::drop_default_idempotence(&mut doc, endpoints);
             document::drop_read_guesses(&mut doc, endpoints);
+            document::drop_write_classes(&mut doc, endpoints);
             document::drop_descriptions(&mut doc, schemas::Cut::All);
             document::drop_error_descriptions(&mut doc);
             document::bare_error_names(&mut doc);
@@ -334,10 +375,12 @@ fn fitted_steps(
         }
         json
     };
-    let steps: [LeaveOut; 7] = [
+    let steps: [LeaveOut; 9] = [
         &headers,
         &relative,
+        &default_idempotence,
         &read_guesses,
+        &write_classes,
         &descriptions,
         &error_descriptions,
         &bare_errors,
