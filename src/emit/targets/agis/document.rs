@@ -545,3 +545,92 @@ pub fn derived_protocols(service: &Service, read_only: bool) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(urls: &[&str]) -> Value {
+        let endpoints: Vec<Value> = urls
+            .iter()
+            .map(|u| json!({"http_binding": {"method": "GET", "url": u}}))
+            .collect();
+        json!({ "endpoints": endpoints })
+    }
+
+    #[test]
+    fn only_urls_on_the_documents_own_origin_become_paths() {
+        let mut d = doc(&[
+            "https://api.example.com/v1/items",
+            "https://api.example.com.evil.test/v1/items",
+            "https://api.example.com:8443/v1/items",
+            "https://other.example.com/v1/items",
+            "https://api.example.com//cdn.test/x",
+            "https://api.example.com",
+        ]);
+        assert_eq!(relative_binding_urls(&mut d, "https://api.example.com"), 1);
+        let urls: Vec<&str> = d["endpoints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["http_binding"]["url"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            urls,
+            [
+                "/v1/items",
+                "https://api.example.com.evil.test/v1/items",
+                "https://api.example.com:8443/v1/items",
+                "https://other.example.com/v1/items",
+                "https://api.example.com//cdn.test/x",
+                "https://api.example.com",
+            ]
+        );
+    }
+
+    #[test]
+    fn only_errors_that_are_a_name_alone_become_bare_names() {
+        let mut d = json!({"endpoints": [{"errors": [
+            {"name": "not_found"},
+            {"name": "conflict", "description": "Taken."},
+            "gone",
+        ]}]});
+        assert_eq!(bare_error_names(&mut d), 1);
+        assert_eq!(
+            d["endpoints"][0]["errors"],
+            json!(["not_found", {"name": "conflict", "description": "Taken."}, "gone"])
+        );
+    }
+
+    #[test]
+    fn resharing_puts_references_back_and_shares_what_pays() {
+        let widget = json!({"type": "object", "properties": {
+            "id": {"type": "string", "description": "The widget's identifier."},
+            "name": {"type": "string", "description": "What people call the widget."},
+        }});
+        let endpoint = |i: usize, output: Value| json!({"method": "FETCH", "path": format!("/w{i}"), "input": {"type": "object", "properties": {}, "required": []}, "output": output});
+        // Shared under a name the first time, inline the second: resharing finds both equal.
+        let endpoints: Vec<Value> = (0..5)
+            .map(|i| {
+                let output = if i % 2 == 0 {
+                    json!({"$ref": "#/schemas/old"})
+                } else {
+                    widget.clone()
+                };
+                endpoint(i, output)
+            })
+            .collect();
+        let d = json!({"agis": "1.0", "endpoints": endpoints, "schemas": {"old": widget}});
+        let again = reshared(&d);
+        let shared = again["schemas"].as_object().unwrap();
+        assert_eq!(shared.len(), 1, "{again}");
+        let (name, body) = shared.iter().next().unwrap();
+        assert_eq!(body, &widget);
+        assert_eq!(name, "fetch_w0_output");
+        for e in again["endpoints"].as_array().unwrap() {
+            assert_eq!(e["output"], json!({"$ref": "#/schemas/fetch_w0_output"}));
+        }
+        // Resharing what is already shared that way changes nothing.
+        assert_eq!(reshared(&again), again);
+    }
+}
