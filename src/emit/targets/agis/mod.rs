@@ -143,8 +143,8 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 /// `is_idempotent: false` (the default), the semantic values derived for read-only endpoints,
 /// the class derived for the others, the descriptions nested in the endpoints' schemas, then
 /// theirs, the errors' descriptions (then the objects around their names), then
-/// levels of the outputs' fields. Before each of these, and at the end, it tries the document
-/// with its schemas shared wherever a reference is shorter than the copies
+/// levels of the outputs' fields. First, after the descriptions go, and at the end, it tries
+/// the document with its schemas shared wherever a reference is shorter than the copies
 /// (`document::reshared`), which leaves nothing out: a document that fits that way stops there.
 fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Value, Vec<u8>) {
     let doc = document::document(service, lowered);
@@ -375,20 +375,27 @@ fn fitted_steps(
         }
         json
     };
-    let steps: [LeaveOut; 9] = [
-        &headers,
-        &relative,
-        &default_idempotence,
-        &read_guesses,
-        &write_classes,
-        &descriptions,
-        &error_descriptions,
-        &bare_errors,
-        &levels,
+    // Whether each step may make schemas equal that were not (their descriptions gone): only
+    // then can sharing them again save more than it did before (the levels step shares the
+    // documents it renders itself).
+    let steps: [(LeaveOut, bool); 9] = [
+        (&headers, false),
+        (&relative, false),
+        (&default_idempotence, false),
+        (&read_guesses, false),
+        (&write_classes, false),
+        (&descriptions, true),
+        (&error_descriptions, false),
+        (&bare_errors, false),
+        (&levels, false),
     ];
-    for leave_out in steps {
-        let (mut doc, json) =
-            shared_if_smaller(fit.0, fit.1, budget, diags).unwrap_or_else(|as_it_was| as_it_was);
+    let mut share_first = true;
+    for (leave_out, reshare) in steps {
+        let (mut doc, json) = if share_first {
+            shared_if_smaller(fit.0, fit.1, budget, diags).unwrap_or_else(|as_it_was| as_it_was)
+        } else {
+            fit
+        };
         if json.len() <= budget {
             return Ok((doc, json));
         }
@@ -397,6 +404,7 @@ fn fitted_steps(
         if fit.1.len() <= budget {
             return Ok(fit);
         }
+        share_first = reshare;
     }
     Err(fit)
 }
