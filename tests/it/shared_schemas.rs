@@ -691,6 +691,16 @@ impl Built {
         bytes
     }
 
+    /// The AGIS document, which must be no larger than the source and pass the suite's
+    /// validator.
+    fn valid_agis(&self) -> Value {
+        let agis: Value =
+            serde_json::from_slice(self.within(".well-known/agis/service.agis.json")).unwrap();
+        let violations = support_agis::validate(&agis);
+        assert!(violations.is_empty(), "{violations:?}");
+        agis
+    }
+
     /// What `wellgen check --notes` says of the source, and its size note about `document`.
     fn size_note(&self, document: &str) -> (String, String) {
         let stderr = check_notes(&self.spec);
@@ -737,10 +747,7 @@ fn build_compact_with(
 fn agis_error_descriptions_go_when_no_schema_description_is_left() {
     let [not_found, unauthorized] = error_texts(3);
     let built = build_compact("Things", things(&not_found, &unauthorized));
-    let bytes = built.within(".well-known/agis/service.agis.json");
-    let agis: Value = serde_json::from_slice(bytes).unwrap();
-    let violations = support_agis::validate(&agis);
-    assert!(violations.is_empty(), "{violations:?}");
+    let agis = built.valid_agis();
     let endpoints = agis["endpoints"].as_array().unwrap();
     assert_eq!(endpoints.len(), 200);
     for e in endpoints {
@@ -806,10 +813,7 @@ fn agis_error_descriptions_go_when_no_schema_description_is_left() {
 fn agis_errors_are_bare_names_and_binding_urls_paths_when_still_over() {
     let [not_found, unauthorized] = error_texts(1);
     let built = build_compact("Things", things(&not_found, &unauthorized));
-    let bytes = built.within(".well-known/agis/service.agis.json");
-    let agis: Value = serde_json::from_slice(bytes).unwrap();
-    let violations = support_agis::validate(&agis);
-    assert!(violations.is_empty(), "{violations:?}");
+    let agis = built.valid_agis();
     let summary: Value = serde_json::from_slice(&built.files[".well-known/agis.json"]).unwrap();
     let document = summary["agis_document"].as_str().unwrap();
     assert!(
@@ -904,10 +908,7 @@ fn an_agis_document_over_its_source_shares_its_repeated_schemas_before_leaving_a
         json!({"schemas": {"Widget": widget, "Small": small}}),
     );
     assert!(built.text.len() >= 64 * 1024, "{}", built.text.len());
-    let agis: Value =
-        serde_json::from_slice(built.within(".well-known/agis/service.agis.json")).unwrap();
-    let violations = support_agis::validate(&agis);
-    assert!(violations.is_empty(), "{violations:?}");
+    let agis = built.valid_agis();
     let shared = agis["schemas"].as_object().expect("a `schemas` block");
     assert_eq!(shared.len(), 1, "{shared:?}");
     let (name, body) = shared.iter().next().unwrap();
@@ -1032,10 +1033,7 @@ fn read_only_endpoints_leave_out_the_derived_agis_values_first() {
         .collect();
     let built = build_compact("Widgets", paths);
     assert!(built.text.len() >= 64 * 1024, "{}", built.text.len());
-    let agis: Value =
-        serde_json::from_slice(built.within(".well-known/agis/service.agis.json")).unwrap();
-    let violations = support_agis::validate(&agis);
-    assert!(violations.is_empty(), "{violations:?}");
+    let agis = built.valid_agis();
     let guesses = [
         "capability",
         "confidence_guidance",
@@ -1206,10 +1204,7 @@ fn output_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
     let spec_read = oas3::from_json(&text).expect("oas3 reads it");
     assert_eq!(spec_read.operations().count(), 120);
     let oas: Value = serde_json::from_str(&text).unwrap();
-    let agis: Value =
-        serde_json::from_slice(built.within(".well-known/agis/service.agis.json")).unwrap();
-    let violations = support_agis::validate(&agis);
-    assert!(violations.is_empty(), "{violations:?}");
+    built.valid_agis();
     let (stderr, note) = built.size_note("its response schemas keep");
     for document in ["the OpenAPI document", "the AGIS document"] {
         let note = stderr

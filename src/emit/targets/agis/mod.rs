@@ -190,9 +190,22 @@ fn shared_if_smaller(
     Ok((shared, shared_json))
 }
 
-/// A step of `fitted`: leaves something out of the document, whose JSON it is given, and
-/// returns the JSON after.
-type LeaveOut<'a> = &'a dyn Fn(&mut Value, Vec<u8>, &mut Diagnostics) -> Vec<u8>;
+/// A step of `fitted_steps`.
+enum Leave<'a> {
+    /// What `drop` leaves out (it says how many), then the note's words after "larger than its
+    /// source" for that many, and its help.
+    Out(
+        &'a dyn Fn(&mut Value) -> usize,
+        &'a dyn Fn(usize) -> String,
+        &'static str,
+    ),
+    /// The descriptions in the endpoints' schemas, nested ones first (`emit::cut_to_budget`):
+    /// schemas that differed only there become equal.
+    Descriptions,
+    /// Levels of the outputs' fields (`emit::cut_levels`), each rendered with every step
+    /// before it taken.
+    Levels,
+}
 
 /// The steps of `fitted` on a document over `budget`: `Ok` with the document that fits, else
 /// `Err` with the last one.
@@ -204,162 +217,96 @@ fn fitted_steps(
     diags: &mut Diagnostics,
 ) -> Result<(Value, Vec<u8>), (Value, Vec<u8>)> {
     let endpoints = &lowered.derived.endpoints;
-    let mut fit = fit;
-    // The headers say again what the endpoint says; an agent that calls over HTTP sends them
-    // as the HTTP transitional binding says.
-    let headers = |doc: &mut Value, json, diags: &mut Diagnostics| {
-        step(
-            doc,
-            json,
-            budget,
-            document::drop_binding_headers,
-            [
-                &|_| {
-                    ": each endpoint's `http_binding` leaves out its `X-AGIS-*` headers, which say again the endpoint's method and the grammar's version".into()
-                },
-                &|_| {
-                    "an agent that calls over HTTP sends them as the HTTP transitional binding says"
-                        .into()
-                },
-            ],
-            diags,
-        )
-    };
     // A path on the documents' own origin is the same URL, read from the document.
     let origin = service.site_url.origin();
-    let relative = |doc: &mut Value, json, diags: &mut Diagnostics| {
-        step(
-            doc,
-            json,
-            budget,
-            |doc| document::relative_binding_urls(doc, origin.as_str()),
-            [
-                &|n| {
-                    format!(
-                        ": the `http_binding` of {n} endpoints gives its URL as a path on the documents' own origin ({origin})"
-                    )
-                },
-                &|_| {
-                    "nothing is left out by this: the path resolves from the document's URL to the same URL (RFC 3986 §5.2)".into()
-                },
-            ],
-            diags,
+    let relative = |doc: &mut Value| document::relative_binding_urls(doc, origin.as_str());
+    let default_idempotence = |doc: &mut Value| document::drop_default_idempotence(doc, endpoints);
+    let read_guesses = |doc: &mut Value| document::drop_read_guesses(doc, endpoints);
+    let write_classes = |doc: &mut Value| document::drop_write_classes(doc, endpoints);
+    let at_origin = |n| {
+        format!(
+            ": the `http_binding` of {n} endpoints gives its URL as a path on the documents' own origin ({origin})"
         )
     };
-    let default_idempotence = |doc: &mut Value, json, diags: &mut Diagnostics| {
-        step(
-            doc,
-            json,
-            budget,
-            |doc| document::drop_default_idempotence(doc, endpoints),
-            [
-                &|n| {
-                    format!(
-                        ": `is_idempotent` is left out of the {n} endpoints where wellgen derived `false`, which AGIS reads when it is absent"
-                    )
-                },
-                &|_| {
-                    "nothing is left out by this: an absent `is_idempotent` is false (§6.2)".into()
-                },
-            ],
-            diags,
-        )
-    };
-    let read_guesses = |doc: &mut Value, json, diags: &mut Diagnostics| {
-        step(
-            doc,
-            json,
-            budget,
-            |doc| document::drop_read_guesses(doc, endpoints),
-            [
-                &|n| {
-                    format!(
-                        ": the semantic blocks of its {n} read-only endpoints leave out the values AGIS recommends but does not require (capability, confidence_guidance, impact_tier, is_idempotent) that wellgen derived from the HTTP method"
-                    )
-                },
-                &|_| {
-                    "a value the author declares is kept (`x-agent-impact` on the operation; `[capabilities.semantic]` in a service.toml); endpoints that change something keep theirs".into()
-                },
-            ],
-            diags,
-        )
-    };
-    let write_classes = |doc: &mut Value, json, diags: &mut Diagnostics| {
-        step(
-            doc,
-            json,
-            budget,
-            |doc| document::drop_write_classes(doc, endpoints),
-            [
-                &|n| {
-                    format!(
-                        ": the semantic blocks of its {n} endpoints that change something leave out the `capability` class wellgen derived (AGIS recommends it but does not require it); they keep their impact and confidence"
-                    )
-                },
-                &|_| {
-                    "a class the author declares is kept (`[capabilities.semantic] capability` in a service.toml); `agis.json` still lists every class".into()
-                },
-            ],
-            diags,
-        )
-    };
-    let descriptions = |doc: &mut Value, json, diags: &mut Diagnostics| {
-        crate::emit::cut_to_budget(
-            doc,
-            json,
-            budget,
-            document::drop_descriptions,
-            ["the AGIS document", "input and output schemas"],
-            diags,
-        )
-    };
-    // Each error MUST be named and SHOULD be described (§7); most descriptions are wellgen's
-    // generic wording of an HTTP status.
-    let error_descriptions = |doc: &mut Value, json, diags: &mut Diagnostics| {
-        step(
-            doc,
-            json,
-            budget,
-            document::drop_error_descriptions,
-            [
-                &|n| {
-                    format!(
-                        ", with no schema description left to leave out: the descriptions of its {n} errors are left out (each keeps its name)"
-                    )
-                },
-                &|_| crate::emit::DESCRIPTIONS_KEPT_HELP.into(),
-            ],
-            diags,
-        )
-    };
-    let bare_errors = |doc: &mut Value, json, diags: &mut Diagnostics| {
-        step(
-            doc,
-            json,
-            budget,
-            document::bare_error_names,
-            [
-                &|n| {
-                    format!(
-                        ", with no error description left: its {n} errors are written as their bare names, the draft's own form"
-                    )
-                },
-                &|_| "nothing is left out by this: each error is still named (§7)".into(),
-            ],
-            diags,
-        )
-    };
+    let steps = [
+        // The headers say again what the endpoint says; an agent that calls over HTTP sends
+        // them as the HTTP transitional binding says.
+        Leave::Out(
+            &document::drop_binding_headers,
+            &|_| {
+                ": each endpoint's `http_binding` leaves out its `X-AGIS-*` headers, which say again the endpoint's method and the grammar's version".into()
+            },
+            "an agent that calls over HTTP sends them as the HTTP transitional binding says",
+        ),
+        Leave::Out(
+            &relative,
+            &at_origin,
+            "nothing is left out by this: the path resolves from the document's URL to the same URL (RFC 3986 §5.2)",
+        ),
+        Leave::Out(
+            &default_idempotence,
+            &|n| {
+                format!(
+                    ": `is_idempotent` is left out of the {n} endpoints where wellgen derived `false`, which AGIS reads when it is absent"
+                )
+            },
+            "nothing is left out by this: an absent `is_idempotent` is false (§6.2)",
+        ),
+        Leave::Out(
+            &read_guesses,
+            &|n| {
+                format!(
+                    ": the semantic blocks of its {n} read-only endpoints leave out the values AGIS recommends but does not require (capability, confidence_guidance, impact_tier, is_idempotent) that wellgen derived from the HTTP method"
+                )
+            },
+            "a value the author declares is kept (`x-agent-impact` on the operation; `[capabilities.semantic]` in a service.toml); endpoints that change something keep theirs",
+        ),
+        Leave::Out(
+            &write_classes,
+            &|n| {
+                format!(
+                    ": the semantic blocks of its {n} endpoints that change something leave out the `capability` class wellgen derived (AGIS recommends it but does not require it); they keep their impact and confidence"
+                )
+            },
+            "a class the author declares is kept (`[capabilities.semantic] capability` in a service.toml); `agis.json` still lists every class",
+        ),
+        Leave::Descriptions,
+        // Each error MUST be named and SHOULD be described (§7); most descriptions are
+        // wellgen's generic wording of an HTTP status.
+        Leave::Out(
+            &document::drop_error_descriptions,
+            &|n| {
+                format!(
+                    ", with no schema description left to leave out: the descriptions of its {n} errors are left out (each keeps its name)"
+                )
+            },
+            crate::emit::DESCRIPTIONS_KEPT_HELP,
+        ),
+        Leave::Out(
+            &document::bare_error_names,
+            &|n| {
+                format!(
+                    ", with no error description left: its {n} errors are written as their bare names, the draft's own form"
+                )
+            },
+            "nothing is left out by this: each error is still named (§7)",
+        ),
+        Leave::Levels,
+    ];
     let levels = |doc: &mut Value, json, diags: &mut Diagnostics| {
         let render = |levels| {
             let (mut doc, cut) = document::document_cut(service, lowered, Some(levels));
-            document::drop_binding_headers(&mut doc);
-            document::relative_binding_urls(&mut doc, origin.as_str());
-            document::drop_default_idempotence(&mut doc, endpoints);
-            document::drop_read_guesses(&mut doc, endpoints);
-            document::drop_write_classes(&mut doc, endpoints);
-            document::drop_descriptions(&mut doc, schemas::Cut::All);
-            document::drop_error_descriptions(&mut doc);
-            document::bare_error_names(&mut doc);
+            for step in &steps {
+                match step {
+                    Leave::Out(drop, ..) => {
+                        drop(&mut doc);
+                    }
+                    Leave::Descriptions => {
+                        document::drop_descriptions(&mut doc, schemas::Cut::All);
+                    }
+                    Leave::Levels => {}
+                }
+            }
             (document::reshared(&doc), cut)
         };
         let outputs = "the endpoints' outputs";
@@ -375,22 +322,11 @@ fn fitted_steps(
         }
         json
     };
-    // Whether each step may make schemas equal that were not (their descriptions gone): only
-    // then can sharing them again save more than it did before (the levels step shares the
-    // documents it renders itself).
-    let steps: [(LeaveOut, bool); 9] = [
-        (&headers, false),
-        (&relative, false),
-        (&default_idempotence, false),
-        (&read_guesses, false),
-        (&write_classes, false),
-        (&descriptions, true),
-        (&error_descriptions, false),
-        (&bare_errors, false),
-        (&levels, false),
-    ];
+    let mut fit = fit;
+    // Sharing again can only save more than it did before where a step made schemas equal
+    // that were not (the levels step shares the documents it renders itself).
     let mut share_first = true;
-    for (leave_out, reshare) in steps {
+    for leave in &steps {
         let (mut doc, json) = if share_first {
             shared_if_smaller(fit.0, fit.1, budget, diags).unwrap_or_else(|as_it_was| as_it_was)
         } else {
@@ -399,25 +335,38 @@ fn fitted_steps(
         if json.len() <= budget {
             return Ok((doc, json));
         }
-        let json = leave_out(&mut doc, json, diags);
+        let json = match leave {
+            Leave::Out(drop, what, help) => {
+                step(&mut doc, json, budget, *drop, (*what, help), diags)
+            }
+            Leave::Descriptions => crate::emit::cut_to_budget(
+                &mut doc,
+                json,
+                budget,
+                document::drop_descriptions,
+                ["the AGIS document", "input and output schemas"],
+                diags,
+            ),
+            Leave::Levels => levels(&mut doc, json, diags),
+        };
         fit = (doc, json);
         if fit.1.len() <= budget {
             return Ok(fit);
         }
-        share_first = reshare;
+        share_first = matches!(leave, Leave::Descriptions);
     }
     Err(fit)
 }
 
 /// One step of `fitted` on `json`, the JSON of `doc`, over its source's `budget`: `drop`
 /// leaves something out and says how many; if any, a note says what (`what`, after "larger
-/// than its source") and the size it makes.
+/// than its source") and the size it makes, with `help`.
 fn step(
     doc: &mut Value,
     json: Vec<u8>,
     budget: usize,
-    drop: impl FnOnce(&mut Value) -> usize,
-    [what, help]: [&dyn Fn(usize) -> String; 2],
+    drop: &dyn Fn(&mut Value) -> usize,
+    (what, help): (&dyn Fn(usize) -> String, &str),
     diags: &mut Diagnostics,
 ) -> Vec<u8> {
     let n = drop(doc);
@@ -436,7 +385,7 @@ fn step(
                 after.len().div_ceil(1024),
             ),
         )
-        .help(help(n)),
+        .help(help),
     );
     after
 }
