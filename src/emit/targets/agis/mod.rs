@@ -142,9 +142,9 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 /// note: the `http_binding` headers, its URLs' origin where it is the documents' own, a derived
 /// `is_idempotent: false` (the default), the semantic values derived for read-only endpoints,
 /// the class derived for the others, the descriptions nested in the endpoints' schemas, then
-/// theirs, the errors' descriptions (then the objects around their names), then
-/// levels of the outputs' fields. First, after the descriptions go, and at the end, it tries
-/// the document with its schemas shared wherever a reference is shorter than the copies
+/// theirs, the errors' descriptions (then the objects around their names), then levels of the
+/// outputs' fields. First, after the descriptions go, and at the end, it tries the document
+/// with its schemas shared wherever a reference is shorter than the copies
 /// (`document::reshared`), which leaves nothing out: a document that fits that way stops there.
 fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Value, Vec<u8>) {
     let doc = document::document(service, lowered);
