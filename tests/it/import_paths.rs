@@ -56,6 +56,15 @@ fn cap<'a>(service: &'a Service, id: &str) -> &'a Capability {
         .unwrap_or_else(|| panic!("no capability `{id}`"))
 }
 
+/// The OpenAPI document a build of `compiled` writes.
+fn openapi_json(compiled: &pipeline::Compiled) -> &[u8] {
+    let doc = compiled
+        .artifacts
+        .iter()
+        .find(|a| a.path == "/openapi.json");
+    &doc.expect("an /openapi.json artifact").body
+}
+
 fn warnings(compiled: &pipeline::Compiled, words: &str) -> usize {
     compiled
         .diags
@@ -222,12 +231,7 @@ fn query_strings_in_path_keys_become_constant_parameters_and_every_operation_bui
 
     // The OpenAPI output holds every capability: those sharing method and path carry their
     // constants in the path key, and is re-read by an OpenAPI parser.
-    let doc = compiled
-        .artifacts
-        .iter()
-        .find(|a| a.path == "/openapi.json")
-        .unwrap();
-    let text = std::str::from_utf8(&doc.body).unwrap();
+    let text = std::str::from_utf8(openapi_json(&compiled)).unwrap();
     let spec: Spec = oas3::from_json(text).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(spec.operations().count(), service.capabilities.len());
     let raw: Value = serde_json::from_str(text).unwrap();
@@ -432,12 +436,8 @@ fn placeholders_in_a_path_keys_query_string_are_query_parameters_the_caller_fill
     );
     assert_eq!(warnings(&compiled, "goes on after a `?` or `#`"), 1);
 
-    let doc = compiled
-        .artifacts
-        .iter()
-        .find(|a| a.path == "/openapi.json")
-        .unwrap();
-    let raw: Value = serde_json::from_slice(&doc.body).unwrap();
+    let body = openapi_json(&compiled);
+    let raw: Value = serde_json::from_slice(body).unwrap();
     let by_city = &raw["paths"]["/current/weather?city&country"]["get"];
     let by_postal = &raw["paths"]["/current/weather?postal_code"]["get"];
     let names = |op: &Value| -> Vec<String> {
@@ -460,7 +460,7 @@ fn placeholders_in_a_path_keys_query_string_are_query_parameters_the_caller_fill
     // Imported again, the keys give the same capabilities.
     let work = tempfile::tempdir().unwrap();
     let again = work.path().join("openapi.json");
-    std::fs::write(&again, &*doc.body).unwrap();
+    std::fs::write(&again, body).unwrap();
     let text = std::fs::read_to_string(&again).unwrap();
     let round = compile(&again, &text, &Options::default());
     assert!(round.succeeded(), "{:#?}", round.diags);

@@ -977,7 +977,7 @@ fn path_key(c: &Capability, constants: &[(&Param, String)], variables: &[&str]) 
 }
 
 /// The names of the required query parameters whose names a path key can carry (no `#`,
-/// `&`, `=`, braces or white space).
+/// `&`, `=`, `?`, braces or white space).
 fn required_query(c: &Capability) -> impl Iterator<Item = &str> {
     c.params
         .iter()
