@@ -7,6 +7,7 @@
 pub mod fit;
 pub mod load;
 pub mod lower;
+mod merge;
 pub mod naming;
 mod operation;
 pub mod refs;
@@ -18,13 +19,12 @@ mod yaml_depth;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use crate::diag::{Code, Diagnostic, Diagnostics, Locate};
-use crate::source::service_toml::{ServiceToml, SourceTable};
+use crate::source::service_toml::ServiceToml;
 use crate::source::{TomlLocator, parse_service_toml};
 pub use load::{Version, looks_like_openapi};
 pub use lower::{Filter, Imported};
+pub use merge::{Merged, merge};
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -127,148 +127,6 @@ pub fn finish(imported: Imported, diags: &mut Diagnostics) -> ServiceToml {
         diags.push(d);
     }
     imported.doc
-}
-
-/// The service.toml's values laid over an import. Tables merge key by key (the service.toml
-/// wins), capabilities are matched by `id` (unmatched ones are added after the imported ones),
-/// any other list is replaced whole unless the service.toml's is empty.
-pub struct Merged {
-    pub doc: ServiceToml,
-    /// For each merged capability, its index in the service.toml, if it has one there.
-    pub overlay_index: Vec<Option<usize>>,
-    /// For each merged capability, the operation it was imported from, if any.
-    pub origins: Vec<Option<String>>,
-}
-
-pub fn merge(
-    mut imported: Imported,
-    overlay: ServiceToml,
-    diags: &mut Diagnostics,
-) -> Option<Merged> {
-    // `[source]` says how to read and publish; only `split` and `compact` matter after the
-    // import.
-    let split = overlay.source.as_ref().and_then(|s| s.split.clone());
-    let compact = overlay.source.as_ref().and_then(|s| s.compact);
-    let source_bytes = imported.doc.source_bytes;
-    // Response schemas are most of a large import: they skip the trip through JSON values and
-    // the mirror's TOML-shaped reader, and are merged with the service.toml's own afterwards.
-    let schemas: Vec<Option<Value>> = imported
-        .doc
-        .capabilities
-        .iter_mut()
-        .map(|c| c.output_schema.take())
-        .collect();
-    let mut base = serde_json::to_value(&imported.doc).ok()?;
-    let mut top = serde_json::to_value(&overlay).ok()?;
-    if let Some(t) = top.as_object_mut() {
-        t.remove("source");
-    }
-    for (key, d) in imported.deferred {
-        if !is_set(&top, &key) {
-            diags.push(d.help(format!("set `{key}` in service.toml")));
-        }
-    }
-    let base_caps = take_list(&mut base, "capabilities");
-    let top_caps = take_list(&mut top, "capabilities");
-    merge_values(&mut base, top);
-    let mut caps = base_caps;
-    let mut origins: Vec<Option<String>> = imported.origins.into_iter().map(Some).collect();
-    let mut overlay_index = vec![None; caps.len()];
-    for (i, cap) in top_caps.into_iter().enumerate() {
-        let id = cap.get("id").cloned().filter(|v| !v.is_null());
-        match caps
-            .iter()
-            .position(|c| id.is_some() && c.get("id") == id.as_ref())
-        {
-            Some(j) => {
-                // A description written in service.toml replaces the operation's text, whose
-                // long form must not come back as `details` (set `details` to keep one).
-                if cap.get("description").is_some_and(|d| !d.is_null())
-                    && cap.get("details").is_none_or(Value::is_null)
-                    && let Some(c) = caps[j].as_object_mut()
-                {
-                    c.remove("details");
-                }
-                merge_values(&mut caps[j], cap);
-                overlay_index[j] = Some(i);
-            }
-            None => {
-                caps.push(cap);
-                origins.push(None);
-                overlay_index.push(Some(i));
-            }
-        }
-    }
-    if let Some(b) = base.as_object_mut() {
-        b.insert("capabilities".into(), Value::Array(caps));
-    }
-    match serde_json::from_value::<ServiceToml>(base) {
-        Ok(mut doc) => {
-            doc.source_bytes = source_bytes;
-            for (cap, schema) in doc.capabilities.iter_mut().zip(schemas) {
-                if let Some(mut schema) = schema {
-                    if let Some(over) = cap.output_schema.take() {
-                        merge_values(&mut schema, over);
-                    }
-                    cap.output_schema = Some(schema);
-                }
-            }
-            if split.is_some() || compact.is_some() {
-                doc.source = Some(SourceTable {
-                    split,
-                    compact,
-                    ..Default::default()
-                });
-            }
-            Some(Merged {
-                doc,
-                overlay_index,
-                origins,
-            })
-        }
-        Err(e) => {
-            diags.push(Diagnostic::new(
-                Code::OpenapiInvalid,
-                format!("merging service.toml over the import failed: {e}"),
-            ));
-            None
-        }
-    }
-}
-
-fn take_list(v: &mut Value, key: &str) -> Vec<Value> {
-    match v.as_object_mut().and_then(|o| o.remove(key)) {
-        Some(Value::Array(a)) => a,
-        _ => Vec::new(),
-    }
-}
-
-/// `top` over `base`: `null` (unset) never wins, an empty list does not clear an imported one.
-fn merge_values(base: &mut Value, top: Value) {
-    match (base, top) {
-        (_, Value::Null) => {}
-        (Value::Object(b), Value::Object(t)) => {
-            for (k, v) in t {
-                match b.get_mut(&k) {
-                    Some(slot) => merge_values(slot, v),
-                    None => {
-                        if !v.is_null() {
-                            b.insert(k, v);
-                        }
-                    }
-                }
-            }
-        }
-        (b, Value::Array(a)) if a.is_empty() && b.is_array() => {}
-        (b, t) => *b = t,
-    }
-}
-
-/// Whether a dotted key (`service.base_url`) has a value in a serialised service.toml.
-fn is_set(doc: &Value, key: &str) -> bool {
-    key.split('.')
-        .try_fold(doc, |v, k| v.get(k))
-        .is_some_and(|v| !v.is_null())
 }
 
 /// Where the capabilities of a build came from, for pointing diagnostics at the right file.
