@@ -1148,6 +1148,80 @@ fn the_openapi_document_leaves_out_schema_descriptions_to_stay_within_its_source
     assert!(!oas_text.contains("x-rate-limited"));
 }
 
+/// Every form posts two addresses, each with a description of its own: the copies differ only
+/// in it, so the document's sharing leaves them inline. With the descriptions left out they are
+/// equal, and the document shared anew (nothing left out, a note) fits its source.
+#[test]
+fn the_openapi_document_shares_anew_what_leaving_out_descriptions_made_equal() {
+    let lines: serde_json::Map<String, Value> = (0..24)
+        .map(|j| {
+            (
+                format!("line{j}"),
+                json!({"type": "string", "maxLength": 80}),
+            )
+        })
+        .collect();
+    let components = json!({"schemas": {"Address": {"type": "object", "properties": lines}}});
+    let address = |role: &str, i: usize| {
+        json!({
+            "allOf": [{"$ref": "#/components/schemas/Address"}],
+            "description": format!("{role} address of form {i}."),
+        })
+    };
+    let paths: serde_json::Map<String, Value> = (0..250)
+        .map(|i| {
+            let body = json!({"type": "object", "properties": {
+                "billing": address("Billing", i),
+                "shipping": address("Shipping", i),
+            }});
+            (
+                format!("/v1/forms{i}"),
+                json!({"post": {
+                    "operationId": format!("forms{i}.submit"),
+                    "summary": format!("Submits form {i}."),
+                    "requestBody": {"content": {"application/json": {"schema": body}}},
+                    "responses": {"200": {"description": "OK"}},
+                }}),
+            )
+        })
+        .collect();
+    let built = build_compact_with("Forms", paths, components);
+    let text = String::from_utf8(built.within("openapi.json").to_vec()).unwrap();
+    let spec_read = oas3::from_json(&text).expect("oas3 reads it");
+    assert_eq!(spec_read.operations().count(), 250);
+    let oas: Value = serde_json::from_str(&text).unwrap();
+    let whole = |v: &Value| -> Value {
+        match v.get("$ref").and_then(Value::as_str) {
+            Some(r) => oas.pointer(&r[1..]).unwrap().clone(),
+            None => v.clone(),
+        }
+    };
+    let lines = |v: &Value| v["properties"].as_object().map_or(0, |p| p.len());
+    let mut addresses = 0;
+    for item in oas["paths"].as_object().unwrap().values() {
+        let body = whole(&item["post"]["requestBody"]);
+        let schema = whole(&body["content"]["application/json"]["schema"]);
+        for role in ["billing", "shipping"] {
+            let address = &schema["properties"][role];
+            assert!(address.get("$ref").is_some(), "{role} is shared: {address}");
+            let address = whole(address);
+            assert_eq!(lines(&address), 24, "{address}");
+            assert_eq!(address["properties"]["line7"]["maxLength"], 80);
+            addresses += 1;
+        }
+    }
+    assert_eq!(addresses, 500);
+    // One component holds the address's lines.
+    let schemas = oas["components"]["schemas"].as_object().unwrap();
+    assert_eq!(schemas.values().filter(|s| lines(s) == 24).count(), 1);
+    let (stderr, note) = built.size_note("go once into `components`");
+    assert!(note.contains("the OpenAPI document would be"), "{note}");
+    assert!(
+        size_note(&stderr, "descriptions nested inside its schemas").contains("OpenAPI document"),
+        "the descriptions went first"
+    );
+}
+
 /// The number of levels a levels-of-fields note says, after `words`.
 fn levels_kept(note: &str, words: &str) -> usize {
     note.split(words)

@@ -159,35 +159,24 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
     }
 }
 
-/// `doc` with its schemas shared anew, if that makes it fit `budget` or saves a kilobyte or
-/// more, with a note (`Ok`); else `doc` and `json` as they were (`Err`).
+/// `doc` with its schemas shared anew (`emit::shared_if_smaller`).
 fn shared_if_smaller(
     doc: Value,
     json: Vec<u8>,
     budget: usize,
     diags: &mut Diagnostics,
 ) -> Result<(Value, Vec<u8>), (Value, Vec<u8>)> {
-    let shared = document::reshared(&doc);
-    let shared_json = to_json_bytes_budgeted(&shared, Some(budget));
-    // A saving under a kilobyte is taken only when it makes the document fit: the note
-    // counts in kilobytes.
-    let fits = shared_json.len() <= budget;
-    if shared_json.len() >= json.len() || !fits && shared_json.len() + 1024 > json.len() {
-        return Err((doc, json));
-    }
-    diags.push(
-        Diagnostic::new(
-            Code::SizedToSource,
-            format!(
-                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source: the schemas it repeats go once into its `schemas` wherever a reference is shorter than the copies, making it {} KB",
-                json.len().div_ceil(1024),
-                budget.div_ceil(1024),
-                shared_json.len().div_ceil(1024),
-            ),
-        )
-        .help("nothing is left out by this: the endpoints point at each shared schema with `$ref` (§8.1)"),
-    );
-    Ok((shared, shared_json))
+    crate::emit::shared_if_smaller(
+        (doc, json),
+        budget,
+        document::reshared,
+        [
+            "the AGIS document",
+            "the schemas it repeats go once into its `schemas` wherever a reference is shorter than the copies",
+            "nothing is left out by this: the endpoints point at each shared schema with `$ref` (§8.1)",
+        ],
+        diags,
+    )
 }
 
 /// A step of `fitted_steps`.

@@ -1,6 +1,7 @@
 //! The OpenAPI 3.1.0 document of the API, also served as RFC-002's `/api/discovery?format=openapi`.
 
 mod parts;
+mod reshare;
 
 use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use indexmap::IndexMap;
@@ -222,6 +223,10 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
     if json.len() <= budget {
         return json;
     }
+    let json = match shared_if_smaller(doc, json, budget, diags) {
+        Ok((_, json)) if json.len() <= budget => return json,
+        Ok((_, json)) | Err((_, json)) => json,
+    };
     let levels = |levels| {
         let fit = Fit {
             levels: Some(levels),
@@ -229,7 +234,7 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
         };
         let (mut doc, cut) = render_cut(service, lowered, fit);
         drop_schema_descriptions(&mut doc, schemas::Cut::All);
-        (doc, cut)
+        (reshare::reshared(&doc), cut)
     };
     let outputs = "its response schemas";
     crate::emit::cut_levels(
@@ -240,6 +245,26 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
         diags,
     )
     .0
+}
+
+/// `doc` with its schemas and parts shared anew (`emit::shared_if_smaller`).
+fn shared_if_smaller(
+    doc: Value,
+    json: Vec<u8>,
+    budget: usize,
+    diags: &mut Diagnostics,
+) -> Result<(Value, Vec<u8>), (Value, Vec<u8>)> {
+    crate::emit::shared_if_smaller(
+        (doc, json),
+        budget,
+        reshare::reshared,
+        [
+            "the OpenAPI document",
+            "the schemas, parameters and responses it repeats go once into `components` wherever a reference is shorter than the copies",
+            "nothing is left out by this: the operations point at each shared one with `$ref`",
+        ],
+        diags,
+    )
 }
 
 /// How the document is made again to fit its source's budget (`fit`).
@@ -477,7 +502,7 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
             *schema = Cow::Owned(schemas::keep_levels(schema, levels, &mut cut));
         }
     }
-    let shared = share_schemas(&mut paths, &held);
+    let shared = share_schemas(&mut paths, &held, SHARING);
     let parts = parts::share(&mut paths);
     if fit.lean {
         hoist_parameters(&mut paths);
@@ -817,7 +842,11 @@ fn listed(op: &Value) -> &[Value] {
 /// Request and response schemas repeated across operations go to `components/schemas` once
 /// (`emit::schemas`); small documents stay as they are. A place holding a number takes its
 /// schema from `held` (see `paths`).
-fn share_schemas(paths: &mut Value, held: &[Cow<'_, Value>]) -> Vec<(String, Value)> {
+fn share_schemas(
+    paths: &mut Value,
+    held: &[Cow<'_, Value>],
+    policy: Policy,
+) -> Vec<(String, Value)> {
     let mut places: Vec<(&mut Value, bool, String)> = Vec::new();
     for part in operation_parts(paths) {
         match part {
@@ -861,7 +890,7 @@ fn share_schemas(paths: &mut Value, held: &[Cow<'_, Value>]) -> Vec<(String, Val
             hint: std::mem::take(hint),
         })
         .collect();
-    let (copies, shared) = schemas::share(&roots, SHARING);
+    let (copies, shared) = schemas::share(&roots, policy);
     drop(roots);
     for ((place, ..), copy) in places.into_iter().zip(copies) {
         *place = copy;
@@ -887,44 +916,62 @@ pub(super) enum Part<'a> {
     },
 }
 
-/// Every operation's parameters, request body and responses, in document order.
+/// Every operation's parameters, request body and responses, in document order, with a
+/// path's own parameters before its operations' (a document shared anew has them:
+/// `hoist_parameters` runs after the sharing of `render_cut`).
 pub(super) fn operation_parts(paths: &mut Value) -> Vec<Part<'_>> {
     let mut parts = Vec::new();
-    for op in operations_mut(paths) {
-        let operation = op
-            .get("operationId")
-            .and_then(Value::as_str)
-            .unwrap_or("operation")
-            .to_string();
-        for (key, value) in op.iter_mut() {
-            match key.as_str() {
-                "parameters" => {
-                    for p in value.as_array_mut().into_iter().flatten() {
-                        let name = p.get("name").and_then(Value::as_str).unwrap_or("parameter");
-                        parts.push(Part::Parameter {
-                            name: name.to_string(),
-                            value: p,
-                        });
+    let items = paths
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|m| m.values_mut());
+    for item in items.filter_map(Value::as_object_mut) {
+        let (own, operations): (Vec<_>, Vec<_>) =
+            item.iter_mut().partition(|(key, _)| *key == "parameters");
+        for (_, list) in own {
+            parameter_parts(list, &mut parts);
+        }
+        for op in operations
+            .into_iter()
+            .filter_map(|(_, v)| v.as_object_mut())
+        {
+            let operation = op
+                .get("operationId")
+                .and_then(Value::as_str)
+                .unwrap_or("operation")
+                .to_string();
+            for (key, value) in op.iter_mut() {
+                match key.as_str() {
+                    "parameters" => parameter_parts(value, &mut parts),
+                    "requestBody" => parts.push(Part::RequestBody {
+                        operation: operation.clone(),
+                        value,
+                    }),
+                    "responses" => {
+                        for (status, r) in value.as_object_mut().into_iter().flatten() {
+                            parts.push(Part::Response {
+                                operation: operation.clone(),
+                                status: status.clone(),
+                                value: r,
+                            });
+                        }
                     }
+                    _ => {}
                 }
-                "requestBody" => parts.push(Part::RequestBody {
-                    operation: operation.clone(),
-                    value,
-                }),
-                "responses" => {
-                    for (status, r) in value.as_object_mut().into_iter().flatten() {
-                        parts.push(Part::Response {
-                            operation: operation.clone(),
-                            status: status.clone(),
-                            value: r,
-                        });
-                    }
-                }
-                _ => {}
             }
         }
     }
     parts
+}
+
+fn parameter_parts<'a>(list: &'a mut Value, parts: &mut Vec<Part<'a>>) {
+    for p in list.as_array_mut().into_iter().flatten() {
+        let name = p.get("name").and_then(Value::as_str).unwrap_or("parameter");
+        parts.push(Part::Parameter {
+            name: name.to_string(),
+            value: p,
+        });
+    }
 }
 
 /// The schema of each media type of a request body or response.
@@ -934,17 +981,6 @@ fn media_schemas(part: &mut Value) -> impl Iterator<Item = &mut Value> {
         .into_iter()
         .flat_map(|m| m.values_mut())
         .filter_map(|media| media.get_mut("schema"))
-}
-
-/// Every operation object of a `paths` object.
-fn operations_mut(paths: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
-    paths
-        .as_object_mut()
-        .into_iter()
-        .flat_map(|m| m.values_mut())
-        .filter_map(Value::as_object_mut)
-        .flat_map(|m| m.values_mut())
-        .filter_map(Value::as_object_mut)
 }
 
 /// The OpenAPI path key of `c`: its path, then `?` and its query `constants` (`name=value`, a

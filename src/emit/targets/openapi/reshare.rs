@@ -1,0 +1,210 @@
+//! A document over its source's budget shared anew: leaving out its schemas' descriptions
+//! makes schemas and parameters equal that were not when `render_cut` shared them, and leaves
+//! components too small to be worth their references.
+
+use serde_json::{Map, Value};
+
+use super::{SHARING, parts, share_schemas};
+use crate::emit::schemas::Policy;
+
+/// Every repeated schema whose references and one definition take fewer bytes than its
+/// copies, however small the document's schemas are together.
+const SHARING_TO_FIT: Policy = Policy {
+    min_total: 0,
+    only_where_smaller: true,
+    ..SHARING
+};
+
+/// The Components Object's fields the document's own sharing fills.
+const SHARED_FIELDS: [&str; 4] = ["schemas", "responses", "parameters", "requestBodies"];
+
+/// `doc` with every shared schema, parameter, response and request body put back in place,
+/// then shared again: schemas wherever a reference is shorter than the copies, the operations'
+/// parts as `render_cut` shares them. The same document for a reader: nothing is left out.
+pub(super) fn reshared(doc: &Value) -> Value {
+    let mut doc = doc.clone();
+    let Some(map) = doc.as_object_mut() else {
+        return doc;
+    };
+    let mut others = map
+        .get_mut("components")
+        .and_then(Value::as_object_mut)
+        .map(std::mem::take)
+        .unwrap_or_default();
+    let mut shared = Map::new();
+    for field in SHARED_FIELDS {
+        if let Some(entries) = others.shift_remove(field) {
+            shared.insert(field.into(), entries);
+        }
+    }
+    let Some(paths) = map.get_mut("paths") else {
+        return doc;
+    };
+    *paths = inlined(paths, &shared);
+    let schemas = share_schemas(paths, &[], SHARING_TO_FIT);
+    let parts = parts::share(paths);
+    // In the order `render_cut` writes them, the Components Object's (§4.8.7).
+    let mut components = Map::new();
+    if !schemas.is_empty() {
+        components.insert(
+            "schemas".into(),
+            Value::Object(schemas.into_iter().collect()),
+        );
+    }
+    for (field, entries) in parts {
+        components.insert(field.into(), Value::Object(entries.into_iter().collect()));
+    }
+    components.extend(others);
+    if components.is_empty() {
+        map.shift_remove("components");
+    } else if let Some(slot) = map.get_mut("components") {
+        *slot = Value::Object(components);
+    } else {
+        let after_paths = map
+            .keys()
+            .position(|k| k == "paths")
+            .map_or(map.len(), |i| i + 1);
+        map.shift_insert(after_paths, "components".into(), Value::Object(components));
+    }
+    doc
+}
+
+/// `v` with each reference to an entry of `shared` (a Components field → its entries)
+/// replaced by the entry, itself inlined.
+fn inlined(v: &Value, shared: &Map<String, Value>) -> Value {
+    match v {
+        Value::Object(m) => {
+            let target = m
+                .get("$ref")
+                .filter(|_| m.len() == 1)
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/components/"))
+                .and_then(|r| r.split_once('/'))
+                .and_then(|(field, name)| shared.get(field)?.get(name));
+            match target {
+                Some(entry) => inlined(entry, shared),
+                None => Value::Object(
+                    m.iter()
+                        .map(|(k, v)| (k.clone(), inlined(v, shared)))
+                        .collect(),
+                ),
+            }
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| inlined(v, shared)).collect()),
+        v => v.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `doc`'s paths with every reference put back, for comparing what two documents say.
+    fn said(doc: &Value) -> Value {
+        let shared = doc["components"].as_object().cloned().unwrap_or_default();
+        inlined(&doc["paths"], &shared)
+    }
+
+    fn address(extra: &str) -> Value {
+        let lines: Map<String, Value> = (0..12)
+            .map(|j| {
+                (
+                    format!("{extra}line{j}"),
+                    json!({"type": "string", "maxLength": 80}),
+                )
+            })
+            .collect();
+        json!({"type": "object", "properties": lines})
+    }
+
+    #[test]
+    fn a_document_shared_anew_says_the_same() {
+        // What `render_cut` shared with descriptions, left as a description cut leaves it: two
+        // equal schemas under two names, an empty one, references between components, a
+        // parameter on the path (hoisted) and one in each operation.
+        let doc = json!({
+            "openapi": "3.1.0",
+            "paths": {
+                "/a/{id}": {
+                    "parameters": [{"$ref": "#/components/parameters/id"}],
+                    "get": {
+                        "operationId": "a",
+                        "parameters": [{"name": "q", "in": "query", "schema": {"$ref": "#/components/schemas/address"}}],
+                        "responses": {"200": {"$ref": "#/components/responses/ok"}},
+                    },
+                    "post": {
+                        "operationId": "b",
+                        "requestBody": {"content": {"application/json": {"schema": {
+                            "type": "object",
+                            "properties": {
+                                "home": {"$ref": "#/components/schemas/address_2"},
+                                "any": {"$ref": "#/components/schemas/empty"},
+                            },
+                        }}}},
+                        "responses": {"200": {"$ref": "#/components/responses/ok"}},
+                    },
+                },
+                "/b/{id}": {
+                    "parameters": [{"$ref": "#/components/parameters/id"}],
+                    "get": {
+                        "operationId": "c",
+                        "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": address("")}}}},
+                    },
+                },
+            },
+            "components": {
+                "schemas": {"address": address(""), "address_2": address(""), "empty": {}},
+                "responses": {"ok": {"description": "OK", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/address"}}}}},
+                "parameters": {"id": {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}},
+                "securitySchemes": {"key": {"type": "apiKey", "name": "k", "in": "header"}},
+            },
+            "x-after": true,
+        });
+        let again = reshared(&doc);
+        assert_eq!(said(&again), said(&doc));
+        let components = again["components"].as_object().unwrap();
+        let schemas = components["schemas"].as_object().unwrap();
+        assert_eq!(
+            schemas.len(),
+            1,
+            "one address, no empty schema: {schemas:?}"
+        );
+        assert_eq!(schemas.values().next(), Some(&address("")));
+        let fields: Vec<&str> = components.keys().map(String::as_str).collect();
+        assert_eq!(fields.last(), Some(&"securitySchemes"), "{fields:?}");
+        let keys: Vec<&str> = again
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["openapi", "paths", "components", "x-after"]);
+        // Shared anew, it stays as it is.
+        assert_eq!(reshared(&again), again);
+    }
+
+    #[test]
+    fn components_come_after_the_paths_when_there_were_none() {
+        let op = |id: &str| {
+            json!({"operationId": id, "responses": {"200": {"description": "OK",
+                "content": {"application/json": {"schema": address("many_")}}}}})
+        };
+        let doc = json!({
+            "openapi": "3.1.0",
+            "paths": {"/a": {"get": op("a")}, "/b": {"get": op("b")}},
+            "tags": [],
+        });
+        let again = reshared(&doc);
+        assert_eq!(said(&again), said(&doc));
+        let keys: Vec<&str> = again
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["openapi", "paths", "components", "tags"]);
+        let plain = json!({"openapi": "3.1.0", "paths": {"/a": {"get": {"responses": {}}}}});
+        assert_eq!(reshared(&plain), plain);
+    }
+}
