@@ -1222,6 +1222,52 @@ fn the_openapi_document_shares_anew_what_leaving_out_descriptions_made_equal() {
     );
 }
 
+/// Writes with request bodies of their own, three levels deep, and nothing else: the OpenAPI
+/// document has no description to leave out, nothing repeated to share and no response schema
+/// to cut, so its request bodies keep the levels of fields that fit, with a note; every
+/// operation, field and its fields' names stay, and it stays a valid OpenAPI document.
+#[test]
+fn openapi_request_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
+    let paths: serde_json::Map<String, Value> = (0..300)
+        .map(|i| {
+            let fields: serde_json::Map<String, Value> = (0..4)
+                .map(|j| (format!("c{i}_{j}"), json!({"type": "string"})))
+                .collect();
+            let inner = json!({"type": "object", "properties": {format!("b{i}"): {"type": "object", "properties": fields}}});
+            let body = json!({"type": "object", "properties": {format!("a{i}"): inner}});
+            (
+                format!("/v1/forms{i}"),
+                json!({"post": {
+                    "requestBody": {"content": {"application/json": {"schema": body}}},
+                    "responses": {"204": {"description": "Done"}},
+                }}),
+            )
+        })
+        .collect();
+    let built = build_compact("Forms", paths);
+    let text = String::from_utf8(built.within("openapi.json").to_vec()).unwrap();
+    let spec_read = oas3::from_json(&text).expect("oas3 reads it");
+    assert_eq!(spec_read.operations().count(), 300);
+    let oas: Value = serde_json::from_str(&text).unwrap();
+    for i in 0..300 {
+        let op = &oas["paths"][format!("/v1/forms{i}")]["post"];
+        let body = &op["requestBody"]["content"]["application/json"]["schema"];
+        let a = &body["properties"][format!("a{i}")];
+        assert_eq!(a["type"], "object", "{op}");
+        let b = &a["properties"][format!("b{i}")];
+        assert_eq!(b["type"], "object", "{op}");
+        let fields = b["properties"].as_object().unwrap();
+        assert_eq!(fields.len(), 4, "{op}");
+        assert!(fields.values().all(|f| *f == json!({})), "{op}");
+    }
+    let words = "and its request bodies' and parameters' schemas keep ";
+    let (stderr, note) = built.size_note(words);
+    assert!(note.contains("the OpenAPI document would be"), "{note}");
+    assert_eq!(levels_kept(&note, words), 2, "{note}");
+    let outputs_alone = "its response schemas keep 1 level of fields, the";
+    assert!(!stderr.contains(outputs_alone), "{stderr}");
+}
+
 /// The number of levels a levels-of-fields note says, after `words`.
 fn levels_kept(note: &str, words: &str) -> usize {
     note.split(words)

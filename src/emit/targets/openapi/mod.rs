@@ -193,7 +193,8 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
 /// The document within its source's `budget`, leaving out, while it is still over, one thing
 /// at a time with a note: what only says again what the other documents say (`Fit::lean`),
 /// the descriptions inside its schemas, then theirs, then levels of the response schemas'
-/// fields. Every operation, parameter (with its own description), type and constraint stays.
+/// fields, and last, with those at one level, of the request bodies' and parameters'. Every
+/// operation and parameter (with its own description and type) stays.
 fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnostics) -> Vec<u8> {
     let doc = render_document(service, lowered);
     let json = to_json_bytes_budgeted(&doc, Some(budget));
@@ -201,8 +202,8 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
         return json;
     }
     let lean = Fit {
-        levels: None,
         lean: true,
+        ..Fit::default()
     };
     let lean_doc = render_cut(service, lowered, lean).0;
     let (mut doc, json) = match made_lean(service, &lean_doc, &json, budget, diags) {
@@ -237,11 +238,34 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
         (reshare::reshared(&doc), cut)
     };
     let outputs = "its response schemas";
-    crate::emit::cut_levels(
+    let (json, fitted) = crate::emit::cut_levels(
         json,
         budget,
         (&crate::emit::OUTPUT_LEVELS, levels),
         ["the OpenAPI document", outputs],
+        diags,
+    );
+    if fitted.is_some() {
+        return json;
+    }
+    // Where the requests are most of it (a large API's write operations), their schemas too.
+    let shallowest = crate::emit::OUTPUT_LEVELS.last().copied();
+    let inputs = |inputs| {
+        let fit = Fit {
+            levels: shallowest,
+            input_levels: Some(inputs),
+            ..lean
+        };
+        let (mut doc, cut) = render_cut(service, lowered, fit);
+        drop_schema_descriptions(&mut doc, schemas::Cut::All);
+        (reshare::reshared(&doc), cut)
+    };
+    let both = "its response schemas keep 1 level of fields, and its request bodies' and parameters' schemas";
+    crate::emit::cut_levels(
+        json,
+        budget,
+        (&crate::emit::OUTPUT_LEVELS, inputs),
+        ["the OpenAPI document", both],
         diags,
     )
     .0
@@ -273,6 +297,8 @@ struct Fit {
     /// Keep this many levels of fields below each response schema's top
     /// (`schemas::keep_levels`).
     levels: Option<usize>,
+    /// The same for each request body's and parameter's schema.
+    input_levels: Option<usize>,
     /// Leave out what says again what the document or another says: the error names and
     /// `x-errors` (each error response keeps its texts, and equal ones are shared as one
     /// component), a success's list of the fields its schema gives, the `false` flags and
@@ -500,6 +526,18 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
     if let Some(levels) = fit.levels {
         for schema in &mut held {
             *schema = Cow::Owned(schemas::keep_levels(schema, levels, &mut cut));
+        }
+    }
+    if let Some(levels) = fit.input_levels {
+        for part in operation_parts(&mut paths) {
+            let schemas: Vec<&mut Value> = match part {
+                Part::Parameter { value, .. } => value.get_mut("schema").into_iter().collect(),
+                Part::RequestBody { value, .. } => media_schemas(value).collect(),
+                Part::Response { .. } => Vec::new(),
+            };
+            for schema in schemas {
+                *schema = schemas::keep_levels(schema, levels, &mut cut);
+            }
         }
     }
     let shared = share_schemas(&mut paths, &held, SHARING);
