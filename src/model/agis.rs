@@ -358,7 +358,12 @@ pub fn input_schema(params: &[Param]) -> Value {
             required.push(Value::from(p.name.clone()));
         }
     }
-    json!({"type": "object", "properties": properties, "required": required})
+    // Moved in, not through `json!`, which would serialise a copy of every property.
+    let mut schema = Map::with_capacity(3);
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert("required".into(), Value::Array(required));
+    Value::Object(schema)
 }
 
 /// Integral bounds print as integers (`1`, not `1.0`), as the draft's examples do.
