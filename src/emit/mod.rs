@@ -297,38 +297,49 @@ pub fn cut_to_budget<T: serde::Serialize>(
     body
 }
 
-/// `doc` made again by `reshare`, its repeated schemas shared anew where a reference is
-/// shorter than the copies (which leaves nothing out), if that makes it fit `budget` or saves
-/// a kilobyte or more, with a note saying `how` (`Ok`); else `doc` and its `json` as they were
-/// (`Err`).
-pub fn shared_if_smaller(
-    (doc, json): (serde_json::Value, Vec<u8>),
-    budget: usize,
-    reshare: impl Fn(&serde_json::Value) -> serde_json::Value,
-    [document, how, help]: [&str; 3],
-    diags: &mut Diagnostics,
-) -> Result<(serde_json::Value, Vec<u8>), (serde_json::Value, Vec<u8>)> {
-    let shared = reshare(&doc);
-    let shared_json = to_json_bytes_budgeted(&shared, Some(budget));
-    // A saving under a kilobyte is taken only when it makes the document fit: the note
-    // counts in kilobytes.
-    let fits = shared_json.len() <= budget;
-    if shared_json.len() >= json.len() || !fits && shared_json.len() + 1024 > json.len() {
-        return Err((doc, json));
+/// A document's schemas shared anew over its budget, where a reference is shorter than the
+/// copies (which leaves nothing out), and the note's words.
+pub struct Reshare {
+    pub reshared: fn(&serde_json::Value) -> serde_json::Value,
+    pub document: &'static str,
+    /// What the sharing does, after "larger than its source: ".
+    pub how: &'static str,
+    pub help: &'static str,
+}
+
+impl Reshare {
+    /// `doc` shared anew, if that makes it fit `budget` or saves a kilobyte or more, with a
+    /// note (`Ok`); else `doc` and its `json` as they were (`Err`).
+    pub fn if_smaller(
+        &self,
+        (doc, json): (serde_json::Value, Vec<u8>),
+        budget: usize,
+        diags: &mut Diagnostics,
+    ) -> Result<(serde_json::Value, Vec<u8>), (serde_json::Value, Vec<u8>)> {
+        let shared = (self.reshared)(&doc);
+        let shared_json = to_json_bytes_budgeted(&shared, Some(budget));
+        // A saving under a kilobyte is taken only when it makes the document fit: the note
+        // counts in kilobytes.
+        let fits = shared_json.len() <= budget;
+        if shared_json.len() >= json.len() || !fits && shared_json.len() + 1024 > json.len() {
+            return Err((doc, json));
+        }
+        diags.push(
+            crate::diag::Diagnostic::new(
+                crate::diag::Code::SizedToSource,
+                format!(
+                    "{} would be {} KB, larger than its {} KB OpenAPI source: {}, making it {} KB",
+                    self.document,
+                    json.len().div_ceil(1024),
+                    budget.div_ceil(1024),
+                    self.how,
+                    shared_json.len().div_ceil(1024),
+                ),
+            )
+            .help(self.help),
+        );
+        Ok((shared, shared_json))
     }
-    diags.push(
-        crate::diag::Diagnostic::new(
-            crate::diag::Code::SizedToSource,
-            format!(
-                "{document} would be {} KB, larger than its {} KB OpenAPI source: {how}, making it {} KB",
-                json.len().div_ceil(1024),
-                budget.div_ceil(1024),
-                shared_json.len().div_ceil(1024),
-            ),
-        )
-        .help(help),
-    );
-    Ok((shared, shared_json))
 }
 
 /// The levels of fields below each output schema's top a document tries, deepest first, when

@@ -155,6 +155,31 @@ pub fn share(roots: &[Root<'_>], policy: Policy) -> (Vec<Value>, Vec<(String, Va
     s.finish(copies)
 }
 
+/// `v` with each reference (an object holding only `$ref`) that `target` resolves replaced by
+/// what it resolves to, itself inlined: a shared document's schemas put back in place before
+/// they are shared anew.
+pub fn inlined<'a>(v: &Value, target: &dyn Fn(&str) -> Option<&'a Value>) -> Value {
+    match v {
+        Value::Object(m) => {
+            let entry = m
+                .get("$ref")
+                .filter(|_| m.len() == 1)
+                .and_then(Value::as_str)
+                .and_then(target);
+            match entry {
+                Some(entry) => inlined(entry, target),
+                None => Value::Object(
+                    m.iter()
+                        .map(|(k, v)| (k.clone(), inlined(v, target)))
+                        .collect(),
+                ),
+            }
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| inlined(v, target)).collect()),
+        v => v.clone(),
+    }
+}
+
 /// The structural hash's hasher: foldhash with a fixed seed, the same in every run. SipHash
 /// (std's default hasher) made hashing a fifth of the instructions of GitHub's build; equal
 /// hashes are still confirmed by comparing values.

@@ -199,11 +199,12 @@ pub fn reshared(doc: &Value) -> Value {
     let Some(list) = doc.get_mut("endpoints").and_then(Value::as_array_mut) else {
         return doc;
     };
+    let target = |r: &str| shared.get(r.strip_prefix(SHARING.prefix)?);
     let mut owned = Vec::with_capacity(2 * list.len());
     let mut hints = Vec::with_capacity(list.len());
     for e in list.iter() {
-        owned.push(inlined(&e["input"], shared));
-        owned.push(inlined(&e["output"], shared));
+        owned.push(schemas::inlined(&e["input"], &target));
+        owned.push(schemas::inlined(&e["output"], &target));
         let (method, path) = (e["method"].as_str(), e["path"].as_str());
         hints.push(hint(method.unwrap_or_default(), path.unwrap_or_default()));
     }
@@ -234,29 +235,6 @@ pub fn reshared(doc: &Value) -> Value {
         );
     }
     doc
-}
-
-/// `v` with each reference into the document's `schemas` replaced by the schema.
-fn inlined(v: &Value, shared: &Map<String, Value>) -> Value {
-    match v {
-        Value::Object(m) => {
-            let target = m
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix(SHARING.prefix))
-                .and_then(|name| shared.get(name));
-            match target {
-                Some(s) if m.len() == 1 => inlined(s, shared),
-                _ => Value::Object(
-                    m.iter()
-                        .map(|(k, v)| (k.clone(), inlined(v, shared)))
-                        .collect(),
-                ),
-            }
-        }
-        Value::Array(items) => Value::Array(items.iter().map(|v| inlined(v, shared)).collect()),
-        v => v.clone(),
-    }
 }
 
 /// The component name hint of an endpoint's schemas: `get_users_{id}`.

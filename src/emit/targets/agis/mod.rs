@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{
-    Artifact, JSON, OUTPUT_LEVELS, Serving, cut_levels, schemas, source_budget, to_json_bytes,
-    to_json_bytes_budgeted,
+    Artifact, JSON, OUTPUT_LEVELS, Reshare, Serving, cut_levels, schemas, source_budget,
+    to_json_bytes, to_json_bytes_budgeted,
 };
 use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Impact, Service};
@@ -155,29 +155,19 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
     };
     match fitted_steps(service, lowered, (doc, json), budget, diags) {
         Ok(fit) => fit,
-        Err((doc, json)) => shared_if_smaller(doc, json, budget, diags).unwrap_or_else(|fit| fit),
+        Err(fit) => RESHARE
+            .if_smaller(fit, budget, diags)
+            .unwrap_or_else(|fit| fit),
     }
 }
 
-/// `doc` with its schemas shared anew (`emit::shared_if_smaller`).
-fn shared_if_smaller(
-    doc: Value,
-    json: Vec<u8>,
-    budget: usize,
-    diags: &mut Diagnostics,
-) -> Result<(Value, Vec<u8>), (Value, Vec<u8>)> {
-    crate::emit::shared_if_smaller(
-        (doc, json),
-        budget,
-        document::reshared,
-        [
-            "the AGIS document",
-            "the schemas it repeats go once into its `schemas` wherever a reference is shorter than the copies",
-            "nothing is left out by this: the endpoints point at each shared schema with `$ref` (§8.1)",
-        ],
-        diags,
-    )
-}
+/// The document with its schemas shared anew over its budget.
+const RESHARE: Reshare = Reshare {
+    reshared: document::reshared,
+    document: "the AGIS document",
+    how: "the schemas it repeats go once into its `schemas` wherever a reference is shorter than the copies",
+    help: "nothing is left out by this: the endpoints point at each shared schema with `$ref` (§8.1)",
+};
 
 /// A step of `fitted_steps`.
 enum Leave<'a> {
@@ -317,7 +307,9 @@ fn fitted_steps(
     let mut share_first = true;
     for leave in &steps {
         let (mut doc, json) = if share_first {
-            shared_if_smaller(fit.0, fit.1, budget, diags).unwrap_or_else(|as_it_was| as_it_was)
+            RESHARE
+                .if_smaller(fit, budget, diags)
+                .unwrap_or_else(|as_it_was| as_it_was)
         } else {
             fit
         };

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::schemas::{self, Policy, Root};
-use crate::emit::{Artifact, source_budget, targets::rfc002, to_json_bytes_budgeted};
+use crate::emit::{Artifact, Reshare, source_budget, targets::rfc002, to_json_bytes_budgeted};
 use crate::model::{
     Access, Auth, Capability, KeyPlace, Method, Param, ParamIn, ParamType, Service, path::Segment,
 };
@@ -224,7 +224,7 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
     if json.len() <= budget {
         return json;
     }
-    let json = match shared_if_smaller(doc, json, budget, diags) {
+    let json = match RESHARE.if_smaller((doc, json), budget, diags) {
         Ok((_, json)) if json.len() <= budget => return json,
         Ok((_, json)) | Err((_, json)) => json,
     };
@@ -233,9 +233,7 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
             levels: Some(levels),
             ..lean
         };
-        let (mut doc, cut) = render_cut(service, lowered, fit);
-        drop_schema_descriptions(&mut doc, schemas::Cut::All);
-        (reshare::reshared(&doc), cut)
+        render_bare(service, lowered, fit)
     };
     let outputs = "its response schemas";
     let (json, fitted) = crate::emit::cut_levels(
@@ -256,9 +254,7 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
             input_levels: Some(inputs),
             ..lean
         };
-        let (mut doc, cut) = render_cut(service, lowered, fit);
-        drop_schema_descriptions(&mut doc, schemas::Cut::All);
-        (reshare::reshared(&doc), cut)
+        render_bare(service, lowered, fit)
     };
     let both = "its response schemas keep 1 level of fields, and its request bodies' and parameters' schemas";
     crate::emit::cut_levels(
@@ -271,24 +267,20 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
     .0
 }
 
-/// `doc` with its schemas and parts shared anew (`emit::shared_if_smaller`).
-fn shared_if_smaller(
-    doc: Value,
-    json: Vec<u8>,
-    budget: usize,
-    diags: &mut Diagnostics,
-) -> Result<(Value, Vec<u8>), (Value, Vec<u8>)> {
-    crate::emit::shared_if_smaller(
-        (doc, json),
-        budget,
-        reshare::reshared,
-        [
-            "the OpenAPI document",
-            "the schemas, parameters and responses it repeats go once into `components` wherever a reference is shorter than the copies",
-            "nothing is left out by this: the operations point at each shared one with `$ref`",
-        ],
-        diags,
-    )
+/// The document with its schemas and parts shared anew over its budget.
+const RESHARE: Reshare = Reshare {
+    reshared: reshare::reshared,
+    document: "the OpenAPI document",
+    how: "the schemas, parameters and responses it repeats go once into `components` wherever a reference is shorter than the copies",
+    help: "nothing is left out by this: the operations point at each shared one with `$ref`",
+};
+
+/// The document as `fit` makes it with no description in its schemas, shared anew, and how
+/// many subschemas its levels cut.
+fn render_bare(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) {
+    let (mut doc, cut) = render_cut(service, lowered, fit);
+    drop_schema_descriptions(&mut doc, schemas::Cut::All);
+    (reshare::reshared(&doc), cut)
 }
 
 /// How the document is made again to fit its source's budget (`fit`).

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::{SHARING, parts, share_schemas};
-use crate::emit::schemas::Policy;
+use crate::emit::schemas::{self, Policy};
 
 /// Every repeated schema whose references and one definition take fewer bytes than its
 /// copies, however small the document's schemas are together.
@@ -72,27 +72,11 @@ pub(super) fn reshared(doc: &Value) -> Value {
 /// `v` with each reference to an entry of `shared` (a Components field → its entries)
 /// replaced by the entry, itself inlined.
 fn inlined(v: &Value, shared: &Map<String, Value>) -> Value {
-    match v {
-        Value::Object(m) => {
-            let target = m
-                .get("$ref")
-                .filter(|_| m.len() == 1)
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix("#/components/"))
-                .and_then(|r| r.split_once('/'))
-                .and_then(|(field, name)| shared.get(field)?.get(name));
-            match target {
-                Some(entry) => inlined(entry, shared),
-                None => Value::Object(
-                    m.iter()
-                        .map(|(k, v)| (k.clone(), inlined(v, shared)))
-                        .collect(),
-                ),
-            }
-        }
-        Value::Array(items) => Value::Array(items.iter().map(|v| inlined(v, shared)).collect()),
-        v => v.clone(),
-    }
+    let target = |r: &str| {
+        let (field, name) = r.strip_prefix("#/components/")?.split_once('/')?;
+        shared.get(field)?.get(name)
+    };
+    schemas::inlined(v, &target)
 }
 
 #[cfg(test)]
@@ -104,6 +88,10 @@ mod tests {
     fn said(doc: &Value) -> Value {
         let shared = doc["components"].as_object().cloned().unwrap_or_default();
         inlined(&doc["paths"], &shared)
+    }
+
+    fn keys(v: &Value) -> Vec<&str> {
+        v.as_object().unwrap().keys().map(String::as_str).collect()
     }
 
     fn address(extra: &str) -> Value {
@@ -171,15 +159,9 @@ mod tests {
             "one address, no empty schema: {schemas:?}"
         );
         assert_eq!(schemas.values().next(), Some(&address("")));
-        let fields: Vec<&str> = components.keys().map(String::as_str).collect();
+        let fields = keys(&again["components"]);
         assert_eq!(fields.last(), Some(&"securitySchemes"), "{fields:?}");
-        let keys: Vec<&str> = again
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(keys, ["openapi", "paths", "components", "x-after"]);
+        assert_eq!(keys(&again), ["openapi", "paths", "components", "x-after"]);
         // Shared anew, it stays as it is.
         assert_eq!(reshared(&again), again);
     }
@@ -197,13 +179,7 @@ mod tests {
         });
         let again = reshared(&doc);
         assert_eq!(said(&again), said(&doc));
-        let keys: Vec<&str> = again
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(keys, ["openapi", "paths", "components", "tags"]);
+        assert_eq!(keys(&again), ["openapi", "paths", "components", "tags"]);
         let plain = json!({"openapi": "3.1.0", "paths": {"/a": {"get": {"responses": {}}}}});
         assert_eq!(reshared(&plain), plain);
     }
