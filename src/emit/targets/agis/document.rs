@@ -394,7 +394,7 @@ fn semantic_blocks(doc: &mut Value) -> impl Iterator<Item = &mut Map<String, Val
         .filter_map(|e| e.get_mut("semantic").and_then(Value::as_object_mut))
 }
 
-/// Leaves out the description of every endpoint's errors; returns how many./// Leaves out the description of every endpoint's errors; returns how many.
+/// Leaves out the description of every endpoint's errors; returns how many.
 pub fn drop_error_descriptions(doc: &mut Value) -> usize {
     doc["endpoints"]
         .as_array_mut()

@@ -247,21 +247,24 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
         return json;
     }
     // Where the requests are most of it (a large API's write operations), their schemas too.
-    let shallowest = crate::emit::OUTPUT_LEVELS.last().copied();
+    let shallowest = crate::emit::OUTPUT_LEVELS.last().copied().unwrap_or(1);
     let inputs = |inputs| {
         let fit = Fit {
-            levels: shallowest,
+            levels: Some(shallowest),
             input_levels: Some(inputs),
             ..lean
         };
         render_bare(service, lowered, fit)
     };
-    let both = "its response schemas keep 1 level of fields, and its request bodies' and parameters' schemas";
+    let both = format!(
+        "its response schemas keep {shallowest} level{} of fields, and its request bodies' and parameters' schemas",
+        if shallowest == 1 { "" } else { "s" }
+    );
     crate::emit::cut_levels(
         json,
         budget,
         (&crate::emit::OUTPUT_LEVELS, inputs),
-        ["the OpenAPI document", both],
+        ["the OpenAPI document", &both],
         diags,
     )
     .0

@@ -22,10 +22,19 @@ const SHARED_FIELDS: [&str; 4] = ["schemas", "responses", "parameters", "request
 /// then shared again: schemas wherever a reference is shorter than the copies, the operations'
 /// parts as `render_cut` shares them. The same document for a reader: nothing is left out.
 pub(super) fn reshared(doc: &Value) -> Value {
-    let mut doc = doc.clone();
-    let Some(map) = doc.as_object_mut() else {
-        return doc;
+    let (Some(source), Some(given)) = (doc.as_object(), doc.get("paths")) else {
+        return doc.clone();
     };
+    // The paths are copied once, by inlining, not cloned first.
+    let mut map: Map<String, Value> = source
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                if k == "paths" { Value::Null } else { v.clone() },
+            )
+        })
+        .collect();
     let mut others = map
         .get_mut("components")
         .and_then(Value::as_object_mut)
@@ -37,10 +46,8 @@ pub(super) fn reshared(doc: &Value) -> Value {
             shared.insert(field.into(), entries);
         }
     }
-    let Some(paths) = map.get_mut("paths") else {
-        return doc;
-    };
-    *paths = inlined(paths, &shared);
+    let paths = map.entry("paths").or_insert(Value::Null);
+    *paths = inlined(given, &shared);
     let schemas = share_schemas(paths, &[], SHARING_TO_FIT);
     let parts = parts::share(paths);
     // In the order `render_cut` writes them, the Components Object's (§4.8.7).
@@ -66,7 +73,7 @@ pub(super) fn reshared(doc: &Value) -> Value {
             .map_or(map.len(), |i| i + 1);
         map.shift_insert(after_paths, "components".into(), Value::Object(components));
     }
-    doc
+    Value::Object(map)
 }
 
 /// `v` with each reference to an entry of `shared` (a Components field → its entries)
