@@ -563,6 +563,13 @@ fn display_path(path: &Path) -> String {
 }
 
 /// 1-based line and column (in characters) of a byte offset, and the text of that line.
+/// `path:line:col` of byte `offset` of `text`, as a diagnostic's location is printed: for a
+/// message about a file other than the one the diagnostics are rendered against.
+pub fn place(path: &Path, text: &str, offset: usize) -> String {
+    let (line, column, _) = line_of(text, offset);
+    format!("{}:{line}:{column}", display_path(path))
+}
+
 fn line_of(text: &str, offset: usize) -> (usize, usize, &str) {
     let offset = floor_char_boundary(text, offset.min(text.len()));
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);

@@ -316,6 +316,32 @@ fn a_yaml_error_names_the_file_once() {
     assert_eq!(stderr.matches("block.yaml").count(), 1, "{stderr}");
 }
 
+/// Through a service.toml the diagnostics are rendered against the service.toml: a parse error
+/// of the OpenAPI file it names says that file's line and column in its message.
+#[test]
+fn a_parse_error_of_the_openapi_file_a_service_toml_names_says_where_in_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("block.yaml"),
+        "openapi: 3.0.0\ninfo: {title: T, version: \"1\"}\npaths:\n  /x: [a, b\n  : c\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("service.toml"),
+        "[source]\nopenapi = \"block.yaml\"\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .current_dir(dir.path())
+        .args(["check", "service.toml"]));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.starts_with("service.toml: error[E-openapi-parse]: block.yaml:5:3: invalid YAML:"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("block.yaml").count(), 1, "{stderr}");
+}
+
 #[test]
 fn json_and_depth_errors_name_the_file_once_and_a_byte_order_mark_keeps_columns_right() {
     let dir = tempfile::tempdir().unwrap();

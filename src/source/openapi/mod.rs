@@ -305,14 +305,29 @@ pub fn read_source(
             .exclude
             .extend(s.exclude.clone().unwrap_or_default());
     }
-    // Spans of the OpenAPI file's errors would point into the wrong text: the messages name
-    // the file and the JSON pointer instead.
+    // Diagnostics are rendered against the service.toml: the OpenAPI file's messages name
+    // that file and a JSON pointer, and a span into it (a parse error) becomes its
+    // `file:line:col` in the message.
     let mut import_diags = Diagnostics::default();
-    let imported = import_file(&openapi_path, &options, &mut import_diags);
+    let text = crate::source::read_limited(&openapi_path, options.max_input_size);
+    let imported = match &text {
+        Ok(text) => import_text(Some(&openapi_path), text, &options, &mut import_diags),
+        Err(d) => {
+            import_diags.push(d.clone());
+            None
+        }
+    };
     diags.extend(import_diags.into_sorted().into_iter().map(|mut d| {
-        d.span = None;
+        if let (Some(span), Ok(text)) = (d.span.take(), &text) {
+            d.message = format!(
+                "{}: {}",
+                crate::diag::place(&openapi_path, text, span.start),
+                d.message
+            );
+        }
         d
     }));
+    drop(text);
     let Some(imported) = imported else {
         return (None, Provenance::default());
     };
