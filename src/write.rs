@@ -107,9 +107,12 @@ fn file_workers(files: usize) -> usize {
 /// The SHA-256 of `bytes` as the manifest writes it (`sha256:<hex>`).
 pub fn content_hash(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
-    let mut out = String::from("sha256:");
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
     for b in digest.iter() {
-        out.push_str(&format!("{b:02x}"));
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0xf)]));
     }
     out
 }
@@ -206,20 +209,29 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     // Each error is met in artifact order, as it would be one file at a time.
     let dests: Vec<Result<PathBuf, WriteError>> = artifacts
         .iter()
-        .map(|a| destinations.get(&a.path))
+        .map(|a| destinations.folder_checked(&a.path))
         .collect();
-    // Hashing a large API's tens of megabytes, and reading what each file holds now, are the
-    // plan's dearest steps: on every core. Their outcomes are taken in artifact order below.
+    // Hashing a large API's tens of megabytes, and looking at and reading what is at each
+    // place now, are the plan's dearest steps: on every core. Their outcomes are taken in
+    // artifact order below.
     let pairs: Vec<(&Artifact, Option<&PathBuf>)> = artifacts
         .iter()
         .zip(&dests)
         .map(|(a, d)| (a, d.as_ref().ok()))
         .collect();
-    let owned = crate::parallel::map_here(&pairs, file_workers(artifacts.len()), |(a, dest)| {
-        dest.and_then(|d| owned_file(a, d, &previous))
+    let found = crate::parallel::map_here(&pairs, file_workers(artifacts.len()), |(a, dest)| {
+        let Some(dest) = dest else {
+            return (Ok(()), None);
+        };
+        let meta = dest.symlink_metadata().ok();
+        if meta.as_ref().is_some_and(fs::Metadata::is_symlink) {
+            return (Err(symbolic_link(dest)), None);
+        }
+        (Ok(()), owned_file(a, dest, meta.as_ref(), &previous))
     });
-    for ((a, dest), owned) in artifacts.iter().zip(dests).zip(owned) {
+    for ((a, dest), (link, owned)) in artifacts.iter().zip(dests).zip(found) {
         let dest = dest?;
+        link?;
         let merge = hosts::merge_of(&a.path);
         let body: Arc<Vec<u8>> = if let Merge::Section(placement) = merge {
             manifest.insert(a.path.clone(), SECTION.into());
@@ -418,19 +430,22 @@ enum Owned {
 
 /// What the plan makes of artifact `a`, to be written at `dest`: `None` for a host file
 /// wellgen merges into, which the plan reads in order.
-fn owned_file(a: &Artifact, dest: &Path, previous: &Manifest) -> Option<Result<Owned, WriteError>> {
+/// `meta` is what is at `dest` now (not followed if a link).
+fn owned_file(
+    a: &Artifact,
+    dest: &Path,
+    meta: Option<&fs::Metadata>,
+    previous: &Manifest,
+) -> Option<Result<Owned, WriteError>> {
     let merge = hosts::merge_of(&a.path);
     if !matches!(merge, Merge::Owned | Merge::Default) {
         return None;
     }
-    if merge == Merge::Default
-        && dest.symlink_metadata().is_ok()
-        && !previous.entries.contains_key(&a.path)
-    {
+    if merge == Merge::Default && meta.is_some() && !previous.entries.contains_key(&a.path) {
         return Some(Ok(Owned::SitesOwn));
     }
     let hash = content_hash(&a.body);
-    Some(existing(dest, &a.path, &a.body, &hash, previous).map(|e| Owned::Found(hash, e)))
+    Some(existing(dest, meta, &a.path, &a.body, &hash, previous).map(|e| Owned::Found(hash, e)))
 }
 
 /// What a build finds where it writes one of its documents. An existing file may be replaced
@@ -450,12 +465,13 @@ enum Existing {
 /// once: whether it is the previous build's and whether it already holds `body`.
 fn existing(
     dest: &Path,
+    meta: Option<&fs::Metadata>,
     url_path: &str,
     body: &[u8],
     hash: &str,
     previous: &Manifest,
 ) -> Result<Existing, WriteError> {
-    let Ok(meta) = dest.symlink_metadata() else {
+    let Some(meta) = meta else {
         return Ok(Existing::Replaced);
     };
     let recorded = previous.entries.get(url_path);
@@ -649,6 +665,16 @@ impl<'a> Destinations<'a> {
     }
 
     fn get(&mut self, url_path: &str) -> Result<PathBuf, WriteError> {
+        let dest = self.folder_checked(url_path)?;
+        if dest.is_symlink() {
+            return Err(symbolic_link(&dest));
+        }
+        Ok(dest)
+    }
+
+    /// The file for `url_path`, its folder checked as [`Destinations::get`] does, but not the
+    /// file itself: for a caller that looks at what is there anyway, or only at its folder.
+    fn folder_checked(&mut self, url_path: &str) -> Result<PathBuf, WriteError> {
         if !plain_path(url_path) {
             return Err(WriteError::new(format!(
                 "refusing to write `{}`: not a plain path inside the output folder",
@@ -679,14 +705,15 @@ impl<'a> Destinations<'a> {
             }
             self.inside.insert(parent.to_path_buf());
         }
-        if dest.is_symlink() {
-            return Err(WriteError::new(format!(
-                "refusing to write {}: it is a symbolic link",
-                dest.display()
-            )));
-        }
         Ok(dest)
     }
+}
+
+fn symbolic_link(dest: &Path) -> WriteError {
+    WriteError::new(format!(
+        "refusing to write {}: it is a symbolic link",
+        dest.display()
+    ))
 }
 
 fn merged_entries(
@@ -969,7 +996,8 @@ fn sweep(root: &Path) -> Result<(), WriteError> {
     if root.join(MANIFEST).exists() {
         let mut destinations = Destinations::new(root);
         for url_path in read_manifest(root)?.entries.keys() {
-            if let Ok(dest) = destinations.get(url_path) {
+            // Only the staged copy beside it is looked at, so the file itself may be anything.
+            if let Ok(dest) = destinations.folder_checked(url_path) {
                 staged.push(staged_name(&dest));
             }
         }

@@ -303,6 +303,44 @@ fn never_writes_through_a_symlink_leading_outside() {
     assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
 }
 
+/// A link where a document goes is refused, whether wellgen wrote that file before or not:
+/// the file it points at is never written, and nothing else of the build is.
+#[cfg(unix)]
+#[test]
+fn never_writes_through_a_symlinked_file() {
+    for built_before in [false, true] {
+        let work = tempfile::tempdir().unwrap();
+        let target = work.path().join("target.txt");
+        let out = work.path().join("dist");
+        fs::write(&target, "mine").unwrap();
+        if built_before {
+            let (code, _, stderr) = run(wellgen()
+                .arg("build")
+                .arg(example("worldweather"))
+                .arg("-o")
+                .arg(&out));
+            assert_eq!(code, 0, "{stderr}");
+            fs::remove_file(out.join("llms.txt")).unwrap();
+        } else {
+            fs::create_dir_all(&out).unwrap();
+        }
+        std::os::unix::fs::symlink(&target, out.join("llms.txt")).unwrap();
+        let before = files(&out);
+        let (code, _, stderr) = run(wellgen()
+            .arg("build")
+            .arg(example("worldweather"))
+            .arg("-o")
+            .arg(&out));
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("llms.txt: it is a symbolic link"),
+            "{stderr}"
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "mine");
+        assert_eq!(files(&out), before, "built before: {built_before}");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn published_files_are_world_readable() {
