@@ -31,12 +31,29 @@ pub fn openapi(text: &str) {
     // in the same order, and fail where serde_json fails, with the same error.
     if text.trim_start().starts_with('{') {
         let ours = openapi::load::json(text).map(|v| v.to_string());
-        let theirs = serde_json::from_str::<serde_json::Value>(text).map(|v| v.to_string());
+        let theirs = serde_json::from_str::<serde_json::Value>(text);
+        let is_object = theirs.as_ref().is_ok_and(serde_json::Value::is_object);
+        let theirs = theirs.map(|v| v.to_string()).map_err(|e| e.to_string());
         assert_eq!(
             ours.map_err(|e| e.to_string()),
-            theirs.map_err(|e| e.to_string()),
+            theirs,
             "the importer's JSON reader and serde_json disagree"
         );
+        // A large document is read in two halves, cut near a place aimed at: wherever that
+        // is, they read what serde_json reads, and give up on nothing else a valid object.
+        for aim in [text.len() / 3, text.len() / 2, text.len() / 5 * 4] {
+            match openapi::load::json_in_halves(text, aim) {
+                Some(v) => assert_eq!(
+                    Ok(v.to_string()),
+                    theirs,
+                    "the JSON read in halves (cut at {aim}) and serde_json disagree"
+                ),
+                None => assert!(
+                    !is_object,
+                    "a valid object not read in halves (cut at {aim})"
+                ),
+            }
+        }
     }
     let mut diags = Diagnostics::default();
     let Some(imported) = openapi::import_text(None, text, &openapi::Options::default(), &mut diags)

@@ -9,6 +9,8 @@ use serde_json::{Map, Number, Value};
 
 use crate::diag::{Code, Diagnostic};
 
+mod halves;
+
 /// The OpenAPI generations the importer understands; one walker serves all three.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Version {
@@ -110,10 +112,30 @@ pub fn parse_text(text: &str, file: &str) -> Result<Value, Diagnostic> {
 /// `serde_json::from_str` into a `Value`, with every object and array allocated at its final
 /// size: serde_json's own reader grows them entry by entry, which leaves an object's entries
 /// up to twice the room they need (GitHub's description: 40 MB of entries for 24 MB).
+///
+/// A large document is read on two cores when it can be ([`halves`]); anything that reader
+/// does not take (an error among them) is read here, one value after the other, so errors are
+/// serde_json's own.
 pub fn json(text: &str) -> serde_json::Result<Value> {
+    if text.len() >= halves::FROM
+        && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+        && let Some(value) = halves::read(text, halves::middle(text))
+    {
+        return Ok(value);
+    }
+    sequential(text)
+}
+
+/// [`json`]'s reader for a large document, cut where aimed at `aim`, at any size: for the
+/// fuzz targets, which check it against serde_json. `None` where it gives up.
+pub fn json_in_halves(text: &str, aim: usize) -> Option<Value> {
+    halves::read(text, aim)
+}
+
+fn sequential(text: &str) -> serde_json::Result<Value> {
     let scratch = std::cell::RefCell::new(Scratch::default());
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = Exact { scratch: &scratch }.deserialize(&mut de)?;
+    let value = Exact::new(&scratch, 0, u32::MAX).deserialize(&mut de)?;
     de.end()?;
     Ok(value)
 }
@@ -129,6 +151,32 @@ struct Scratch {
 #[derive(Clone, Copy)]
 struct Exact<'a> {
     scratch: &'a std::cell::RefCell<Scratch>,
+    /// How many arrays and objects enclose the value read.
+    depth: u32,
+    /// The most that may: a part of a document read on its own must fail where serde_json's
+    /// recursion limit would have failed the whole.
+    limit: u32,
+}
+
+impl<'a> Exact<'a> {
+    fn new(scratch: &'a std::cell::RefCell<Scratch>, depth: u32, limit: u32) -> Self {
+        Self {
+            scratch,
+            depth,
+            limit,
+        }
+    }
+
+    /// The reader of the values inside an array or object this one reads.
+    fn inside<E: serde::de::Error>(self) -> Result<Self, E> {
+        if self.depth >= self.limit {
+            return Err(E::custom("nested deeper than the limit"));
+        }
+        Ok(Self {
+            depth: self.depth + 1,
+            ..self
+        })
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Exact<'_> {
@@ -173,8 +221,9 @@ impl<'de> Visitor<'de> for Exact<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inside = self.inside()?;
         let mut list = self.scratch.borrow_mut().lists.pop().unwrap_or_default();
-        while let Some(v) = seq.next_element_seed(self)? {
+        while let Some(v) = seq.next_element_seed(inside)? {
             list.push(v);
         }
         // Moved into a list of its own length; the scratch list keeps its room for the next.
@@ -185,9 +234,10 @@ impl<'de> Visitor<'de> for Exact<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inside = self.inside()?;
         let mut entries = self.scratch.borrow_mut().maps.pop().unwrap_or_default();
         while let Some(key) = map.next_key::<String>()? {
-            let value = map.next_value_seed(self)?;
+            let value = map.next_value_seed(inside)?;
             entries.push((key, value));
         }
         let mut out = Map::with_capacity(entries.len());
