@@ -386,6 +386,67 @@ fn no_operation_to_import_counts_the_skipped_ones() {
     );
 }
 
+/// A document with webhooks and no paths (Adyen publishes its notifications so), or whose
+/// every operation the filter left out, says why nothing was imported.
+#[test]
+fn no_operation_to_import_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let head =
+        "info: {title: T, version: '1', description: D}\nservers: [{url: 'https://t.example'}]\n";
+    let hook = "post: {requestBody: {content: {application/json: {schema: {type: object}}}}, responses: {'200': {description: ok}}}";
+    let cases = [
+        (
+            format!("openapi: 3.1.0\n{head}webhooks:\n  a: {{{hook}}}\n  b: {{{hook}}}\n"),
+            None,
+            "no operation to import (0 found, 0 filtered out)",
+            Some("only webhooks (2)"),
+        ),
+        (
+            format!("openapi: 3.0.3\n{head}paths: {{}}\nx-webhooks:\n  a: {{{hook}}}\n"),
+            None,
+            "no operation to import (0 found, 0 filtered out)",
+            Some("only webhooks (1)"),
+        ),
+        (
+            format!(
+                "openapi: 3.0.3\n{head}paths:\n  /a:\n    get: {{operationId: a, responses: {{'200': {{description: ok}}}}}}\n"
+            ),
+            Some("op:b"),
+            "no operation to import (1 found, 1 filtered out)",
+            Some("include/exclude left out every operation"),
+        ),
+        (
+            format!("openapi: 3.0.3\n{head}paths: {{}}\n"),
+            None,
+            "no operation to import (0 found, 0 filtered out)",
+            None,
+        ),
+    ];
+    for (text, include, message, help) in cases {
+        let spec = dir.path().join("openapi.yaml");
+        std::fs::write(&spec, &text).unwrap();
+        let source = match include {
+            Some(include) => {
+                let toml = dir.path().join("service.toml");
+                std::fs::write(
+                    &toml,
+                    format!("[source]\nopenapi = \"openapi.yaml\"\ninclude = [\"{include}\"]\n"),
+                )
+                .unwrap();
+                toml
+            }
+            None => spec,
+        };
+        let (code, _, stderr) = run(wellgen().arg("check").arg(&source));
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+        match help {
+            Some(help) => assert!(stderr.contains(help), "{stderr}"),
+            None => assert!(!stderr.contains("help:"), "{stderr}"),
+        }
+    }
+}
+
 /// Weatherbit writes `/current/airquality?city={city}&country={country}` beside
 /// `…?postal_code={postal_code}`, declaring `city` and `country` as path parameters: each is a
 /// required query parameter the caller fills in (the declared one keeps its schema), not the

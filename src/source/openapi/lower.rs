@@ -399,13 +399,28 @@ impl Lx<'_> {
             } else {
                 String::new()
             };
-            let d = Diagnostic::new(
+            let mut d = Diagnostic::new(
                 Code::OpenapiInvalid,
                 format!(
                     "{}#/paths: no operation to import ({operations} found, {filtered_out} filtered out{skipped})",
                     self.docs.describe(&root.place).trim_end_matches('#')
                 ),
             );
+            let webhooks: usize = ["webhooks", "x-webhooks"]
+                .iter()
+                .map(|k| {
+                    root.get(k)
+                        .and_then(Value::as_object)
+                        .map_or(0, serde_json::Map::len)
+                })
+                .sum();
+            if operations == 0 && webhooks > 0 {
+                d = d.help(format!(
+                    "the document describes only webhooks ({webhooks}): requests the API sends to its subscribers, which no agent calls; import the description of the API itself"
+                ));
+            } else if operations > 0 && filtered_out == operations {
+                d = d.help("[source] include/exclude left out every operation");
+            }
             self.diags.push(d);
         }
         // Operations that need credentials, and no scheme to say which: every target that
