@@ -281,6 +281,15 @@ fn refuses_to_write_into_the_source_folder() {
     assert_eq!(fs::read_dir(work.path()).unwrap().count(), 1);
 }
 
+/// `wellgen build` of the worldweather example into `out`: exit code, stdout, stderr.
+fn build_worldweather_into(out: &Path) -> (i32, String, String) {
+    run(wellgen()
+        .arg("build")
+        .arg(example("worldweather"))
+        .arg("-o")
+        .arg(out))
+}
+
 #[cfg(unix)]
 #[test]
 fn never_writes_through_a_symlink_leading_outside() {
@@ -290,11 +299,7 @@ fn never_writes_through_a_symlink_leading_outside() {
     fs::create_dir_all(&outside).unwrap();
     fs::create_dir_all(&out).unwrap();
     std::os::unix::fs::symlink(&outside, out.join(".well-known")).unwrap();
-    let (code, _, stderr) = run(wellgen()
-        .arg("build")
-        .arg(example("worldweather"))
-        .arg("-o")
-        .arg(&out));
+    let (code, _, stderr) = build_worldweather_into(&out);
     assert_eq!(code, 2, "{stderr}");
     assert!(
         stderr.contains("leads outside the output folder"),
@@ -314,11 +319,7 @@ fn never_writes_through_a_symlinked_file() {
         let out = work.path().join("dist");
         fs::write(&target, "mine").unwrap();
         if built_before {
-            let (code, _, stderr) = run(wellgen()
-                .arg("build")
-                .arg(example("worldweather"))
-                .arg("-o")
-                .arg(&out));
+            let (code, _, stderr) = build_worldweather_into(&out);
             assert_eq!(code, 0, "{stderr}");
             fs::remove_file(out.join("llms.txt")).unwrap();
         } else {
@@ -326,11 +327,7 @@ fn never_writes_through_a_symlinked_file() {
         }
         std::os::unix::fs::symlink(&target, out.join("llms.txt")).unwrap();
         let before = files(&out);
-        let (code, _, stderr) = run(wellgen()
-            .arg("build")
-            .arg(example("worldweather"))
-            .arg("-o")
-            .arg(&out));
+        let (code, _, stderr) = build_worldweather_into(&out);
         assert_eq!(code, 2, "{stderr}");
         assert!(
             stderr.contains("llms.txt: it is a symbolic link"),
