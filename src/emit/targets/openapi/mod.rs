@@ -541,17 +541,7 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
         hoist_parameters(&mut paths);
     }
     doc.insert("paths".into(), paths);
-    let mut components = Map::new();
-    if !shared.is_empty() {
-        components.insert(
-            "schemas".into(),
-            Value::Object(shared.into_iter().collect()),
-        );
-    }
-    // In the order OpenAPI lists the Components Object's fields (§4.8.7).
-    for (field, shared) in parts {
-        components.insert(field.into(), Value::Object(shared.into_iter().collect()));
-    }
+    let mut components = shared_components(shared, parts);
     if !schemes.is_empty() {
         let schemes: Map<String, Value> = schemes
             .iter()
@@ -875,6 +865,25 @@ fn listed(op: &Value) -> &[Value] {
 /// Request and response schemas repeated across operations go to `components/schemas` once
 /// (`emit::schemas`); small documents stay as they are. A place holding a number takes its
 /// schema from `held` (see `paths`).
+/// The Components Object's fields for what the paths share: `schemas`, then each part's field,
+/// in the order OpenAPI lists them (§4.8.7).
+fn shared_components(
+    schemas: Vec<(String, Value)>,
+    parts: Vec<(&'static str, Vec<(String, Value)>)>,
+) -> Map<String, Value> {
+    let mut components = Map::new();
+    if !schemas.is_empty() {
+        components.insert(
+            "schemas".into(),
+            Value::Object(schemas.into_iter().collect()),
+        );
+    }
+    for (field, entries) in parts {
+        components.insert(field.into(), Value::Object(entries.into_iter().collect()));
+    }
+    components
+}
+
 fn share_schemas(
     paths: &mut Value,
     held: &[Cow<'_, Value>],

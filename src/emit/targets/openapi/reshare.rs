@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{SHARING, parts, share_schemas};
+use super::{SHARING, parts, share_schemas, shared_components};
 use crate::emit::schemas::{self, Policy};
 
 /// Every repeated schema whose references and one definition take fewer bytes than its
@@ -50,17 +50,7 @@ pub(super) fn reshared(doc: &Value) -> Value {
     *paths = inlined(given, &shared);
     let schemas = share_schemas(paths, &[], SHARING_TO_FIT);
     let parts = parts::share(paths);
-    // In the order `render_cut` writes them, the Components Object's (§4.8.7).
-    let mut components = Map::new();
-    if !schemas.is_empty() {
-        components.insert(
-            "schemas".into(),
-            Value::Object(schemas.into_iter().collect()),
-        );
-    }
-    for (field, entries) in parts {
-        components.insert(field.into(), Value::Object(entries.into_iter().collect()));
-    }
+    let mut components = shared_components(schemas, parts);
     components.extend(others);
     if components.is_empty() {
         map.shift_remove("components");

@@ -6,7 +6,7 @@
 //!
 //! Each member's value is read by the same reader as a whole document ([`super::Exact`]), so
 //! values come out as they would. Anything this reader does not take back whole (a syntax
-//! error, a cut the two sides do not agree on, nesting near serde_json's recursion limit) makes
+//! error, a cut the two sides do not agree on, nesting past serde_json's recursion limit) makes
 //! it give up, and the document is read again in one piece, with serde_json's own error.
 
 use std::cell::{Cell, RefCell};
