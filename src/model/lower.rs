@@ -1286,6 +1286,7 @@ impl Cx<'_> {
                     nullable: false,
                     schema: None,
                     compact: None,
+                    wire_name: None,
                 });
             }
         }
@@ -1379,6 +1380,7 @@ impl Cx<'_> {
                     nullable: false,
                     schema: None,
                     compact: Some(text),
+                    wire_name: None,
                 };
                 if default_in == ParamIn::Path && !c.required {
                     self.error(&field, "a path parameter is always required");
@@ -1446,6 +1448,7 @@ impl Cx<'_> {
                         }
                     }),
                     compact: None,
+                    wire_name: None,
                 };
                 self.check_param(&param, &field);
                 Some(param)

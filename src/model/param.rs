@@ -99,6 +99,16 @@ pub struct Param {
     pub schema: Option<Value>,
     /// The compact string exactly as the author wrote it, if they wrote one.
     pub compact: Option<String>,
+    /// The name the HTTP request carries when it differs from `name` (a body field renamed
+    /// `body_<name>` beside a path parameter of that name).
+    pub wire_name: Option<String>,
+}
+
+impl Param {
+    /// The name on the wire: in the path template, the query, the header or the body.
+    pub fn wire(&self) -> &str {
+        self.wire_name.as_deref().unwrap_or(&self.name)
+    }
 }
 
 impl Param {
@@ -363,6 +373,7 @@ mod tests {
             nullable: true,
             schema: Some(serde_json::json!({"format": "unit"})),
             compact: None,
+            wire_name: None,
         };
         let mut s = Map::new();
         s.insert("type".into(), "string".into());
@@ -402,6 +413,7 @@ mod tests {
             nullable: false,
             schema: None,
             compact: None,
+            wire_name: None,
         };
         assert_eq!(
             p.compact(),

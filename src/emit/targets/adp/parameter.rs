@@ -269,6 +269,7 @@ mod tests {
             nullable: false,
             schema: None,
             compact: None,
+            wire_name: None,
         }
     }
 
