@@ -65,6 +65,8 @@ function missingMessage(host, fit) {
       `wellgen: the package ${fit.pkg} for this platform, ${describe(host)}, is not installed.`,
       `npm skips optional dependencies with --no-optional / --omit=optional, or when a lockfile was`,
       `made on another platform: reinstall with optional dependencies (npm install ${fit.pkg}).`,
+      `If the registry has no ${fit.pkg} (a version not yet published), the binary comes from a`,
+      `clone of the repository: \`scripts/npm-pack OUTDIR\` packs it, \`cargo install --path .\` installs it.`,
     );
   } else {
     const known = PLATFORMS.map((p) => describe(p)).join(', ');

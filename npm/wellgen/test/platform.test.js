@@ -63,6 +63,7 @@ test('a fitting package that npm left out: the message names it and how to get i
   // From this source folder no platform package resolves (the binaries are not committed).
   const message = missingMessage({ platform: 'darwin', arch: 'arm64', libc: null }, platformFor({ platform: 'darwin', arch: 'arm64', libc: null }));
   assert.match(message, /the package wellgen-darwin-arm64 for this platform, darwin-arm64, is not installed/);
+  assert.match(message, /If the registry has no wellgen-darwin-arm64 .*scripts\/npm-pack OUTDIR/s);
   assert.match(message, /npm install wellgen-darwin-arm64/);
   assert.match(message, /cargo install --locked wellgen$/);
 });
