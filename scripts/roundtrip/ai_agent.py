@@ -131,8 +131,10 @@ def authenticate(call, auth, doc_url, site):
         call.headers["Authorization"] = f"Bearer {BEARER}"
     elif kind == "apikey":
         scheme = scheme_at(auth.get("docs"), doc_url, site)
-        if scheme is None:
-            call.note = f"auth.docs {auth.get('docs')!r} is no Security Scheme Object on the site"
+        if not auth.get("docs"):
+            call.note = "auth is apikey with neither `header` nor `docs`: sent without credentials"
+        elif scheme is None:
+            call.note = f"auth.docs {auth['docs']} is no Security Scheme Object on the site: sent without credentials"
         elif not apply_scheme(call, scheme):
             call.note = f"cannot satisfy the scheme {scheme}"
 

@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -111,6 +112,13 @@ def free_port():
 
 
 def run_spec(spec, args, work):
+    began = time.monotonic()
+    result = run_one(spec, args, work)
+    result["seconds"] = round(time.monotonic() - began, 1)
+    return result
+
+
+def run_one(spec, args, work):
     name = label(spec)
     result = {"spec": name, "path": spec, "status": "ok", "reason": None, "calls": []}
     out = os.path.join(work, f"{abs(hash(spec))}")
@@ -121,7 +129,7 @@ def run_spec(spec, args, work):
         first = next((line for line in text.splitlines() if "error" in line), text.strip()[:200])
         result.update(status="refused", reason=code or f"exit {build.returncode}", detail=first[:300])
         return result
-    servers = harness.spec_servers(args.node, args.yaml_module, spec)
+    servers, hash_paths = harness.read_spec(args.node, args.yaml_module, spec)
     origin = harness.site_origin(servers)
     if origin is None:
         result.update(status="no-host", reason="the spec names no host the harness can map")
@@ -136,16 +144,18 @@ def run_spec(spec, args, work):
         for call in calls:
             if harness.stopping.is_set():
                 break
-            result["calls"].append(attempt(call, servers, port))
+            result["calls"].append(attempt(call, servers, hash_paths, port))
     finally:
         server.stop()
         shutil.rmtree(out, ignore_errors=True)
     return result
 
 
-def attempt(call, servers, port):
+def attempt(call, servers, hash_paths, port):
+    """One call sent to Prism: `outcome` is accepted, rejected, or unchecked (Prism cannot
+    route the spec's path at all, so it says nothing about the call)."""
     record = {"agent": call.agent, "name": call.name, "request": None, "status": None,
-              "accepted": False, "classes": [], "message": "", "note": call.note}
+              "outcome": "rejected", "classes": [], "message": "", "note": call.note}
     if call.refused:
         record["classes"], record["message"] = [call.refused[0]], call.refused[1]
         return record
@@ -160,28 +170,39 @@ def attempt(call, servers, port):
         record["classes"], record["message"] = ["no-answer"], str(e)
         return record
     record["status"] = status
-    record["accepted"], record["classes"], record["message"] = harness.classify(status, headers, body)
+    accepted, record["classes"], record["message"] = harness.classify(status, headers, body)
+    if accepted:
+        record["outcome"] = "accepted"
+    elif record["classes"][0] in ("path-not-found", "method-not-allowed") and \
+            harness.unroutable(urlsplit(url).path, hash_paths):
+        record["outcome"], record["classes"] = "unchecked", ["prism-cannot-route-#-path"]
     return record
 
 
+def tally(calls):
+    """Accepted over checked calls (accepted + rejected); rejections by their first class."""
+    accepted = sum(c["outcome"] == "accepted" for c in calls)
+    rejected = [c for c in calls if c["outcome"] == "rejected"]
+    checked = accepted + len(rejected)
+    return {"calls": len(calls), "checked": checked, "accepted": accepted,
+            "percent": round(100.0 * accepted / checked, 1) if checked else 0.0,
+            "unchecked": len(calls) - checked,
+            "rejections": dict(Counter(c["classes"][0] for c in rejected).most_common()),
+            # every cause a rejected call has, not only its first: a missing credential hides
+            # the media type Prism would complain about next
+            "causes": dict(Counter(k for c in rejected for k in dict.fromkeys(c["classes"])).most_common())}
+
+
 def summarise(results, seconds):
-    agents = {}
-    for agent in AGENTS:
-        mine = [c for r in results for c in r["calls"] if c["agent"] == agent]
-        accepted = sum(c["accepted"] for c in mine)
-        classes = Counter(c["classes"][0] for c in mine if not c["accepted"])
-        agents[agent] = {"calls": len(mine), "accepted": accepted,
-                         "percent": round(100.0 * accepted / len(mine), 1) if mine else 0.0,
-                         "rejections": dict(classes.most_common())}
+    agents = {agent: tally([c for r in results for c in r["calls"] if c["agent"] == agent])
+              for agent in AGENTS}
     specs = []
     for r in results:
-        row = {"spec": r["spec"], "status": r["status"]}
+        row = {"spec": r["spec"], "status": r["status"], "seconds": r.get("seconds")}
         if r["status"] != "ok":
             row["reason"] = r["reason"]
         for agent in AGENTS:
-            mine = [c for c in r["calls"] if c["agent"] == agent]
-            row[agent] = {"calls": len(mine), "accepted": sum(c["accepted"] for c in mine),
-                          "rejections": dict(Counter(c["classes"][0] for c in mine if not c["accepted"]))}
+            row[agent] = tally([c for c in r["calls"] if c["agent"] == agent])
         specs.append(row)
     return {"specs_run": sum(r["status"] == "ok" for r in results), "specs_selected": len(results),
             "not_run": {r["spec"]: r["reason"] for r in results if r["status"] != "ok"},
@@ -201,11 +222,13 @@ def report(results, summary, verbose):
         for agent in AGENTS:
             a = row[agent]
             top = ", ".join(f"{k} {v}" for k, v in sorted(a["rejections"].items(), key=lambda kv: -kv[1])[:3])
-            cells.append(f"{agent} {a['accepted']:>3}/{a['calls']:<3} {pct(a['accepted'], a['calls'])}" + (f" [{top}]" if top else ""))
-        print(f"ok    {r['spec']}: " + "  ".join(cells))
+            unchecked = f" +{a['unchecked']} unchecked" if a["unchecked"] else ""
+            cells.append(f"{agent} {a['accepted']:>3}/{a['checked']:<3} {pct(a['accepted'], a['checked'])}{unchecked}"
+                         + (f" [{top}]" if top else ""))
+        print(f"ok    {r['spec']} ({r['seconds']} s): " + "  ".join(cells))
         if verbose:
             for c in r["calls"]:
-                if not c["accepted"]:
+                if c["outcome"] != "accepted":
                     print(f"        {c['agent']} {c['name']}: {','.join(c['classes'])} (status {c['status']}): {c['message']}")
                     if c["request"]:
                         print(f"          {c['request']}")
@@ -217,9 +240,12 @@ def report(results, summary, verbose):
              if summary["not_run"] else ""))
     for agent in AGENTS:
         a = summary["agents"][agent]
-        print(f"{agent:>3} agent: {a['accepted']}/{a['calls']} calls accepted ({a['percent']}%)")
-        for cls, n in a["rejections"].items():
-            print(f"      {n:>5}  {cls}")
+        print(f"{agent:>3} agent: {a['accepted']}/{a['checked']} calls accepted ({a['percent']}%)"
+              + (f"; {a['unchecked']} more unchecked (Prism cannot route the spec's `#` paths)" if a["unchecked"] else ""))
+        if a["rejections"]:
+            print(f"      {'first':>5} {'any':>5}  cause")
+        for cls in a["causes"]:
+            print(f"      {a['rejections'].get(cls, 0):>5} {a['causes'][cls]:>5}  {cls}")
 
 
 if __name__ == "__main__":

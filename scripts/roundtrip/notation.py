@@ -84,6 +84,8 @@ def constrain(param, part):
     s, kind = param.schema, param.kind
     word, _, rest = part.partition(" ")
     rest = rest.strip()
+    if word in ("in", "format", "items", "fields", "const", "pattern", "default", "example", "min", "max") and not rest:
+        raise ValueError(f"`{word}` without a value: {part!r}")
     if word == "in" and rest in PLACES:
         param.place = rest
     elif part == "body":

@@ -3,6 +3,7 @@ the one place that knows where the API really is, and what Prism's answer says.
 """
 import json
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -74,9 +75,11 @@ def stop_all():
         p.stop()
 
 
-def spec_servers(node, yaml_module, spec):
-    """The spec's server URLs (3.x `servers`, variables at their defaults; 2.0 schemes × host +
-    basePath). Read with Node and the js-yaml Prism brings, Python having no YAML reader."""
+def read_spec(node, yaml_module, spec):
+    """What the harness needs of the spec: its server URLs (3.x `servers`, variables at their
+    defaults; 2.0 schemes x host + basePath) and the path keys that hold a `#` (AWS writes
+    `/tags/{arn}#tagKeys`), which Prism cannot route. Read with Node and the js-yaml Prism
+    brings, Python having no YAML reader."""
     script = r"""
 const fs = require('fs'), yaml = require(process.argv[1]);
 const text = fs.readFileSync(process.argv[2], 'utf8');
@@ -92,12 +95,25 @@ if (doc && doc.swagger) {
   const schemes = doc.schemes && doc.schemes.length ? doc.schemes : ['https'];
   for (const sc of schemes) urls.push(doc.host ? sc + '://' + doc.host + (doc.basePath || '') : (doc.basePath || ''));
 }
-process.stdout.write(JSON.stringify(urls));
+const hashPaths = Object.keys((doc && doc.paths) || {}).filter(k => k.includes('#'));
+process.stdout.write(JSON.stringify({ servers: urls, hashPaths }));
 """
     out = subprocess.run([node, "-e", script, yaml_module, spec], capture_output=True, timeout=120)
     if out.returncode != 0:
-        return []
-    return [u for u in json.loads(out.stdout) if isinstance(u, str)]
+        return [], []
+    read = json.loads(out.stdout)
+    return [u for u in read["servers"] if isinstance(u, str)], read["hashPaths"]
+
+
+def unroutable(path, hash_paths):
+    """Whether a path Prism could not route is one of the spec's `#` path keys, which Prism
+    matches literally, `#` and all: Prism says nothing about such a call, either way."""
+    for key in hash_paths:
+        template = re.escape(key.split("#", 1)[0])
+        template = re.sub(r"\\\{[^}]*\\\}", "[^/]+", template)
+        if re.fullmatch(template, path):
+            return True
+    return False
 
 
 def site_origin(servers):
@@ -164,7 +180,7 @@ def classify(status, headers, body):
         try:
             violations = json.loads(raw)
         except ValueError:
-            violations = [{"location": ["request"], "code": "too-many", "severity": "Error", "message": raw[:300]}]
+            violations = truncated(raw)
     errors = [v for v in violations if v.get("severity") == "Error" and (v.get("location") or [""])[0] == "request"]
     problem = None
     if "application/problem+json" in headers.get("content-type", ""):
@@ -187,7 +203,26 @@ def classify(status, headers, body):
     if not classes and status in (400, 401, 404, 405, 415, 422) and kind:
         classes.append(kind.lower())
         messages.append(str((problem or {}).get("detail")))
-    return not classes, classes, "; ".join(messages)[:600]
+    order = sorted(range(len(classes)), key=lambda i: PRIORITY.get(classes[i], len(PRIORITY)))
+    return not classes, [classes[i] for i in order], "; ".join(messages[i] for i in order)[:600]
+
+
+# The first cause of a rejected call: where it went, then who is calling, then what it sent.
+PRIORITY = {"path-not-found": 0, "method-not-allowed": 1, "security": 2, "media-type": 3,
+            "missing-body": 4}
+
+
+def truncated(raw):
+    """The violations a cut `sl-violations` header (`Too many violations! [...`) still holds
+    whole."""
+    found = []
+    for m in re.finditer(r'\{"location":(\[[^\]]*\]),"severity":"(\w+)","code":("[^"]*"|\d+),"message":"((?:[^"\\]|\\.)*)"\}', raw):
+        try:
+            found.append({"location": json.loads(m.group(1)), "severity": m.group(2),
+                          "code": json.loads(m.group(3)), "message": json.loads('"' + m.group(4) + '"')})
+        except ValueError:
+            continue
+    return found
 
 
 def violation_class(v):
@@ -204,7 +239,7 @@ def violation_class(v):
     if place not in ("path", "query", "header", "cookie", "body"):
         place = "request"
     if code == "required":
-        if place == "body" and len(location) <= 1 and "body" in str(v.get("message", "")).lower():
+        if "Body parameter is required" in str(v.get("message")):
             return "missing-body"
         return "missing-body-field" if place == "body" else f"missing-{place}"
     return f"{place}-{code}"
