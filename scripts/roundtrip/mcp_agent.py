@@ -40,7 +40,7 @@ def call_for(tool):
         if not isinstance(where, dict):
             call.refused = ("unbound-argument", f"required argument `{arg}` has no binding")
             return call
-        value = value_for(props.get(arg) or {})
+        value = value_for(props.get(arg) or {}, root=schema)
         place, wire = where.get("in"), where.get("name", arg)
         if place == "path":
             url = url.replace("{" + wire + "}", path_segment(value))
@@ -57,6 +57,10 @@ def call_for(tool):
         else:
             call.refused = ("unbound-argument", f"argument `{arg}` goes `in: {place}`")
             return call
+    # A path placeholder is filled even when its argument is not listed as required.
+    for arg, where in wiring.items():
+        if isinstance(where, dict) and where.get("in") == "path" and "{" + where.get("name", arg) + "}" in url:
+            url = url.replace("{" + where.get("name", arg) + "}", path_segment(value_for(props.get(arg) or {}, root=schema)))
     left = re.findall(r"\{([^}]+)\}", url)
     if left:
         call.refused = ("unfilled-path", f"no argument fills {{{left[0]}}}")

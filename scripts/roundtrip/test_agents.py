@@ -62,6 +62,9 @@ class Values(unittest.TestCase):
         self.assertEqual(value_for({"type": "number", "exclusiveMaximum": 0}), -0.5)
         self.assertEqual(value_for({"type": "string", "example": "ok"}), "ok")
         self.assertEqual(value_for({"type": ["null", "boolean"]}), True)
+        root = {"$defs": {"n": {"type": "integer", "minimum": 3}}}
+        self.assertEqual(value_for({"type": "array", "items": {"$ref": "#/$defs/n"}}, root=root), [3])
+        self.assertEqual(value_for({"anyOf": [{"type": "null"}, {"type": "string", "format": "date"}]}), "2024-01-02")
 
 
 class AiAgent(unittest.TestCase):

@@ -102,8 +102,9 @@ def matches(pattern, value):
         return True  # a regex Python cannot read is not held against the value
 
 
-def value_for(schema, depth=0):
-    schema = merged(schema or {})
+def value_for(schema, depth=0, root=None):
+    """`root`: the document a local `$ref` (`#/$defs/x`) points into."""
+    schema = merged(resolve(schema or {}, root))
     if "const" in schema:
         return schema["const"]
     if schema.get("enum"):
@@ -126,15 +127,31 @@ def value_for(schema, depth=0):
         return True
     if kind == "array":
         n = max(1, schema.get("minItems", 1))
-        item = value_for(schema.get("items") or {"type": "string"}, depth + 1)
+        item = value_for(schema.get("items") or {"type": "string"}, depth + 1, root)
         return [item] * n if not schema.get("uniqueItems") or n == 1 else [item]
     if kind == "object":
         props = schema.get("properties") or {}
         if depth > 8:
             return {}
-        return {name: value_for(props.get(name) or {"type": "string"}, depth + 1)
+        return {name: value_for(props.get(name) or {"type": "string"}, depth + 1, root)
                 for name in schema.get("required") or [] }
     return string_for(schema)
+
+
+def resolve(schema, root):
+    """A local `$ref` followed (a few steps at most, so a cycle ends)."""
+    for _ in range(8):
+        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        if not (isinstance(ref, str) and ref.startswith("#/") and root is not None):
+            break
+        target = root
+        for token in ref[2:].split("/"):
+            token = token.replace("~1", "/").replace("~0", "~")
+            target = target.get(token) if isinstance(target, dict) else None
+        if not isinstance(target, dict):
+            break
+        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema if isinstance(schema, dict) else {}
 
 
 def merged(schema):
