@@ -70,7 +70,7 @@ def call_for(cap, doc_url, auth, site):
     method = (cap.get("method") or "GET").upper()
     endpoint = urljoin(doc_url, cap.get("endpoint", ""))
     call = Call("ai", cap.get("id", "?"), method, endpoint)
-    params = {}
+    params, unreadable = {}, []
     for name, text in (cap.get("params") or {}).items():
         try:
             params[name] = notation.parse(text)
@@ -78,6 +78,7 @@ def call_for(cap, doc_url, auth, site):
             if text.split(",")[1:2] != [" optional"]:
                 call.refused = ("unreadable-param", f"{name}: {e}")
                 return call
+            unreadable.append(name)  # optional, left out; it still says the call has a body
     # Path parameters: `{name}`, or `:name` when that is a parameter's name.
     path_names = set(re.findall(r"\{([^}]+)\}", endpoint))
     path_names |= {n for n in re.findall(r":([A-Za-z_][A-Za-z0-9_]*)", urlsplit(endpoint).path) if n in params}
@@ -94,7 +95,8 @@ def call_for(cap, doc_url, auth, site):
 
     media = MEDIA_SUFFIX.search(cap.get("description") or "")
     media = media.group(1) if media else None
-    fields, whole, has_whole, body_used = {}, None, False, media is not None
+    fields, whole, has_whole = {}, None, False
+    body_used = media is not None or (method in BODY_METHODS and bool(unreadable))
     for name, p in params.items():
         if name in path_names:
             continue

@@ -60,6 +60,8 @@ def main():
         pct = summary["agents"][agent]["percent"]
         if floor is not None and pct < floor:
             failed.append(f"{agent} agent {pct:.1f}% is below the floor {floor}%")
+    if args.every_spec_runs and summary["not_run"]:
+        failed.append(f"specs not run: {', '.join(summary['not_run'])}")
     for line in failed:
         print(f"FAIL  {line}", file=sys.stderr)
     sys.exit(1 if failed else 0)
@@ -80,6 +82,8 @@ def arguments():
     p.add_argument("--verbose", "-v", action="store_true", help="every rejected call with Prism's message")
     p.add_argument("--min-ai", type=float, help="fail below this acceptance % of the ai agent")
     p.add_argument("--min-mcp", type=float, help="fail below this acceptance % of the MCP agent")
+    p.add_argument("--every-spec-runs", action="store_true",
+                   help="fail when a selected spec is not run (refused by wellgen, Prism not starting)")
     p.add_argument("--jobs", "-j", type=int, default=2, help="specs at a time (one Prism each)")
     p.add_argument("--startup", type=float, default=90, help="seconds Prism may take to start")
     return p.parse_args()
