@@ -42,8 +42,8 @@ pub fn render_reviewed(
             *site = origin.as_ref().map(|o| o.as_str().to_string());
             origin.map(|o| {
                 format!(
-                    "`site_url = \"{o}\"` is the base URL's origin: every document links the others \
-                     there; set the origin they are published at (or pass --site-url)"
+                    "`site_url = \"{o}\"` is the base URL's origin: the documents link to each \
+                     other there; set the origin that publishes them (or pass --site-url)"
                 )
             })
         }
