@@ -130,7 +130,11 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
 /// its field: the source file's line, if it has one, holds the value the flag replaced.
 fn on_flags(options: &Options, diags: &mut Diagnostics) {
     let flags = [
-        ("service.base_url", "--base-url", options.import.base_url.is_some()),
+        (
+            "service.base_url",
+            "--base-url",
+            options.import.base_url.is_some(),
+        ),
         ("service.site_url", "--site-url", options.site_url.is_some()),
     ];
     if !flags.iter().any(|&(_, _, given)| given) {

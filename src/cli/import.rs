@@ -46,8 +46,7 @@ pub(super) fn import(
     let site = site_url.map(str::to_string);
     let Some(converted) = watchdog::within(time_limit, move || {
         convert(&path, &target, &opts, site.as_deref())
-    })
-    else {
+    }) else {
         eprintln!(
             "{}",
             watchdog::gave_up(time_limit, &format!("importing {}", openapi.display()))

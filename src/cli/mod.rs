@@ -353,6 +353,27 @@ mod tests {
     }
 
     #[test]
+    fn a_site_url_is_an_https_origin() {
+        assert_eq!(
+            parse_site_url(" https://docs.example.com/ "),
+            Ok("https://docs.example.com".into())
+        );
+        assert_eq!(
+            parse_site_url("https://docs.example.com:8443"),
+            Ok("https://docs.example.com:8443".into())
+        );
+        for bad in [
+            "http://docs.example.com",
+            "https://docs.example.com/site",
+            "https://docs.example.com/#top",
+            "docs.example.com",
+        ] {
+            let e = parse_site_url(bad).unwrap_err();
+            assert!(e.contains("--site-url https://"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
     fn sizes_parse_with_units() {
         assert_eq!(parse_size("64M"), Ok(64 << 20));
         assert_eq!(parse_size("512kb"), Ok(512 << 10));

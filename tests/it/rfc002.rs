@@ -64,7 +64,10 @@ fn agents_json_passes_the_schema_for_every_example_and_fixture() {
         }
         checked.push(path);
     }
-    assert!(without_issuer >= 1, "no source without an issuer was checked");
+    assert!(
+        without_issuer >= 1,
+        "no source without an issuer was checked"
+    );
     let examples = checked
         .iter()
         .filter(|p| p.starts_with(format!("{ROOT}/examples")))
@@ -895,7 +898,10 @@ rate_limit = "10/minute"
     // The OpenAPI document says the same in `x-rate-limited`.
     let openapi = b.json("/openapi.json");
     assert_eq!(openapi["paths"]["/books"]["get"]["x-rate-limited"], true);
-    assert_eq!(openapi["paths"]["/books/{id}"]["get"]["x-rate-limited"], false);
+    assert_eq!(
+        openapi["paths"]["/books/{id}"]["get"]["x-rate-limited"],
+        false
+    );
 }
 
 #[test]

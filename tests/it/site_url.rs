@@ -28,7 +28,10 @@ fn split(url: &str) -> (&str, &str) {
     let after = &url["https://".len()..];
     let end = after.find(['/', '?', '#']).map_or(url.len(), |i| i + 8);
     let path = &url[end..];
-    (&url[..end], path.split(['?', '#']).next().unwrap_or_default())
+    (
+        &url[..end],
+        path.split(['?', '#']).next().unwrap_or_default(),
+    )
 }
 
 /// How a build is checked: its arguments, the site, the API's origin, and whether the author
@@ -58,7 +61,10 @@ fn scan(source: &Path, case: &Case) -> (usize, usize, Vec<String>) {
     let out = build(source, case.extra);
     let built = files(out.path());
     let published: BTreeSet<String> = built.keys().map(|p| format!("/{p}")).collect();
-    assert!(published.contains("/.well-known/agents.json"), "{published:#?}");
+    assert!(
+        published.contains("/.well-known/agents.json"),
+        "{published:#?}"
+    );
     let declared = declared();
     let (mut documents, mut calls) = (0, 0);
     let mut wrong = Vec::new();
@@ -69,12 +75,18 @@ fn scan(source: &Path, case: &Case) -> (usize, usize, Vec<String>) {
             if published.contains(path) {
                 documents += 1;
                 if origin != case.site {
-                    wrong.push(format!("{file}: {url} is a published document off the site"));
+                    wrong.push(format!(
+                        "{file}: {url} is a published document off the site"
+                    ));
                 }
             } else if origin == case.site && declared.contains(path) {
-                wrong.push(format!("{file}: {url} is a document this build does not publish"));
+                wrong.push(format!(
+                    "{file}: {url} is a document this build does not publish"
+                ));
             } else if origin == case.site && !case.own_links_on_site && !path.is_empty() {
-                wrong.push(format!("{file}: {url} is on the site but names no document"));
+                wrong.push(format!(
+                    "{file}: {url} is on the site but names no document"
+                ));
             }
             if origin == case.api {
                 calls += 1;
@@ -162,7 +174,10 @@ fn the_check_finds_a_document_linked_off_the_site() {
         urls("see https://a.example/x.json, or (https://b.example/y).\n"),
         ["https://a.example/x.json", "https://b.example/y"]
     );
-    assert_eq!(split("https://a.example:8443/p/q?x=1"), ("https://a.example:8443", "/p/q"));
+    assert_eq!(
+        split("https://a.example:8443/p/q?x=1"),
+        ("https://a.example:8443", "/p/q")
+    );
     assert_eq!(split("https://a.example"), ("https://a.example", ""));
 }
 
@@ -205,10 +220,12 @@ fn a_diagnostic_about_the_flags_value_names_the_flag_not_the_files_line() {
     assert!(stderr.contains("= field: --site-url"), "{stderr}");
     assert!(!stderr.contains("service.toml:8:"), "{stderr}");
     // A public site on an unrelated host: ADP's registry warning names the flag too.
-    let (code, _, stderr) = run(wellgen()
-        .arg("check")
-        .arg(example("bookshelf"))
-        .args(["--site-url", SITE, "--target", "adp"]));
+    let (code, _, stderr) = run(wellgen().arg("check").arg(example("bookshelf")).args([
+        "--site-url",
+        SITE,
+        "--target",
+        "adp",
+    ]));
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains("warning[W-adp-detail-host]") && stderr.contains("= field: --site-url"),
