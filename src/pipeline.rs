@@ -94,14 +94,13 @@ impl Compiled {
 /// The provenance maps diagnostics back to where the OpenAPI document said each thing.
 pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
     let mut diags = Diagnostics::default();
-    let (raw, provenance) = openapi::read_source(
+    let (mut raw, provenance) = openapi::read_source(
         sources.path,
         sources.text,
         sources.openapi,
         &options.import,
         &mut diags,
     );
-    let mut raw = raw;
     if let (Some(raw), Some(url)) = (raw.as_mut(), &options.site_url) {
         raw.service.site_url = Some(url.clone());
     }

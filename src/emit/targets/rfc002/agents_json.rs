@@ -105,8 +105,8 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Derived {
         diags.push(
             Diagnostic::new(
                 Code::Rfc002Defaulted,
-                "no [rfc002.issuer]: agents.json has no `issuer` (RFC-002 asks for none) and no \
-                 `$schema`, since the ar-agents schema requires the issuer a sociedad-IA declares",
+                "no [rfc002.issuer]: agents.json leaves out `issuer` (RFC-002 §3.1 does not ask for \
+                 one) and `$schema` (the ar-agents schema requires an issuer)",
             )
             .help(
                 "add `[rfc002.issuer]` with `jurisdiction = \"US-DE\"` (ISO 3166) and `type` (e.g. \
