@@ -202,6 +202,10 @@ impl Diagnostics {
         self.items.iter()
     }
 
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Diagnostic> {
+        self.items.iter_mut()
+    }
+
     /// Fatal errors first, then errors, warnings and notes, each in the order found; identical
     /// entries dropped.
     pub fn into_sorted(self) -> Vec<Diagnostic> {

@@ -40,6 +40,8 @@ pub struct Options {
     /// The output folder holds the site's own `_worker.js` (one wellgen did not write), which
     /// a Cloudflare Pages build keeps: nothing routes `?format=openapi` there then.
     pub site_worker: bool,
+    /// `--site-url`: the origin the documents are published at, over `[service] site_url`.
+    pub site_url: Option<String>,
     /// Codes silenced by `--allow`, added to service.toml's `[check] allow`.
     pub allow: Vec<String>,
     /// The process ends once this compile's output is used (a single `wellgen build` or
@@ -92,13 +94,16 @@ impl Compiled {
 /// The provenance maps diagnostics back to where the OpenAPI document said each thing.
 pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
     let mut diags = Diagnostics::default();
-    let (raw, provenance) = openapi::read_source(
+    let (mut raw, provenance) = openapi::read_source(
         sources.path,
         sources.text,
         sources.openapi,
         &options.import,
         &mut diags,
     );
+    if let (Some(raw), Some(url)) = (raw.as_mut(), &options.site_url) {
+        raw.service.site_url = Some(url.clone());
+    }
     let allow = raw
         .as_ref()
         .and_then(|r| r.check.as_ref())
@@ -111,12 +116,37 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
         },
     };
     provenance.annotate(&mut compiled.diags);
+    on_flags(options, &mut compiled.diags);
     crate::diag::allow(
         &options.allow,
         allow.as_deref().unwrap_or_default(),
         &mut compiled.diags,
     );
     (compiled, provenance)
+}
+
+/// A diagnostic about a value given by a flag (`--base-url`, `--site-url`) names the flag as
+/// its field: the source file's line, if it has one, holds the value the flag replaced.
+fn on_flags(options: &Options, diags: &mut Diagnostics) {
+    let flags = [
+        (
+            "service.base_url",
+            "--base-url",
+            options.import.base_url.is_some(),
+        ),
+        ("service.site_url", "--site-url", options.site_url.is_some()),
+    ];
+    if !flags.iter().any(|&(_, _, given)| given) {
+        return;
+    }
+    for d in diags.iter_mut() {
+        if let Some(&(_, flag, _)) = flags
+            .iter()
+            .find(|&&(field, _, given)| given && d.field.as_deref() == Some(field))
+        {
+            d.field = Some(flag.to_string());
+        }
+    }
 }
 
 /// Reads the source at `path` (a service.toml, with or without `[source]`, or an OpenAPI

@@ -183,6 +183,7 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
             exits_after: input.exits_after,
             ..Default::default()
         },
+        site_url: input.site_url.clone(),
         allow: input.allow.clone(),
         exits_after: input.exits_after,
     };

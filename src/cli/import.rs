@@ -31,6 +31,7 @@ pub(super) fn import(
     openapi: &Path,
     out: &Path,
     options: &Options,
+    site_url: Option<&str>,
     time_limit: u64,
     quiet: bool,
 ) -> u8 {
@@ -42,8 +43,10 @@ pub(super) fn import(
         return EXIT_USAGE;
     }
     let (path, target, opts) = (openapi.to_path_buf(), out.to_path_buf(), options.clone());
-    let Some(converted) = watchdog::within(time_limit, move || convert(&path, &target, &opts))
-    else {
+    let site = site_url.map(str::to_string);
+    let Some(converted) = watchdog::within(time_limit, move || {
+        convert(&path, &target, &opts, site.as_deref())
+    }) else {
         eprintln!(
             "{}",
             watchdog::gave_up(time_limit, &format!("importing {}", openapi.display()))
@@ -108,13 +111,18 @@ pub(super) fn import(
 }
 
 /// Reads and imports `openapi`, renders the service.toml for `out` and checks it the way
-/// `wellgen build` will. An unreadable document is the `Err`.
-fn convert(openapi: &Path, out: &Path, options: &Options) -> Result<Converted, Diagnostic> {
+/// `wellgen build` will. `site_url`: `--site-url`. An unreadable document is the `Err`.
+fn convert(
+    openapi: &Path,
+    out: &Path,
+    options: &Options,
+    site_url: Option<&str>,
+) -> Result<Converted, Diagnostic> {
     let text = source::read_limited(openapi, options.max_input_size)?;
     let mut diags = Diagnostics::default();
     let imported = import_text(Some(openapi), &text, options, &mut diags);
     let mut later = Diagnostics::default();
-    let Some(imported) = imported else {
+    let Some(mut imported) = imported else {
         return Ok(Converted {
             text,
             diags,
@@ -128,7 +136,7 @@ fn convert(openapi: &Path, out: &Path, options: &Options) -> Result<Converted, D
         d.severity = crate::diag::Severity::Warning;
         later.push(d);
     }
-    let rendered = service_file::render_reviewed(&imported, openapi, out, &diags);
+    let rendered = service_file::render_reviewed(&mut imported, openapi, out, &diags, site_url);
     let mut checks = Diagnostics::default();
     // A deferred error is one the model cannot see (e.g. protected operations without
     // `[auth]` fail only in the back ends): the file does not build until it is set.

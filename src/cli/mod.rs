@@ -108,6 +108,9 @@ pub enum Command {
         /// The API's https base URL, for a document that names no https server (its base path without a host is kept).
         #[arg(long, value_name = "URL", value_parser = parse_base_url)]
         base_url: Option<String>,
+        /// The https origin the documents are published at, written as `[service] site_url` (default: the base URL's origin, listed for review).
+        #[arg(long, value_name = "URL", value_parser = parse_site_url)]
+        site_url: Option<String>,
     },
     /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
     Schema,
@@ -192,6 +195,9 @@ pub struct Input {
     /// The API's https base URL, as `[service] base_url` sets it; for an OpenAPI document, over its servers (its base path without a host is kept).
     #[arg(long, value_name = "URL", value_parser = parse_base_url)]
     pub base_url: Option<String>,
+    /// The https origin the documents are published at, as `[service] site_url` sets it (and over it): every link between them starts with it.
+    #[arg(long, value_name = "URL", value_parser = parse_site_url)]
+    pub site_url: Option<String>,
     /// Silence a warning or note code (docs/diagnostics.md), as `[check] allow` does; repeatable.
     #[arg(long, value_name = "CODE", value_delimiter = ',')]
     pub allow: Vec<String>,
@@ -208,6 +214,13 @@ fn parse_base_url(text: &str) -> Result<String, String> {
     crate::model::HttpsUrl::parse_base(text.trim())
         .map(|u| u.as_str().to_string())
         .map_err(|e| format!("`{text}`: {e} (e.g. --base-url https://api.example.com/v1)"))
+}
+
+/// `--site-url`: an https origin (`https://host[:port]`), its trailing `/` dropped.
+fn parse_site_url(text: &str) -> Result<String, String> {
+    crate::model::HttpsUrl::parse_origin(text.trim())
+        .map(|u| u.as_str().to_string())
+        .map_err(|e| format!("`{text}`: {e} (e.g. --site-url https://www.example.com)"))
 }
 
 /// `1048576`, `512K`, `64M`, `1G` (also `64MB`, `64MiB`): a size in bytes.
@@ -304,6 +317,7 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
             time_limit,
             ref_root,
             base_url,
+            site_url,
         } => {
             let options = openapi::Options {
                 max_input_size: *max_input_size,
@@ -316,7 +330,14 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
                 command: "import",
                 exits_after: exiting,
             };
-            import::import(source, out, &options, *time_limit, cli.quiet)
+            import::import(
+                source,
+                out,
+                &options,
+                site_url.as_deref(),
+                *time_limit,
+                cli.quiet,
+            )
         }
     }
 }
@@ -329,6 +350,27 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn a_site_url_is_an_https_origin() {
+        assert_eq!(
+            parse_site_url(" https://docs.example.com/ "),
+            Ok("https://docs.example.com".into())
+        );
+        assert_eq!(
+            parse_site_url("https://docs.example.com:8443"),
+            Ok("https://docs.example.com:8443".into())
+        );
+        for bad in [
+            "http://docs.example.com",
+            "https://docs.example.com/site",
+            "https://docs.example.com/#top",
+            "docs.example.com",
+        ] {
+            let e = parse_site_url(bad).unwrap_err();
+            assert!(e.contains("--site-url https://"), "{bad}: {e}");
+        }
     }
 
     #[test]

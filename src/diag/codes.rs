@@ -342,8 +342,8 @@ codes! {
         "no [auth] table: ADP requires `auth`, so /.well-known/agent says `{\"type\": \"none\"}`",
         "add `[auth]` with the API's real scheme";
     Rfc002Defaulted = "N-rfc002-defaulted", note, "rfc002",
-        "an RFC-002 value wellgen filled in (issuer, instructions, generatedAt, plugin texts)",
-        "no [rfc002.issuer]: agents.json says jurisdiction `ZZ` (unknown)",
+        "an RFC-002 value wellgen filled in or left out (instructions, generatedAt, plugin texts; issuer)",
+        "no [rfc002.issuer]: agents.json leaves out `issuer` (RFC-002 §3.1 does not ask for one) and `$schema`",
         "set the `[rfc002]` or `[plugin]` key the message names";
     LinkSubstituted = "N-link-substituted", note, "hosts",
         "a link rewritten because the host cannot answer a query-string URL",

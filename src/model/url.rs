@@ -18,6 +18,15 @@ impl HttpsUrl {
         Ok(Self(url.trim_end_matches('/').to_string()))
     }
 
+    /// Checks an origin (`https://host[:port]`): a base URL without a path.
+    pub fn parse_origin(text: &str) -> Result<Self, String> {
+        let url = Self::parse_base(text)?;
+        if !url.path_prefix().is_empty() {
+            return Err("must be an origin (`https://host`), without a path".into());
+        }
+        Ok(url)
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }

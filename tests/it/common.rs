@@ -208,3 +208,17 @@ pub fn mcp_validator(def: &str) -> jsonschema::Validator {
         .build(&schema)
         .expect("the MCP schema compiles")
 }
+
+/// The ar-agents JSON Schema of agents.json, as a document must pass it: whole for one that
+/// claims it (`$schema`), else less its `issuer` requirement (RFC-002 asks for no issuer, and a
+/// document without one claims no schema).
+pub fn agents_schema(claimed: bool) -> serde_json::Value {
+    let mut schema = read_json(&root().join("tests/schemas/rfc002/agents.v1.json"));
+    if !claimed {
+        schema["required"]
+            .as_array_mut()
+            .expect("the schema lists what it requires")
+            .retain(|r| r != "issuer");
+    }
+    schema
+}

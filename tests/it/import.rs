@@ -970,8 +970,14 @@ fn import_writes_a_service_toml_that_builds_the_same_documents() {
         );
         assert_lines_fit(&text, case);
 
-        // The written file parses back to exactly what was imported.
-        let (imported, _) = import_with_path(&spec);
+        // The written file parses back to exactly what was imported, and says where the
+        // documents are published: without --site-url, the base URL's origin.
+        let (mut imported, _) = import_with_path(&spec);
+        let service = &mut imported.doc.service;
+        service.site_url = service.base_url.as_deref().map(|b| {
+            let after = &b["https://".len()..];
+            b[..8 + after.find('/').unwrap_or(after.len())].to_string()
+        });
         let reparsed = wellgen::source::parse_service_toml(&text).unwrap();
         assert_eq!(
             unset_as_null(json(&imported.doc)).to_string(),

@@ -94,8 +94,8 @@ fn section<'a>(doc: &'a LlmsTxt, name: &str) -> Option<&'a [Link]> {
 }
 
 /// The documents the other targets publish for others to link to, as their descriptors say.
-fn documents() -> Vec<&'static str> {
-    wellgen::emit::targets::linked(&Target::ALL)
+fn documents(service: &Service) -> Vec<&'static str> {
+    wellgen::emit::targets::linked(service, &Target::ALL)
         .into_iter()
         .filter(|d| d.target != Target::LlmsTxt)
         .map(|d| d.path)
@@ -196,7 +196,7 @@ fn every_llms_txt_parses_back_to_the_model() {
             .iter()
             .map(|l| l.url.as_str())
             .collect();
-        for path in documents() {
+        for path in documents(&service) {
             let url = format!("{site}{path}");
             assert!(
                 docs.contains(&url.as_str()),

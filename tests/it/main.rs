@@ -45,5 +45,6 @@ mod secret_masking;
 mod security;
 mod serve;
 mod shared_schemas;
+mod site_url;
 mod tokens;
 mod types;

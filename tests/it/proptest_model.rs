@@ -1635,6 +1635,8 @@ struct Schemas {
     aiendpoint: jsonschema::Validator,
     iajson: jsonschema::Validator,
     agents: jsonschema::Validator,
+    /// For an agents.json without an issuer, which claims no schema.
+    agents_unclaimed: jsonschema::Validator,
     tools: jsonschema::Validator,
 }
 
@@ -1651,7 +1653,8 @@ static SCHEMAS: LazyLock<Schemas> = LazyLock::new(|| {
     Schemas {
         aiendpoint: compile(&read("aiendpoint/schema.json")),
         iajson: crate::common::iajson_validator(true),
-        agents: compile(&read("rfc002/agents.v1.json")),
+        agents: compile(&crate::common::agents_schema(true)),
+        agents_unclaimed: compile(&crate::common::agents_schema(false)),
         tools: crate::common::mcp_validator("ListToolsResult"),
     }
 });
@@ -1678,9 +1681,15 @@ fn document_problems(artifacts: &[Artifact]) -> Vec<String> {
         ia_json::PATHS[0],
     );
     // As published, formats asserted: endpoint `url`s are URIs, templates in `urlTemplate`.
+    let agents = document(artifacts, rfc002::AGENTS_PATH);
+    let claimed = agents.get("$schema").is_some();
     schema(
-        &s.agents,
-        &document(artifacts, rfc002::AGENTS_PATH),
+        if claimed {
+            &s.agents
+        } else {
+            &s.agents_unclaimed
+        },
+        &agents,
         rfc002::AGENTS_PATH,
     );
     schema(&s.tools, &document(artifacts, mcp::PATH), mcp::PATH);

@@ -119,7 +119,7 @@ pub fn render(service: &Service, built: &[Target], lowered: &Lowered) -> Vec<Art
 
     // The API itself, described with the RFC 8631 relations of RFC 9727 Appendix A.1.
     let mut api: IndexMap<&'static str, Vec<LinkTarget>> = IndexMap::new();
-    for d in targets::linked(built)
+    for d in targets::linked(service, built)
         .into_iter()
         .filter(|d| d.target != Target::ApiCatalog)
     {

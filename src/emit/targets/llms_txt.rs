@@ -107,7 +107,7 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
 
 fn view<'a>(service: &'a Service, built: &[Target], lowered: &'a Texts) -> View<'a> {
     let site = &service.site_url;
-    let documents = targets::linked(built)
+    let documents = targets::linked(service, built)
         .into_iter()
         .filter(|d| d.target != Target::LlmsTxt)
         .map(|d| Link {

@@ -159,9 +159,11 @@ pub struct Linked {
     pub link: Link,
 }
 
-/// The documents of the `built` targets that others link to: descriptions of the API itself
-/// (`service-desc`) first, then the rest in target order.
-pub fn linked(built: &[Target]) -> Vec<Linked> {
+/// The documents of the `built` targets that others link to, as `service` has them written:
+/// descriptions of the API itself (`service-desc`) first, then the rest in target order.
+pub fn linked(service: &Service, built: &[Target]) -> Vec<Linked> {
+    // The one document a target writes only sometimes.
+    let plugin = rfc002::plugin_manifest_written(service);
     let mut all: Vec<Linked> = Target::ALL
         .iter()
         .filter(|t| built.contains(t))
@@ -174,6 +176,7 @@ pub fn linked(built: &[Target]) -> Vec<Linked> {
                 })
             })
         })
+        .filter(|l| plugin || l.path != rfc002::AI_PLUGIN_PATH)
         .collect();
     all.sort_by_key(|l| l.link.relation != Relation::ServiceDesc);
     all
@@ -370,7 +373,13 @@ mod tests {
 
     #[test]
     fn the_api_description_is_linked_first() {
-        let linked = linked(&Target::ALL);
+        let mut diags = crate::diag::Diagnostics::default();
+        let service = crate::pipeline::load(
+            std::path::Path::new("examples/bookshelf/service.toml"),
+            &mut diags,
+        )
+        .expect("the example builds");
+        let linked = linked(&service, &Target::ALL);
         assert_eq!(linked[0].link.relation, Relation::ServiceDesc);
         assert_eq!(linked[0].target, Target::OpenApi);
     }

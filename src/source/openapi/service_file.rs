@@ -6,6 +6,7 @@ use std::path::Path;
 use super::Imported;
 use super::naming::snake_case;
 use crate::diag::Diagnostics;
+use crate::model::HttpsUrl;
 use crate::source::toml_out::{self, Notes, WIDTH};
 
 /// The most findings listed one by one at the top; the rest are counted.
@@ -15,17 +16,49 @@ const RENAMED_SHOWN: usize = 5;
 
 /// The service.toml text of an import, with comments saying where everything came from.
 pub fn render(imported: &Imported, openapi: &Path, out: &Path) -> String {
-    render_reviewed(imported, openapi, out, &Diagnostics::default())
+    render_with(imported, openapi, out, &Diagnostics::default(), None)
 }
 
-/// As [`render`], with the import's warnings (`reported`) listed at the top for review: they
-/// say what the import left out or guessed, and the file should say it after the terminal
-/// has scrolled away.
+/// As [`render`], for `wellgen import`: `[service] site_url` is written (`site_url`, from
+/// `--site-url`, else the base URL's origin, which every link between the documents then
+/// assumes: a finding to review), and the import's warnings (`reported`) are listed at the top
+/// for review: they say what the import left out or guessed, and the file should say it after
+/// the terminal has scrolled away.
 pub fn render_reviewed(
+    imported: &mut Imported,
+    openapi: &Path,
+    out: &Path,
+    reported: &Diagnostics,
+    site_url: Option<&str>,
+) -> String {
+    let site = &mut imported.doc.service.site_url;
+    let defaulted = match (site_url, &imported.doc.service.base_url) {
+        (Some(url), _) => {
+            *site = Some(url.to_string());
+            None
+        }
+        (None, Some(base)) if site.is_none() => {
+            let origin = HttpsUrl::parse_base(base).ok().map(|b| b.origin());
+            *site = origin.as_ref().map(|o| o.as_str().to_string());
+            origin.map(|o| {
+                format!(
+                    "`site_url = \"{o}\"` is the base URL's origin: the documents link to each \
+                     other there; set the origin that publishes them (or pass --site-url)"
+                )
+            })
+        }
+        _ => None,
+    };
+    render_with(imported, openapi, out, reported, defaulted)
+}
+
+/// `site_review`: the finding about a defaulted `site_url`.
+fn render_with(
     imported: &Imported,
     openapi: &Path,
     out: &Path,
     reported: &Diagnostics,
+    site_review: Option<String>,
 ) -> String {
     let relative = relative_to(openapi, out.parent().unwrap_or(Path::new("")));
     // Places in the entry document are written relative to the service.toml, like `openapi`.
@@ -60,7 +93,7 @@ pub fn render_reviewed(
     if imported.deferred.iter().any(|(_, d)| d.is_error()) {
         header.push("Before building, set the keys written commented out below.".into());
     }
-    let review = review(imported, reported, &place);
+    let review = review(imported, reported, site_review, &place);
     if !review.is_empty() {
         header.push(String::new());
         header.push(format!(
@@ -130,6 +163,7 @@ pub fn render_reviewed(
 fn review(
     imported: &Imported,
     reported: &Diagnostics,
+    site_review: Option<String>,
     place: &dyn Fn(&str) -> String,
 ) -> Vec<String> {
     let mut out = Vec::new();
@@ -143,6 +177,7 @@ fn review(
             }
         ));
     }
+    out.extend(site_review);
     // (finding, places) in the order first reported.
     let mut findings: Vec<(String, Vec<String>)> = Vec::new();
     let deferred = imported.deferred.iter().map(|(key, d)| {

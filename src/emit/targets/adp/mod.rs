@@ -362,9 +362,13 @@ fn detail_origin(service: &Service, diags: &mut Diagnostics) -> String {
     if service.site_url == base_origin {
         return String::new();
     }
-    let site = rules::secure_host(service.site_url.as_str()).unwrap_or_default();
-    let base = rules::secure_host(base_origin.as_str()).unwrap_or_default();
-    if site != base && !site.ends_with(&format!(".{base}")) {
+    // A local host is none the registry lists at all (E-local-url, unless --allow-local).
+    let site = rules::secure_host(service.site_url.as_str());
+    let base = rules::secure_host(base_origin.as_str());
+    if let (Ok(site), Ok(base)) = (site, base)
+        && site != base
+        && !site.ends_with(&format!(".{base}"))
+    {
         diags.push(
             Diagnostic::new(Code::AdpDetailHost, format!(
                 "the ADP detail documents are published on `{site}`, which is neither base_url's host \

@@ -1154,9 +1154,11 @@ fn operation<'a>(
     Value::Object(op)
 }
 
-/// A capability is rate limited when a limit is declared for it or for the whole service.
+/// A capability is rate limited when a limit is declared for it or for the whole service, or
+/// when it names a 429 (Too Many Requests) error.
 pub fn rate_limited(service: &Service, c: &Capability) -> bool {
     c.rate_limit.is_some()
+        || c.errors.iter().any(|e| e.status == Some(429))
         || service
             .rate_limits
             .is_some_and(|r| r.requests_per_minute.is_some())

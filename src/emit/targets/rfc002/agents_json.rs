@@ -1,5 +1,7 @@
 //! `/.well-known/agents.json`: RFC-002 §3.1's fields together with what the ar-agents JSON Schema
-//! (`agents.v1.json`) requires, so the document satisfies both.
+//! (`agents.v1.json`) requires, so the document satisfies both. The schema requires an `issuer`,
+//! which RFC-002 does not: a service that declares none publishes the RFC's fields and does not
+//! claim the schema.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -12,16 +14,13 @@ use crate::model::{Auth, Capability, KeyPlace, Method, ParamIn, Service};
 /// The schema's `$id`, as the RFC's demo apps write it.
 pub const SCHEMA: &str = "https://ar-agents.ar/schemas/agents.v1.json";
 pub const DEFAULT_CONFORMANCE: &str = "rfc-002-v1";
-/// ISO 3166-1 keeps `ZZ` user-assigned; CLDR uses it for "unknown region". With `unspecified`
-/// as the type, the document passes the schema without claiming a jurisdiction nobody declared.
-pub const UNKNOWN_JURISDICTION: &str = "ZZ";
-pub const UNKNOWN_ISSUER_TYPE: &str = "unspecified";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Document<'a> {
-    #[serde(rename = "$schema")]
-    schema: &'static str,
+    /// Only with an issuer, which the schema requires.
+    #[serde(rename = "$schema", skip_serializing_if = "Option::is_none")]
+    schema: Option<&'static str>,
     name: &'a str,
     description: &'a str,
     homepage: &'a str,
@@ -31,7 +30,8 @@ struct Document<'a> {
     license: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     maintainer: Option<Maintainer<'a>>,
-    issuer: &'a Issuer<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    issuer: Option<Issuer<'a>>,
     rfc_conformance: Vec<&'a str>,
     discovery: Discovery<'a>,
     endpoints: Vec<Endpoint<'a>>,
@@ -48,7 +48,7 @@ struct Maintainer<'a> {
     email: Option<&'a str>,
 }
 
-/// `issuer`: the author's `[rfc002.issuer]`, or the stand-in that says nobody declared one.
+/// `issuer`: the author's `[rfc002.issuer]`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Issuer<'a> {
@@ -93,17 +93,28 @@ struct Endpoint<'a> {
     rate_limited: bool,
 }
 
-/// What agents.json derives when the author leaves it out, each with a warning.
-pub struct Derived<'a> {
-    pub issuer: Issuer<'a>,
+/// What agents.json derives or leaves out when the author does not say, each with a note.
+pub struct Derived {
     /// `agentInstructions`: the author's rules, or rules derived from the capabilities.
     pub instructions: String,
 }
 
-/// The issuer and the rules, in that order (the order agents.json's warnings have always had).
-pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Derived<'a> {
+/// The note on a missing issuer, then the rules.
+pub fn lower(service: &Service, diags: &mut Diagnostics) -> Derived {
+    if service.rfc002.issuer.is_none() {
+        diags.push(
+            Diagnostic::new(
+                Code::Rfc002Defaulted,
+                "no [rfc002.issuer]: agents.json leaves out `issuer` (RFC-002 §3.1 does not ask for \
+                 one) and `$schema` (the ar-agents schema requires an issuer)",
+            )
+            .help(
+                "add `[rfc002.issuer]` with `jurisdiction = \"US-DE\"` (ISO 3166) and `type` (e.g. \
+                 `delaware-llc`) to claim the schema",
+            ),
+        );
+    }
     Derived {
-        issuer: issuer(service, diags),
         instructions: instructions(service, diags),
     }
 }
@@ -111,7 +122,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Derived<'a> {
 pub fn render(service: &Service, links: &Links, derived: &Derived) -> Vec<u8> {
     let c = &service.contact;
     let doc = Document {
-        schema: SCHEMA,
+        schema: service.rfc002.issuer.is_some().then_some(SCHEMA),
         name: &service.name,
         description: &service.description,
         homepage: service.site_url.as_str(),
@@ -121,7 +132,7 @@ pub fn render(service: &Service, links: &Links, derived: &Derived) -> Vec<u8> {
             name: c.name.as_deref(),
             email: c.email.as_deref(),
         }),
-        issuer: &derived.issuer,
+        issuer: issuer(service),
         rfc_conformance: if service.rfc002.conformance.is_empty() {
             vec![DEFAULT_CONFORMANCE]
         } else {
@@ -213,44 +224,36 @@ fn uri(url: &str) -> String {
     out
 }
 
-/// Whether an agent sends a request body: body parameters, a request example or a declared
-/// content type say so. A bare POST without any of them is not guessed at.
+/// Whether an agent sends a request body: body parameters say so, and for a method that carries
+/// one (not GET), a declared content type or a request example with a value sent nowhere else.
+/// A GET's example request holds its query values; a bare POST is not guessed at.
 pub fn carries_body(c: &Capability) -> bool {
-    c.params.iter().any(|p| p.location == ParamIn::Body)
-        || c.content_type.is_some()
-        || c.example.as_ref().is_some_and(|e| e.request.is_some())
+    if c.params.iter().any(|p| p.location == ParamIn::Body) {
+        return true;
+    }
+    if !c.method.writes() {
+        return false;
+    }
+    let elsewhere = |name: &str| c.params.iter().any(|p| p.name == name);
+    c.content_type.is_some()
+        || c.example
+            .as_ref()
+            .and_then(|e| e.request.as_ref())
+            .is_some_and(|r| match r {
+                Value::Object(m) => m.keys().any(|k| !elsewhere(k)),
+                _ => true,
+            })
 }
 
-fn issuer<'a>(service: &'a Service, diags: &mut Diagnostics) -> Issuer<'a> {
-    match &service.rfc002.issuer {
-        Some(i) => Issuer {
-            jurisdiction: &i.jurisdiction,
-            kind: &i.kind,
-            operator_name: i.operator_name.as_deref(),
-            operator_cuit: i.operator_cuit.as_deref(),
-            denominacion: i.denominacion.as_deref(),
-            supervision_regime: i.supervision_regime.as_deref(),
-        },
-        None => {
-            diags.push(
-                Diagnostic::new(Code::Rfc002Defaulted, format!(
-                    "no [rfc002.issuer]: agents.json needs one (its JSON Schema requires jurisdiction and type), \
-                     so it says jurisdiction `{UNKNOWN_JURISDICTION}` (unknown) and type `{UNKNOWN_ISSUER_TYPE}`"
-                ))
-                .help(
-                    "add `[rfc002.issuer]` with `jurisdiction = \"US-DE\"` (ISO 3166) and `type` (e.g. `delaware-llc`)",
-                ),
-            );
-            Issuer {
-                jurisdiction: UNKNOWN_JURISDICTION,
-                kind: UNKNOWN_ISSUER_TYPE,
-                operator_name: None,
-                operator_cuit: None,
-                denominacion: None,
-                supervision_regime: None,
-            }
-        }
-    }
+fn issuer(service: &Service) -> Option<Issuer<'_>> {
+    service.rfc002.issuer.as_ref().map(|i| Issuer {
+        jurisdiction: &i.jurisdiction,
+        kind: &i.kind,
+        operator_name: i.operator_name.as_deref(),
+        operator_cuit: i.operator_cuit.as_deref(),
+        denominacion: i.denominacion.as_deref(),
+        supervision_regime: i.supervision_regime.as_deref(),
+    })
 }
 
 /// The author's rules joined with "; ", or rules derived from what the model says about

@@ -66,7 +66,7 @@ pub struct Lowered<'a> {
     /// `ai_plugin` is already `None` when the manifest is not written.
     pub links: Links,
     pub plugin: Option<ai_plugin::Manifest<'a>>,
-    pub agents: agents_json::Derived<'a>,
+    pub agents: agents_json::Derived,
     /// `generatedAt`, from the source, the environment or the fixed fallback.
     pub generated_at: String,
 }
