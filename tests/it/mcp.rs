@@ -493,8 +493,7 @@ fn the_binding_schema_refuses_what_a_client_could_not_call() {
 /// none, the others any of the service's.
 #[test]
 fn the_binding_says_where_each_argument_goes_and_how_to_authenticate() {
-    let text = format!(
-        r#"[service]
+    let text = r#"[service]
 name = "Things"
 description = "Things"
 base_url = "https://api.things.example/v1"
@@ -511,23 +510,22 @@ type = "basic"
 [[capabilities]]
 id = "update_thing"
 method = "PUT"
-path = "/things/{{thing_id}}"
+path = "/things/{thing_id}"
 description = "Update a thing"
 content_type = "application/x-www-form-urlencoded"
 [capabilities.params]
 thing_id = "string, required"
-verbose = {{ type = "boolean", in = "query" }}
-X-Request-Id = {{ type = "string", in = "header", required = true }}
-label = {{ type = "string", in = "body" }}
+verbose = { type = "boolean", in = "query" }
+X-Request-Id = { type = "string", in = "header", required = true }
+label = { type = "string", in = "body" }
 
 [[capabilities]]
 id = "list_things"
 path = "/things"
 description = "List things"
 access = "public"
-"#
-    );
-    let (result, diags) = build(&text);
+"#;
+    let (result, diags) = build(text);
     assert!(!diags.has_errors(), "{diags:?}");
     assert_eq!(
         result["tools"][0]["_meta"],
