@@ -337,17 +337,13 @@ fn tools_are_named_after_their_capability_and_hinted_by_what_it_does() {
     assert!(crate::support_agis::validate(&doc).is_empty());
 }
 
+/// Its first capability declares `mcp_tool_name`; the others are named after their ids.
 #[test]
 fn the_bookshelf_example_keeps_its_ids_as_tool_names() {
     let (result, _) = build_file(&root().join("examples/bookshelf/service.toml"));
     assert_eq!(
         names(&result),
-        [
-            "search_books",
-            "get_book",
-            "add_to_list",
-            "remove_from_list"
-        ]
+        ["find_books", "get_book", "add_to_list", "remove_from_list"]
     );
 }
 
