@@ -271,7 +271,9 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
         ttl_ms: TTL_MS,
         cache_scope: "public",
     };
-    let budget = source_budget(service);
+    // The bindings are what make the tools callable: nothing of them is cut, so the budget
+    // is the source's plus their own size, and the schemas are cut to fit the rest.
+    let budget = source_budget(service).map(|b| b + binding_bytes(&result.tools));
     let body = to_json_bytes_budgeted(&result, budget);
     let Some(budget) = budget.filter(|b| body.len() > *b) else {
         return body;
@@ -324,6 +326,15 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
         diags,
     )
     .0
+}
+
+/// The bytes the tools' `_meta` members take in the compact list.
+fn binding_bytes(tools: &[Tool]) -> usize {
+    let member = r#","_meta":"#.len();
+    tools
+        .iter()
+        .map(|t| member + serde_json::to_vec(&t.meta).map_or(0, |v| v.len()))
+        .sum()
 }
 
 /// The schemas of an input schema's top-level properties.
