@@ -247,8 +247,8 @@ codes! {
         "`export` is served outside `https://api.example`: it is left out of ia.json",
         "serve the capability under `base_url`, or accept that ia.json leaves it out";
     McpRenamed = "N-mcp-renamed", note, "mcp",
-        "the MCP tool name AGIS derives (`method_firstsegment`) is taken; the capability's id is the name",
-        "MCP tool name `get_a` is already taken; `get_a_by_id` is published as `get_a_by_id`",
+        "the capability's id, its MCP tool name, is another capability's `mcp_tool_name`; a number follows it",
+        "MCP tool name `get_a` is already taken; `get_a` is published as `get_a_2`",
         "set `semantic.mcp_tool_name` to choose another name";
     OpenapiLost = "W-openapi-lost", warning, "openapi",
         "something the OpenAPI document or OpenAI's tooling drops or cuts",

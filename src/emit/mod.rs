@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod hosts;
 pub mod publish;
 pub mod schemas;
+pub mod security;
 pub mod targets;
 
 use std::sync::Arc;

@@ -7,6 +7,7 @@
 //! values against `rules`; the MCP target reports the tool-name problems. Neither derives again.
 
 pub mod rules;
+pub mod tools;
 pub mod verbs;
 
 use std::borrow::Cow;
@@ -15,6 +16,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Auth, Capability, Impact, Method, Param, Service};
 use rules::{consistency, path_syntax, text_rules};
+pub use tools::{ToolName, is_mcp_tool_name};
 use verbs::VerbClass;
 
 /// Every endpoint and its MCP tool name, in capability order.
@@ -26,7 +28,7 @@ pub struct Derived<'a> {
 /// Derives every endpoint and tool name of `service`.
 pub fn derive(service: &Service) -> Derived<'_> {
     let endpoints = endpoints(service);
-    let tool_names = tool_names(&endpoints);
+    let tool_names = tools::tool_names(&endpoints);
     Derived {
         endpoints,
         tool_names,
@@ -55,7 +57,8 @@ pub struct Endpoint<'a> {
 }
 
 impl Endpoint<'_> {
-    /// The first literal path segment: the entity, and the second half of the MCP tool name.
+    /// The first segment of the AGIS path: the entity, and the second half of Appendix C's
+    /// default tool name.
     pub fn entity(&self) -> &str {
         self.path
             .trim_start_matches('/')
@@ -166,7 +169,7 @@ fn endpoint<'a>(
         let i = match c.method {
             Method::Get => Impact::Informational,
             Method::Delete => Impact::Irreversible,
-            _ if c.confirm => Impact::Irreversible,
+            _ if c.confirm || tools::destroys(c) => Impact::Irreversible,
             _ => Impact::Reversible,
         };
         derived.push(format!("impact_tier {}", i.as_str()));
@@ -373,79 +376,4 @@ fn number(n: f64) -> Value {
     } else {
         n.into()
     }
-}
-
-/// An endpoint's MCP tool name. `explicit` when it is not the Appendix C default, so the AGIS
-/// document must carry it as `mcp_tool_name`; the other fields say what the MCP target reports.
-pub struct ToolName {
-    pub name: String,
-    pub explicit: bool,
-    /// A declared `mcp_tool_name` that breaks MCP's name rule or is not lowercase.
-    pub invalid: bool,
-    /// A declared `mcp_tool_name` an earlier capability already declared.
-    pub declared_twice: bool,
-    /// The default name this endpoint would have had, already taken, so the id stands in.
-    pub replaces: Option<String>,
-}
-
-/// MCP's tool-name rule (tools.mdx "Tool Names").
-pub fn is_mcp_tool_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-}
-
-/// Appendix C(a): `mcp_tool_name`, else lowercase `METHOD_firstsegment`; a default name that is
-/// already taken falls back to the capability id, so names stay unique. Declared names are
-/// reserved first, so a default never takes one.
-fn tool_names(endpoints: &[Endpoint]) -> Vec<ToolName> {
-    // A set: a large API has thousands of names.
-    let mut taken: foldhash::HashSet<String> = Default::default();
-    let mut out: Vec<ToolName> = Vec::with_capacity(endpoints.len());
-    for e in endpoints {
-        let Some(n) = &e.capability.semantic.mcp_tool_name else {
-            continue;
-        };
-        out.push(ToolName {
-            name: n.clone(),
-            explicit: true,
-            invalid: !is_mcp_tool_name(n) || n.chars().any(|c| c.is_ascii_uppercase()),
-            declared_twice: taken.contains(n),
-            replaces: None,
-        });
-        taken.insert(n.clone());
-    }
-    // `out` holds the declared names in order; the defaults go in between them.
-    let mut declared = std::mem::take(&mut out).into_iter();
-    for e in endpoints {
-        let c = e.capability;
-        if c.semantic.mcp_tool_name.is_some() {
-            out.extend(declared.next());
-            continue;
-        }
-        let mut name: String = format!("{}_{}", e.method, e.entity()).to_lowercase();
-        name.retain(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-        name.truncate(128);
-        let mut replaces = None;
-        if taken.contains(&name) {
-            let default = name;
-            name = c.id.clone();
-            let mut n = 2;
-            while taken.contains(&name) {
-                name = format!("{}_{n}", c.id);
-                n += 1;
-            }
-            replaces = Some(default);
-        }
-        taken.insert(name.clone());
-        out.push(ToolName {
-            name,
-            explicit: replaces.is_some(),
-            invalid: false,
-            declared_twice: false,
-            replaces,
-        });
-    }
-    out
 }

@@ -1,7 +1,9 @@
 //! A static MCP tools/list result (MCP 2026-07-28), per AGIS Appendix C: one tool per AGIS
-//! endpoint, named `method_entity`, described by the intent (plus parameter hints), with the
-//! AGIS input schema as `inputSchema`. The endpoints and names are the ones `model::agis`
-//! derives for the AGIS target too; MCP reports only the naming problems.
+//! endpoint, named after its capability (`model::agis::tools`), described by the intent (plus
+//! parameter hints), with the AGIS input schema as `inputSchema`, and in its `_meta` the HTTP
+//! call its arguments make (`dev.wellgen/http`, docs/targets/mcp.md). The endpoints and names
+//! are the ones `model::agis` derives for the AGIS target too; MCP reports only the naming
+//! problems.
 
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use serde::Serialize;
@@ -12,7 +14,8 @@ use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::targets::agis;
 use crate::emit::{Artifact, JSON, Serving, source_budget, to_json_bytes_budgeted};
 use crate::model::agis::{Derived, Endpoint};
-use crate::model::{Impact, Service};
+use crate::model::{Access, Capability, HttpsUrl, Impact, Param, ParamIn, ParamType, Service};
+use indexmap::IndexMap;
 use std::sync::Arc;
 
 pub const PATH: &str = agis::MCP_TOOLS_PATH;
@@ -66,6 +69,116 @@ struct Tool {
     description: String,
     input_schema: Value,
     annotations: Annotations,
+    #[serde(rename = "_meta")]
+    meta: Meta,
+}
+
+/// The tool's `_meta`: MCP reserves the key's form `prefix/name` for such extensions.
+#[derive(Serialize)]
+struct Meta {
+    #[serde(rename = "dev.wellgen/http")]
+    http: Http,
+}
+
+/// The HTTP call a tool stands for, made from its arguments alone (the binding of
+/// docs/targets/mcp.md, which gives its JSON Schema).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Http {
+    method: &'static str,
+    /// Absolute, with `{wire name}` placeholders.
+    url: String,
+    /// One per `inputSchema` property, under the same key and in the same order.
+    arguments: IndexMap<String, Argument>,
+    /// Only when the call has a body.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_type: Option<String>,
+    /// OpenAPI 3.1 Security Scheme Objects, any one of which authenticates; empty for a
+    /// public capability or a service without authentication.
+    security: Vec<Value>,
+}
+
+/// Where one argument goes: `name` is its wire name, absent when it is the whole body.
+#[derive(Serialize)]
+struct Argument {
+    #[serde(rename = "in")]
+    location: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    whole: bool,
+}
+
+/// What every tool's binding reads from the service: computed once.
+struct Calls<'a> {
+    base: &'a HttpsUrl,
+    /// The service's schemes (its `auth`, then `auth_also`), as Security Scheme Objects.
+    schemes: Vec<Value>,
+}
+
+impl<'a> Calls<'a> {
+    fn of(service: &'a Service) -> Self {
+        let schemes = service.auth.iter().chain(&service.auth_also);
+        Calls {
+            base: &service.base_url,
+            schemes: schemes
+                .filter_map(|a| crate::emit::security::scheme(a).map(|(_, s)| s))
+                .collect(),
+        }
+    }
+
+    fn binding(&self, c: &Capability) -> Http {
+        let arguments = c
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), argument(c, p)))
+            .collect();
+        let has_body = c.params.iter().any(|p| p.location == ParamIn::Body);
+        let content_type = has_body.then(|| {
+            c.content_type
+                .clone()
+                .unwrap_or_else(|| "application/json".into())
+        });
+        let security = match c.access {
+            Access::Public => Vec::new(),
+            Access::Protected | Access::UserRequired => self.schemes.clone(),
+        };
+        Http {
+            method: c.method.as_str(),
+            url: c.url(self.base),
+            arguments,
+            content_type,
+            security,
+        }
+    }
+}
+
+fn argument(c: &Capability, p: &Param) -> Argument {
+    let whole = is_whole_body(c, p);
+    Argument {
+        location: p.location.as_str(),
+        name: (!whole).then(|| p.wire().to_string()),
+        whole,
+    }
+}
+
+/// Whether `p` is the entire request body rather than a field of a JSON object: the importer
+/// gives a body that is not an object of fields (an array, a map, alternatives) as the one body
+/// parameter `body`. A string, number or boolean `body` alone is a field (`{"body": "text"}`,
+/// as a comment or a message has), which is far more common than a bare string body.
+fn is_whole_body(c: &Capability, p: &Param) -> bool {
+    let alone = || {
+        c.params
+            .iter()
+            .filter(|q| q.location == ParamIn::Body)
+            .count()
+            == 1
+    };
+    let structured = matches!(p.kind, ParamType::Array | ParamType::Object)
+        || p.schema
+            .as_ref()
+            .is_some_and(|s| s.get("anyOf").is_some() || s.get("oneOf").is_some());
+    p.location == ParamIn::Body && p.name == "body" && structured && alone()
 }
 
 /// Hints from the AGIS impact tier and idempotency (MCP ToolAnnotations; untrusted hints).
@@ -86,8 +199,8 @@ pub struct Lowered<'a> {
     body: Arc<Vec<u8>>,
 }
 
-/// The tool-name diagnostics (Appendix C): declared names that break MCP's rule or are used
-/// twice, then defaults already taken that fall back to the capability id.
+/// The tool-name diagnostics: declared names that break MCP's rule or are used twice, then ids
+/// another capability declared as its name, which take a number.
 ///
 /// Then the document, sized against a large source (`document`).
 pub fn lower<'a>(
@@ -120,18 +233,18 @@ pub fn lower<'a>(
         }
     }
     for (e, t) in named {
-        if let Some(default) = &t.replaces {
+        if let Some(id) = &t.replaces {
             let c = e.capability;
             diags.push(
                 Diagnostic::new(
                     Code::McpRenamed,
                     format!(
-                        "MCP tool name `{default}` is already taken; `{}` is published as `{}`",
-                        c.id, t.name
+                        "MCP tool name `{id}` is already taken; `{id}` is published as `{}`",
+                        t.name
                     ),
                 )
                 .at(c.field("id"))
-                .help("set `semantic.mcp_tool_name` to choose the name (AGIS Appendix C)"),
+                .help("set `semantic.mcp_tool_name` to choose the name"),
             );
         }
     }
@@ -146,18 +259,21 @@ pub fn lower<'a>(
 /// is still over (`schemas::Cut`), and every schema keeps its types and constraints, so the
 /// tools stay as strict as before.
 fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Vec<u8> {
+    let calls = Calls::of(service);
     let mut result = ListToolsResult {
         result_type: "complete",
         tools: derived
             .endpoints
             .iter()
             .zip(&derived.tool_names)
-            .map(|(e, t)| tool(e, t.name.clone(), None))
+            .map(|(e, t)| tool(e, t.name.clone(), &calls, None))
             .collect(),
         ttl_ms: TTL_MS,
         cache_scope: "public",
     };
-    let budget = source_budget(service);
+    // The bindings are what make the tools callable: nothing of them is cut, so the budget
+    // is the source's plus their own size, and the schemas are cut to fit the rest.
+    let budget = source_budget(service).map(|b| b + binding_bytes(&result.tools));
     let body = to_json_bytes_budgeted(&result, budget);
     let Some(budget) = budget.filter(|b| body.len() > *b) else {
         return body;
@@ -194,7 +310,7 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
         let tools = derived.endpoints.iter().zip(&derived.tool_names);
         let mut result = ListToolsResult {
             tools: tools
-                .map(|(e, t)| tool(e, t.name.clone(), Some((levels, &mut cut))))
+                .map(|(e, t)| tool(e, t.name.clone(), &calls, Some((levels, &mut cut))))
                 .collect(),
             ..result
         };
@@ -210,6 +326,15 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
         diags,
     )
     .0
+}
+
+/// The bytes the tools' `_meta` members take in the compact list.
+fn binding_bytes(tools: &[Tool]) -> usize {
+    let member = r#","_meta":"#.len();
+    tools
+        .iter()
+        .map(|t| member + serde_json::to_vec(&t.meta).map_or(0, |v| v.len()))
+        .sum()
 }
 
 /// The schemas of an input schema's top-level properties.
@@ -228,7 +353,7 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
 
 /// `levels`: the levels of fields its input schema keeps, and a count of the subschemas cut
 /// below them (`schemas::keep_levels`).
-fn tool(e: &Endpoint, name: String, levels: Option<(usize, &mut usize)>) -> Tool {
+fn tool(e: &Endpoint, name: String, calls: &Calls, levels: Option<(usize, &mut usize)>) -> Tool {
     let read_only = e.impact == Impact::Informational;
     Tool {
         name,
@@ -239,6 +364,9 @@ fn tool(e: &Endpoint, name: String, levels: Option<(usize, &mut usize)>) -> Tool
             read_only_hint: read_only,
             destructive_hint: (!read_only).then_some(e.impact == Impact::Irreversible),
             idempotent_hint: (!read_only).then_some(e.idempotent),
+        },
+        meta: Meta {
+            http: calls.binding(e.capability),
         },
     }
 }

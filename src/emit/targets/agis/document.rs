@@ -384,6 +384,20 @@ pub fn drop_write_classes(doc: &mut Value, endpoints: &[Endpoint]) -> usize {
     n
 }
 
+/// Leaves out the `mcp_tool_name` of every endpoint whose author did not declare one (its
+/// capability id, which the MCP tools list publishes); returns how many.
+pub fn drop_derived_tool_names(doc: &mut Value, endpoints: &[Endpoint]) -> usize {
+    let mut n = 0;
+    for (json, e) in semantic_blocks(doc).zip(endpoints) {
+        if e.capability.semantic.mcp_tool_name.is_none()
+            && json.shift_remove("mcp_tool_name").is_some()
+        {
+            n += 1;
+        }
+    }
+    n
+}
+
 /// Each endpoint's `semantic` object, in order (an endpoint without one, which `document`
 /// never writes, is skipped).
 fn semantic_blocks(doc: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {

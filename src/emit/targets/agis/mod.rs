@@ -202,6 +202,7 @@ fn fitted_steps(
     let default_idempotence = |doc: &mut Value| document::drop_default_idempotence(doc, endpoints);
     let read_guesses = |doc: &mut Value| document::drop_read_guesses(doc, endpoints);
     let write_classes = |doc: &mut Value| document::drop_write_classes(doc, endpoints);
+    let tool_names = |doc: &mut Value| document::drop_derived_tool_names(doc, endpoints);
     let at_origin = |n| {
         format!(
             ": the `http_binding` of {n} endpoints gives its URL as a path on the documents' own origin ({origin})"
@@ -269,6 +270,15 @@ fn fitted_steps(
                 )
             },
             "nothing is left out by this: each error is still named (§7)",
+        ),
+        Leave::Out(
+            &tool_names,
+            &|n| {
+                format!(
+                    ": the semantic blocks of its {n} endpoints leave out `mcp_tool_name`, the capability id that names each in the MCP tools list; a converter reading this document names them by Appendix C's default"
+                )
+            },
+            "`/.well-known/mcp/tools.json` keeps every name; a name the author declares is kept (`[capabilities.semantic] mcp_tool_name`)",
         ),
         Leave::Levels,
     ];

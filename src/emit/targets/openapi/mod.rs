@@ -11,9 +11,7 @@ use std::borrow::Cow;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::{Artifact, Reshare, source_budget, targets::rfc002, to_json_bytes_budgeted};
-use crate::model::{
-    Access, Auth, Capability, KeyPlace, Method, Param, ParamIn, ParamType, Service, path::Segment,
-};
+use crate::model::{Access, Capability, Method, Param, ParamIn, ParamType, Service, path::Segment};
 
 /// `/openapi.json` for people and tools that look there; the second path is the static file
 /// that hosts route `/api/discovery?format=openapi` to (see `emit::hosts`). Same bytes.
@@ -620,7 +618,7 @@ fn tags(service: &Service) -> Vec<Value> {
 fn security_schemes(service: &Service) -> IndexMap<String, Value> {
     let mut out = IndexMap::new();
     for a in service.auth.iter().chain(&service.auth_also) {
-        if let Some((name, scheme)) = security_scheme(a) {
+        if let Some((name, scheme)) = crate::emit::security::scheme(a) {
             let mut unique = name.to_string();
             let mut n = 2;
             while out.contains_key(&unique) {
@@ -631,167 +629,6 @@ fn security_schemes(service: &Service) -> IndexMap<String, Value> {
         }
     }
     out
-}
-
-/// One scheme as an OpenAPI security scheme object: OpenAPI 3.1 can say every kind but
-/// signed requests and vendor schemes, which are said in words on an apiKey one.
-fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
-    let with_docs = |mut v: Value, docs: Option<&str>| {
-        if let Some(d) = docs {
-            v["description"] = json!(format!("See {d}"));
-        }
-        v
-    };
-    Some(match auth {
-        Auth::None { .. } => return None,
-        Auth::ApiKey {
-            name, place, docs, ..
-        } => (
-            match place {
-                KeyPlace::Header => "apiKey",
-                KeyPlace::Query => "apiKeyQuery",
-                KeyPlace::Cookie => "apiKeyCookie",
-            },
-            with_docs(
-                json!({ "type": "apiKey", "in": place.as_str(), "name": name }),
-                docs.as_deref(),
-            ),
-        ),
-        Auth::Basic { docs } => (
-            "basicAuth",
-            with_docs(
-                json!({ "type": "http", "scheme": "basic" }),
-                docs.as_deref(),
-            ),
-        ),
-        Auth::Digest { docs } => (
-            "digestAuth",
-            with_docs(
-                json!({ "type": "http", "scheme": "digest" }),
-                docs.as_deref(),
-            ),
-        ),
-        Auth::Bearer { docs, .. } => (
-            "bearerAuth",
-            with_docs(
-                json!({ "type": "http", "scheme": "bearer" }),
-                docs.as_deref(),
-            ),
-        ),
-        Auth::OAuth2 {
-            docs,
-            authorization_url,
-            token_url,
-            scopes,
-            grant_types,
-            ..
-        } => {
-            let mut flows = Map::new();
-            let wants = |g: &str| grant_types.is_empty() || grant_types.iter().any(|t| t == g);
-            let code = |flows: &mut Map<String, Value>| {
-                flows.insert(
-                    "authorizationCode".into(),
-                    json!({ "authorizationUrl": authorization_url, "tokenUrl": token_url, "scopes": scopes }),
-                );
-            };
-            if wants("authorization_code") && authorization_url.is_some() && token_url.is_some() {
-                code(&mut flows);
-            }
-            if grant_types.iter().any(|t| t == "client_credentials") {
-                let mut flow = json!({ "tokenUrl": token_url, "scopes": scopes });
-                if !flows.contains_key("authorizationCode")
-                    && let Some(u) = authorization_url
-                {
-                    // OpenAPI's flow has no authorization URL, but ia.json requires one even
-                    // here: carried as an extension, so an import gets the service back whole.
-                    flow["x-authorization-url"] = json!(u);
-                }
-                flows.insert("clientCredentials".into(), flow);
-            }
-            if grant_types.iter().any(|t| t == "implicit") {
-                flows.insert(
-                    "implicit".into(),
-                    json!({ "authorizationUrl": authorization_url, "scopes": scopes }),
-                );
-            }
-            if grant_types.iter().any(|t| t == "password") {
-                flows.insert(
-                    "password".into(),
-                    json!({ "tokenUrl": token_url, "scopes": scopes }),
-                );
-            }
-            if flows.is_empty() {
-                // Grant types OpenAPI has no flow for: the authorization-code endpoints are
-                // still the truth about where tokens come from.
-                code(&mut flows);
-            }
-            (
-                "oauth2",
-                with_docs(json!({ "type": "oauth2", "flows": flows }), docs.as_deref()),
-            )
-        }
-        Auth::OpenIdConnect {
-            docs,
-            discovery_url,
-        } => (
-            "openIdConnect",
-            with_docs(
-                json!({ "type": "openIdConnect", "openIdConnectUrl": discovery_url }),
-                docs.as_deref(),
-            ),
-        ),
-        Auth::MutualTls { docs } => (
-            "mutualTLS",
-            with_docs(json!({ "type": "mutualTLS" }), docs.as_deref()),
-        ),
-        Auth::Other { docs, description } => {
-            // No OpenAPI type for a vendor scheme: the credential travels in the
-            // Authorization header, and the description says what it is.
-            let mut text = description.clone();
-            if let Some(d) = docs {
-                text.push_str(&format!(" See {d}"));
-            }
-            (
-                "vendorAuth",
-                json!({
-                    "type": "apiKey",
-                    "in": "header",
-                    "name": "Authorization",
-                    "description": text,
-                    "x-wellgen-auth": "other",
-                }),
-            )
-        }
-        Auth::SignedKey {
-            docs,
-            register_url,
-            algorithm,
-            header_prefix,
-            key_rotation_days,
-        } => {
-            // OpenAPI has no signed-request scheme: the key id travels in a header, so it is an
-            // apiKey scheme, and the signing rule is said in words.
-            let mut text = format!(
-                "Requests are signed with {algorithm}. Register a key at {register_url}; send its id in \
-                 `{header_prefix}Key` and the signature in the `{header_prefix}*` headers."
-            );
-            if let Some(days) = key_rotation_days {
-                text.push_str(&format!(" Keys rotate every {days} days."));
-            }
-            if let Some(d) = docs {
-                text.push_str(&format!(" See {d}"));
-            }
-            (
-                "signedKey",
-                json!({
-                    "type": "apiKey",
-                    "in": "header",
-                    "name": format!("{header_prefix}Key"),
-                    "description": text,
-                }),
-            )
-        }
-    })
 }
 
 /// The `paths` object; each response schema of the model is left in `held`, its place holding
