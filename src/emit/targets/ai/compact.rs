@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use foldhash::HashSet;
 
 use crate::model::Capability;
-use crate::model::param::{Param, ParamType};
+use crate::model::param::{Compact, Param, ParamIn, ParamType};
 use crate::text::{plain_text, shorten};
 
 /// A description's first sentence, as plain text.
@@ -20,8 +20,6 @@ pub const DESCRIPTION_MAX: usize = 160;
 const PARAM_DESCRIPTION_MAX: usize = 100;
 /// `returns`, usually a type name with its fields: the name is what is kept.
 const RETURNS_MAX: usize = 80;
-/// An enum is listed while it stays this short.
-const ALLOWED_MAX: usize = 60;
 
 /// The first sentence of `text` without markup, on one line, at most `max` characters.
 pub fn first_sentence(text: &str, max: usize) -> String {
@@ -42,35 +40,44 @@ fn sentence_end(text: &str) -> Option<usize> {
     })
 }
 
-/// The draft's `type, required|optional` notation: a required parameter keeps its short enum
-/// and the first sentence of its description, an optional one its type alone. Also where the
-/// description starts (` -- …`; the text's length when it has none), for [`said_once`].
-pub fn param(p: &Param) -> (String, usize) {
-    if !p.required {
-        let out = format!("{}, optional", p.kind.as_str());
-        let len = out.len();
-        return (out, len);
-    }
-    let mut out = format!("{}, required", p.kind.as_str());
-    let values: Vec<String> = p
-        .allowed
-        .iter()
-        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
-        .collect();
-    let listed = values.join("|");
-    if !values.is_empty() && listed.len() <= ALLOWED_MAX {
-        out.push_str(", ");
-        out.push_str(&listed);
-    }
-    let head = out.len();
-    if let Some(d) = &p.description {
+/// The draft's notation with every constraint a call needs (its place, name, format, items,
+/// fields, values, pattern and bounds): a required parameter keeps the first sentence of its
+/// description, an optional one none; defaults and examples, which no call needs, are left
+/// out. Also where the description starts (` -- …`; the text's length when it has none), for
+/// [`said_once`].
+pub fn param(p: &Param, default_in: ParamIn, whole_body: bool) -> (String, usize) {
+    let mut facts = call_facts(p, default_in, whole_body);
+    let head = facts.write().len();
+    if p.required
+        && let Some(d) = &p.description
+    {
         let d = first_sentence(d, PARAM_DESCRIPTION_MAX);
         if !d.is_empty() {
-            out.push_str(" -- ");
-            out.push_str(&d);
+            facts.description = Some(d);
         }
     }
-    (out, head)
+    (facts.write(), head)
+}
+
+/// What a call needs to know of `p`: its facts without description, default or example.
+fn call_facts(p: &Param, default_in: ParamIn, whole_body: bool) -> Compact {
+    Compact {
+        default: None,
+        example: None,
+        ..p.facts(default_in, whole_body).facts_only()
+    }
+}
+
+/// Whether `p` says nothing but its type to a call in `c` (a candidate common parameter).
+fn bare(p: &Param, c: &Capability) -> bool {
+    let default_in = ParamIn::default_for(c.method, p.location == ParamIn::Path);
+    let facts = call_facts(p, default_in, false);
+    facts
+        == Compact {
+            kind: Some(p.kind),
+            required: p.required,
+            ..Compact::default()
+        }
 }
 
 /// Each required parameter's description said once in a document: a later capability taking
@@ -133,7 +140,7 @@ pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Com
     // same optional type (a capability may list a name twice, in two places).
     let takes = |c: &Capability, name: &str, kind: ParamType| {
         let mut same = c.params.iter().filter(|p| p.name == name).peekable();
-        same.peek().is_some() && same.all(|p| !p.required && p.kind == kind)
+        same.peek().is_some() && same.all(|p| !p.required && p.kind == kind && bare(p, c))
     };
     let mut candidates: Vec<Common<'a>> = Vec::new();
     for p in &first.params {

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes_within};
+use crate::model::param::{ParamIn, whole_body};
 use crate::model::{Auth, Capability, KeyPlace, Service};
 
 pub const PATHS: [&str; 2] = ["/.well-known/ai", "/ai"];
@@ -359,27 +360,30 @@ pub(super) fn without<'a>(
 /// A capability's view, with all its parameters.
 fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> CapabilityView<'a> {
     let compact = form == Form::Compact;
+    let whole = whole_body(&c.params, c.content_type.as_deref());
     let (mut params, mut heads) = (IndexMap::new(), IndexMap::new());
-    for p in &c.params {
+    for (i, p) in c.params.iter().enumerate() {
         let name = p.name.as_str();
+        let default_in = ParamIn::default_for(c.method, p.location == ParamIn::Path);
         if compact {
-            let (text, head) = compact::param(p);
+            let (text, head) = compact::param(p, default_in, whole == Some(i));
             params.insert(name, text);
             heads.insert(name, head);
         } else {
-            params.insert(name, p.compact());
+            params.insert(name, p.notation(default_in, whole == Some(i)));
         }
     }
+    let description = if compact {
+        Cow::Owned(compact::first_sentence(
+            &c.description,
+            compact::DESCRIPTION_MAX,
+        ))
+    } else {
+        Cow::Borrowed(c.description.as_str())
+    };
     CapabilityView {
         id: Cow::Borrowed(&c.id),
-        description: if compact {
-            Cow::Owned(compact::first_sentence(
-                &c.description,
-                compact::DESCRIPTION_MAX,
-            ))
-        } else {
-            Cow::Borrowed(&c.description)
-        },
+        description: with_media_type(description, body_media_type(c)),
         endpoint: endpoint(service, c),
         method: c.method.as_str(),
         params,
@@ -392,6 +396,42 @@ fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> Capabilit
             }
         }),
     }
+}
+
+/// The media type of a capability's request body when it is not JSON, which the notation's
+/// default assumes.
+fn body_media_type(c: &Capability) -> Option<&str> {
+    let has_body = c.params.iter().any(|p| p.location == ParamIn::Body);
+    c.content_type
+        .as_deref()
+        .filter(|t| has_body && *t != "application/json")
+}
+
+/// The draft's longest capability description.
+const CAPABILITY_DESCRIPTION_MAX: usize = 200;
+
+/// `description` ending with `Request body: <media type>.` when the body is not JSON, the
+/// description cut first so the whole stays within the draft's 200 characters.
+fn with_media_type<'a>(description: Cow<'a, str>, media: Option<&str>) -> Cow<'a, str> {
+    let Some(media) = media else {
+        return description;
+    };
+    let sentence = format!("Request body: {media}.");
+    let room = CAPABILITY_DESCRIPTION_MAX.saturating_sub(sentence.chars().count() + 1);
+    let text = description.trim_end();
+    let text = if text.chars().count() <= room {
+        text.to_string()
+    } else if room < 2 {
+        String::new()
+    } else {
+        crate::text::shorten(text, room).0
+    };
+    let stop = if text.is_empty() || text.ends_with(['.', '!', '?', '…']) {
+        ""
+    } else {
+        "."
+    };
+    Cow::Owned(format!("{text}{stop} {sentence}").trim_start().to_string())
 }
 
 /// The auth object. The draft knows `none`, `apikey` (in a header), `bearer` and `oauth2`:
