@@ -60,7 +60,12 @@ struct SubService {
 /// are too. Every capability is in exactly one sub-service: the one of its first
 /// tag, or `untagged`. The main document's diagnostics already cover the capabilities and the
 /// service, so the sub-services add none of their own.
-pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) -> Lowered<'a> {
+pub fn lower<'a>(
+    service: &'a Service,
+    built: &[crate::emit::targets::Target],
+    split: Split,
+    diags: &mut Diagnostics,
+) -> Lowered<'a> {
     let Split::ByTag = split;
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, c) in service.capabilities.iter().enumerate() {
@@ -110,6 +115,7 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
             members.iter().copied(),
             &views,
             super::Form::Full,
+            super::published_auth(service, built),
         );
         let body = to_json_bytes(&document);
         entries.push(Entry {
@@ -227,6 +233,7 @@ pub(super) fn parts<'a>(
     service: &'a Service,
     form: super::Form,
     views: &'a [super::CapabilityView<'a>],
+    auth: Option<super::AuthView<'a>>,
 ) -> Parts {
     let serialise = |doc: &super::Document<'_>| match form {
         super::Form::Compact => super::compact_json(doc),
@@ -282,6 +289,7 @@ pub(super) fn parts<'a>(
             members.iter().copied(),
             views,
             form,
+            auth.clone(),
         )
     };
     // Whole groups are packed into parts while they fit, by each capability's measured size
@@ -352,6 +360,7 @@ pub(super) fn parts<'a>(
         [],
         views,
         form,
+        None,
     );
     // The parts are documents on this site, not calls to the API: no credential goes to them.
     index.auth = None;
