@@ -1003,3 +1003,316 @@ mod tests {
         );
     }
 }
+
+/// The notation read back: every string the writer makes, from any facts or any parameter,
+/// reads back to the same facts.
+#[cfg(test)]
+mod round_trip {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// Text with everything the notation treats specially: separators, quotes, braces, `--`,
+    /// the em dash, constraint words, spaces at the ends; and any string at all.
+    fn text() -> impl Strategy<Value = String> {
+        let special = prop::sample::select(vec![
+            "a", "b c", ",", "|", "\"", "{", "}", ":", " ", "--", "\u{2014}", "-", "\\", "in ",
+            "min 5", "body", "default ", "é", "漢字", "🙂", "\t", "\n", "x", "1", "\"q\"",
+            "const ", "required", "format uuid",
+        ]);
+        prop_oneof![
+            3 => prop::collection::vec(special, 0..5).prop_map(|v| v.concat()),
+            1 => any::<String>(),
+        ]
+    }
+
+    fn kind() -> impl Strategy<Value = ParamType> {
+        prop::sample::select(vec![
+            ParamType::String,
+            ParamType::Integer,
+            ParamType::Number,
+            ParamType::Boolean,
+            ParamType::Array,
+            ParamType::Object,
+        ])
+    }
+
+    /// A shape as the notation can say it: items on arrays, fields on objects, two levels.
+    fn shape() -> impl Strategy<Value = Shape> {
+        let leaf = kind().prop_map(Shape::of);
+        leaf.prop_recursive(2, 8, 3, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|i| Shape {
+                    kind: ParamType::Array,
+                    items: Some(Box::new(i)),
+                    fields: Vec::new(),
+                }),
+                fields(inner).prop_map(|fields| Shape {
+                    kind: ParamType::Object,
+                    items: None,
+                    fields,
+                }),
+            ]
+        })
+    }
+
+    /// Required fields with distinct names.
+    fn fields(inner: impl Strategy<Value = Shape>) -> impl Strategy<Value = Vec<(String, Shape)>> {
+        prop::collection::vec((text(), inner), 0..3).prop_map(|mut v| {
+            let mut seen = Vec::new();
+            v.retain(|(n, _)| {
+                let new = !seen.contains(n);
+                seen.push(n.clone());
+                new
+            });
+            v
+        })
+    }
+
+    fn bound() -> impl Strategy<Value = Option<f64>> {
+        prop_oneof![
+            Just(None),
+            (-1_000_000i64..1_000_000).prop_map(|n| Some(n as f64)),
+            (-1e6f64..1e6).prop_map(Some),
+        ]
+    }
+
+    prop_compose! {
+        fn facts()(
+            kind in kind(),
+            required in any::<bool>(),
+            location in prop::option::of(prop::sample::select(PLACES.to_vec())),
+            wire_name in prop::option::of(text()),
+            whole_body in any::<bool>(),
+            format in prop::option::of(text()),
+            items in prop::option::of(shape()),
+            fields in fields(shape()),
+            allowed in prop::collection::vec(text(), 0..4),
+            pattern in prop::option::of(text()),
+            default in prop::option::of(text()),
+            min in bound(),
+            max in bound(),
+            example in prop::option::of(text()),
+            description in prop::option::of(text()),
+        ) -> Compact {
+            Compact {
+                kind: Some(kind),
+                required,
+                location: location.map(str::to_string),
+                wire_name,
+                whole_body,
+                format,
+                items,
+                fields,
+                allowed,
+                pattern,
+                default,
+                min,
+                max,
+                example,
+                description,
+            }
+        }
+    }
+
+    fn value(kind: ParamType) -> BoxedStrategy<Value> {
+        match kind {
+            ParamType::Integer => any::<i64>().prop_map(Value::from).boxed(),
+            ParamType::Number => (-1e9f64..1e9).prop_map(|n| json!(n)).boxed(),
+            ParamType::Boolean => any::<bool>().prop_map(Value::from).boxed(),
+            ParamType::Array => prop::collection::vec(text(), 0..3)
+                .prop_map(|v| json!(v))
+                .boxed(),
+            ParamType::Object => text().prop_map(|t| json!({ t: 1 })).boxed(),
+            ParamType::String => text().prop_map(Value::from).boxed(),
+        }
+    }
+
+    prop_compose! {
+        /// A model parameter as the import or a service.toml table makes it.
+        fn param()(kind in kind())(
+            kind in Just(kind),
+            name in "[a-z_]{1,8}",
+            required in any::<bool>(),
+            location in prop::sample::select(vec![ParamIn::Path, ParamIn::Query, ParamIn::Header, ParamIn::Body]),
+            description in prop::option::of(text()),
+            default in prop::option::of(value(kind)),
+            allowed in prop::collection::vec(value(kind), 0..4),
+            min in bound(),
+            max in bound(),
+            pattern in prop::option::of(text()),
+            example in prop::option::of(value(kind)),
+            items in prop::option::of(shape()),
+            fields in fields(shape()),
+            format in prop::option::of(text()),
+            wire_name in prop::option::of("[a-z_]{1,8}"),
+        ) -> Param {
+            let mut schema = Map::new();
+            if let Some(f) = format {
+                schema.insert("format".into(), f.into());
+            }
+            let items = (kind == ParamType::Array).then_some(items).flatten();
+            if let Some(i) = items.as_ref().filter(|i| i.is_structured()) {
+                schema.insert("items".into(), i.to_schema());
+            }
+            if kind == ParamType::Object && !fields.is_empty()
+                && let Value::Object(o) = (Shape { kind, items: None, fields }).to_schema()
+            {
+                schema.extend(o.into_iter().filter(|(k, _)| k != "type"));
+            }
+            Param {
+                name,
+                kind,
+                required,
+                location,
+                description,
+                default,
+                allowed,
+                min,
+                max,
+                pattern,
+                example,
+                items: items.map(|i| i.kind),
+                nullable: false,
+                schema: (!schema.is_empty()).then_some(Value::Object(schema)),
+                compact: None,
+                wire_name,
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn any_facts_read_back_as_written(facts in facts()) {
+            let text = facts.write();
+            prop_assert_eq!(parse_compact(&text), Ok(facts), "{}", text);
+        }
+
+        #[test]
+        fn any_parameter_reads_back_to_its_facts(
+            p in param(),
+            default_in in prop::sample::select(vec![ParamIn::Path, ParamIn::Query, ParamIn::Body]),
+            whole in any::<bool>(),
+        ) {
+            let facts = p.facts(default_in, whole);
+            let text = p.notation(default_in, whole);
+            prop_assert_eq!(parse_compact(&text), Ok(facts), "{}", text);
+        }
+    }
+
+    #[test]
+    fn the_examples_of_the_conventions_are_written_as_documented() {
+        let mut p = Param {
+            name: "auditClientIp".into(),
+            kind: ParamType::String,
+            required: true,
+            location: ParamIn::Query,
+            description: Some("The client IP".into()),
+            default: None,
+            allowed: vec![],
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            nullable: false,
+            schema: Some(json!({"format": "ipv4"})),
+            compact: None,
+            wire_name: None,
+        };
+        assert_eq!(
+            p.notation(ParamIn::default_for(Method::Delete, false), false),
+            "string, required, format ipv4 -- The client IP"
+        );
+        assert_eq!(
+            p.notation(ParamIn::default_for(Method::Post, false), false),
+            "string, required, in query, format ipv4 -- The client IP"
+        );
+        p.kind = ParamType::Array;
+        p.items = Some(ParamType::Integer);
+        p.schema = None;
+        p.description = None;
+        p.location = ParamIn::Body;
+        assert_eq!(
+            p.notation(ParamIn::Body, false),
+            "array, required, items integer"
+        );
+        p.kind = ParamType::Object;
+        p.items = None;
+        p.schema = Some(json!({
+            "properties": {"lat": {"type": "number"}, "lng": {"type": ["number", "null"]}},
+            "required": ["lat", "lng"]
+        }));
+        assert_eq!(
+            p.notation(ParamIn::Body, false),
+            "object, required, fields {lat: number, lng: number}"
+        );
+        p.kind = ParamType::String;
+        p.schema = None;
+        p.allowed = vec![json!("a, b"), json!("c|d"), json!("plain one")];
+        p.default = Some(json!("x, y"));
+        p.wire_name = Some("id".into());
+        assert_eq!(
+            p.notation(ParamIn::Query, false),
+            r#"string, required, in body, name id, "a, b"|"c|d"|plain one, default "x, y""#
+        );
+        p.allowed = vec![json!("only")];
+        p.default = None;
+        p.wire_name = None;
+        p.location = ParamIn::Header;
+        assert_eq!(
+            p.notation(ParamIn::Body, false),
+            "string, required, in header, const only"
+        );
+    }
+
+    #[test]
+    fn a_description_that_reads_as_constraints_is_quoted() {
+        let c = Compact {
+            kind: Some(ParamType::String),
+            description: Some("max 5".into()),
+            ..Compact::default()
+        };
+        assert_eq!(c.write(), r#"string, optional -- "max 5""#);
+        assert_eq!(parse_compact(&c.write()), Ok(c));
+    }
+
+    #[test]
+    fn the_whole_body_is_the_one_body_array_or_raw_scalar_called_body() {
+        let p = |name: &str, kind: ParamType| Param {
+            name: name.into(),
+            kind,
+            required: true,
+            location: ParamIn::Body,
+            description: None,
+            default: None,
+            allowed: vec![],
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            nullable: false,
+            schema: None,
+            compact: None,
+            wire_name: None,
+        };
+        assert_eq!(whole_body(&[p("body", ParamType::Array)], None), Some(0));
+        assert_eq!(
+            whole_body(&[p("body", ParamType::String)], Some("text/plain")),
+            Some(0)
+        );
+        // GitHub's comments take `{"body": "…"}`: a JSON field called body.
+        assert_eq!(whole_body(&[p("body", ParamType::String)], None), None);
+        assert_eq!(
+            whole_body(
+                &[p("body", ParamType::Array), p("other", ParamType::String)],
+                None
+            ),
+            None
+        );
+        assert_eq!(whole_body(&[p("items", ParamType::Array)], None), None);
+    }
+}

@@ -318,7 +318,9 @@ pub(super) fn parts<'a>(
         let size: usize = members.iter().map(|&i| weight(i)).sum();
         let fits =
             |count: usize, bytes: usize| count <= super::CAPABILITY_GUIDANCE && bytes <= room;
-        if !fits(open.1.len() + members.len(), open.2 + size) && !open.1.is_empty() {
+        // The index names every group a part holds: a part takes no more than its entry can name.
+        let named = labels_len(&open.0) + 2 + label.chars().count() <= LABEL_MAX;
+        if !(fits(open.1.len() + members.len(), open.2 + size) && named) && !open.1.is_empty() {
             let (labels, members, _) = std::mem::take(&mut open);
             bundles.push((labels, members));
         }
@@ -333,7 +335,7 @@ pub(super) fn parts<'a>(
     let mut parts = Vec::new();
     let mut listed = Vec::new();
     for (labels, members) in bundles {
-        let label = fit(&labels.join(", "), 120);
+        let label = fit(&labels.join(", "), LABEL_MAX);
         let base = unique(slug(&labels[0]), &slugs);
         slugs.push(base.clone());
         let chunks = chunks(&members, &|m| serialise(&document(&label, m)).len());
@@ -386,6 +388,15 @@ pub(super) fn parts<'a>(
         serialise(&index)
     });
     Parts { parts, index }
+}
+
+/// The longest label of a part (its groups' names), so that its index entry names every group
+/// it holds within the draft's 200 characters (with its count and `(n of m)`).
+const LABEL_MAX: usize = 140;
+
+/// The length of `labels` joined as a part's label.
+fn labels_len(labels: &[String]) -> usize {
+    labels.iter().map(|l| l.chars().count() + 2).sum::<usize>()
 }
 
 /// The longest description of a part in the index, tried in turn while the index is over the
