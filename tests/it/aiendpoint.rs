@@ -161,7 +161,8 @@ fn the_size_guidance_is_met_by_splitting() {
 }
 
 /// Every `/.well-known/ai` document and part held as an expected output (the examples' and
-/// the fixtures', real imported specs among them), with its path.
+/// the fixtures', real imported specs among them), and of the built folders listed in
+/// `WELLGEN_AI_READBACK_DIRS`, with its path.
 fn expected_documents() -> Vec<(PathBuf, serde_json::Value)> {
     let mut out = Vec::new();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("tests/golden"))
@@ -172,6 +173,10 @@ fn expected_documents() -> Vec<(PathBuf, serde_json::Value)> {
         dirs.push(e.unwrap().path().join("expected"));
     }
     dirs.sort();
+    // Built folders of more APIs (the big ones of ../shared/corpus), when given.
+    if let Some(more) = std::env::var_os("WELLGEN_AI_READBACK_DIRS") {
+        dirs.extend(std::env::split_paths(&more));
+    }
     for dir in dirs {
         let mut files = vec![dir.join(".well-known/ai")];
         if let Ok(parts) = std::fs::read_dir(dir.join(".well-known/ai-services")) {
