@@ -44,13 +44,16 @@ pub fn scheme_names(service: &Service) -> Vec<(&Auth, String)> {
 
 /// The name of the service's primary scheme, when it has one.
 pub fn primary_name(service: &Service) -> Option<String> {
-    scheme_names(service).into_iter().next().and_then(|(a, name)| {
-        service
-            .auth
-            .as_ref()
-            .is_some_and(|p| std::ptr::eq(p, a))
-            .then_some(name)
-    })
+    scheme_names(service)
+        .into_iter()
+        .next()
+        .and_then(|(a, name)| {
+            service
+                .auth
+                .as_ref()
+                .is_some_and(|p| std::ptr::eq(p, a))
+                .then_some(name)
+        })
 }
 
 /// A URI fragment of the JSON Pointer to a scheme (RFC 6901 §6): `~` and `/` escaped, then

@@ -492,9 +492,10 @@ pub fn parse_compact(text: &str) -> Result<Compact, String> {
 fn tail_constraints(out: &Compact, tail: &str) -> Option<Compact> {
     let mut probe = out.clone();
     let pieces = split_top(tail, ',');
-    let all = pieces.iter().map(|p| p.trim()).all(|p| {
-        p.split_whitespace().count() <= 2 && apply_constraint(&mut probe, p).is_ok()
-    });
+    let all = pieces
+        .iter()
+        .map(|p| p.trim())
+        .all(|p| p.split_whitespace().count() <= 2 && apply_constraint(&mut probe, p).is_ok());
     all.then_some(probe)
 }
 
@@ -619,10 +620,7 @@ fn apply_constraint(out: &mut Compact, part: &str) -> Result<(), String> {
         match word {
             "in" => {
                 if !PLACES.contains(&rest) {
-                    return Err(format!(
-                        "`{part}`: `in` takes one of {}",
-                        PLACES.join(", ")
-                    ));
+                    return Err(format!("`{part}`: `in` takes one of {}", PLACES.join(", ")));
                 }
                 out.location = Some(rest.to_string());
             }
@@ -672,8 +670,7 @@ fn quoted(v: &str) -> String {
 /// the reader tries before a list of values.
 fn quoted_choice(v: &str) -> String {
     let like_constraint = v == "body"
-        || v
-            .split_once(' ')
+        || v.split_once(' ')
             .is_some_and(|(w, _)| CONSTRAINT_WORDS.contains(&w));
     if like_constraint && !needs_quotes(v) {
         serde_json::to_string(v).unwrap_or_default()
@@ -1016,9 +1013,34 @@ mod round_trip {
     /// the em dash, constraint words, spaces at the ends; and any string at all.
     fn text() -> impl Strategy<Value = String> {
         let special = prop::sample::select(vec![
-            "a", "b c", ",", "|", "\"", "{", "}", ":", " ", "--", "\u{2014}", "-", "\\", "in ",
-            "min 5", "body", "default ", "é", "漢字", "🙂", "\t", "\n", "x", "1", "\"q\"",
-            "const ", "required", "format uuid",
+            "a",
+            "b c",
+            ",",
+            "|",
+            "\"",
+            "{",
+            "}",
+            ":",
+            " ",
+            "--",
+            "\u{2014}",
+            "-",
+            "\\",
+            "in ",
+            "min 5",
+            "body",
+            "default ",
+            "é",
+            "漢字",
+            "🙂",
+            "\t",
+            "\n",
+            "x",
+            "1",
+            "\"q\"",
+            "const ",
+            "required",
+            "format uuid",
         ]);
         prop_oneof![
             3 => prop::collection::vec(special, 0..5).prop_map(|v| v.concat()),

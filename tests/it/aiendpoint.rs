@@ -346,7 +346,9 @@ fn an_unnamed_scheme_points_at_its_openapi_security_scheme() {
         let (url, fragment) = docs.split_once('#').unwrap();
         assert_eq!(url, "https://api.keys.example/openapi.json");
         let openapi = read_json(&out.path().join("openapi.json"));
-        let scheme = openapi.pointer(fragment).unwrap_or_else(|| panic!("{docs}"));
+        let scheme = openapi
+            .pointer(fragment)
+            .unwrap_or_else(|| panic!("{docs}"));
         for (key, value) in want.as_object().unwrap() {
             assert_eq!(&scheme[key], value, "{docs}: {scheme}");
         }

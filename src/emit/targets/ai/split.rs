@@ -320,7 +320,8 @@ pub(super) fn parts<'a>(
             |count: usize, bytes: usize| count <= super::CAPABILITY_GUIDANCE && bytes <= room;
         // The index names every group a part holds: a part takes no more than its entry can name.
         let named = labels_len(&open.0) + 2 + label.chars().count() <= LABEL_MAX;
-        if !(fits(open.1.len() + members.len(), open.2 + size) && named) && !open.1.is_empty() {
+        let joins = fits(open.1.len() + members.len(), open.2 + size) && named;
+        if !joins && !open.1.is_empty() {
             let (labels, members, _) = std::mem::take(&mut open);
             bundles.push((labels, members));
         }
