@@ -74,11 +74,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
         &[IA, PLUGIN, ADP],
     ),
     ("basic", "[auth]\ntype = \"basic\"", &[IA, ADP]),
-    (
-        "digest",
-        "[auth]\ntype = \"digest\"",
-        &[IA, PLUGIN, ADP],
-    ),
+    ("digest", "[auth]\ntype = \"digest\"", &[IA, PLUGIN, ADP]),
     (
         "bearer",
         "[auth]\ntype = \"bearer\"\ntoken_url = \"https://ledger.example/token\"",
@@ -230,7 +226,11 @@ fn every_scheme_builds_valid_documents_for_every_target_with_one_warning_where_u
         }
         let auth = &b.json(ai::PATHS[0])["auth"];
         let pointed = auth["type"] == "apikey" && auth.get("header").is_none();
-        let noted = b.diags.iter().filter(|d| d.code == Code::AiAuthPointer).count();
+        let noted = b
+            .diags
+            .iter()
+            .filter(|d| d.code == Code::AiAuthPointer)
+            .count();
         assert_eq!(noted, usize::from(pointed), "{case}: {auth}");
         if pointed {
             let docs = auth["docs"].as_str().unwrap();
