@@ -329,6 +329,10 @@ codes! {
         "no [auth] table: agents assume authentication may be required; ADP says `none`",
         "no [auth] table: agents will assume authentication may be required (§3.4)",
         "add `[auth]` with the API's scheme (`type = \"none\"` only if no capability writes)";
+    AiAuthPointer = "N-ai-auth-pointer", note, "ai",
+        "/.well-known/ai cannot name the auth scheme: `auth` is `apikey` with no header, its `docs` the scheme in the OpenAPI document or the docs URL",
+        "/.well-known/ai cannot say an API key in the `api_key` query parameter: `auth.docs` points at /openapi.json#/components/securitySchemes/apiKeyQuery",
+        "nothing to do: agents that find `apikey` without `header` follow `docs`";
     AgisDerived = "N-agis-derived", note, "agis",
         "an AGIS value derived from the capability or service (method, namespace, domain, AGTP address, ...)",
         "AGIS endpoint `SEARCH /products` for `search_products`: derived method SEARCH …",

@@ -131,7 +131,7 @@ pub fn lower<'a>(
     let split = service
         .split
         .filter(|_| built.contains(&Target::AiEndpoint) && !split_already)
-        .map(|split| targets::ai::split::lower(service, split, diags));
+        .map(|split| targets::ai::split::lower(service, built, split, diags));
     Lowered {
         service,
         built,
@@ -190,7 +190,7 @@ pub fn lower_and_render<'a>(
     let split = service
         .split
         .filter(|_| built.contains(&Target::AiEndpoint) && !split_already)
-        .map(|split| targets::ai::split::lower(service, split, diags));
+        .map(|split| targets::ai::split::lower(service, built, split, diags));
     if diags.has_errors() {
         return None;
     }

@@ -1,10 +1,11 @@
 //! Each authentication scheme of the model as an OpenAPI 3.1 Security Scheme Object, with the
-//! name the OpenAPI document files it under: the OpenAPI document lists them, and each MCP
-//! tool's HTTP binding says which of them a call accepts.
+//! unique name the OpenAPI document files it under (`components.securitySchemes`): the OpenAPI
+//! document lists them, each MCP tool's HTTP binding says which of them a call accepts, and
+//! `/.well-known/ai`'s `auth.docs` points at one by name, so all three agree by construction.
 
 use serde_json::{Map, Value, json};
 
-use crate::model::{Auth, KeyPlace};
+use crate::model::{Auth, KeyPlace, Service};
 
 /// One scheme as an OpenAPI security scheme object: OpenAPI 3.1 can say every kind but
 /// signed requests and vendor schemes, which are said in words on an apiKey one.
@@ -165,4 +166,50 @@ pub fn scheme(auth: &Auth) -> Option<(&'static str, Value)> {
             )
         }
     })
+}
+
+/// Every scheme of `service` (the primary, then the alternatives) with its unique name: a
+/// second scheme of one kind is numbered (`apiKey2`).
+pub fn scheme_names(service: &Service) -> Vec<(&Auth, String)> {
+    let mut out: Vec<(&Auth, String)> = Vec::new();
+    for a in service.auth.iter().chain(&service.auth_also) {
+        let Some((name, _)) = scheme(a) else { continue };
+        let mut unique = name.to_string();
+        let mut n = 2;
+        while out.iter().any(|(_, u)| *u == unique) {
+            unique = format!("{name}{n}");
+            n += 1;
+        }
+        out.push((a, unique));
+    }
+    out
+}
+
+/// The name of the service's primary scheme, when it has one.
+pub fn primary_name(service: &Service) -> Option<String> {
+    scheme_names(service)
+        .into_iter()
+        .next()
+        .and_then(|(a, name)| {
+            service
+                .auth
+                .as_ref()
+                .is_some_and(|p| std::ptr::eq(p, a))
+                .then_some(name)
+        })
+}
+
+/// A URI fragment of the JSON Pointer to a scheme (RFC 6901 §6): `~` and `/` escaped, then
+/// what a fragment cannot hold percent-encoded.
+pub fn pointer_fragment(name: &str) -> String {
+    let escaped = name.replace('~', "~0").replace('/', "~1");
+    let mut out = String::from("#/components/securitySchemes/");
+    for b in escaped.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }

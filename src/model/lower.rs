@@ -1364,25 +1364,35 @@ impl Cx<'_> {
                 };
                 let kind = c.kind.unwrap_or(ParamType::String);
                 let typed = |v: String| typed_value(kind, v);
+                // `in cookie` and `body` are read, but the model has no place for them.
+                let location = match c.location.as_deref().map(|l| (l, ParamIn::parse(l))) {
+                    None => default_in,
+                    Some((_, Some(l))) => l,
+                    Some((l, None)) => {
+                        self.error(&field, format!("`in {l}` is not a place a service.toml parameter can go (one of {})", ParamIn::NAMES.join(", ")));
+                        default_in
+                    }
+                };
+                let schema = c.schema_keywords();
                 let param = Param {
                     name,
                     kind,
-                    required: c.required || default_in == ParamIn::Path,
-                    location: default_in,
+                    required: c.required || location == ParamIn::Path,
+                    location,
                     description: c.description,
                     default: c.default.map(typed),
                     allowed: c.allowed.into_iter().map(typed).collect(),
                     min: c.min,
                     max: c.max,
-                    pattern: None,
-                    example: None,
-                    items: None,
+                    pattern: c.pattern,
+                    example: c.example.map(typed),
+                    items: c.items.map(|i| i.kind),
                     nullable: false,
-                    schema: None,
+                    schema,
                     compact: Some(text),
-                    wire_name: None,
+                    wire_name: c.wire_name,
                 };
-                if default_in == ParamIn::Path && !c.required {
+                if location == ParamIn::Path && !c.required {
                     self.error(&field, "a path parameter is always required");
                 }
                 self.check_param(&param, &field);

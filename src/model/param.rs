@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value};
 
+use super::Method;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamType {
     String,
@@ -147,60 +149,306 @@ impl Param {
         }
     }
 
-    /// The compact notation: the author's own text when given, else rendered canonically.
+    /// The compact notation with no place stated: the author's own text when it says this
+    /// parameter's facts, else written canonically. A document's notation is
+    /// [`Param::notation`], which knows the capability.
     pub fn compact(&self) -> String {
-        if let Some(text) = &self.compact {
-            return text.clone();
+        self.notation(self.location, false)
+    }
+}
+
+/// The notation's `in` places (docs/targets/ai.md): `cookie` is read, never written (the model
+/// has no cookie parameter).
+pub const PLACES: [&str; 5] = ["query", "header", "cookie", "path", "body"];
+
+/// Words that open a constraint: a value starting with one of them, then a space, is quoted
+/// where it could be read as that constraint (an allowed value, a description).
+const CONSTRAINT_WORDS: [&str; 11] = [
+    "in", "name", "format", "items", "fields", "const", "pattern", "default", "min", "max",
+    "example",
+];
+
+/// How deep `fields` and `items` describe nested objects and arrays.
+const SHAPE_DEPTH: usize = 4;
+
+/// The type of a value and what it holds: an array's items, an object's required fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shape {
+    pub kind: ParamType,
+    /// An array's items, when known.
+    pub items: Option<Box<Shape>>,
+    /// An object's required fields, in order.
+    pub fields: Vec<(String, Shape)>,
+}
+
+impl Shape {
+    pub fn of(kind: ParamType) -> Self {
+        Shape {
+            kind,
+            items: None,
+            fields: Vec::new(),
         }
+    }
+
+    /// The shape a JSON Schema describes, to `depth` levels: its type (the first of a list or
+    /// of alternatives, `null` aside), an array's `items`, an object's `required` properties.
+    pub fn from_schema(schema: &Value, depth: usize) -> Option<Shape> {
+        let kind = schema_kind(schema)?;
+        let mut shape = Shape::of(kind);
+        if depth == 0 {
+            return Some(shape);
+        }
+        match kind {
+            ParamType::Array => {
+                shape.items = schema
+                    .get("items")
+                    .and_then(|i| Shape::from_schema(i, depth - 1))
+                    .map(Box::new);
+            }
+            ParamType::Object => shape.fields = required_fields(schema, depth - 1),
+            _ => {}
+        }
+        Some(shape)
+    }
+
+    fn write(&self, out: &mut String) {
+        out.push_str(self.kind.as_str());
+        if let Some(items) = &self.items {
+            out.push_str(" items ");
+            items.write(out);
+        }
+        if !self.fields.is_empty() {
+            out.push(' ');
+            write_fields(&self.fields, out);
+        }
+    }
+
+    fn parse(text: &str) -> Result<Shape, String> {
+        let text = text.trim();
+        let (word, rest) = text.split_once(' ').unwrap_or((text, ""));
+        let kind = ParamType::parse(word).ok_or_else(|| {
+            format!(
+                "`{word}` is not a type (one of {})",
+                ParamType::NAMES.join(", ")
+            )
+        })?;
+        let mut shape = Shape::of(kind);
+        let rest = rest.trim();
+        match kind {
+            _ if rest.is_empty() => {}
+            ParamType::Array => {
+                let items = rest
+                    .strip_prefix("items ")
+                    .ok_or_else(|| format!("`{rest}`: an array says `items <type>`"))?;
+                shape.items = Some(Box::new(Shape::parse(items)?));
+            }
+            ParamType::Object => shape.fields = parse_fields(rest)?,
+            _ => return Err(format!("`{text}`: a {word} holds nothing more")),
+        }
+        Ok(shape)
+    }
+}
+
+/// `{a: <shape>, b: <shape>}`.
+fn write_fields(fields: &[(String, Shape)], out: &mut String) {
+    out.push('{');
+    for (i, (name, shape)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&field_name(name));
+        out.push_str(": ");
+        shape.write(out);
+    }
+    out.push('}');
+}
+
+fn parse_fields(text: &str) -> Result<Vec<(String, Shape)>, String> {
+    let inner = text
+        .trim()
+        .strip_prefix('{')
+        .and_then(|t| t.strip_suffix('}'))
+        .ok_or_else(|| format!("`{text}`: fields are written `{{a: <type>, …}}`"))?;
+    let mut out = Vec::new();
+    for part in split_top(inner, ',') {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let colon = find_top(part, ": ")
+            .ok_or_else(|| format!("`{part}`: a field is written `name: <type>`"))?;
+        let name = unquote(&part[..colon]);
+        out.push((name, Shape::parse(&part[colon + 2..])?));
+    }
+    Ok(out)
+}
+
+/// The required properties of an object schema with their shapes (a property of no known
+/// type is said to be a string: it is named, which is what a call needs first).
+fn required_fields(schema: &Value, depth: usize) -> Vec<(String, Shape)> {
+    let props = schema.get("properties").and_then(Value::as_object);
+    let Some(required) = schema.get("required").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Shape)> = Vec::new();
+    for name in required.iter().filter_map(Value::as_str) {
+        if out.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        let shape = props
+            .and_then(|p| p.get(name))
+            .and_then(|s| Shape::from_schema(s, depth))
+            .unwrap_or_else(|| Shape::of(ParamType::String));
+        out.push((name.to_string(), shape));
+    }
+    out
+}
+
+/// The one type a schema names: `type` (the first but `null` of a list), else the first
+/// alternative's, else what its keywords imply.
+fn schema_kind(schema: &Value) -> Option<ParamType> {
+    let named = match schema.get("type") {
+        Some(Value::String(t)) => ParamType::parse(t),
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(Value::as_str)
+            .find_map(ParamType::parse),
+        _ => None,
+    };
+    named
+        .or_else(|| {
+            ["anyOf", "oneOf", "allOf"].iter().find_map(|k| {
+                schema
+                    .get(*k)
+                    .and_then(Value::as_array)?
+                    .iter()
+                    .find_map(schema_kind)
+            })
+        })
+        .or_else(|| schema.get("properties").map(|_| ParamType::Object))
+        .or_else(|| schema.get("items").map(|_| ParamType::Array))
+}
+
+/// What a compact string says about a parameter: every fact of the notation's table, values
+/// as the text they are (typed by the parameter's type when read into the model).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Compact {
+    pub kind: Option<ParamType>,
+    pub required: bool,
+    /// `in <place>`, one of [`PLACES`], when not the default place.
+    pub location: Option<String>,
+    /// `name <wire>`: the name the request carries, when not the key.
+    pub wire_name: Option<String>,
+    /// `body`: the parameter is the whole request body.
+    pub whole_body: bool,
+    pub format: Option<String>,
+    pub items: Option<Shape>,
+    pub fields: Vec<(String, Shape)>,
+    /// `a|b|c`, or `const a` for one value.
+    pub allowed: Vec<String>,
+    pub pattern: Option<String>,
+    pub default: Option<String>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub example: Option<String>,
+    pub description: Option<String>,
+}
+
+impl Compact {
+    /// The notation, constraints in the table's order; each value quoted where the reader
+    /// would otherwise split or misread it. `parse_compact` reads it back to `self`.
+    pub fn write(&self) -> String {
+        let kind = self.kind.unwrap_or(ParamType::String);
         let mut out = format!(
             "{}, {}",
-            self.kind.as_str(),
+            kind.as_str(),
             if self.required {
                 "required"
             } else {
                 "optional"
             }
         );
-        if !self.allowed.is_empty() {
-            let values: Vec<String> = self.allowed.iter().map(plain).collect();
+        let mut put = |word: &str, value: &str| {
             out.push_str(", ");
-            out.push_str(&values.join("|"));
+            out.push_str(word);
+            if !value.is_empty() {
+                out.push(' ');
+                out.push_str(value);
+            }
+        };
+        if let Some(place) = &self.location {
+            put("in", place);
+        }
+        if let Some(wire) = &self.wire_name {
+            put("name", &quoted(wire));
+        }
+        if self.whole_body {
+            put("body", "");
+        }
+        if let Some(f) = &self.format {
+            put("format", &quoted(f));
+        }
+        if let Some(items) = &self.items {
+            let mut text = String::new();
+            items.write(&mut text);
+            put("items", &text);
+        }
+        if !self.fields.is_empty() {
+            let mut text = String::new();
+            write_fields(&self.fields, &mut text);
+            put("fields", &text);
+        }
+        match &self.allowed[..] {
+            [] => {}
+            [one] => put("const", &quoted(one)),
+            many => {
+                let values: Vec<String> = many.iter().map(|v| quoted_choice(v)).collect();
+                out.push_str(", ");
+                out.push_str(&values.join("|"));
+            }
+        }
+        let mut put = |word: &str, value: &str| {
+            out.push_str(", ");
+            out.push_str(word);
+            out.push(' ');
+            out.push_str(value);
+        };
+        if let Some(p) = &self.pattern {
+            put("pattern", &quoted(p));
         }
         if let Some(d) = &self.default {
-            out.push_str(", default ");
-            out.push_str(&plain(d));
+            put("default", &quoted(d));
         }
         if let Some(n) = self.min {
-            out.push_str(&format!(", min {}", number(n)));
+            put("min", &number(n));
         }
         if let Some(n) = self.max {
-            out.push_str(&format!(", max {}", number(n)));
+            put("max", &number(n));
+        }
+        if let Some(e) = &self.example {
+            put("example", &quoted(e));
         }
         if let Some(d) = &self.description {
             out.push_str(" -- ");
-            out.push_str(d);
+            out.push_str(&quoted_description(d));
         }
         out
     }
-}
 
-/// What the compact notation says about a parameter.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Compact {
-    pub kind: Option<ParamType>,
-    pub required: bool,
-    pub allowed: Vec<String>,
-    pub default: Option<String>,
-    pub min: Option<f64>,
-    pub max: Option<f64>,
-    pub description: Option<String>,
+    /// `self` without its description (the compact form's cut).
+    pub fn facts_only(&self) -> Compact {
+        Compact {
+            description: None,
+            ..self.clone()
+        }
+    }
 }
 
 /// Reads the compact notation. Constraints written after the `--` (as the draft's own §8.2
 /// example does: `-- a|b|c, default a`) are recognised when every part of that tail is one.
 pub fn parse_compact(text: &str) -> Result<Compact, String> {
     let (head, tail) = split_description(text);
-    let mut parts = head.split(',').map(str::trim);
+    let mut parts = split_top(head, ',').into_iter().map(str::trim);
     let kind_word = parts.next().unwrap_or_default();
     let kind = ParamType::parse(kind_word).ok_or_else(|| {
         format!(
@@ -227,16 +475,10 @@ pub fn parse_compact(text: &str) -> Result<Compact, String> {
         apply_constraint(&mut out, part)?;
     }
     if let Some(tail) = tail {
-        let pieces: Vec<&str> = tail.split(',').map(str::trim).collect();
-        let mut probe = out.clone();
-        // Prose such as "default sort order" must stay a description: in the tail, a
-        // constraint's value is one word.
-        let one_word = |p: &&str| p.split_whitespace().count() <= 2;
-        if pieces
-            .iter()
-            .all(|p| one_word(p) && apply_constraint(&mut probe, p).is_ok())
-        {
-            out = probe;
+        if let Some(text) = json_string(tail) {
+            out.description = Some(text);
+        } else if let Some(read) = tail_constraints(&out, tail) {
+            out = read;
         } else if !tail.is_empty() {
             out.description = Some(tail.to_string());
         }
@@ -244,36 +486,367 @@ pub fn parse_compact(text: &str) -> Result<Compact, String> {
     Ok(out)
 }
 
+/// `out` with the constraints of a description tail, when every comma-separated part of it is
+/// one. Prose such as "default sort order" stays a description: in the tail, a constraint is
+/// at most two words.
+fn tail_constraints(out: &Compact, tail: &str) -> Option<Compact> {
+    let mut probe = out.clone();
+    let pieces = split_top(tail, ',');
+    let all = pieces
+        .iter()
+        .map(|p| p.trim())
+        .all(|p| p.split_whitespace().count() <= 2 && apply_constraint(&mut probe, p).is_ok());
+    all.then_some(probe)
+}
+
+/// The text before the first `--` (or `—`) outside a quoted value, and the trimmed text after.
 fn split_description(text: &str) -> (&str, Option<&str>) {
-    for sep in ["--", "\u{2014}"] {
-        if let Some(i) = text.find(sep) {
-            return (&text[..i], Some(text[i + sep.len()..].trim()));
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        if rest.starts_with('"')
+            && let Some(end) = string_end(rest)
+        {
+            i += end;
+            continue;
         }
+        for sep in ["--", "\u{2014}"] {
+            if rest.starts_with(sep) {
+                return (&text[..i], Some(text[i + sep.len()..].trim()));
+            }
+        }
+        i += rest.chars().next().map_or(1, char::len_utf8);
     }
     (text, None)
 }
 
-fn apply_constraint(out: &mut Compact, part: &str) -> Result<(), String> {
-    let number_after = |word: &str| -> Result<f64, String> {
-        part[word.len()..]
-            .trim()
-            .parse::<f64>()
-            .map_err(|_| format!("`{part}`: `{word}` takes a number"))
-    };
-    if let Some(value) = part.strip_prefix("default ") {
-        out.default = Some(value.trim().to_string());
-    } else if part.starts_with("max ") {
-        out.max = Some(number_after("max")?);
-    } else if part.starts_with("min ") {
-        out.min = Some(number_after("min")?);
-    } else if part.contains('|') && !part.contains(' ') {
-        out.allowed = part.split('|').map(str::to_string).collect();
-    } else {
-        return Err(format!(
-            "`{part}` is not a constraint (`default X`, `min N`, `max N` or `a|b|c`)"
-        ));
+/// The byte length of the JSON string literal `text` starts with, closing quote included.
+fn string_end(text: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (i, c) in text.char_indices().skip(1) {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return Some(i + 1),
+            _ => {}
+        }
     }
-    Ok(())
+    None
+}
+
+/// `text` cut at every `sep` outside quoted values and braces.
+fn split_top(text: &str, sep: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut i) = (0usize, 0, 0);
+    while i < text.len() {
+        let rest = &text[i..];
+        let c = rest.chars().next().unwrap_or(' ');
+        if c == '"'
+            && let Some(end) = string_end(rest)
+        {
+            i += end;
+            continue;
+        }
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ if c == sep && depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+        i += c.len_utf8();
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// Where `needle` first occurs outside quoted values and braces.
+fn find_top(text: &str, needle: &str) -> Option<usize> {
+    let (mut depth, mut i) = (0usize, 0);
+    while i < text.len() {
+        let rest = &text[i..];
+        let c = rest.chars().next().unwrap_or(' ');
+        if c == '"'
+            && let Some(end) = string_end(rest)
+        {
+            i += end;
+            continue;
+        }
+        if depth == 0 && rest.starts_with(needle) {
+            return Some(i);
+        }
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += c.len_utf8();
+    }
+    None
+}
+
+/// The string a whole JSON string literal holds.
+fn json_string(text: &str) -> Option<String> {
+    let text = text.trim();
+    (text.starts_with('"') && string_end(text) == Some(text.len()))
+        .then(|| serde_json::from_str::<String>(text).ok())
+        .flatten()
+}
+
+/// A value as written: a JSON string literal read as its string, anything else as it is.
+fn unquote(text: &str) -> String {
+    let text = text.trim();
+    json_string(text).unwrap_or_else(|| text.to_string())
+}
+
+fn apply_constraint(out: &mut Compact, part: &str) -> Result<(), String> {
+    let part = part.trim();
+    if part == "body" {
+        out.whole_body = true;
+        return Ok(());
+    }
+    if let Some((word, rest)) = part.split_once(' ')
+        && CONSTRAINT_WORDS.contains(&word)
+    {
+        let rest = rest.trim();
+        let number = || {
+            rest.parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite())
+                .ok_or_else(|| format!("`{part}`: `{word}` takes a number"))
+        };
+        match word {
+            "in" => {
+                if !PLACES.contains(&rest) {
+                    return Err(format!("`{part}`: `in` takes one of {}", PLACES.join(", ")));
+                }
+                out.location = Some(rest.to_string());
+            }
+            "name" => out.wire_name = Some(unquote(rest)),
+            "format" => out.format = Some(unquote(rest)),
+            "items" => out.items = Some(Shape::parse(rest)?),
+            "fields" => out.fields = parse_fields(rest)?,
+            "const" => out.allowed = vec![unquote(rest)],
+            "pattern" => out.pattern = Some(unquote(rest)),
+            "default" => out.default = Some(unquote(rest)),
+            "min" => out.min = Some(number()?),
+            "max" => out.max = Some(number()?),
+            _ => out.example = Some(unquote(rest)),
+        }
+        return Ok(());
+    }
+    let choices = split_top(part, '|');
+    if choices.len() > 1 {
+        out.allowed = choices.into_iter().map(unquote).collect();
+        return Ok(());
+    }
+    Err(format!(
+        "`{part}` is not a constraint (`in P`, `format F`, `items T`, `fields {{…}}`, `a|b|c`, \
+         `const V`, `pattern R`, `default V`, `min N`, `max N`, `example V`, `name N`, `body`)"
+    ))
+}
+
+/// Whether a value must be written as a JSON string to read back as itself.
+fn needs_quotes(v: &str) -> bool {
+    v.is_empty()
+        || v.contains([',', '|', '{', '}', '"', '\u{2014}'])
+        || v.contains("--")
+        || v.starts_with(char::is_whitespace)
+        || v.ends_with(char::is_whitespace)
+}
+
+/// A value of the notation, quoted where it must be.
+fn quoted(v: &str) -> String {
+    if needs_quotes(v) {
+        serde_json::to_string(v).unwrap_or_default()
+    } else {
+        v.to_string()
+    }
+}
+
+/// An allowed value of several: quoted also when it opens like a constraint (`min 5`), which
+/// the reader tries before a list of values.
+fn quoted_choice(v: &str) -> String {
+    let like_constraint = v == "body"
+        || v.split_once(' ')
+            .is_some_and(|(w, _)| CONSTRAINT_WORDS.contains(&w));
+    if like_constraint && !needs_quotes(v) {
+        serde_json::to_string(v).unwrap_or_default()
+    } else {
+        quoted(v)
+    }
+}
+
+/// A field name, quoted also when it holds `:` or a space.
+fn field_name(name: &str) -> String {
+    if name.contains([':', ' ']) && !needs_quotes(name) {
+        serde_json::to_string(name).unwrap_or_default()
+    } else {
+        quoted(name)
+    }
+}
+
+/// A description as written after ` -- `: quoted only where it would read as something else
+/// (constraints, a quoted value) or lose its outer spaces.
+fn quoted_description(d: &str) -> String {
+    let misread = d.is_empty()
+        || d.starts_with(char::is_whitespace)
+        || d.ends_with(char::is_whitespace)
+        || json_string(d).is_some()
+        || tail_constraints(&Compact::default(), d).is_some();
+    if misread {
+        serde_json::to_string(d).unwrap_or_default()
+    } else {
+        d.to_string()
+    }
+}
+
+impl ParamIn {
+    /// Where a parameter goes when its notation names no place (docs/targets/ai.md): the path
+    /// when the path template holds it, else the query for `GET` and `DELETE`, else a field of
+    /// the request body.
+    pub fn default_for(method: Method, in_path: bool) -> ParamIn {
+        if in_path {
+            ParamIn::Path
+        } else if matches!(method, Method::Get | Method::Delete) {
+            ParamIn::Query
+        } else {
+            ParamIn::Body
+        }
+    }
+}
+
+impl Param {
+    /// Everything the notation says of this parameter, given the place it goes by default and
+    /// whether it is the whole request body ([`whole_body`]).
+    pub fn facts(&self, default_in: ParamIn, whole_body: bool) -> Compact {
+        let schema = self.schema.as_ref();
+        let keyword = |k: &str| schema.and_then(|s| s.get(k));
+        let items = (self.kind == ParamType::Array)
+            .then(|| {
+                keyword("items")
+                    .and_then(|i| Shape::from_schema(i, SHAPE_DEPTH - 1))
+                    .or_else(|| self.items.map(Shape::of))
+            })
+            .flatten();
+        let fields = match (self.kind, schema) {
+            (ParamType::Object, Some(s)) => required_fields(s, SHAPE_DEPTH - 1),
+            _ => Vec::new(),
+        };
+        Compact {
+            kind: Some(self.kind),
+            required: self.required,
+            location: (!whole_body && self.location != default_in)
+                .then(|| self.location.as_str().to_string()),
+            wire_name: (self.wire() != self.name).then(|| self.wire().to_string()),
+            whole_body,
+            format: keyword("format")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            items,
+            fields,
+            allowed: self.allowed.iter().map(plain).collect(),
+            pattern: self.pattern.clone(),
+            default: self.default.as_ref().map(plain),
+            min: self.min,
+            max: self.max,
+            example: self.example.as_ref().map(plain),
+            description: self.description.clone().filter(|d| !d.is_empty()),
+        }
+    }
+
+    /// The notation of this parameter in a capability (`default_in`, `whole_body` as for
+    /// [`Param::facts`]): the author's own text when it says exactly these facts, else written
+    /// canonically.
+    pub fn notation(&self, default_in: ParamIn, whole_body: bool) -> String {
+        let facts = self.facts(default_in, whole_body);
+        match &self.compact {
+            Some(text) if parse_compact(text).as_ref() == Ok(&facts) => text.clone(),
+            _ => facts.write(),
+        }
+    }
+}
+
+/// The parameter of `params` that is the whole request body rather than a field of it: the
+/// one body parameter, called `body` (as the OpenAPI import names a body that is not an
+/// object), of a shape a JSON object field rarely has there: an array, or a scalar sent as a
+/// media type that is neither JSON nor a form.
+pub fn whole_body(params: &[Param], content_type: Option<&str>) -> Option<usize> {
+    let mut body = params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.location == ParamIn::Body);
+    let (i, p) = body.next()?;
+    if body.next().is_some() || p.name != "body" {
+        return None;
+    }
+    let raw_media = content_type.is_some_and(|t| {
+        !(t.contains("json") || t.contains("form-urlencoded") || t.starts_with("multipart/"))
+    });
+    let whole = match p.kind {
+        ParamType::Array => true,
+        ParamType::Object => false,
+        _ => raw_media,
+    };
+    whole.then_some(i)
+}
+
+impl Shape {
+    /// The JSON Schema this shape says: its type, items and required properties.
+    pub fn to_schema(&self) -> Value {
+        let mut s = Map::new();
+        s.insert("type".into(), self.kind.as_str().into());
+        if let Some(items) = &self.items {
+            s.insert("items".into(), items.to_schema());
+        }
+        if !self.fields.is_empty() {
+            let props: Map<String, Value> = self
+                .fields
+                .iter()
+                .map(|(n, f)| (n.clone(), f.to_schema()))
+                .collect();
+            s.insert("properties".into(), Value::Object(props));
+            let names: Vec<Value> = self.fields.iter().map(|(n, _)| n.as_str().into()).collect();
+            s.insert("required".into(), Value::Array(names));
+        }
+        Value::Object(s)
+    }
+
+    /// Whether it says more than a type.
+    pub fn is_structured(&self) -> bool {
+        self.items.is_some() || !self.fields.is_empty()
+    }
+}
+
+impl Compact {
+    /// The JSON Schema keywords of `format`, `items` and `fields` that a [`Param`]'s own fields
+    /// cannot hold (its `schema`), when there are any.
+    pub fn schema_keywords(&self) -> Option<Value> {
+        let mut s = Map::new();
+        if let Some(f) = &self.format {
+            s.insert("format".into(), f.as_str().into());
+        }
+        if let Some(items) = self.items.as_ref().filter(|i| i.is_structured()) {
+            s.insert("items".into(), items.to_schema());
+        }
+        let object = Shape {
+            kind: ParamType::Object,
+            items: None,
+            fields: self.fields.clone(),
+        };
+        if !self.fields.is_empty()
+            && let Value::Object(shape) = object.to_schema()
+        {
+            for key in ["properties", "required"] {
+                if let Some(v) = shape.get(key) {
+                    s.insert(key.into(), v.clone());
+                }
+            }
+        }
+        (!s.is_empty()).then_some(Value::Object(s))
+    }
 }
 
 /// A type name with its article: `an integer`, `a string`, as messages name ADP's types too.
@@ -425,5 +998,343 @@ mod tests {
             (back.min, back.max, back.default.as_deref()),
             (Some(1.0), Some(50.0), Some("10"))
         );
+    }
+}
+
+/// The notation read back: every string the writer makes, from any facts or any parameter,
+/// reads back to the same facts.
+#[cfg(test)]
+mod round_trip {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// Text with everything the notation treats specially: separators, quotes, braces, `--`,
+    /// the em dash, constraint words, spaces at the ends; and any string at all.
+    fn text() -> impl Strategy<Value = String> {
+        let special = prop::sample::select(vec![
+            "a",
+            "b c",
+            ",",
+            "|",
+            "\"",
+            "{",
+            "}",
+            ":",
+            " ",
+            "--",
+            "\u{2014}",
+            "-",
+            "\\",
+            "in ",
+            "min 5",
+            "body",
+            "default ",
+            "é",
+            "漢字",
+            "🙂",
+            "\t",
+            "\n",
+            "x",
+            "1",
+            "\"q\"",
+            "const ",
+            "required",
+            "format uuid",
+        ]);
+        prop_oneof![
+            3 => prop::collection::vec(special, 0..5).prop_map(|v| v.concat()),
+            1 => any::<String>(),
+        ]
+    }
+
+    fn kind() -> impl Strategy<Value = ParamType> {
+        prop::sample::select(vec![
+            ParamType::String,
+            ParamType::Integer,
+            ParamType::Number,
+            ParamType::Boolean,
+            ParamType::Array,
+            ParamType::Object,
+        ])
+    }
+
+    /// A shape as the notation can say it: items on arrays, fields on objects, two levels.
+    fn shape() -> impl Strategy<Value = Shape> {
+        let leaf = kind().prop_map(Shape::of);
+        leaf.prop_recursive(2, 8, 3, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|i| Shape {
+                    kind: ParamType::Array,
+                    items: Some(Box::new(i)),
+                    fields: Vec::new(),
+                }),
+                fields(inner).prop_map(|fields| Shape {
+                    kind: ParamType::Object,
+                    items: None,
+                    fields,
+                }),
+            ]
+        })
+    }
+
+    /// Required fields with distinct names.
+    fn fields(inner: impl Strategy<Value = Shape>) -> impl Strategy<Value = Vec<(String, Shape)>> {
+        prop::collection::vec((text(), inner), 0..3).prop_map(|mut v| {
+            let mut seen = Vec::new();
+            v.retain(|(n, _)| {
+                let new = !seen.contains(n);
+                seen.push(n.clone());
+                new
+            });
+            v
+        })
+    }
+
+    fn bound() -> impl Strategy<Value = Option<f64>> {
+        prop_oneof![
+            Just(None),
+            (-1_000_000i64..1_000_000).prop_map(|n| Some(n as f64)),
+            (-1e6f64..1e6).prop_map(Some),
+        ]
+    }
+
+    prop_compose! {
+        fn facts()(
+            kind in kind(),
+            required in any::<bool>(),
+            location in prop::option::of(prop::sample::select(PLACES.to_vec())),
+            wire_name in prop::option::of(text()),
+            whole_body in any::<bool>(),
+            format in prop::option::of(text()),
+            items in prop::option::of(shape()),
+            fields in fields(shape()),
+            allowed in prop::collection::vec(text(), 0..4),
+            pattern in prop::option::of(text()),
+            default in prop::option::of(text()),
+            min in bound(),
+            max in bound(),
+            example in prop::option::of(text()),
+            description in prop::option::of(text()),
+        ) -> Compact {
+            Compact {
+                kind: Some(kind),
+                required,
+                location: location.map(str::to_string),
+                wire_name,
+                whole_body,
+                format,
+                items,
+                fields,
+                allowed,
+                pattern,
+                default,
+                min,
+                max,
+                example,
+                description,
+            }
+        }
+    }
+
+    fn value(kind: ParamType) -> BoxedStrategy<Value> {
+        match kind {
+            ParamType::Integer => any::<i64>().prop_map(Value::from).boxed(),
+            ParamType::Number => (-1e9f64..1e9).prop_map(|n| json!(n)).boxed(),
+            ParamType::Boolean => any::<bool>().prop_map(Value::from).boxed(),
+            ParamType::Array => prop::collection::vec(text(), 0..3)
+                .prop_map(|v| json!(v))
+                .boxed(),
+            ParamType::Object => text().prop_map(|t| json!({ t: 1 })).boxed(),
+            ParamType::String => text().prop_map(Value::from).boxed(),
+        }
+    }
+
+    prop_compose! {
+        /// A model parameter as the import or a service.toml table makes it.
+        fn param()(kind in kind())(
+            kind in Just(kind),
+            name in "[a-z_]{1,8}",
+            required in any::<bool>(),
+            location in prop::sample::select(vec![ParamIn::Path, ParamIn::Query, ParamIn::Header, ParamIn::Body]),
+            description in prop::option::of(text()),
+            default in prop::option::of(value(kind)),
+            allowed in prop::collection::vec(value(kind), 0..4),
+            min in bound(),
+            max in bound(),
+            pattern in prop::option::of(text()),
+            example in prop::option::of(value(kind)),
+            items in prop::option::of(shape()),
+            fields in fields(shape()),
+            format in prop::option::of(text()),
+            wire_name in prop::option::of("[a-z_]{1,8}"),
+        ) -> Param {
+            let mut schema = Map::new();
+            if let Some(f) = format {
+                schema.insert("format".into(), f.into());
+            }
+            let items = (kind == ParamType::Array).then_some(items).flatten();
+            if let Some(i) = items.as_ref().filter(|i| i.is_structured()) {
+                schema.insert("items".into(), i.to_schema());
+            }
+            if kind == ParamType::Object && !fields.is_empty()
+                && let Value::Object(o) = (Shape { kind, items: None, fields }).to_schema()
+            {
+                schema.extend(o.into_iter().filter(|(k, _)| k != "type"));
+            }
+            Param {
+                name,
+                kind,
+                required,
+                location,
+                description,
+                default,
+                allowed,
+                min,
+                max,
+                pattern,
+                example,
+                items: items.map(|i| i.kind),
+                nullable: false,
+                schema: (!schema.is_empty()).then_some(Value::Object(schema)),
+                compact: None,
+                wire_name,
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn any_facts_read_back_as_written(facts in facts()) {
+            let text = facts.write();
+            prop_assert_eq!(parse_compact(&text), Ok(facts), "{}", text);
+        }
+
+        #[test]
+        fn any_parameter_reads_back_to_its_facts(
+            p in param(),
+            default_in in prop::sample::select(vec![ParamIn::Path, ParamIn::Query, ParamIn::Body]),
+            whole in any::<bool>(),
+        ) {
+            let facts = p.facts(default_in, whole);
+            let text = p.notation(default_in, whole);
+            prop_assert_eq!(parse_compact(&text), Ok(facts), "{}", text);
+        }
+    }
+
+    #[test]
+    fn the_examples_of_the_conventions_are_written_as_documented() {
+        let mut p = Param {
+            name: "auditClientIp".into(),
+            kind: ParamType::String,
+            required: true,
+            location: ParamIn::Query,
+            description: Some("The client IP".into()),
+            default: None,
+            allowed: vec![],
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            nullable: false,
+            schema: Some(json!({"format": "ipv4"})),
+            compact: None,
+            wire_name: None,
+        };
+        assert_eq!(
+            p.notation(ParamIn::default_for(Method::Delete, false), false),
+            "string, required, format ipv4 -- The client IP"
+        );
+        assert_eq!(
+            p.notation(ParamIn::default_for(Method::Post, false), false),
+            "string, required, in query, format ipv4 -- The client IP"
+        );
+        p.kind = ParamType::Array;
+        p.items = Some(ParamType::Integer);
+        p.schema = None;
+        p.description = None;
+        p.location = ParamIn::Body;
+        assert_eq!(
+            p.notation(ParamIn::Body, false),
+            "array, required, items integer"
+        );
+        p.kind = ParamType::Object;
+        p.items = None;
+        p.schema = Some(json!({
+            "properties": {"lat": {"type": "number"}, "lng": {"type": ["number", "null"]}},
+            "required": ["lat", "lng"]
+        }));
+        assert_eq!(
+            p.notation(ParamIn::Body, false),
+            "object, required, fields {lat: number, lng: number}"
+        );
+        p.kind = ParamType::String;
+        p.schema = None;
+        p.allowed = vec![json!("a, b"), json!("c|d"), json!("plain one")];
+        p.default = Some(json!("x, y"));
+        p.wire_name = Some("id".into());
+        assert_eq!(
+            p.notation(ParamIn::Query, false),
+            r#"string, required, in body, name id, "a, b"|"c|d"|plain one, default "x, y""#
+        );
+        p.allowed = vec![json!("only")];
+        p.default = None;
+        p.wire_name = None;
+        p.location = ParamIn::Header;
+        assert_eq!(
+            p.notation(ParamIn::Body, false),
+            "string, required, in header, const only"
+        );
+    }
+
+    #[test]
+    fn a_description_that_reads_as_constraints_is_quoted() {
+        let c = Compact {
+            kind: Some(ParamType::String),
+            description: Some("max 5".into()),
+            ..Compact::default()
+        };
+        assert_eq!(c.write(), r#"string, optional -- "max 5""#);
+        assert_eq!(parse_compact(&c.write()), Ok(c));
+    }
+
+    #[test]
+    fn the_whole_body_is_the_one_body_array_or_raw_scalar_called_body() {
+        let p = |name: &str, kind: ParamType| Param {
+            name: name.into(),
+            kind,
+            required: true,
+            location: ParamIn::Body,
+            description: None,
+            default: None,
+            allowed: vec![],
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            nullable: false,
+            schema: None,
+            compact: None,
+            wire_name: None,
+        };
+        assert_eq!(whole_body(&[p("body", ParamType::Array)], None), Some(0));
+        assert_eq!(
+            whole_body(&[p("body", ParamType::String)], Some("text/plain")),
+            Some(0)
+        );
+        // GitHub's comments take `{"body": "…"}`: a JSON field called body.
+        assert_eq!(whole_body(&[p("body", ParamType::String)], None), None);
+        assert_eq!(
+            whole_body(
+                &[p("body", ParamType::Array), p("other", ParamType::String)],
+                None
+            ),
+            None
+        );
+        assert_eq!(whole_body(&[p("items", ParamType::Array)], None), None);
     }
 }

@@ -31,7 +31,8 @@
 //!
 //! Where a target cannot say the auth scheme (W-auth-scheme-lost with "set `auth.docs_url`"), the
 //! warning says what is lost and stays: the help makes the loss harmless (agents find the docs),
-//! so those cases check that the help is taken, i.e. no longer printed.
+//! so those cases check that the help is taken, i.e. no longer printed. /.well-known/ai's
+//! `auth.docs` then states the scheme, so its warning goes (a note, N-ai-auth-pointer, stays).
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -519,16 +520,14 @@ fn cases() -> Vec<Case> {
             "W-auth-scheme-lost",
             "set `auth.docs_url` to the page that says how to authenticate",
             |i| i.service(|t| after(t, "\"basic\"\n", "docs_url = \"https://todos.example/docs/auth\"\n")),
-        )
-        .stays(),
+        ),
         case(
             "/.well-known/ai: signed keys have no word there",
             Input::toml(SIGNED.to_string() + READ, ai),
             "W-auth-scheme-lost",
-            "set `auth.docs_url` so agents can find how to sign requests",
+            "set `auth.docs_url` to the page that says how to authenticate",
             |i| i.service(|t| after(t, "/keys\"\n", "docs_url = \"https://todos.example/docs/auth\"\n")),
-        )
-        .stays(),
+        ),
         case(
             "A2A: signed keys have no word there",
             Input::toml(SIGNED.to_string() + READ, &["--target", "a2a"]),

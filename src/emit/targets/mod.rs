@@ -284,7 +284,7 @@ impl Target {
         diags: &mut Diagnostics,
     ) -> Lowered<'a> {
         match self {
-            Self::AiEndpoint => Lowered::AiEndpoint(ai::lower(service, diags)),
+            Self::AiEndpoint => Lowered::AiEndpoint(ai::lower(service, built, diags)),
             Self::IaJson => Lowered::IaJson(ia_json::lower(service, diags)),
             Self::Rfc002 => Lowered::Rfc002(rfc002::lower(service, diags)),
             Self::OpenApi => Lowered::OpenApi(openapi::lower(service, built, diags)),

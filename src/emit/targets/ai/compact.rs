@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use foldhash::HashSet;
 
 use crate::model::Capability;
-use crate::model::param::{Param, ParamType};
+use crate::model::param::{Compact, Param, ParamIn, ParamType, whole_body};
 use crate::text::{plain_text, shorten};
 
 /// A description's first sentence, as plain text.
@@ -20,8 +20,6 @@ pub const DESCRIPTION_MAX: usize = 160;
 const PARAM_DESCRIPTION_MAX: usize = 100;
 /// `returns`, usually a type name with its fields: the name is what is kept.
 const RETURNS_MAX: usize = 80;
-/// An enum is listed while it stays this short.
-const ALLOWED_MAX: usize = 60;
 
 /// The first sentence of `text` without markup, on one line, at most `max` characters.
 pub fn first_sentence(text: &str, max: usize) -> String {
@@ -42,35 +40,45 @@ fn sentence_end(text: &str) -> Option<usize> {
     })
 }
 
-/// The draft's `type, required|optional` notation: a required parameter keeps its short enum
-/// and the first sentence of its description, an optional one its type alone. Also where the
-/// description starts (` -- …`; the text's length when it has none), for [`said_once`].
-pub fn param(p: &Param) -> (String, usize) {
-    if !p.required {
-        let out = format!("{}, optional", p.kind.as_str());
-        let len = out.len();
-        return (out, len);
-    }
-    let mut out = format!("{}, required", p.kind.as_str());
-    let values: Vec<String> = p
-        .allowed
-        .iter()
-        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
-        .collect();
-    let listed = values.join("|");
-    if !values.is_empty() && listed.len() <= ALLOWED_MAX {
-        out.push_str(", ");
-        out.push_str(&listed);
-    }
-    let head = out.len();
-    if let Some(d) = &p.description {
+/// The draft's notation with every constraint a call needs (its place, name, format, items,
+/// fields, values, pattern and bounds): a required parameter keeps the first sentence of its
+/// description, an optional one none; defaults and examples, which no call needs, are left
+/// out. Also where the description starts (` -- …`; the text's length when it has none), for
+/// [`said_once`].
+pub fn param(p: &Param, default_in: ParamIn, whole_body: bool) -> (String, usize) {
+    let mut facts = call_facts(p, default_in, whole_body);
+    let head = facts.write().len();
+    if p.required
+        && let Some(d) = &p.description
+    {
         let d = first_sentence(d, PARAM_DESCRIPTION_MAX);
         if !d.is_empty() {
-            out.push_str(" -- ");
-            out.push_str(&d);
+            facts.description = Some(d);
         }
     }
-    (out, head)
+    (facts.write(), head)
+}
+
+/// What a call needs to know of `p`: its facts without description, default or example.
+fn call_facts(p: &Param, default_in: ParamIn, whole_body: bool) -> Compact {
+    Compact {
+        default: None,
+        example: None,
+        ..p.facts(default_in, whole_body).facts_only()
+    }
+}
+
+/// What `p` says to a call in `c` after `type, optional` (`items string`, `in query`): the
+/// part a common parameter's entry in the description carries.
+fn constraints(p: &Param, c: &Capability) -> String {
+    let default_in = ParamIn::default_for(c.method, p.location == ParamIn::Path);
+    let whole = whole_body(&c.params, c.content_type.as_deref())
+        .is_some_and(|i| std::ptr::eq(&c.params[i], p));
+    let text = call_facts(p, default_in, whole).write();
+    let head = format!("{}, optional", p.kind.as_str());
+    text.strip_prefix(&head)
+        .map(|rest| rest.trim_start_matches(", ").to_string())
+        .unwrap_or(text)
 }
 
 /// Each required parameter's description said once in a document: a later capability taking
@@ -110,18 +118,21 @@ const COMMON_MIN_CAPABILITIES: usize = 4;
 const COMMON_LEAD: &str = "Every capability also takes optional parameters:";
 
 /// An optional parameter that every capability of a document takes, with the same compact
-/// value (`type, optional`): it is named once in the document's description instead.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// value (`type, optional[, constraints]`): it is named once in the document's description
+/// instead, its constraints in brackets after its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Common<'a> {
     pub name: &'a str,
     pub kind: ParamType,
+    /// The constraints after `type, optional`, empty for none.
+    pub constraints: String,
 }
 
-/// The optional parameters every one of `capabilities` takes (same name, same type, never a
-/// required one), as many as `description` has room for in the draft's 300 characters, the
-/// largest saving first; in the order the first capability lists them. Only *every*: a
-/// parameter most capabilities take would be claimed for the others too (docs/openapi-import.md
-/// gives the measurements).
+/// The optional parameters every one of `capabilities` takes (same name, same type and
+/// constraints, never a required one), as many as `description` has room for in the draft's
+/// 300 characters, the largest saving first; in the order the first capability lists them.
+/// Only *every*: a parameter most capabilities take would be claimed for the others too
+/// (docs/openapi-import.md gives the measurements).
 pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Common<'a>> {
     let Some((first, rest)) = capabilities.split_first() else {
         return Vec::new();
@@ -130,30 +141,38 @@ pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Com
         return Vec::new();
     }
     // A name is shared when each capability has it, and every parameter of that name is the
-    // same optional type (a capability may list a name twice, in two places).
-    let takes = |c: &Capability, name: &str, kind: ParamType| {
+    // same optional type with the same constraints (a capability may list a name twice, in
+    // two places).
+    let takes = |c: &Capability, name: &str, kind: ParamType, said: &str| {
         let mut same = c.params.iter().filter(|p| p.name == name).peekable();
-        same.peek().is_some() && same.all(|p| !p.required && p.kind == kind)
+        same.peek().is_some()
+            && same.all(|p| !p.required && p.kind == kind && constraints(p, c) == said)
     };
     let mut candidates: Vec<Common<'a>> = Vec::new();
     for p in &first.params {
         // A name with a separator of the list in it would read as two.
-        let plain = !p.name.contains([',', ';', ' ']);
+        let plain = !p.name.contains([',', ';', ' ', '(']);
+        let said = constraints(p, first);
         let shared = plain
-            && takes(first, &p.name, p.kind)
-            && rest.iter().all(|c| takes(c, &p.name, p.kind))
+            && !said.contains(')')
+            && takes(first, &p.name, p.kind, &said)
+            && rest.iter().all(|c| takes(c, &p.name, p.kind, &said))
             && !candidates.iter().any(|c| c.name == p.name);
         if shared {
             candidates.push(Common {
                 name: &p.name,
                 kind: p.kind,
+                constraints: said,
             });
         }
     }
-    // Each capability saves `"name":"type, optional",`; the sentence costs `name, `.
+    // Each capability saves `"name":"type, optional[, constraints]",`; the sentence costs
+    // `name (constraints), `.
     let saving = |c: &Common<'_>| {
-        let entry = c.name.len() + c.kind.as_str().len() + 16;
-        capabilities.len() * entry - (c.name.len() + 2)
+        let said = c.constraints.len();
+        let entry = c.name.len() + c.kind.as_str().len() + 16 + if said > 0 { said + 2 } else { 0 };
+        let cost = c.name.len() + 2 + if said > 0 { said + 3 } else { 0 };
+        (capabilities.len() * entry).saturating_sub(cost)
     };
     let mut by_saving: Vec<usize> = (0..candidates.len()).collect();
     by_saving.sort_by_key(|&i| std::cmp::Reverse(saving(&candidates[i])));
@@ -162,12 +181,12 @@ pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Com
         let mut trial = chosen.clone();
         trial.push(i);
         trial.sort_unstable();
-        let params: Vec<Common<'_>> = trial.iter().map(|&i| candidates[i]).collect();
+        let params: Vec<Common<'_>> = trial.iter().map(|&i| candidates[i].clone()).collect();
         if described(description, &params).chars().count() <= SERVICE_DESCRIPTION_MAX {
             chosen = trial;
         }
     }
-    let common: Vec<Common<'a>> = chosen.iter().map(|&i| candidates[i]).collect();
+    let common: Vec<Common<'a>> = chosen.iter().map(|&i| candidates[i].clone()).collect();
     let saved: usize = common.iter().map(saving).sum();
     let cost = described(description, &common)
         .len()
@@ -176,7 +195,8 @@ pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Com
 }
 
 /// `description`, then the sentence that names the `common` parameters by type, as a
-/// declaration reads (`string a, b; boolean c`): a type is said once, not after each name.
+/// declaration reads (`string a, b; array c (items string)`): a type is said once, not after
+/// each name; a parameter's constraints follow its name in brackets.
 pub fn described(description: &str, common: &[Common<'_>]) -> String {
     if common.is_empty() {
         return description.to_string();
@@ -190,10 +210,16 @@ pub fn described(description: &str, common: &[Common<'_>]) -> String {
     let groups: Vec<String> = kinds
         .iter()
         .map(|&kind| {
-            let names: Vec<&str> = common
+            let names: Vec<String> = common
                 .iter()
                 .filter(|c| c.kind == kind)
-                .map(|c| c.name)
+                .map(|c| {
+                    if c.constraints.is_empty() {
+                        c.name.to_string()
+                    } else {
+                        format!("{} ({})", c.name, c.constraints)
+                    }
+                })
                 .collect();
             format!("{} {}", kind.as_str(), names.join(", "))
         })

@@ -6,12 +6,14 @@ pub mod split;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::emit::targets::{self, Descriptor, Link, Relation};
+use crate::emit::security;
+use crate::emit::targets::{self, Descriptor, Link, Relation, Target, openapi};
 use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes_within};
+use crate::model::param::{ParamIn, whole_body};
 use crate::model::{Auth, Capability, KeyPlace, Service};
 
 pub const PATHS: [&str; 2] = ["/.well-known/ai", "/ai"];
@@ -88,14 +90,14 @@ pub(super) struct CapabilityView<'a> {
     heads: IndexMap<&'a str, usize>,
 }
 
-#[derive(Serialize)]
-struct AuthView<'a> {
+#[derive(Serialize, Clone)]
+pub(super) struct AuthView<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     header: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    docs: Option<&'a str>,
+    docs: Option<Cow<'a, str>>,
 }
 
 #[derive(Serialize)]
@@ -153,29 +155,26 @@ pub(super) enum Form {
     Compact,
 }
 
-/// Every diagnostic of /.well-known/ai, and the document.
-pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
+/// Every diagnostic of /.well-known/ai, and the document. `built` are the targets of the
+/// build: `auth.docs` points into the OpenAPI document only when it is published.
+pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lowered {
     check(service, diags);
-    match &service.auth {
-        Some(a @ Auth::SignedKey { .. }) => {
-            let d = Diagnostic::new(Code::AuthSchemeLost,
-                "/.well-known/ai has no signed-key scheme: published as `apikey` in the key header; \
-                 the signature headers are described only in ia.json",
+    let auth = published_auth(service, built);
+    if let (Some(a), Some(view)) = (&service.auth, &auth)
+        && !exact(a)
+    {
+        diags.push(match &view.docs {
+            Some(docs) => Diagnostic::new(
+                Code::AiAuthPointer,
+                format!(
+                    "/.well-known/ai cannot say {}: `auth` is `apikey` with no header, and \
+                     `auth.docs` points at {docs}",
+                    a.what()
+                ),
             )
-            .at("auth.type");
-            // Once `docs_url` is set the help is taken: it is not said again.
-            diags.push(match a.docs() {
-                Some(_) => d,
-                None => d.help("set `auth.docs_url` so agents can find how to sign requests"),
-            });
-        }
-        Some(a) => {
-            let view = auth(a);
-            if let Some(said) = approximated(a, &view) {
-                diags.push(a.approximated("/.well-known/ai", &said));
-            }
-        }
-        None => {}
+            .at("auth.type"),
+            None => a.approximated("/.well-known/ai", "`apikey` with no header"),
+        });
     }
     let whole = |views: &[CapabilityView<'_>], form| {
         let body = |doc: &Document<'_>| match form {
@@ -189,6 +188,7 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
             0..views.len(),
             views,
             form,
+            auth.clone(),
         ))
     };
     // Over the draft's guidance (§4.5 size, §6.5 count), the document is made to fit: first in
@@ -219,7 +219,7 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
             parts: None,
         };
     }
-    let parts = split::parts(service, form, &views);
+    let parts = split::parts(service, form, &views, auth);
     for (path, size) in parts.sizes() {
         check_size(path, size, diags);
     }
@@ -258,6 +258,7 @@ pub(super) fn document<'a>(
     members: impl IntoIterator<Item = usize>,
     views: &'a [CapabilityView<'a>],
     form: Form,
+    auth: Option<AuthView<'a>>,
 ) -> Document<'a> {
     let members: Vec<usize> = members.into_iter().collect();
     let capabilities: Vec<&Capability> =
@@ -290,7 +291,7 @@ pub(super) fn document<'a>(
             }
             capabilities
         },
-        auth: service.auth.as_ref().map(auth),
+        auth,
         token_hints: service.token_hints.map(|t| TokenHintsView {
             compact_mode: t.compact_mode,
             field_filtering: t.field_filtering,
@@ -359,27 +360,30 @@ pub(super) fn without<'a>(
 /// A capability's view, with all its parameters.
 fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> CapabilityView<'a> {
     let compact = form == Form::Compact;
+    let whole = whole_body(&c.params, c.content_type.as_deref());
     let (mut params, mut heads) = (IndexMap::new(), IndexMap::new());
-    for p in &c.params {
+    for (i, p) in c.params.iter().enumerate() {
         let name = p.name.as_str();
+        let default_in = ParamIn::default_for(c.method, p.location == ParamIn::Path);
         if compact {
-            let (text, head) = compact::param(p);
+            let (text, head) = compact::param(p, default_in, whole == Some(i));
             params.insert(name, text);
             heads.insert(name, head);
         } else {
-            params.insert(name, p.compact());
+            params.insert(name, p.notation(default_in, whole == Some(i)));
         }
     }
+    let description = if compact {
+        Cow::Owned(compact::first_sentence(
+            &c.description,
+            compact::DESCRIPTION_MAX,
+        ))
+    } else {
+        Cow::Borrowed(c.description.as_str())
+    };
     CapabilityView {
         id: Cow::Borrowed(&c.id),
-        description: if compact {
-            Cow::Owned(compact::first_sentence(
-                &c.description,
-                compact::DESCRIPTION_MAX,
-            ))
-        } else {
-            Cow::Borrowed(&c.description)
-        },
+        description: with_media_type(description, body_media_type(c)),
         endpoint: endpoint(service, c),
         method: c.method.as_str(),
         params,
@@ -394,53 +398,89 @@ fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> Capabilit
     }
 }
 
-/// The auth object. The draft knows `none`, `apikey` (in a header), `bearer` and `oauth2`:
-/// every other scheme is published as the closest of these with the docs URL, and `lower`
-/// warns once (`approximated`).
-fn auth(a: &Auth) -> AuthView<'_> {
-    let (kind, header) = match a {
-        Auth::None { .. } => ("none", None),
+/// The media type of a capability's request body when it is not JSON, which the notation's
+/// default assumes.
+fn body_media_type(c: &Capability) -> Option<&str> {
+    let has_body = c.params.iter().any(|p| p.location == ParamIn::Body);
+    c.content_type
+        .as_deref()
+        .filter(|t| has_body && *t != "application/json")
+}
+
+/// The draft's longest capability description.
+const CAPABILITY_DESCRIPTION_MAX: usize = 200;
+
+/// `description` ending with `Request body: <media type>.` when the body is not JSON, the
+/// description cut first so the whole stays within the draft's 200 characters.
+fn with_media_type<'a>(description: Cow<'a, str>, media: Option<&str>) -> Cow<'a, str> {
+    let Some(media) = media else {
+        return description;
+    };
+    let sentence = format!("Request body: {media}.");
+    let room = CAPABILITY_DESCRIPTION_MAX.saturating_sub(sentence.chars().count() + 1);
+    let text = description.trim_end();
+    let text = if text.chars().count() <= room {
+        text.to_string()
+    } else if room < 2 {
+        String::new()
+    } else {
+        crate::text::shorten(text, room).0
+    };
+    let stop = if text.is_empty() || text.ends_with(['.', '!', '?', '…']) {
+        ""
+    } else {
+        "."
+    };
+    Cow::Owned(format!("{text}{stop} {sentence}").trim_start().to_string())
+}
+
+/// The auth object (docs/targets/ai.md): the draft's four words, a scheme it has no word for
+/// published as `apikey` with no header and a `docs` that states it, the scheme's Security
+/// Scheme Object in the published OpenAPI document when there is one, else the docs URL.
+pub(super) fn published_auth<'a>(service: &'a Service, built: &[Target]) -> Option<AuthView<'a>> {
+    let a = service.auth.as_ref()?;
+    let docs = a.docs().map(Cow::Borrowed);
+    let (kind, header, docs) = match a {
+        Auth::None { .. } => ("none", None, docs),
         Auth::ApiKey {
             name,
             place: KeyPlace::Header,
             ..
-        } => ("apikey", Some(name.clone())),
-        // A key still, sent elsewhere: the header would be a lie, so none is named.
-        Auth::ApiKey { .. } | Auth::MutualTls { .. } | Auth::Other { .. } => ("apikey", None),
-        // Credentials in the Authorization header.
-        Auth::Basic { .. } | Auth::Digest { .. } => ("apikey", Some("Authorization".into())),
-        Auth::Bearer { .. } => ("bearer", None),
+        } => ("apikey", Some(name.clone()), docs),
+        Auth::Bearer { .. } => ("bearer", None, docs),
         // OpenID Connect is OAuth 2 with an identity layer: the token is an OAuth 2 one.
-        Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. } => ("oauth2", None),
-        Auth::SignedKey { header_prefix, .. } => ("apikey", Some(format!("{header_prefix}Key"))),
+        Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. } => ("oauth2", None, docs),
+        _ => {
+            let pointer = built
+                .contains(&Target::OpenApi)
+                .then(|| security::primary_name(service))
+                .flatten()
+                .map(|name| {
+                    Cow::Owned(format!(
+                        "{}{}",
+                        service.site_url.join(openapi::PATHS[0]),
+                        security::pointer_fragment(&name)
+                    ))
+                });
+            ("apikey", None, pointer.or(docs))
+        }
     };
-    AuthView {
-        kind,
-        header,
-        docs: a.docs(),
-    }
+    Some(AuthView { kind, header, docs })
 }
 
-/// What `view` says instead of `a`, when the draft has no word for `a`.
-fn approximated(a: &Auth, view: &AuthView<'_>) -> Option<String> {
-    let exact = matches!(
+/// Whether the draft's vocabulary says `a` exactly.
+fn exact(a: &Auth) -> bool {
+    matches!(
         a,
         Auth::None { .. }
             | Auth::Bearer { .. }
             | Auth::OAuth2 { .. }
-            | Auth::SignedKey { .. }
+            | Auth::OpenIdConnect { .. }
             | Auth::ApiKey {
                 place: KeyPlace::Header,
                 ..
             }
-    );
-    if exact {
-        return None;
-    }
-    Some(match &view.header {
-        Some(h) => format!("`{}` in the `{h}` header", view.kind),
-        None => format!("`{}` with no header", view.kind),
-    })
+    )
 }
 
 /// The draft's rules that the model does not already enforce.

@@ -60,7 +60,12 @@ struct SubService {
 /// are too. Every capability is in exactly one sub-service: the one of its first
 /// tag, or `untagged`. The main document's diagnostics already cover the capabilities and the
 /// service, so the sub-services add none of their own.
-pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) -> Lowered<'a> {
+pub fn lower<'a>(
+    service: &'a Service,
+    built: &[crate::emit::targets::Target],
+    split: Split,
+    diags: &mut Diagnostics,
+) -> Lowered<'a> {
     let Split::ByTag = split;
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, c) in service.capabilities.iter().enumerate() {
@@ -110,6 +115,7 @@ pub fn lower<'a>(service: &'a Service, split: Split, diags: &mut Diagnostics) ->
             members.iter().copied(),
             &views,
             super::Form::Full,
+            super::published_auth(service, built),
         );
         let body = to_json_bytes(&document);
         entries.push(Entry {
@@ -227,6 +233,7 @@ pub(super) fn parts<'a>(
     service: &'a Service,
     form: super::Form,
     views: &'a [super::CapabilityView<'a>],
+    auth: Option<super::AuthView<'a>>,
 ) -> Parts {
     let serialise = |doc: &super::Document<'_>| match form {
         super::Form::Compact => super::compact_json(doc),
@@ -282,6 +289,7 @@ pub(super) fn parts<'a>(
             members.iter().copied(),
             views,
             form,
+            auth.clone(),
         )
     };
     // Whole groups are packed into parts while they fit, by each capability's measured size
@@ -310,7 +318,10 @@ pub(super) fn parts<'a>(
         let size: usize = members.iter().map(|&i| weight(i)).sum();
         let fits =
             |count: usize, bytes: usize| count <= super::CAPABILITY_GUIDANCE && bytes <= room;
-        if !fits(open.1.len() + members.len(), open.2 + size) && !open.1.is_empty() {
+        // The index names every group a part holds: a part takes no more than its entry can name.
+        let named = labels_len(&open.0) + 2 + label.chars().count() <= LABEL_MAX;
+        let joins = fits(open.1.len() + members.len(), open.2 + size) && named;
+        if !joins && !open.1.is_empty() {
             let (labels, members, _) = std::mem::take(&mut open);
             bundles.push((labels, members));
         }
@@ -325,7 +336,7 @@ pub(super) fn parts<'a>(
     let mut parts = Vec::new();
     let mut listed = Vec::new();
     for (labels, members) in bundles {
-        let label = fit(&labels.join(", "), 120);
+        let label = fit(&labels.join(", "), LABEL_MAX);
         let base = unique(slug(&labels[0]), &slugs);
         slugs.push(base.clone());
         let chunks = chunks(&members, &|m| serialise(&document(&label, m)).len());
@@ -352,6 +363,7 @@ pub(super) fn parts<'a>(
         [],
         views,
         form,
+        None,
     );
     // The parts are documents on this site, not calls to the API: no credential goes to them.
     index.auth = None;
@@ -377,6 +389,15 @@ pub(super) fn parts<'a>(
         serialise(&index)
     });
     Parts { parts, index }
+}
+
+/// The longest label of a part (its groups' names), so that its index entry names every group
+/// it holds within the draft's 200 characters (with its count and `(n of m)`).
+const LABEL_MAX: usize = 140;
+
+/// The length of `labels` joined as a part's label.
+fn labels_len(labels: &[String]) -> usize {
+    labels.iter().map(|l| l.chars().count() + 2).sum::<usize>()
 }
 
 /// The longest description of a part in the index, tried in turn while the index is over the

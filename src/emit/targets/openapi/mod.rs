@@ -614,21 +614,12 @@ fn tags(service: &Service) -> Vec<Value> {
 }
 
 /// Security scheme name → scheme object, for every scheme of the service (each an
-/// alternative; a second scheme of one kind gets a number).
+/// alternative), under the names `emit::security` gives them.
 fn security_schemes(service: &Service) -> IndexMap<String, Value> {
-    let mut out = IndexMap::new();
-    for a in service.auth.iter().chain(&service.auth_also) {
-        if let Some((name, scheme)) = crate::emit::security::scheme(a) {
-            let mut unique = name.to_string();
-            let mut n = 2;
-            while out.contains_key(&unique) {
-                unique = format!("{name}{n}");
-                n += 1;
-            }
-            out.insert(unique, scheme);
-        }
-    }
-    out
+    crate::emit::security::scheme_names(service)
+        .into_iter()
+        .filter_map(|(a, name)| crate::emit::security::scheme(a).map(|(_, s)| (name, s)))
+        .collect()
 }
 
 /// The `paths` object; each response schema of the model is left in `held`, its place holding
