@@ -636,9 +636,16 @@ fn security_schemes(service: &Service) -> IndexMap<String, Value> {
 /// One scheme as an OpenAPI security scheme object: OpenAPI 3.1 can say every kind but
 /// signed requests and vendor schemes, which are said in words on an apiKey one.
 fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
+    // The scheme's own description, then where its docs are.
     let with_docs = |mut v: Value, docs: Option<&str>| {
-        if let Some(d) = docs {
-            v["description"] = json!(format!("See {d}"));
+        let text: Vec<String> = auth
+            .description()
+            .map(str::to_string)
+            .into_iter()
+            .chain(docs.map(|d| format!("See {d}")))
+            .collect();
+        if !text.is_empty() {
+            v["description"] = json!(text.join(" "));
         }
         v
     };
@@ -657,14 +664,14 @@ fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
                 docs.as_deref(),
             ),
         ),
-        Auth::Basic { docs } => (
+        Auth::Basic { docs, .. } => (
             "basicAuth",
             with_docs(
                 json!({ "type": "http", "scheme": "basic" }),
                 docs.as_deref(),
             ),
         ),
-        Auth::Digest { docs } => (
+        Auth::Digest { docs, .. } => (
             "digestAuth",
             with_docs(
                 json!({ "type": "http", "scheme": "digest" }),
@@ -733,6 +740,7 @@ fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
         Auth::OpenIdConnect {
             docs,
             discovery_url,
+            ..
         } => (
             "openIdConnect",
             with_docs(
@@ -740,7 +748,7 @@ fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
                 docs.as_deref(),
             ),
         ),
-        Auth::MutualTls { docs } => (
+        Auth::MutualTls { docs, .. } => (
             "mutualTLS",
             with_docs(json!({ "type": "mutualTLS" }), docs.as_deref()),
         ),
@@ -768,6 +776,7 @@ fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
             algorithm,
             header_prefix,
             key_rotation_days,
+            description,
         } => {
             // OpenAPI has no signed-request scheme: the key id travels in a header, so it is an
             // apiKey scheme, and the signing rule is said in words.
@@ -777,6 +786,9 @@ fn security_scheme(auth: &Auth) -> Option<(&'static str, Value)> {
             );
             if let Some(days) = key_rotation_days {
                 text.push_str(&format!(" Keys rotate every {days} days."));
+            }
+            if let Some(d) = description {
+                text.push_str(&format!(" {d}"));
             }
             if let Some(d) = docs {
                 text.push_str(&format!(" See {d}"));
