@@ -278,7 +278,9 @@ fn security_schemes_of<'a>(
     diags: &mut Diagnostics,
 ) -> IndexMap<&'static str, SecurityScheme<'a>> {
     // A vendor scheme's description is its `what`; any other's own words follow it.
-    let own = auth.description().filter(|_| !matches!(auth, Auth::Other { .. }));
+    let own = auth
+        .description()
+        .filter(|_| !matches!(auth, Auth::Other { .. }));
     let docs = |what: &str| {
         let what = match own {
             Some(d) => format!("{what} {d}").trim_start().to_string(),

@@ -459,7 +459,9 @@ impl Lx<'_> {
                     self.note("cookie parameters are left out (agents send path, query, header and body values)", &node);
                     continue;
                 }
-                "header" if ["accept", "content-type"].contains(&name.to_ascii_lowercase().as_str()) => {
+                "header"
+                    if ["accept", "content-type"].contains(&name.to_ascii_lowercase().as_str()) =>
+                {
                     continue;
                 }
                 "header"
@@ -684,7 +686,10 @@ impl Lx<'_> {
         }
         if !opened.is_empty() {
             opened.dedup();
-            let names: Vec<String> = opened.iter().map(|n| format!("`{}`", one_line(n))).collect();
+            let names: Vec<String> = opened
+                .iter()
+                .map(|n| format!("`{}`", one_line(n)))
+                .collect();
             self.warn(
                 node,
                 format!(

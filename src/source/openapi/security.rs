@@ -131,7 +131,11 @@ impl Lx<'_> {
                 .flat_map(Node::entries)
                 .map(|(name, _)| name)
                 .collect(),
-            None => schemes.entries().into_iter().map(|(name, _)| name).collect(),
+            None => schemes
+                .entries()
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect(),
         };
         names.iter().any(|name| {
             let Ok(node) = self.docs.deref(schemes.child(name)) else {
