@@ -2066,6 +2066,15 @@ fn what_a_call_needs_survives_import_service_toml_and_build() {
         scheme["description"],
         "A bot key sent as Bot <KEY>, from the roster's developer page. See https://roster.example.com/docs/keys"
     );
+    // The OpenAPI document describes the request: the body field under the name it travels by.
+    let body = &openapi["paths"]["/guilds/{guild_id}/members/{id}"]["patch"]["requestBody"]["content"]
+        ["application/json"]["schema"];
+    assert!(body["properties"]["id"].is_object(), "{body}");
+    assert!(body["properties"].get("body_id").is_none(), "{body}");
+    assert_eq!(
+        body["required"],
+        serde_json::json!(["id", "flags", "audit_reason"])
+    );
     let list = &openapi["paths"]["/guilds/{guild_id}/members"]["get"]["parameters"];
     let schema_of = |name: &str| {
         list.as_array()
