@@ -793,7 +793,20 @@ impl Lx<'_> {
                 None => d,
             })
             .filter(|d| !d.is_empty());
-        let mut extra = Value::Object(extra_keywords(schema, kind));
+        let mut keywords = extra_keywords(schema, kind);
+        // Alternatives with no type beside them say `null` as one more alternative: the flag
+        // alone would reach no rendered type.
+        if nullable && !keywords.contains_key("type") {
+            for key in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(list)) = keywords.get_mut(key) {
+                    let null = serde_json::json!({"type": "null"});
+                    if !list.contains(&null) {
+                        list.push(null);
+                    }
+                }
+            }
+        }
+        let mut extra = Value::Object(keywords);
         let random = scrub(&mut extra) | random.get();
         if random {
             self.note(RANDOM_LEFT_OUT, node);
