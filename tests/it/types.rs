@@ -74,12 +74,8 @@ fn declared_types(doc: &Value, schema: &Value) -> Option<BTreeSet<String>> {
     Some(out)
 }
 
-/// The JSON types an output schema admits.
-fn output_types(schema: &Value) -> BTreeSet<String> {
-    output_types_in(&Value::Null, schema)
-}
-
-/// `output_types`, following `$ref`s into `root` (a tool's `$defs`, the OpenAPI components).
+/// The JSON types an output schema admits, following `$ref`s into `root` (a tool's `$defs`,
+/// the OpenAPI document's components).
 fn output_types_in(root: &Value, schema: &Value) -> BTreeSet<String> {
     if let Some(target) = schema
         .get("$ref")
