@@ -396,6 +396,10 @@ fn auth<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, a: &'a Au
     if let Some(d) = a.docs() {
         c.add(&f("docs_url"), d, Use::Url);
     }
+    // Every scheme's own words are published; a vendor scheme's below, as before.
+    if let Some(d) = a.description().filter(|_| !matches!(a, Auth::Other { .. })) {
+        c.add(&f("description"), d, Use::AgentText);
+    }
     match a {
         Auth::None { .. } | Auth::Basic { .. } | Auth::Digest { .. } | Auth::MutualTls { .. } => {}
         Auth::ApiKey {

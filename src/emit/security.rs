@@ -10,9 +10,16 @@ use crate::model::{Auth, KeyPlace, Service};
 /// One scheme as an OpenAPI security scheme object: OpenAPI 3.1 can say every kind but
 /// signed requests and vendor schemes, which are said in words on an apiKey one.
 pub fn scheme(auth: &Auth) -> Option<(&'static str, Value)> {
+    // The scheme's own description, then where its docs are.
     let with_docs = |mut v: Value, docs: Option<&str>| {
-        if let Some(d) = docs {
-            v["description"] = json!(format!("See {d}"));
+        let text: Vec<String> = auth
+            .description()
+            .map(str::to_string)
+            .into_iter()
+            .chain(docs.map(|d| format!("See {d}")))
+            .collect();
+        if !text.is_empty() {
+            v["description"] = json!(text.join(" "));
         }
         v
     };
@@ -31,14 +38,14 @@ pub fn scheme(auth: &Auth) -> Option<(&'static str, Value)> {
                 docs.as_deref(),
             ),
         ),
-        Auth::Basic { docs } => (
+        Auth::Basic { docs, .. } => (
             "basicAuth",
             with_docs(
                 json!({ "type": "http", "scheme": "basic" }),
                 docs.as_deref(),
             ),
         ),
-        Auth::Digest { docs } => (
+        Auth::Digest { docs, .. } => (
             "digestAuth",
             with_docs(
                 json!({ "type": "http", "scheme": "digest" }),
@@ -107,6 +114,7 @@ pub fn scheme(auth: &Auth) -> Option<(&'static str, Value)> {
         Auth::OpenIdConnect {
             docs,
             discovery_url,
+            ..
         } => (
             "openIdConnect",
             with_docs(
@@ -114,7 +122,7 @@ pub fn scheme(auth: &Auth) -> Option<(&'static str, Value)> {
                 docs.as_deref(),
             ),
         ),
-        Auth::MutualTls { docs } => (
+        Auth::MutualTls { docs, .. } => (
             "mutualTLS",
             with_docs(json!({ "type": "mutualTLS" }), docs.as_deref()),
         ),
@@ -142,6 +150,7 @@ pub fn scheme(auth: &Auth) -> Option<(&'static str, Value)> {
             algorithm,
             header_prefix,
             key_rotation_days,
+            description,
         } => {
             // OpenAPI has no signed-request scheme: the key id travels in a header, so it is an
             // apiKey scheme, and the signing rule is said in words.
@@ -151,6 +160,9 @@ pub fn scheme(auth: &Auth) -> Option<(&'static str, Value)> {
             );
             if let Some(days) = key_rotation_days {
                 text.push_str(&format!(" Keys rotate every {days} days."));
+            }
+            if let Some(d) = description {
+                text.push_str(&format!(" {d}"));
             }
             if let Some(d) = docs {
                 text.push_str(&format!(" See {d}"));

@@ -456,6 +456,14 @@ impl Cx<'_> {
             Auth::KINDS.iter().copied().find(|n| *n == k)
         })?;
         let docs = self.https(a.docs_url.clone(), &f("docs_url"));
+        // Every kind may say more in words; `other` must (below).
+        let description = match kind {
+            "other" => None,
+            _ => a
+                .description
+                .clone()
+                .and_then(|d| self.text(Some(d), &f("description"), 1, 500)),
+        };
         // Keys that only some kinds take: name the ones that do not belong.
         let allowed: &[&str] = match kind {
             "none" | "basic" | "digest" | "mutual_tls" => &[],
@@ -469,7 +477,7 @@ impl Cx<'_> {
                 "pkce",
             ],
             "openid" => &["discovery_url"],
-            "other" => &["description"],
+            "other" => &[],
             _ => &["key_url", "algorithm", "header_prefix", "key_rotation_days"],
         };
         let given = [
@@ -487,7 +495,6 @@ impl Cx<'_> {
             ("header_prefix", a.header_prefix.is_some()),
             ("key_rotation_days", a.key_rotation_days.is_some()),
             ("discovery_url", a.discovery_url.is_some()),
-            ("description", a.description.is_some()),
         ];
         for (key, _) in given.iter().filter(|(k, set)| *set && !allowed.contains(k)) {
             self.error(
@@ -496,10 +503,10 @@ impl Cx<'_> {
             );
         }
         Some(match kind {
-            "none" => Auth::None { docs },
-            "basic" => Auth::Basic { docs },
-            "digest" => Auth::Digest { docs },
-            "mutual_tls" => Auth::MutualTls { docs },
+            "none" => Auth::None { docs, description },
+            "basic" => Auth::Basic { docs, description },
+            "digest" => Auth::Digest { docs, description },
+            "mutual_tls" => Auth::MutualTls { docs, description },
             "api_key" => {
                 let place = match &a.place {
                     None => Some(KeyPlace::Header),
@@ -578,12 +585,14 @@ impl Cx<'_> {
                     place: place?,
                     docs,
                     key_url: self.https(a.key_url, &f("key_url")),
+                    description,
                 }
             }
             "bearer" => Auth::Bearer {
                 docs,
                 token_url: self.https(a.token_url, &f("token_url")),
                 token_lifetime: self.positive(a.token_lifetime, &f("token_lifetime")),
+                description,
             },
             "oauth2" => {
                 let grant_types = a
@@ -630,6 +639,7 @@ impl Cx<'_> {
                     scopes: scopes?,
                     grant_types,
                     pkce: a.pkce.unwrap_or(true),
+                    description,
                 }
             }
             "openid" => {
@@ -637,6 +647,7 @@ impl Cx<'_> {
                 Auth::OpenIdConnect {
                     docs,
                     discovery_url: self.https(url, &f("discovery_url"))?,
+                    description,
                 }
             }
             "other" => {
@@ -677,6 +688,7 @@ impl Cx<'_> {
                     algorithm,
                     header_prefix,
                     key_rotation_days: self.positive(a.key_rotation_days, &f("key_rotation_days")),
+                    description,
                 }
             }
         })
@@ -1089,6 +1101,7 @@ impl Cx<'_> {
                     params.push(p);
                 }
             }
+            self.wire_clashes(&params, &f("params"));
             let (Some(id), Some(description), Some(method), Some(path)) =
                 (id, description, method, template)
             else {
@@ -1423,6 +1436,7 @@ impl Cx<'_> {
                 if items.is_some() && kind != ParamType::Array {
                     self.error(format!("{field}.items"), "`items` applies to arrays only");
                 }
+                let wire_name = self.wire_name(t.wire_name, &name, location, &field);
                 let param = Param {
                     name,
                     kind,
@@ -1458,12 +1472,74 @@ impl Cx<'_> {
                         }
                     }),
                     compact: None,
-                    wire_name: None,
+                    wire_name,
                 };
                 self.check_param(&param, &field);
                 Some(param)
             }
         }
+    }
+
+    /// Two parameters that a request would carry under one name in one place: a `wire_name`
+    /// that is another parameter's name (or wire name) there.
+    fn wire_clashes(&mut self, params: &[Param], field: &str) {
+        for (i, p) in params.iter().enumerate() {
+            let Some(wire) = &p.wire_name else {
+                continue;
+            };
+            if let Some(other) = params
+                .iter()
+                .enumerate()
+                // A pair of wire names is reported once, at the first of them.
+                .find(|(j, o)| {
+                    *j != i
+                        && (*j > i || o.wire_name.is_none())
+                        && o.location == p.location
+                        && o.wire() == wire
+                })
+                .map(|(_, o)| o)
+            {
+                self.error(
+                    format!("{field}.{}.wire_name", p.name),
+                    format!(
+                        "`{}` and `{}` would both be sent as `{wire}` in the {}",
+                        p.name,
+                        other.name,
+                        p.location.as_str()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// A parameter's `wire_name`: a name a request can carry, on a parameter that is not in
+    /// the path (a placeholder is a path parameter's name). The parameter's own name is no
+    /// other name: `None` then.
+    fn wire_name(
+        &mut self,
+        wire: Option<String>,
+        name: &str,
+        location: ParamIn,
+        field: &str,
+    ) -> Option<String> {
+        let wire = wire?;
+        let at = format!("{field}.wire_name");
+        if wire.is_empty() || wire.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            self.error(at, format!("`{wire}` is not a name a request can carry"));
+            return None;
+        }
+        if location == ParamIn::Path {
+            self.push(
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    "a path parameter is named by its placeholder: it has no other wire name",
+                )
+                .at(at)
+                .help("rename the parameter and the path's `{placeholder}` together"),
+            );
+            return None;
+        }
+        (wire != name).then_some(wire)
     }
 
     fn check_param(&mut self, p: &Param, field: &str) {

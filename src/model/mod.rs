@@ -344,11 +344,14 @@ impl KeyPlace {
 }
 
 /// One way agents authenticate. A service has a primary scheme and may accept others
-/// (`Service::auth_also`): any one of them authenticates a request.
+/// (`Service::auth_also`): any one of them authenticates a request. Every scheme may carry the
+/// API's own words about it (`description`, e.g. a key's format `Token token=<API_KEY>`);
+/// a vendor scheme (`Other`) is nothing but words.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Auth {
     None {
         docs: Option<String>,
+        description: Option<String>,
     },
     /// A key sent as the header, query parameter or cookie called `name`.
     ApiKey {
@@ -356,19 +359,23 @@ pub enum Auth {
         place: KeyPlace,
         docs: Option<String>,
         key_url: Option<String>,
+        description: Option<String>,
     },
     /// HTTP Basic (RFC 7617): a user name and password in the Authorization header.
     Basic {
         docs: Option<String>,
+        description: Option<String>,
     },
     /// HTTP Digest (RFC 7616).
     Digest {
         docs: Option<String>,
+        description: Option<String>,
     },
     Bearer {
         docs: Option<String>,
         token_url: Option<String>,
         token_lifetime: Option<u64>,
+        description: Option<String>,
     },
     /// OAuth 2.0. `authorization_url` is set when a grant needs it (authorization code,
     /// implicit), `token_url` likewise (authorization code, client credentials, password);
@@ -380,15 +387,18 @@ pub enum Auth {
         scopes: IndexMap<String, String>,
         grant_types: Vec<String>,
         pkce: bool,
+        description: Option<String>,
     },
     /// OpenID Connect, found through its discovery document.
     OpenIdConnect {
         docs: Option<String>,
         discovery_url: String,
+        description: Option<String>,
     },
     /// Mutual TLS: the client presents a certificate.
     MutualTls {
         docs: Option<String>,
+        description: Option<String>,
     },
     /// A vendor scheme (e.g. AWS Signature Version 4) no vocabulary names: said in words.
     Other {
@@ -401,6 +411,7 @@ pub enum Auth {
         algorithm: String,
         header_prefix: String,
         key_rotation_days: Option<u64>,
+        description: Option<String>,
     },
 }
 
@@ -443,16 +454,33 @@ impl Auth {
 
     pub fn docs(&self) -> Option<&str> {
         match self {
-            Self::None { docs }
+            Self::None { docs, .. }
             | Self::ApiKey { docs, .. }
-            | Self::Basic { docs }
-            | Self::Digest { docs }
+            | Self::Basic { docs, .. }
+            | Self::Digest { docs, .. }
             | Self::Bearer { docs, .. }
             | Self::OAuth2 { docs, .. }
             | Self::OpenIdConnect { docs, .. }
-            | Self::MutualTls { docs }
+            | Self::MutualTls { docs, .. }
             | Self::Other { docs, .. }
             | Self::SignedKey { docs, .. } => docs.as_deref(),
+        }
+    }
+
+    /// The API's own words about the scheme (`[auth] description`, an OpenAPI security
+    /// scheme's `description`): published text, checked as such (`check::strings`).
+    pub fn description(&self) -> Option<&str> {
+        match self {
+            Self::Other { description, .. } => Some(description),
+            Self::None { description, .. }
+            | Self::ApiKey { description, .. }
+            | Self::Basic { description, .. }
+            | Self::Digest { description, .. }
+            | Self::Bearer { description, .. }
+            | Self::OAuth2 { description, .. }
+            | Self::OpenIdConnect { description, .. }
+            | Self::MutualTls { description, .. }
+            | Self::SignedKey { description, .. } => description.as_deref(),
         }
     }
 

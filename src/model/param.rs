@@ -770,9 +770,11 @@ impl Param {
 }
 
 /// The parameter of `params` that is the whole request body rather than a field of it: the
-/// one body parameter, called `body` (as the OpenAPI import names a body that is not an
-/// object), of a shape a JSON object field rarely has there: an array, or a scalar sent as a
-/// media type that is neither JSON nor a form.
+/// one body parameter, called `body` (as the OpenAPI import names a body that is not an object
+/// of fields), of a shape a JSON object field rarely has there: an array, a map or
+/// alternatives, or a scalar sent as a media type that is neither JSON nor a form. A string
+/// `body` alone in JSON is a field (`{"body": "…"}`, as comments and messages take), far more
+/// common than a bare JSON string body. The ai notation and the MCP binding both ask here.
 pub fn whole_body(params: &[Param], content_type: Option<&str>) -> Option<usize> {
     let mut body = params
         .iter()
@@ -785,10 +787,13 @@ pub fn whole_body(params: &[Param], content_type: Option<&str>) -> Option<usize>
     let raw_media = content_type.is_some_and(|t| {
         !(t.contains("json") || t.contains("form-urlencoded") || t.starts_with("multipart/"))
     });
+    let alternatives = p
+        .schema
+        .as_ref()
+        .is_some_and(|s| s.get("anyOf").is_some() || s.get("oneOf").is_some());
     let whole = match p.kind {
-        ParamType::Array => true,
-        ParamType::Object => false,
-        _ => raw_media,
+        ParamType::Array | ParamType::Object => true,
+        _ => alternatives || raw_media,
     };
     whole.then_some(i)
 }

@@ -325,7 +325,9 @@ pub struct AuthTable {
     pub key_rotation_days: Option<i64>,
     /// openid: https URL of the OpenID Connect discovery document.
     pub discovery_url: Option<String>,
-    /// other: how to authenticate, in words (e.g. "AWS Signature Version 4").
+    /// How to authenticate, in words, up to 500 characters: required for `other` (e.g. "AWS
+    /// Signature Version 4"); for any other type, what agents should know beyond the type
+    /// (e.g. "The API key with format `Token token=<API_KEY>`"). Published text.
     pub description: Option<String>,
     /// Further schemes the service accepts, each an alternative to this one: `[[auth.also]]`
     /// tables with the same keys (but no `also`).
@@ -521,6 +523,10 @@ pub struct ParamTable {
     /// path, query, header or body; derived when absent.
     #[serde(rename = "in")]
     pub location: Option<String>,
+    /// The name the request carries (query key, header, body field) when it differs from the
+    /// parameter's key, e.g. `wire_name = "id"` for a body field kept as `body_id` beside the
+    /// path parameter `id`. Not for path parameters: the placeholder is their name.
+    pub wire_name: Option<String>,
 }
 
 /// A real call and its answer.

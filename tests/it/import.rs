@@ -405,6 +405,15 @@ fn ref_errors(work: &Path, reference: &str) -> String {
 
 /// `ref_errors` with import options.
 fn ref_errors_with(work: &Path, reference: &str, options: &Options) -> String {
+    let spec = write_ref_spec(work, reference);
+    let mut diags = Diagnostics::default();
+    let imported = openapi::import_file(&spec, options, &mut diags);
+    assert!(imported.is_none(), "{reference}");
+    errors(&diags).join("\n")
+}
+
+/// Writes the document `ref_errors` imports; returns its path.
+fn write_ref_spec(work: &Path, reference: &str) -> PathBuf {
     let api = work.join("api");
     std::fs::create_dir_all(&api).unwrap();
     let spec = api.join("openapi.yaml");
@@ -419,15 +428,12 @@ fn ref_errors_with(work: &Path, reference: &str, options: &Options) -> String {
         ),
     )
     .unwrap();
-    let mut diags = Diagnostics::default();
-    let imported = openapi::import_file(&spec, options, &mut diags);
-    assert!(imported.is_none(), "{reference}");
-    errors(&diags).join("\n")
+    spec
 }
 
 /// A ref that leaves the folder is refused by its path alone: the answer is the same whether
 /// the file outside exists or not, so refs cannot probe for files outside. Inside, a missing
-/// file is "no such file".
+/// file is a warning naming it (`a_missing_sibling_file_is_a_warning_and_an_open_schema`).
 #[test]
 fn refs_outside_the_folder_are_refused_alike_whether_the_file_exists_or_not() {
     let work = tempfile::tempdir().unwrap();
@@ -452,10 +458,15 @@ fn refs_outside_the_folder_are_refused_alike_whether_the_file_exists_or_not() {
             "{missing}"
         );
     }
-    let inside = ref_errors(&work, "missing.yaml#/Pet");
+    let mut diags = Diagnostics::default();
+    let spec = write_ref_spec(&work, "missing.yaml#/Pet");
+    let inside = openapi::import_file(&spec, &Options::default(), &mut diags);
+    assert!(inside.is_some(), "{:#?}", errors(&diags));
     assert!(
-        inside.contains("`missing.yaml#/Pet` names") && inside.contains("no such file"),
-        "{inside}"
+        diags.iter().any(|d| !d.is_error()
+            && d.message
+                .contains("`missing.yaml#/Pet` names the file missing.yaml, which does not exist")),
+        "{diags:#?}"
     );
     #[cfg(unix)]
     {
@@ -658,7 +669,7 @@ fn ids_are_snake_case_unique_and_short() {
     assert!(long.chars().count() <= 200 && long.ends_with('…'), "{long}");
     assert!(diags.iter().any(|d| d.message.contains("shortened to 200")));
     let service = doc.service.description.as_deref().unwrap();
-    assert!(service.chars().count() <= 300 && service.ends_with('…'));
+    assert!(service.chars().count() <= 200 && service.ends_with('…'));
     assert!(
         imported
             .deferred
@@ -928,6 +939,8 @@ fn import_writes_a_service_toml_that_builds_the_same_documents() {
         ("adyen", "import-real-adyen/TransactionService-v4.yaml"),
         ("1forge", "import-real-1forge/swagger.yaml"),
         ("highways", "import-real-highways/openapi.yaml"),
+        ("call-shapes", "import-call-shapes/openapi.yaml"),
+        ("auth-header", "import-swagger20-auth-header/swagger.yaml"),
         (
             "disputes",
             "import-roundtrip-corpus/adyen-RaiseDisputesService-v2.yaml",
@@ -1037,6 +1050,7 @@ fn import_writes_a_service_toml_that_builds_the_same_documents() {
 fn import_writes_the_expected_service_toml() {
     let bless = std::env::var_os("WELLGEN_BLESS").is_some();
     for (dir, entry) in [
+        ("import-call-shapes", "openapi.yaml"),
         ("import-petstore30", "openapi.yaml"),
         ("import-naming", "openapi.yaml"),
         ("import-real-highways", "openapi.yaml"),
@@ -1124,7 +1138,7 @@ fn the_written_file_lists_what_to_review() {
     );
     assert!(naming.contains("`list_pets_2`"), "{naming}");
     assert!(
-        naming.contains("the description is shortened to 300 characters"),
+        naming.contains("the description is shortened to 200 characters"),
         "{naming}"
     );
 }
@@ -1969,4 +1983,302 @@ fn defaults_that_are_not_values_of_their_schema_are_left_out_at_every_depth() {
             "{target}: {text}"
         );
     }
+}
+
+/// tests/fixtures/import-call-shapes: what a call needs survives the import, the written
+/// service.toml and the build: a body field's wire name beside a path parameter of its name,
+/// a type written beside `oneOf` (and none invented for alternatives without one), a
+/// `required` name no property describes, and the security scheme's own description.
+#[test]
+fn what_a_call_needs_survives_import_service_toml_and_build() {
+    let (imported, diags) = import("import-call-shapes/openapi.yaml");
+    let doc = &imported.doc;
+    let update = cap(doc, "update_member");
+    let body_id = param(update, "body_id");
+    assert_eq!(body_id.wire_name.as_deref(), Some("id"));
+    assert_eq!(body_id.location.as_deref(), Some("body"));
+    assert_eq!(param(update, "id").wire_name, None);
+    let ghost = param(update, "audit_reason");
+    assert_eq!(ghost.required, Some(true));
+    assert!(
+        diags.iter().any(|d| d.message.contains("`audit_reason`")),
+        "a warning names the field"
+    );
+    let auth = doc.auth.as_ref().unwrap();
+    assert_eq!(
+        auth.description.as_deref(),
+        Some("A bot key sent as Bot <KEY>, from the roster's developer page.")
+    );
+    assert_eq!(
+        auth.docs_url.as_deref(),
+        Some("https://roster.example.com/docs/keys")
+    );
+    // Cut after a sentence at 200 characters, where the targets want it.
+    assert_eq!(
+        doc.service.description.as_deref(),
+        Some(
+            "Manage the members of a guild roster: list them, change their flags and the \
+             products they own, and remove them. Every call is made on behalf of a bot account."
+        )
+    );
+
+    // The written service.toml says the wire name and the description, and reads them back.
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("service.toml");
+    let run = Command::new(env!("CARGO_BIN_EXE_wellgen"))
+        .arg("import")
+        .arg(fixture("import-call-shapes/openapi.yaml"))
+        .arg("-o")
+        .arg(&toml)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = std::fs::read_to_string(&toml).unwrap();
+    assert!(text.contains("wire_name = \"id\""), "{text}");
+    let mut diags = Diagnostics::default();
+    let service = wellgen::model::lower(
+        wellgen::source::parse_service_toml(&text).unwrap(),
+        &mut diags,
+    )
+    .unwrap_or_else(|| panic!("{:#?}", errors(&diags)));
+    let c = service
+        .capabilities
+        .iter()
+        .find(|c| c.id == "update_member")
+        .unwrap();
+    let p = c.params.iter().find(|p| p.name == "body_id").unwrap();
+    assert_eq!(p.wire(), "id");
+    assert_eq!(
+        service.auth.as_ref().and_then(|a| a.description()),
+        Some("A bot key sent as Bot <KEY>, from the roster's developer page.")
+    );
+
+    // The built documents: types as the source has them, the scheme's words in OpenAPI.
+    let out = dir.path().join("dist");
+    let built = build_dir(&toml, &out);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let openapi: Value =
+        serde_json::from_slice(&std::fs::read(out.join("openapi.json")).unwrap()).unwrap();
+    let scheme = &openapi["components"]["securitySchemes"]["apiKey"];
+    assert_eq!(
+        scheme["description"],
+        "A bot key sent as Bot <KEY>, from the roster's developer page. See https://roster.example.com/docs/keys"
+    );
+    // The OpenAPI document describes the request: the body field under the name it travels by.
+    let body = &openapi["paths"]["/guilds/{guild_id}/members/{id}"]["patch"]["requestBody"]["content"]
+        ["application/json"]["schema"];
+    assert!(body["properties"]["id"].is_object(), "{body}");
+    assert!(body["properties"].get("body_id").is_none(), "{body}");
+    assert_eq!(
+        body["required"],
+        serde_json::json!(["id", "flags", "audit_reason"])
+    );
+    let list = &openapi["paths"]["/guilds/{guild_id}/members"]["get"]["parameters"];
+    let schema_of = |name: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()["schema"]
+            .clone()
+    };
+    assert_eq!(
+        schema_of("with_flags"),
+        serde_json::json!({"type": "integer", "oneOf": [{"const": 0}, {"const": 1}]})
+    );
+    assert_eq!(
+        schema_of("product_ids"),
+        serde_json::json!({"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]})
+    );
+    let tools: Value =
+        serde_json::from_slice(&std::fs::read(out.join(".well-known/mcp/tools.json")).unwrap())
+            .unwrap();
+    let inputs: Vec<&Value> = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["inputSchema"]["properties"])
+        .collect();
+    assert!(
+        inputs
+            .iter()
+            .all(|p| p["with_flags"].is_null() || p["with_flags"]["type"] == "integer")
+    );
+    assert!(
+        inputs.iter().any(|p| p["flags"]["type"] == "integer"),
+        "{inputs:?}"
+    );
+    assert!(
+        inputs
+            .iter()
+            .all(|p| p["product_ids"].get("type").is_none()),
+        "{inputs:?}"
+    );
+}
+
+/// `[auth] description` is taken for every type and is published text: a key in it is refused
+/// as anywhere else; a `wire_name` on a path parameter, or one two parameters share, is an
+/// error at its key.
+#[test]
+fn auth_descriptions_and_wire_names_are_checked_where_written() {
+    let base = r#"[service]
+name = "Shelf"
+description = "Books on a shelf, for agents that help readers choose what to read next."
+base_url = "https://shelf.example.com"
+
+[auth]
+type = "bearer"
+description = "DESCRIPTION"
+
+[[capabilities]]
+id = "update_book"
+description = "Update a book on the shelf"
+method = "PATCH"
+path = "/books/{id}"
+params.id = "string, required"
+params.body_id = { type = "string", in = "body", wire_name = "WIRE" }
+params.title = { type = "string", in = "body" }
+"#;
+    let lower = |description: &str, wire: &str| {
+        let text = base
+            .replace("DESCRIPTION", description)
+            .replace("WIRE", wire);
+        let mut diags = Diagnostics::default();
+        let service = wellgen::model::lower(
+            wellgen::source::parse_service_toml(&text).unwrap(),
+            &mut diags,
+        );
+        (service, diags)
+    };
+    let (service, diags) = lower("Tokens last an hour; ask for a new one on a 401.", "id");
+    let service = service.unwrap_or_else(|| panic!("{:#?}", errors(&diags)));
+    let auth = service.auth.as_ref().unwrap();
+    assert_eq!(
+        auth.description(),
+        Some("Tokens last an hour; ask for a new one on a 401.")
+    );
+    let p = &service.capabilities[0].params;
+    assert_eq!(p.iter().find(|p| p.name == "body_id").unwrap().wire(), "id");
+
+    let (_, diags) = lower("ok", "title");
+    let e = errors(&diags).join("\n");
+    assert!(
+        e.contains("`body_id` and `title` would both be sent as `title` in the body"),
+        "{e}"
+    );
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.field.as_deref() == Some("capabilities.0.params.body_id.wire_name")),
+        "{diags:#?}"
+    );
+
+    let with_path_wire = base.replace(
+        "params.id = \"string, required\"",
+        "params.id = { type = \"string\", wire_name = \"book\" }",
+    );
+    let mut diags = Diagnostics::default();
+    wellgen::model::lower(
+        wellgen::source::parse_service_toml(
+            &with_path_wire
+                .replace("DESCRIPTION", "ok")
+                .replace("WIRE", "id"),
+        )
+        .unwrap(),
+        &mut diags,
+    );
+    assert!(
+        errors(&diags)
+            .join("\n")
+            .contains("a path parameter is named by its placeholder"),
+        "{:#?}",
+        errors(&diags)
+    );
+
+    // The description is published: the secret check reads it.
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("service.toml");
+    std::fs::write(
+        &toml,
+        base.replace(
+            "DESCRIPTION",
+            "Send ghp_abcdefghijklmnopqrstuvwxyz0123456789 as the token.",
+        )
+        .replace("WIRE", "id"),
+    )
+    .unwrap();
+    let built = build_dir(&toml, &dir.path().join("dist"));
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert_eq!(built.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("auth.description"), "{stderr}");
+}
+
+/// tests/fixtures/import-refs-missing: a ref to a sibling file the copy lacks. The build goes
+/// on with one warning naming the file and a ref's place, an open schema in its place;
+/// `check --strict` fails on the warning. A ref out of the folder stays refused, missing or not.
+#[test]
+fn a_missing_sibling_file_is_a_warning_and_an_open_schema() {
+    let spec = fixture("import-refs-missing/api/openapi.yaml");
+    let (imported, diags) = import("import-refs-missing/api/openapi.yaml");
+    let warned: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.message.contains("which does not exist"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(warned.len(), 1, "one warning per file: {warned:#?}");
+    assert!(
+        warned[0].contains("names the file schemas/notes.yaml")
+            && warned[0].contains("openapi.yaml#/paths/~1varieties~1{variety_id}~1notes/get/responses/200/content/application~1json/schema/items/$ref")
+            && warned[0].contains("(2 refs name it)"),
+        "{}",
+        warned[0]
+    );
+    assert!(diags.iter().all(|d| !d.is_error()), "{:#?}", errors(&diags));
+    let variety = cap(&imported.doc, "get_variety")
+        .output_schema
+        .clone()
+        .unwrap();
+    assert_eq!(
+        variety["properties"]["notes"]["items"],
+        serde_json::json!({})
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_wellgen"))
+            .current_dir(dir.path())
+            .args(args)
+            .arg("--openapi")
+            .arg(&spec)
+            .output()
+            .unwrap()
+    };
+    let built = run(&["build", "-o", "dist"]);
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert_eq!(built.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("warning[W-import-lost]") && stderr.contains("schemas/notes.yaml"),
+        "{stderr}"
+    );
+    assert!(dir.path().join("dist/openapi.json").is_file());
+    let strict = run(&["check", "--strict"]);
+    assert_eq!(
+        strict.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&strict.stderr)
+    );
+
+    let work = tempfile::tempdir().unwrap();
+    let work = work.path().canonicalize().unwrap();
+    let e = ref_errors(&work, "../notes.yaml#/Note");
+    assert!(e.contains("`../notes.yaml#/Note` leaves"), "{e}");
 }

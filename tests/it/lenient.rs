@@ -368,10 +368,16 @@ paths:
         .param("update_user", "body_username")
         .expect("renamed body field");
     assert_eq!(body.location, wellgen::model::ParamIn::Body);
-    assert!(b.param("update_user", "email").is_some());
+    // The request still carries the field under its own name.
+    assert_eq!(body.wire_name.as_deref(), Some("username"));
+    assert_eq!(body.wire(), "username");
+    let email = b.param("update_user", "email").unwrap();
+    assert_eq!((email.wire_name.as_deref(), email.wire()), (None, "email"));
     let pet = b.param("rename_pet", "name").unwrap();
     assert_eq!(pet.location, wellgen::model::ParamIn::Path);
-    assert!(b.param("rename_pet", "body_name").is_some());
+    assert_eq!(pet.wire_name, None);
+    let form = b.param("rename_pet", "body_name").unwrap();
+    assert_eq!(form.wire(), "name");
     assert_eq!(
         b.warnings("header and query parameters named like a path placeholder")
             .len(),
@@ -384,6 +390,98 @@ paths:
         "{}",
         renamed[0].message
     );
+}
+
+/// A request body's `required` name that no property describes is still sent: it is kept as a
+/// required body parameter, with a warning naming it (response schemas drop such names).
+#[test]
+fn required_body_names_without_a_property_are_kept_and_named() {
+    let text = document(
+        "Notes",
+        "Notes.",
+        "  /notes:
+    post:
+      operationId: createNote
+      summary: Creates a note
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+              required: [text, ghost_field]
+              properties:
+                text: {type: string}
+                tags:
+                  type: object
+                  required: [colour, shade]
+                  properties: {colour: {type: string}}
+      responses: {'201': {description: ok}}
+",
+    );
+    let b = build(&text);
+    let ghost = b
+        .param("create_note", "ghost_field")
+        .expect("the required name is a parameter");
+    assert!(ghost.required);
+    assert_eq!(ghost.location, wellgen::model::ParamIn::Body);
+    assert!(b.param("create_note", "text").unwrap().required);
+    // Inside a nested object too, the name keeps a property that takes any value.
+    let tags = b.param("create_note", "tags").unwrap();
+    let schema = tags.schema.as_ref().unwrap();
+    assert_eq!(schema["properties"]["shade"], serde_json::json!({}));
+    assert_eq!(schema["required"], serde_json::json!(["colour", "shade"]));
+    let said = b.warnings("that no property of the schema describes");
+    assert_eq!(said.len(), 1, "{said:#?}");
+    assert!(
+        said[0].message.contains("`ghost_field`") && said[0].message.contains("`shade`"),
+        "{}",
+        said[0].message
+    );
+}
+
+/// An `Authorization` header parameter is what the call must send unless a security scheme of
+/// the operation already says it (Swagger 2.0 APIs without `securityDefinitions` declare their
+/// tokens this way).
+#[test]
+fn an_authorization_header_no_scheme_covers_stays_a_required_header() {
+    let text = |security: &str| {
+        format!(
+            "swagger: '2.0'
+info: {{title: Tokens, description: Tokens., version: '1', contact: {{email: a@example.com}}}}
+host: api.example.com
+schemes: [https]
+{security}paths:
+  /things:
+    get:
+      operationId: listThings
+      summary: Lists things
+      parameters:
+        - {{name: Authorization, in: header, required: true, type: string, description: The session token}}
+        - {{name: Accept, in: header, type: string}}
+      responses: {{'200': {{description: ok}}}}
+"
+        )
+    };
+    let b = build(&text(""));
+    let header = b
+        .param("list_things", "Authorization")
+        .expect("the header is kept");
+    assert_eq!(header.location, wellgen::model::ParamIn::Header);
+    assert!(header.required);
+    assert_eq!(header.description.as_deref(), Some("The session token"));
+    assert!(b.param("list_things", "Accept").is_none());
+    // A scheme the operation requires that sends the Authorization header covers it.
+    let b = build(&text(
+        "securityDefinitions: {basic: {type: basic}}\nsecurity: [{basic: []}]\n",
+    ));
+    assert!(b.param("list_things", "Authorization").is_none());
+    // A key in another header does not.
+    let b = build(&text(
+        "securityDefinitions: {key: {type: apiKey, in: header, name: X-Key}}\nsecurity: [{key: []}]\n",
+    ));
+    assert!(b.param("list_things", "Authorization").is_some());
 }
 
 #[test]

@@ -74,8 +74,17 @@ fn declared_types(doc: &Value, schema: &Value) -> Option<BTreeSet<String>> {
     Some(out)
 }
 
-/// The JSON types an output schema admits.
-fn output_types(schema: &Value) -> BTreeSet<String> {
+/// The JSON types an output schema admits, following `$ref`s into `root` (a tool's `$defs`,
+/// the OpenAPI document's components).
+fn output_types_in(root: &Value, schema: &Value) -> BTreeSet<String> {
+    if let Some(target) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix('#'))
+        .and_then(|pointer| root.pointer(pointer))
+    {
+        return output_types_in(root, target);
+    }
     match schema.get("type") {
         Some(Value::String(t)) => BTreeSet::from([t.clone()]),
         Some(Value::Array(list)) => list
@@ -89,7 +98,7 @@ fn output_types(schema: &Value) -> BTreeSet<String> {
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .flat_map(output_types)
+            .flat_map(|v| output_types_in(root, v))
             .collect(),
     }
 }
@@ -245,11 +254,14 @@ fn check_types(name: &str) -> Tally {
                 let source = non_null(&doc, d.schema);
                 let in_mcp = &props[&d.name];
                 let in_openapi = openapi_schema(out_op, &d).unwrap_or(&Value::Null);
-                for (target, schema) in [("MCP", in_mcp), ("OpenAPI", in_openapi)] {
-                    if output_types(schema) != types {
+                for (target, schema, root) in [
+                    ("MCP", in_mcp, &tool["inputSchema"]),
+                    ("OpenAPI", in_openapi, &openapi),
+                ] {
+                    if output_types_in(root, schema) != types {
                         failures.push(format!(
                             "{at}: {target} types {:?}, declared {types:?}",
-                            output_types(schema)
+                            output_types_in(root, schema)
                         ));
                     }
                     if let Some(f) = source.get("format")

@@ -277,10 +277,18 @@ fn security_schemes_of<'a>(
     auth: &'a Auth,
     diags: &mut Diagnostics,
 ) -> IndexMap<&'static str, SecurityScheme<'a>> {
+    // A vendor scheme's description is its `what`; any other's own words follow it.
+    let own = auth
+        .description()
+        .filter(|_| !matches!(auth, Auth::Other { .. }));
     let docs = |what: &str| {
+        let what = match own {
+            Some(d) => format!("{what} {d}").trim_start().to_string(),
+            None => what.to_string(),
+        };
         auth.docs()
             .map(|d| format!("{what} See {d}"))
-            .or_else(|| (!what.is_empty()).then(|| what.to_string()))
+            .or_else(|| (!what.is_empty()).then(|| what.clone()))
     };
     let mut out = IndexMap::new();
     match auth {

@@ -14,7 +14,7 @@ use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::targets::agis;
 use crate::emit::{Artifact, JSON, Serving, source_budget, to_json_bytes_budgeted};
 use crate::model::agis::{Derived, Endpoint};
-use crate::model::{Access, Capability, HttpsUrl, Impact, Param, ParamIn, ParamType, Service};
+use crate::model::{Access, Capability, HttpsUrl, Impact, Param, ParamIn, Service};
 use indexmap::IndexMap;
 use std::sync::Arc;
 
@@ -162,23 +162,10 @@ fn argument(c: &Capability, p: &Param) -> Argument {
     }
 }
 
-/// Whether `p` is the entire request body rather than a field of a JSON object: the importer
-/// gives a body that is not an object of fields (an array, a map, alternatives) as the one body
-/// parameter `body`. A string, number or boolean `body` alone is a field (`{"body": "text"}`,
-/// as a comment or a message has), which is far more common than a bare string body.
+/// Whether `p` is the entire request body rather than a field of a JSON object.
 fn is_whole_body(c: &Capability, p: &Param) -> bool {
-    let alone = || {
-        c.params
-            .iter()
-            .filter(|q| q.location == ParamIn::Body)
-            .count()
-            == 1
-    };
-    let structured = matches!(p.kind, ParamType::Array | ParamType::Object)
-        || p.schema
-            .as_ref()
-            .is_some_and(|s| s.get("anyOf").is_some() || s.get("oneOf").is_some());
-    p.location == ParamIn::Body && p.name == "body" && structured && alone()
+    crate::model::param::whole_body(&c.params, c.content_type.as_deref())
+        .is_some_and(|i| std::ptr::eq(&c.params[i], p))
 }
 
 /// Hints from the AGIS impact tier and idempotency (MCP ToolAnnotations; untrusted hints).

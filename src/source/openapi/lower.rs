@@ -74,7 +74,8 @@ pub struct Imported {
 }
 
 pub const NAME_MAX: usize = 100;
-pub const SERVICE_DESCRIPTION_MAX: usize = 300;
+/// The targets want a service description under 200 characters (aiendpoint §3.2, ADP).
+pub const SERVICE_DESCRIPTION_MAX: usize = 200;
 pub const DESCRIPTION_MAX: usize = 200;
 pub const PARAM_DESCRIPTION_MAX: usize = 300;
 pub const RETURNS_MAX: usize = 300;
@@ -211,6 +212,37 @@ impl Lx<'_> {
                     shown.join(", ")
                 ),
             ));
+        }
+    }
+
+    /// One warning per file that refs name and that does not exist, with the refs' places:
+    /// the import goes on with the open schema `{}` in place of what they refer to.
+    fn report_missing_files(&mut self) {
+        let missing = self.docs.missing_files();
+        let mut files: Vec<(&str, Vec<&super::refs::MissingRef>)> = Vec::new();
+        for m in &missing {
+            match files.last_mut() {
+                Some((file, refs)) if *file == m.file => refs.push(m),
+                _ => files.push((&m.file, vec![m])),
+            }
+        }
+        for (file, refs) in files {
+            let first = refs[0];
+            let more = match refs.len() {
+                1 => String::new(),
+                n => format!(" ({n} refs name it)"),
+            };
+            self.diags.push(
+                Diagnostic::new(
+                    Code::ImportLost,
+                    format!(
+                        "{}: `{}` names the file {file}, which does not exist{more}: what it refers to is read as a schema that allows any value (`{{}}`)",
+                        first.at,
+                        one_line(&first.reference)
+                    ),
+                )
+                .help("add the file beside the document, or fix the reference"),
+            );
         }
     }
 
@@ -384,6 +416,7 @@ impl Lx<'_> {
             }
         }
         self.append_sink(tail);
+        self.report_missing_files();
         if filtered_out > 0 {
             self.diags.push(Diagnostic::new(Code::ImportFiltered, format!(
                 "{}: {filtered_out} of {operations} operations left out by [source] include/exclude",
@@ -539,12 +572,12 @@ impl Lx<'_> {
             .filter(|t| !t.is_empty());
         let description = match text {
             Some(t) => {
-                let (d, cut) = shorten(&t, SERVICE_DESCRIPTION_MAX);
+                let (d, cut) = crate::text::summary(&t, SERVICE_DESCRIPTION_MAX);
                 if cut {
                     self.defer_warning(
                         "service.description",
                         &info.child("description"),
-                        format!("the description is shortened to {SERVICE_DESCRIPTION_MAX} characters for `service.description`; set a better one in service.toml"),
+                        format!("the description is shortened to {SERVICE_DESCRIPTION_MAX} characters (after a sentence where one fits) for `service.description`; set a better one in service.toml"),
                     );
                 }
                 Some(d)

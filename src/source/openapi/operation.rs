@@ -460,8 +460,13 @@ impl Lx<'_> {
                     continue;
                 }
                 "header"
-                    if ["accept", "content-type", "authorization"]
-                        .contains(&name.to_ascii_lowercase().as_str()) =>
+                    if ["accept", "content-type"].contains(&name.to_ascii_lowercase().as_str()) =>
+                {
+                    continue;
+                }
+                "header"
+                    if name.eq_ignore_ascii_case("authorization")
+                        && self.authorization_covered(op) =>
                 {
                     continue;
                 }
@@ -561,12 +566,17 @@ impl Lx<'_> {
             return;
         }
         self.note(BODY_FIELD_RENAMED, node);
-        let name = format!("body_{name}");
-        if params.contains_key(&name) {
+        let key = format!("body_{name}");
+        if params.contains_key(&key) {
             self.note("a parameter with the name of an earlier one (e.g. a body field named like a query parameter) is left out", node);
-        } else {
-            params.insert(name, value);
+            return;
         }
+        let mut value = value;
+        // The request still carries the field under its own name.
+        if let raw::ParamValue::Table(t) = &mut value {
+            t.wire_name = Some(name.to_string());
+        }
+        params.insert(key, value);
     }
 
     fn insert_param(
@@ -667,8 +677,26 @@ impl Lx<'_> {
     fn expand_input(&mut self, node: &Node) -> Result<Value, Diagnostic> {
         let mut expander = Expander::shallow(self.docs);
         let expanded = expander.expand(node)?;
-        if expander.misfit_defaults > 0 {
+        let (misfit, mut opened) = (
+            expander.misfit_defaults,
+            std::mem::take(&mut expander.opened_required),
+        );
+        if misfit > 0 {
             self.note(MISFIT_DEFAULTS, node);
+        }
+        if !opened.is_empty() {
+            opened.dedup();
+            let names: Vec<String> = opened
+                .iter()
+                .map(|n| format!("`{}`", one_line(n)))
+                .collect();
+            self.warn(
+                node,
+                format!(
+                    "`required` names {} that no property of the schema describes: kept as properties that take any value, since a call must send them",
+                    names.join(", ")
+                ),
+            );
         }
         Ok(expanded)
     }
@@ -765,7 +793,20 @@ impl Lx<'_> {
                 None => d,
             })
             .filter(|d| !d.is_empty());
-        let mut extra = Value::Object(extra_keywords(schema, kind));
+        let mut keywords = extra_keywords(schema, kind);
+        // Alternatives with no type beside them say `null` as one more alternative: the flag
+        // alone would reach no rendered type.
+        if nullable && !keywords.contains_key("type") {
+            for key in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(list)) = keywords.get_mut(key) {
+                    let null = serde_json::json!({"type": "null"});
+                    if !list.contains(&null) {
+                        list.push(null);
+                    }
+                }
+            }
+        }
+        let mut extra = Value::Object(keywords);
         let random = scrub(&mut extra) | random.get();
         if random {
             self.note(RANDOM_LEFT_OUT, node);
@@ -801,6 +842,7 @@ impl Lx<'_> {
             nullable: nullable.then_some(true),
             schema: extra.and_then(to_toml),
             location: Some(location.into()),
+            wire_name: None,
         }
     }
 
@@ -1103,6 +1145,7 @@ fn query_string_param(
         items: None,
         nullable: None,
         schema: None,
+        wire_name: None,
     }))
 }
 
@@ -1289,7 +1332,7 @@ const CONSTANT_QUERY: &str = "query strings written into paths (`/rest?method=x`
 const PARAM_NAMES_CLEANED: &str =
     "path parameter names are made of letters, digits, `_` and `-` (others became `_`)";
 const PATH_NAMES_SHARED: &str = "paths that differ from an earlier path only in parameter names take its names (OpenAPI holds one template per path)";
-const BODY_FIELD_RENAMED: &str = "body fields named like a path placeholder are renamed `body_<name>` (the placeholder is the path parameter)";
+const BODY_FIELD_RENAMED: &str = "body fields named like a path placeholder are renamed `body_<name>`, sent under their own name (`wire_name`; the placeholder is the path parameter)";
 const FILE_AS_BINARY: &str = "Swagger 2.0 `type: file` response schemas, not a JSON Schema type, are published as `{\"type\": \"string\", \"format\": \"binary\"}` in output_schema";
 /// The only body such a schema accepts is `{}`: leaving it out loses nothing.
 const EMPTY_BODY: &str =
@@ -1298,7 +1341,7 @@ const EMPTY_BODY: &str =
 const MISFIT_DEFAULTS: &str = "schema defaults that are not values of their own schema (its type, format, pattern, enum or bounds) are left out";
 const DEEP_OUTPUT_CUT: &str = "response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema";
 
-const RANDOM_LEFT_OUT: &str = "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors";
+pub(super) const RANDOM_LEFT_OUT: &str = "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors";
 
 /// Plain text with its white space tidied: each line's spaces folded, paragraphs apart by one
 /// blank line, the lines of a paragraph joined into one unless a line starts a list item
@@ -1333,7 +1376,7 @@ fn paragraphs(text: &str) -> String {
 /// `text` with each word that only looks random (see `entropy_only`) replaced by `…`, when it
 /// has any: a description may quote a URL with a random-looking piece; known key formats are
 /// kept, so the publication check still refuses them.
-fn scrub_words(text: &str) -> Option<String> {
+pub(super) fn scrub_words(text: &str) -> Option<String> {
     if secrets::find(text) != Some(secrets::RANDOM_TOKEN) {
         return None;
     }

@@ -121,6 +121,17 @@ struct File {
     path: Option<PathBuf>,
     name: String,
     doc: Arc<Value>,
+    /// A file a ref names below the root that does not exist: every ref into it is read as
+    /// the open schema `{}` (with one warning per file, [`Documents::missing_files`]).
+    missing: bool,
+}
+
+/// A ref to a file that does not exist: the file's name and the ref's place and text.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct MissingRef {
+    pub file: String,
+    pub at: String,
+    pub reference: String,
 }
 
 /// The files refs reached, shared by an import and its forks: each file is read once, and all
@@ -133,6 +144,8 @@ struct Loaded {
     /// failed read spends bytes without keeping the file, so which read the limit refuses
     /// can depend on that order (see [`Documents::rewind`]).
     failures: usize,
+    /// Refs met to files that do not exist, by every view.
+    missing: Vec<MissingRef>,
 }
 
 /// Where [`Documents::rewind`] goes back to.
@@ -140,6 +153,7 @@ pub struct LoadMark {
     files: usize,
     input_left: u64,
     failures: usize,
+    missing: usize,
 }
 
 impl LoadMark {
@@ -309,11 +323,13 @@ impl Documents {
                 path: canonical,
                 name: name.to_string(),
                 doc: Arc::new(doc),
+                missing: false,
             }],
             loaded: Arc::new(Mutex::new(Loaded {
                 files: Vec::new(),
                 input_left: crate::source::DEFAULT_MAX_INPUT_SIZE,
                 failures: 0,
+                missing: Vec::new(),
             })),
             expansion_left: expansion_limit(0),
             expansion_limit: expansion_limit(0),
@@ -380,6 +396,7 @@ impl Documents {
             files: loaded.files.len(),
             input_left: loaded.input_left,
             failures: loaded.failures,
+            missing: loaded.missing.len(),
         }
     }
 
@@ -396,6 +413,16 @@ impl Documents {
         loaded.files.truncate(mark.files);
         loaded.input_left = mark.input_left;
         loaded.failures = mark.failures;
+        loaded.missing.truncate(mark.missing);
+    }
+
+    /// Every ref met so far to a file that does not exist, sorted and without repeats: the
+    /// same list however many threads followed the refs.
+    pub fn missing_files(&self) -> Vec<MissingRef> {
+        let mut list = self.loads().missing.clone();
+        list.sort();
+        list.dedup();
+        list
     }
 
     /// Bytes expanded schemas may still copy.
@@ -520,6 +547,12 @@ impl Documents {
                 ),
             ));
         }
+        if self.files[file].missing {
+            return Ok(Place {
+                file,
+                pointer: String::new(),
+            });
+        }
         if lookup(&self.files[file].doc, &fragment).is_none() {
             return Err(Diagnostic::new(
                 Code::OpenapiRef,
@@ -551,7 +584,13 @@ impl Documents {
         };
         let dir = base.parent().unwrap_or(&root.dir);
         let wanted = dir.join(relative);
-        let path = confine(&root.dir, dir, Path::new(relative)).map_err(|refusal| match refusal {
+        let path = match confine(&root.dir, dir, Path::new(relative)) {
+            Err(Refusal::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(self.missing(&wanted, at, reference));
+            }
+            other => other,
+        };
+        let path = path.map_err(|refusal| match refusal {
             Refusal::Leaves => Diagnostic::new(Code::OpenapiRef, format!(
                 "{at}: `{reference}` leaves {}, {}; refs may only reach files below it",
                 root.dir.display(),
@@ -575,6 +614,9 @@ impl Documents {
         // (the import hung until the time limit), and a device or folder is no document.
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(self.missing(&wanted, at, reference));
+            }
             Ok(m) => {
                 return Err(Diagnostic::new(
                     Code::OpenapiRef,
@@ -615,6 +657,37 @@ impl Documents {
         Ok(self.files.len() - 1)
     }
 
+    /// A file a ref names inside the root that does not exist (`wanted`, the ref's path as
+    /// written joined to the referring file's folder): its stand-in, and the ref recorded.
+    fn missing(&mut self, wanted: &Path, at: String, reference: &str) -> usize {
+        let path = lexical(wanted);
+        let entry_dir = self.files[0]
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new(""));
+        let name = relative_name(&path, entry_dir);
+        self.loads().missing.push(MissingRef {
+            file: name.clone(),
+            at,
+            reference: reference.to_string(),
+        });
+        if let Some(i) = self
+            .files
+            .iter()
+            .position(|f| f.missing && f.path.as_ref() == Some(&path))
+        {
+            return i;
+        }
+        self.files.push(File {
+            path: Some(path),
+            name,
+            doc: Arc::new(Value::Object(Map::new())),
+            missing: true,
+        });
+        self.files.len() - 1
+    }
+
     /// The file at `path` (canonical, confined), as another view read it or read now.
     fn read(
         &self,
@@ -642,6 +715,7 @@ impl Documents {
             path: Some(path),
             name,
             doc: Arc::new(doc),
+            missing: false,
         };
         loaded.files.push(file.clone());
         Ok(file)
@@ -740,6 +814,11 @@ fn confine(root: &Path, dir: &Path, relative: &Path) -> Result<PathBuf, Refusal>
 
 /// Whether `path`, with its `.` and `..` applied to the names as written, is `root` or below.
 fn lexically_below(path: &Path, root: &Path) -> bool {
+    lexical(path).starts_with(root)
+}
+
+/// `path` with its `.` and `..` applied to the names as written.
+fn lexical(path: &Path) -> PathBuf {
     let mut normal = PathBuf::new();
     for c in path.components() {
         match c {
@@ -750,7 +829,7 @@ fn lexically_below(path: &Path, root: &Path) -> bool {
             c => normal.push(c),
         }
     }
-    normal.starts_with(root)
+    normal
 }
 
 /// What a file that is not a regular file is, for the refusal.
@@ -854,6 +933,9 @@ pub struct Expander<'a> {
     pub file_types: usize,
     /// `required` names dropped because no property of the schema has them.
     pub unknown_required: usize,
+    /// Input schemas only: `required` names no property has, kept as properties that take
+    /// any value (`{}`), since a call must still send them.
+    pub opened_required: Vec<String>,
     /// `default`s dropped because they are not values of their schema.
     pub misfit_defaults: usize,
 }
@@ -876,6 +958,7 @@ impl<'a> Expander<'a> {
             foreign_patterns: 0,
             file_types: 0,
             unknown_required: 0,
+            opened_required: Vec::new(),
             misfit_defaults: 0,
         }
     }
@@ -896,9 +979,12 @@ impl<'a> Expander<'a> {
         let mut v = self.schema(node, node.value(), 0)?;
         merge_all_of(&mut v);
         // After the merge: `allOf` members may bring the properties a `required` names.
-        let done = json_schema_only(&mut v);
+        // An input (`keep_docs`) keeps them: a call that leaves one out is refused.
+        let mut done = Rewrites::default();
+        rewrite(&mut v, &mut done, self.keep_docs);
         self.file_types += done.files;
         self.unknown_required += done.required;
+        self.opened_required.append(&mut done.opened);
         self.misfit_defaults += done.defaults;
         Ok(v)
     }
@@ -1125,6 +1211,8 @@ pub struct Rewrites {
     pub files: usize,
     /// `required` names no property has, dropped.
     pub required: usize,
+    /// `required` names no property has, given one that takes any value (inputs only).
+    pub opened: Vec<String>,
     /// `default`s that are not values of their schema, dropped (`fit::fit_default`).
     pub defaults: usize,
 }
@@ -1136,11 +1224,13 @@ pub struct Rewrites {
 /// its schema is converted when it spells one (`"10"` for an integer) and dropped otherwise.
 pub fn json_schema_only(schema: &mut Value) -> Rewrites {
     let mut done = Rewrites::default();
-    rewrite(schema, &mut done);
+    rewrite(schema, &mut done, false);
     done
 }
 
-fn rewrite(schema: &mut Value, done: &mut Rewrites) {
+/// `open_required`: a `required` name no property has gets a property that takes any value
+/// (`{}`) instead of being dropped, as an input schema needs (the call must send it).
+fn rewrite(schema: &mut Value, done: &mut Rewrites, open_required: bool) {
     let Some(object) = schema.as_object_mut() else {
         return;
     };
@@ -1149,7 +1239,7 @@ fn rewrite(schema: &mut Value, done: &mut Rewrites) {
     let (mut file_type, mut listed, mut names, mut default) = (false, false, false, false);
     for (key, value) in object.iter_mut() {
         let key = key.as_str();
-        each_subschema(key, value, |child| rewrite(child, done));
+        each_subschema(key, value, |child| rewrite(child, done, open_required));
         match (key, &*value) {
             ("type", Value::String(t)) => file_type = t == "file",
             ("type", Value::Array(ts)) => file_type = ts.iter().any(|t| t == "file"),
@@ -1177,6 +1267,23 @@ fn rewrite(schema: &mut Value, done: &mut Rewrites) {
             done.files += 1;
         }
         _ => {}
+    }
+    if open_required
+        && let (Some(Value::Object(_)), Some(Value::Array(names))) =
+            (object.get("properties"), object.get("required"))
+    {
+        let names: Vec<String> = names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect();
+        if let Some(Value::Object(props)) = object.get_mut("properties") {
+            for name in names {
+                if !props.contains_key(&name) {
+                    props.insert(name.clone(), Value::Object(Map::new()));
+                    done.opened.push(name);
+                }
+            }
+        }
     }
     let others_allowed = matches!(
         object.get("additionalProperties"),
@@ -1525,6 +1632,16 @@ mod tests {
         assert_eq!(p["unknown"]["required"], json!(["a"]));
         assert!(p["empty"].get("required").is_none(), "{v}");
         assert_eq!(p["open"]["required"], json!(["b"]));
+        // An input keeps each name, with a property that takes any value.
+        let mut v = json!({"type": "object", "properties": {"a": {}}, "required": ["a", "b"]});
+        let mut done = Rewrites::default();
+        rewrite(&mut v, &mut done, true);
+        assert_eq!(done.opened, ["b"]);
+        assert_eq!(done.required, 0);
+        assert_eq!(
+            v,
+            json!({"type": "object", "properties": {"a": {}, "b": {}}, "required": ["a", "b"]})
+        );
     }
 
     #[test]

@@ -108,28 +108,21 @@ pub fn extra_keywords(schema: &Value, kind: ParamType) -> Map<String, Value> {
     if let Some(f) = schema.field("format").and_then(Value::as_str) {
         out.insert("format".into(), f.into());
     }
-    if let Some(Value::Array(list)) = schema.field("type") {
-        out.insert("type".into(), Value::Array(list.clone()));
+    let alternatives = ["anyOf", "oneOf"].iter().any(|k| schema.get(*k).is_some());
+    match schema.field("type") {
+        Some(Value::Array(list)) => {
+            out.insert("type".into(), Value::Array(list.clone()));
+        }
+        // Beside alternatives the source's own type is said, so it is kept: without it the
+        // alternatives replace the rendered type (`Param::extend_schema`). Without one, none
+        // is invented from the alternatives.
+        Some(t @ Value::String(_)) if alternatives => {
+            out.insert("type".into(), t.clone());
+        }
+        _ => {}
     }
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(variants)) = schema.get(key) {
-            if !out.contains_key("type")
-                && let Some(types) = variants.iter().map(json_types).collect::<Option<Vec<_>>>()
-            {
-                let mut all: Vec<Value> = Vec::new();
-                for t in types.into_iter().flatten() {
-                    if !all.contains(&t.clone().into()) {
-                        all.push(t.into());
-                    }
-                }
-                out.insert(
-                    "type".into(),
-                    match &all[..] {
-                        [one] => one.clone(),
-                        _ => Value::Array(all),
-                    },
-                );
-            }
             let nested = variants.iter().map(|v| nested(v, NESTED_DEPTH)).collect();
             out.insert(key.into(), Value::Array(nested));
         }
@@ -436,8 +429,15 @@ mod tests {
             json!({"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]});
         assert_eq!(fold_null(&both), (both.clone(), false));
         assert_eq!(schema_type(&both), ParamType::String);
+        // No type is invented from the alternatives; one written beside them is kept.
         let extra = extra_keywords(&both, ParamType::String);
-        assert_eq!(extra["type"], json!(["string", "array"]));
+        assert_eq!(extra.get("type"), None);
+        let flag = json!({"type": "integer", "oneOf": [{"const": 0}, {"const": 1}]});
+        let extra = extra_keywords(&flag, schema_type(&flag));
+        assert_eq!(
+            Value::Object(extra),
+            json!({"type": "integer", "oneOf": [{"const": 0}, {"const": 1}]})
+        );
         assert_eq!(
             json_types(&json!({"type": "string", "nullable": true})),
             Some(vec!["string".into(), "null".into()])

@@ -80,6 +80,7 @@ impl Lx<'_> {
                 }
             };
             let mut scheme = self.scheme(&node, &name);
+            self.own_words(&mut scheme.table, &node);
             if scheme.table.docs_url.is_none() && !scheme.classic {
                 // Where a scheme no vocabulary fully says is explained, if anywhere.
                 scheme.table.docs_url.clone_from(&docs);
@@ -107,6 +108,82 @@ impl Lx<'_> {
         }
         let oauth2 = table.kind.as_deref() == Some("oauth2");
         (Some(table), Some(Chosen { name, oauth2 }))
+    }
+
+    /// Whether a security scheme that applies to the operation sends its credential in the
+    /// `Authorization` header (HTTP schemes, OAuth 2, OpenID Connect, an API key of that
+    /// name): then an `Authorization` header parameter says the scheme again and is left
+    /// out. The operation's requirements apply, else the document's; with neither, every
+    /// declared scheme. Without such a scheme, the parameter is one the call must send.
+    pub(super) fn authorization_covered(&mut self, op: &Node) -> bool {
+        let root = self.docs.root();
+        let schemes = match self.version {
+            Version::Swagger2 => root.child("securityDefinitions"),
+            _ => root.child("components").child("securitySchemes"),
+        };
+        let requirements = [op.child("security"), root.child("security")]
+            .into_iter()
+            .find(|r| !r.value().is_null());
+        let names: Vec<String> = match requirements {
+            Some(list) => list
+                .items()
+                .iter()
+                .flat_map(Node::entries)
+                .map(|(name, _)| name)
+                .collect(),
+            None => schemes
+                .entries()
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect(),
+        };
+        names.iter().any(|name| {
+            let Ok(node) = self.docs.deref(schemes.child(name)) else {
+                return false;
+            };
+            match node.str("type").unwrap_or_default() {
+                "http" | "basic" | "oauth2" | "openIdConnect" => true,
+                "apiKey" => {
+                    node.str("in") == Some("header")
+                        && node
+                            .str("name")
+                            .is_some_and(|n| n.eq_ignore_ascii_case("authorization"))
+                }
+                _ => false,
+            }
+        })
+    }
+
+    /// A scheme's own `description` as the table's (a vendor scheme's words are its
+    /// description already): plain text on one line, cut after a sentence within the model's
+    /// 500 characters; a closing `See <https URL>` (as wellgen's OpenAPI output writes the
+    /// docs) becomes `docs_url`. Words that look like random tokens are left out, with the
+    /// import's note; a known key format is kept, for the build to refuse.
+    fn own_words(&mut self, table: &mut raw::AuthTable, node: &Node) {
+        if table.kind.as_deref() == Some("other") {
+            return;
+        }
+        let Some(text) = node
+            .str("description")
+            .map(|d| one_line(&crate::text::plain_text(d)))
+        else {
+            return;
+        };
+        let (text, docs) = split_docs(&text);
+        if table.docs_url.is_none() {
+            table.docs_url = docs;
+        }
+        let text = crate::text::summary(text, DESCRIPTION_MAX).0;
+        let text = match super::operation::scrub_words(&text) {
+            Some(clean) => {
+                self.note(super::operation::RANDOM_LEFT_OUT, node);
+                clean
+            }
+            None => text,
+        };
+        if !text.trim().is_empty() {
+            table.description = Some(text);
+        }
     }
 
     /// The names of every scheme a security requirement of the document or of an operation
@@ -397,6 +474,22 @@ fn other(description: String, docs_url: Option<String>) -> raw::AuthTable {
         docs_url,
         ..raw::AuthTable::default()
     }
+}
+
+/// How long a scheme's own description may be (the model's limit for `[auth] description`).
+const DESCRIPTION_MAX: usize = 500;
+
+/// Text ending in `See <https URL>`: the text before it and the URL.
+fn split_docs(text: &str) -> (&str, Option<String>) {
+    let trimmed = text.trim_end();
+    if let Some((before, url)) = trimmed.rsplit_once("See ")
+        && (before.is_empty() || before.ends_with(' '))
+        && !url.contains(' ')
+        && let Some(url) = https(Some(url))
+    {
+        return (before.trim_end(), Some(url));
+    }
+    (text, None)
 }
 
 /// `url` when it is an https URL.

@@ -416,6 +416,7 @@ fn auth<'a>(a: Option<&'a Auth>, diags: &mut Diagnostics) -> AuthView<'a> {
             place: KeyPlace::Header,
             key_url,
             docs,
+            ..
         }) => AuthView {
             kind: "api_key",
             header: Some(name.clone()),

@@ -997,7 +997,8 @@ const RESERVED_HEADERS: [&str; 3] = ["accept", "content-type", "authorization"];
 
 fn parameter(p: &Param, location: &str) -> Value {
     let mut v = Map::new();
-    v.insert("name".into(), json!(p.name));
+    // The name the request carries (`wire_name`), as OpenAPI describes the request.
+    v.insert("name".into(), json!(p.wire()));
     v.insert("in".into(), json!(location));
     if let Some(d) = &p.description {
         v.insert("description".into(), json!(d));
@@ -1099,13 +1100,13 @@ fn request_body(c: &Capability) -> Option<Value> {
     schema.insert("type".into(), json!("object"));
     let props: Map<String, Value> = body
         .iter()
-        .map(|p| (p.name.clone(), param_schema(p)))
+        .map(|p| (p.wire().to_string(), param_schema(p)))
         .collect();
     schema.insert("properties".into(), Value::Object(props));
     let required: Vec<&str> = body
         .iter()
         .filter(|p| p.required)
-        .map(|p| p.name.as_str())
+        .map(|p| p.wire())
         .collect();
     if !required.is_empty() {
         schema.insert("required".into(), json!(required));

@@ -366,7 +366,7 @@ fn auth(service: &Service, diags: &mut Diagnostics) -> ManifestAuth {
             }
         }
         // The manifest's own word for it.
-        Some(Auth::Basic { docs }) => ManifestAuth {
+        Some(Auth::Basic { docs, .. }) => ManifestAuth {
             authorization_type: Some("basic"),
             instructions: docs.as_ref().map(|d| format!("See {d}")),
             ..ManifestAuth::of("user_http")
