@@ -97,9 +97,15 @@ pub fn message(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// A field path (`capabilities.0.params."a key"`): escaped and cut at [`TEXT_MAX`].
+/// A field path (`capabilities.0.params."a key"`): escaped, each step between dots cut at
+/// [`QUOTE_MAX`] characters, the whole at [`TEXT_MAX`].
 pub fn field(text: &str) -> Cow<'_, str> {
-    untrusted(text, TEXT_MAX)
+    let plain = text.bytes().all(|b| matches!(b, b' '..=b'~'));
+    if plain && text.split('.').all(|step| step.len() <= QUOTE_MAX) {
+        return untrusted(text, TEXT_MAX);
+    }
+    let steps: Vec<Cow<str>> = text.split('.').map(|s| untrusted(s, QUOTE_MAX)).collect();
+    Cow::Owned(untrusted(&steps.join("."), TEXT_MAX).into_owned())
 }
 
 /// A file name: escaped and cut at [`PATH_MAX`] characters.
@@ -147,6 +153,14 @@ mod tests {
         assert!(message(&everywhere).chars().count() <= TEXT_MAX + 30);
         let unclosed = format!("value `{long}");
         assert!(message(&unclosed).len() < 200);
+        let path = format!("capabilities.0.params.{long}.description");
+        assert_eq!(
+            field(&path),
+            format!(
+                "capabilities.0.params.{}… (5000 characters).description",
+                &long[..80]
+            )
+        );
     }
 
     #[test]
