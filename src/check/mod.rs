@@ -143,7 +143,12 @@ impl<'a> Checker<'a, '_> {
                 None => by_field = by_field.or(Some(i)),
             }
         }
-        let masked = secrets::mask(text);
+        // A URL's password is masked where it stands: the rest of the text says where it is.
+        let masked = if kind == secrets::URL_PASSWORD {
+            format!("`{}`", redact::text(text, &[]))
+        } else {
+            secrets::mask(text)
+        };
         match by_field {
             Some(allowance) => self.allowed.push(Allowed {
                 allowance,
@@ -219,8 +224,11 @@ fn credential(
         "remove it; if it is not a secret, pass `--allow-secret-like {shown}@{fingerprint}`"
     ));
     // The value's own text in the source line is masked; a key (a parameter or JSON key that
-    // is the secret) is masked wherever the line shows it, not at the value it names.
-    if field.ends_with(&format!(".{}", crate::diag::field_key(text))) {
+    // is the secret) is masked wherever the line shows it, not at the value it names. A URL's
+    // password is masked in any line that shows it (`redact::line`), the rest stays readable.
+    if kind == secrets::URL_PASSWORD
+        || field.ends_with(&format!(".{}", crate::diag::field_key(text)))
+    {
         d
     } else {
         d.concealed()

@@ -312,6 +312,26 @@ mod tests {
     }
 
     #[test]
+    fn secrets_reshaped_into_names_are_masked() {
+        assert_eq!(
+            text("(e.g. `glpat_x_y7k_q2m_n9p_l4v_b8c_r3t_z`)", &[]),
+            "(e.g. `glpa…`)"
+        );
+        // Known at the source line, a reshaped quote of it is masked, separators aside.
+        let known = ["glpat-xY7kQ2mN9pL4vB8cR3tZ".to_string()];
+        assert_eq!(text("use `glpat_xy7kq2mn9`", &known), "use `glpa…`");
+        assert_eq!(text("list_notes_by_owner", &known), "list_notes_by_owner");
+    }
+
+    #[test]
+    fn protocol_relative_passwords_are_masked() {
+        assert_eq!(
+            text("served from //reader:R3ad3rPw@cdn.example/x", &[]),
+            "served from //reader:****@cdn.example/x"
+        );
+    }
+
+    #[test]
     fn lines_keep_their_length() {
         let l = format!("key = \"{GHP}\"");
         let masked = line(&l, &[]);

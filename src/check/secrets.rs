@@ -380,10 +380,12 @@ pub fn url_passwords(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// A password written as a placeholder: a template variable or a run of one character.
+/// A password written as a placeholder: a template variable or a run of one character
+/// (`xxxxx`, `****`).
 fn placeholder(password: &str) -> bool {
     let first = password.chars().next().unwrap_or('x');
-    matches!(first, '$' | '{' | '<' | '[') || password.chars().all(|c| c == first)
+    matches!(first, '$' | '{' | '<' | '[')
+        || (password.len() >= 3 && password.chars().all(|c| c == first))
 }
 
 /// `header.payload.signature`, base64url, the first two JSON objects (`eyJ` is `{"`).
@@ -727,6 +729,109 @@ mod tests {
         assert_eq!(
             find("Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eKxW2"),
             Some(RANDOM_TOKEN)
+        );
+    }
+
+    #[test]
+    fn finds_hugging_face_shopify_databricks_twilio_and_slack_webhooks() {
+        let cases = [
+            (
+                "hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh",
+                "Hugging Face token",
+            ),
+            (
+                "token: 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",
+                "Shopify token",
+            ),
+            ("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", "Shopify token"),
+            ("dapi0a1b2c3d4e5f67890a1b2c3d4e5f6789", "Databricks token"),
+            ("dapi0a1b2c3d4e5f67890a1b2c3d4e5f6789-2", "Databricks token"),
+            ("sid=SK0a1b2c3d4e5f67890a1b2c3d4e5f6789", "Twilio API key"),
+            (
+                "POST to https://hooks.slack.com/services/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",
+                "Slack webhook URL",
+            ),
+        ];
+        for (text, kind) in cases {
+            assert_eq!(find(text), Some(kind), "{text}");
+        }
+        for text in [
+            "hf_download_model_weights_by_name",
+            "shpat_is_how_a_shopify_admin_token_starts",
+            "dapi_client_configuration_reference",
+            "SKU0a1b2c3d4e5f67890a1b2c3d4e5f6789",
+            "SK-ABCDEFABCDEFABCDEFABCDEFABCDEFAB",
+            "https://hooks.slack.com/services/",
+            "see https://api.slack.com/messaging/webhooks for hooks",
+        ] {
+            assert_eq!(find(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn passwords_in_urls_are_credentials() {
+        for text in [
+            "Data lives in postgres://admin:Pg4dm1n@db.example/notes.",
+            "https://bot:x@mirror.example",
+            "mirror: //reader:R3ad3r@cdn.example/x",
+            "(//u:p@h.example)",
+        ] {
+            assert_eq!(find(text), Some(URL_PASSWORD), "{text}");
+        }
+        for text in [
+            "postgresql://${username}:${password}@localhost:5432",
+            "https://{user}:{password}@host.example",
+            "https://user:<password>@host.example",
+            "https://xxxxx:xxxxx@proxy.example",
+            "https://user@host.example/a:b@c",
+            "https://host.example//x:y@z",
+            "mailto:someone@example.com",
+        ] {
+            assert_eq!(find(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn secrets_reshaped_into_names_are_found() {
+        for raw in [
+            "glpat-xY7kQ2mN9pL4vB8cR3tZ",
+            "sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8t",
+            "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1w",
+            "xoxb-120456789012-ab3dEf6hIj9kLm2n",
+            "xoxe-1-My0xLTEyMzQ1Njc4OTAxMjM0",
+            "AKIAIOSFODNN7EXAMPLE",
+            "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYz8Q2mK4nLp",
+            "Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eK",
+        ] {
+            let name = reshape(raw);
+            assert!(find(&name).is_none() || raw.starts_with("ghp_"), "{name}");
+            assert!(find_reshaped(&name).is_some(), "{raw} → {name}");
+        }
+        for name in [
+            "list_accounts_v2_invoices_line_items_2024",
+            "get_v20180820_configuration_public_access_block",
+            "sk_list_invoices_v2_2024",
+            "search_products_by_category_and_price",
+            "akia_is_how_aws_keys_start",
+            "describe_instance_patch_states_for_patch_group",
+            "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+            "get_s3_bucket_replication_v2_config",
+        ] {
+            assert_eq!(find_reshaped(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn no_suggestion_is_made_from_a_secret() {
+        let id = "glpat-xY7kQ2mN9pL4vB8cR3tZ";
+        assert_eq!(
+            safe_suggestion(id, reshape(id), "my_capability"),
+            "my_capability"
+        );
+        assert_eq!(
+            safe_suggestion("SearchProducts", reshape("SearchProducts"), "my_capability"),
+            "search_products"
         );
     }
 
