@@ -469,13 +469,72 @@ fn one_huge_value_gives_a_short_output() {
                 "{place:?} {format}: {size} bytes\n{}",
                 &stderr[..stderr.len().min(3000)]
             );
-            // A quoted value is cut at 80 characters, a source line at 120.
+            // A quoted value is cut at 160 characters, a source line at 120.
             assert!(
-                !format!("{stdout}{stderr}").contains(&"A-b".repeat(45)),
+                !format!("{stdout}{stderr}").contains(&"A-b".repeat(60)),
                 "{place:?} {format}: a long run of the value\n{}{}",
                 &stdout[..stdout.len().min(3000)],
                 &stderr[..stderr.len().min(3000)]
             );
         }
+    }
+}
+
+/// `wellgen serve` prints a site's own `_headers` problems and logs each request's method and
+/// target, all three the input's: escaped like every other printed value, so a client's
+/// method cannot write a line of its own into the log.
+#[test]
+fn serve_escapes_a_sites_headers_and_a_clients_method() {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    let site = tempfile::tempdir().unwrap();
+    fs::write(site.path().join("index.html"), "<p>home</p>\n").unwrap();
+    fs::write(
+        site.path().join("_headers"),
+        "/x\n  X-Bad\u{1b}]8;;https://evil.example\u{7} no colon\n",
+    )
+    .unwrap();
+    let log = site.path().join("serve.log");
+    let mut child = wellgen()
+        .arg("serve")
+        .arg(site.path())
+        .args(["--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = out.read_to_string(&mut rest);
+    });
+    let addr = first
+        .trim()
+        .rsplit_once("http://")
+        .map(|(_, a)| a.trim_end_matches('/').to_string())
+        .unwrap_or_else(|| panic!("{first}"));
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    stream
+        .write_all(
+            b"GE\x1b[2JT\rFORGED-LOG-LINE /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        )
+        .unwrap();
+    let mut reply = Vec::new();
+    let _ = stream.read_to_end(&mut reply);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let _ = child.kill();
+    let _ = child.wait();
+    let logged = fs::read_to_string(&log).unwrap();
+    assert!(
+        !logged.contains('\u{1b}') && !logged.contains('\u{7}'),
+        "{logged:?}"
+    );
+    assert!(!logged.contains('\r'), "{logged:?}");
+    for line in logged.lines() {
+        assert!(!line.starts_with("FORGED"), "{logged:?}");
     }
 }
