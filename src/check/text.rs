@@ -300,7 +300,7 @@ fn drop_phrase_at(text: &str, i: usize) -> Option<&'static str> {
                     .is_some_and(u8::is_ascii_alphanumeric)
             })
         };
-        if DROP_OBJECTS.iter().any(|w| word(&w)) {
+        if DROP_OBJECTS.iter().any(&word) {
             return Some(label);
         }
         let determiner = DROP_DETERMINERS.iter().find(|w| word(w))?;
