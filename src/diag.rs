@@ -7,6 +7,7 @@
 
 pub mod codes;
 pub mod report;
+pub mod shown;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -127,21 +128,6 @@ pub(crate) fn printable(text: String) -> String {
         }
     }
     out
-}
-
-/// A source line with each control character but tab shown as one visible character (its
-/// Unicode control picture, `␛` for ESC), so the caret under it still lines up: a parse error
-/// points at a raw control character, which must not reach the terminal.
-fn visible(line: &str) -> String {
-    line.chars()
-        .map(|c| match c {
-            '\t' => c,
-            '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
-            '\u{7f}' => '\u{2421}',
-            c if c.is_control() => '\u{fffd}',
-            c => c,
-        })
-        .collect()
 }
 
 /// The diagnostics of one run, in the order they were found.
@@ -381,10 +367,18 @@ impl SourceText<'_> {
     }
 }
 
+/// `d` as printed: secrets masked, then every value escaped and cut (`shown`). Masked first:
+/// an escape (`\n` before a key) or a cut would hide a secret from the detector.
 fn masked<'d>(d: &'d Diagnostic, known: &[String]) -> Cow<'d, Diagnostic> {
-    let message = redact::text(&d.message, known);
-    let field = d.field.as_deref().map(|f| redact::text(f, known));
-    let help = d.help.as_deref().map(|h| redact::text(h, known));
+    let message = printed(redact::text(&d.message, known), shown::message);
+    let field = d
+        .field
+        .as_deref()
+        .map(|f| printed(redact::text(f, known), shown::field));
+    let help = d
+        .help
+        .as_deref()
+        .map(|h| printed(redact::text(h, known), shown::message));
     let owned = |c: &Option<Cow<str>>| matches!(c, Some(Cow::Owned(_)));
     if matches!(message, Cow::Borrowed(_)) && !owned(&field) && !owned(&help) {
         return Cow::Borrowed(d);
@@ -395,6 +389,14 @@ fn masked<'d>(d: &'d Diagnostic, known: &[String]) -> Cow<'d, Diagnostic> {
         help: help.map(Cow::into_owned),
         ..d.clone()
     })
+}
+
+/// `text` through `show`, borrowed when neither changed it.
+fn printed<'t>(text: Cow<'t, str>, show: fn(&str) -> Cow<'_, str>) -> Cow<'t, str> {
+    match text {
+        Cow::Borrowed(t) => show(t),
+        Cow::Owned(t) => Cow::Owned(show(&t).into_owned()),
+    }
 }
 
 /// How many bytes of the text a diagnostic points at are searched for secrets its message
@@ -458,28 +460,42 @@ impl Excerpt {
                 segment[n - run..].fill('*');
             }
         }
-        let window: String = segment[from - m_from..to - m_from].iter().collect();
+        // Each character escaped as `shown` escapes it, a tab kept: the caret lines up
+        // under the escaped text.
+        let window = &segment[from - m_from..to - m_from];
+        let shown = |c: char| if c == '\t' { 1 } else { shown::width(c) };
         let mut text = String::new();
         let mut pad = String::new();
         if from > 0 {
             text.push('…');
             pad.push(' ');
         }
-        text.push_str(&visible(&window));
+        for &c in window {
+            if c == '\t' {
+                text.push(c);
+            } else {
+                shown::push_char(&mut text, c);
+            }
+        }
         if to < len {
             text.push('…');
         }
-        pad.extend(
-            line.chars()
-                .skip(from)
-                .take(caret - from)
-                .map(|c| if c == '\t' { '\t' } else { ' ' }),
-        );
-        Excerpt {
-            text,
-            pad,
-            width: width.min(to - caret).max(1),
+        for &c in window.iter().take(caret - from) {
+            if c == '\t' {
+                pad.push('\t');
+            } else {
+                pad.extend(std::iter::repeat_n(' ', shown(c)));
+            }
         }
+        let under = width.min(to - caret).max(1);
+        let width = window
+            .iter()
+            .skip(caret - from)
+            .take(under)
+            .map(|&c| shown(c))
+            .sum::<usize>()
+            .max(1);
+        Excerpt { text, pad, width }
     }
 }
 
@@ -563,7 +579,7 @@ pub fn field_steps(field: &str) -> Vec<Cow<'_, str>> {
 }
 
 fn display_path(path: &Path) -> String {
-    path.to_string_lossy().into_owned()
+    shown::path(path)
 }
 
 /// 1-based line and column (in characters) of a byte offset, and the text of that line.
@@ -674,14 +690,21 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_in_the_source_line_are_shown_as_pictures() {
+    fn control_characters_in_the_source_line_are_escaped_under_a_caret() {
         let text = "[service]\nname = \"a\u{1b}[2Jb\u{7f}\u{9b}\"\n";
         let at = text.find("[2J").unwrap();
         let d = Diagnostic::new(Code::InvalidValue, "bad").with_span(at..at + 1);
-        // One character for one: the caret stays under `[`.
+        // The caret stays under `[`, after the escaped ESC.
         assert_eq!(
             service_toml(text).render(&d),
-            "service.toml:2:11: error[E-invalid-value]: bad\n  |\n2 | name = \"a\u{241b}[2Jb\u{2421}\u{fffd}\"\n  |           ^\n"
+            "service.toml:2:11: error[E-invalid-value]: bad\n  |\n2 | name = \"a\\u{1b}[2Jb\\u{7f}\\u{9b}\"\n  |                ^\n"
+        );
+        let text = "x = \"\u{202e}abc\"\n";
+        let at = text.find("abc").unwrap();
+        let d = Diagnostic::new(Code::InvalidValue, "bad").with_span(at - 3..at + 3);
+        assert_eq!(
+            service_toml(text).render(&d),
+            "service.toml:1:6: error[E-invalid-value]: bad\n  |\n1 | x = \"\\u{202e}abc\"\n  |      ^^^^^^^^^^^^\n"
         );
     }
 

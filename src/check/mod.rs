@@ -44,11 +44,14 @@ pub fn run(service: &Service, policy: &Policy, diags: &mut Diagnostics) {
     };
     strings::visit(service, |field, text, usage| {
         // Most strings are short names, keys and values (stripe: 280,000 of 330,000): no key
-        // format is that short and every hidden character is a control character or
-        // non-ASCII, so there is nothing to find in them. This test is all they cost.
-        if usage == Use::Plain
+        // format is that short, every hidden character is a control character or non-ASCII,
+        // and an instruction phrase holds a space, a colon or a bracket (`system:`, `[inst]`),
+        // so there is nothing to find in them. This test is all they cost.
+        if matches!(usage, Use::Plain | Use::Name)
             && text.len() < secrets::SHORTEST
-            && text.bytes().all(|b| matches!(b, b' '..=b'~'))
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'))
         {
             return;
         }
@@ -109,16 +112,16 @@ struct Checker<'a, 'p> {
 impl<'a> Checker<'a, '_> {
     #[inline(never)]
     fn check(&mut self, field: &Field<'_>, text: &'a str, usage: Use) {
-        let agent_text = usage == Use::AgentText;
-        let found = self
-            .seen
-            .entry(text)
-            .or_insert_with(|| Found::of(text, agent_text));
-        if agent_text && found.injection.is_none() {
-            found.injection = Some(text::injection(text));
+        let found = self.seen.entry(text).or_insert_with(|| Found::of(text));
+        if usage == Use::Name && found.reshaped.is_none() {
+            found.reshaped = Some(secrets::find_reshaped(&secrets::reshape(text)));
         }
         let found = *found;
-        if let Some(kind) = found.secret {
+        // An address's own check already refuses a password in it.
+        let address = matches!(usage, Use::Address(_));
+        if let Some(kind) = found.secret.or(found.reshaped.flatten())
+            && !(address && kind == secrets::URL_PASSWORD)
+        {
             self.secret(field, text, kind);
         }
         report(field, text, usage, found, self.policy, self.diags);
@@ -140,7 +143,12 @@ impl<'a> Checker<'a, '_> {
                 None => by_field = by_field.or(Some(i)),
             }
         }
-        let masked = secrets::mask(text);
+        // A URL's password is masked where it stands: the rest of the text says where it is.
+        let masked = if kind == secrets::URL_PASSWORD {
+            format!("`{}`", redact::text(text, &[]))
+        } else {
+            secrets::mask(text)
+        };
         match by_field {
             Some(allowance) => self.allowed.push(Allowed {
                 allowance,
@@ -216,8 +224,11 @@ fn credential(
         "remove it; if it is not a secret, pass `--allow-secret-like {shown}@{fingerprint}`"
     ));
     // The value's own text in the source line is masked; a key (a parameter or JSON key that
-    // is the secret) is masked wherever the line shows it, not at the value it names.
-    if field.ends_with(&format!(".{}", crate::diag::field_key(text))) {
+    // is the secret) is masked wherever the line shows it, not at the value it names. A URL's
+    // password is masked in any line that shows it (`redact::line`), the rest stays readable.
+    if kind == secrets::URL_PASSWORD
+        || field.ends_with(&format!(".{}", crate::diag::field_key(text)))
+    {
         d
     } else {
         d.concealed()
@@ -228,17 +239,20 @@ fn credential(
 #[derive(Clone, Copy)]
 struct Found {
     secret: Option<&'static str>,
+    /// A credential in the text reshaped as a derived name; `None` until it was looked for
+    /// (only in names, `Use::Name`).
+    reshaped: Option<Option<&'static str>>,
     hidden: Option<(char, &'static str)>,
-    /// Only agent-facing text is searched for instruction phrases; `None` until it was.
-    injection: Option<Option<&'static str>>,
+    injection: Option<&'static str>,
 }
 
 impl Found {
-    fn of(text: &str, agent_text: bool) -> Self {
+    fn of(text: &str) -> Self {
         Self {
             secret: secrets::find(text),
+            reshaped: None,
             hidden: text::hidden_char(text),
-            injection: agent_text.then(|| text::injection(text)),
+            injection: text::injection(text),
         }
     }
 }
@@ -266,38 +280,38 @@ fn report(
             .help("delete it; retype the text if you cannot see where it is"),
         );
     }
-    match usage {
-        Use::AgentText => {
-            // Bytes bound characters from above: most texts are not counted at all.
-            let chars = if text.len() > MAX_AGENT_TEXT {
-                text.chars().count()
-            } else {
-                0
-            };
-            if chars > MAX_AGENT_TEXT {
-                diags.push(
-                    Diagnostic::new(Code::LongText, format!(
-                        "is {chars} characters long; text an agent reads stays under \
-                         {MAX_AGENT_TEXT} here, as long text costs every agent tokens and can hide instructions"
-                    ))
-                    .at(field.to_string())
-                    .help("shorten it; put long documentation behind a link"),
-                );
-            }
-            if let Some(Some(phrase)) = found.injection {
-                diags.push(
-                    Diagnostic::new(
-                        Code::InstructionLike,
-                        format!(
-                            "reads like an instruction to the agent (`{phrase}`): agents treat \
-                         this text as data, and some will flag the service"
-                        ),
-                    )
-                    .at(field.to_string())
-                    .help("describe what the service does, not how the agent should behave"),
-                );
-            }
+    // Bytes bound characters from above: most texts are not counted at all.
+    if usage == Use::AgentText && text.len() > MAX_AGENT_TEXT {
+        let chars = text.chars().count();
+        if chars > MAX_AGENT_TEXT {
+            diags.push(
+                Diagnostic::new(Code::LongText, format!(
+                    "is {chars} characters long; text an agent reads stays under \
+                     {MAX_AGENT_TEXT} here, as long text costs every agent tokens and can hide instructions"
+                ))
+                .at(field.to_string())
+                .help("shorten it; put long documentation behind a link"),
+            );
         }
+    }
+    // Every published text but an address: a service name is the title of llms.txt, an enum
+    // value or an example is read by the agent as much as a description.
+    if !matches!(usage, Use::Url | Use::Address(_))
+        && let Some(phrase) = found.injection
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::InstructionLike,
+                format!(
+                    "reads like an instruction to the agent (`{phrase}`): agents treat \
+                 this text as data, and some will flag the service"
+                ),
+            )
+            .at(field.to_string())
+            .help("describe what the service does, not how the agent should behave"),
+        );
+    }
+    match usage {
         Use::Url => local(field, text, policy, diags),
         Use::Address(schemes) => {
             if text == "*" {
@@ -310,7 +324,7 @@ fn report(
                 None => local(field, text, policy, diags),
             }
         }
-        Use::Plain => {}
+        Use::AgentText | Use::Name | Use::Plain => {}
     }
 }
 

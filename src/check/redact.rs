@@ -115,7 +115,9 @@ fn is_key(b: u8) -> bool {
 fn spans(text: &str, known: &[String]) -> Vec<(Range<usize>, Kind)> {
     let mut out = passwords(text);
     let has_secret = secrets::find(text).is_some();
-    if has_secret || !known.is_empty() {
+    // A secret reshaped into a name (`glpat_x_y7k_…`): only such a name is masked then.
+    let reshaped = !has_secret && reshaped_name(text);
+    if has_secret || reshaped || !known.is_empty() {
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -127,7 +129,7 @@ fn spans(text: &str, known: &[String]) -> Vec<(Range<usize>, Kind)> {
             while i < bytes.len() && is_token(bytes[i]) {
                 i += 1;
             }
-            run_spans(text, start..i, has_secret, known, &mut out);
+            run_spans(text, start..i, (has_secret, reshaped), known, &mut out);
         }
     }
     out.sort_by_key(|(r, _)| r.start);
@@ -151,7 +153,7 @@ fn spans(text: &str, known: &[String]) -> Vec<(Range<usize>, Kind)> {
 fn run_spans(
     text: &str,
     run: Range<usize>,
-    detect: bool,
+    (detect, reshaped): (bool, bool),
     known: &[String],
     out: &mut Vec<(Range<usize>, Kind)>,
 ) {
@@ -166,13 +168,22 @@ fn run_spans(
     if detect && secrets::find(word).is_some() {
         smallest(text, run.start, &pieces, out);
     }
+    if reshaped {
+        for p in &pieces {
+            if secrets::find_reshaped(&word[p.clone()]).is_some() {
+                out.push((run.start + p.start..run.start + p.end, Kind::Secret));
+            }
+        }
+    }
     if known.is_empty() {
         return;
     }
-    // Case aside: a message that lowercases a secret (an id suggestion) still repeats it.
+    // Case and separators aside: a message that reshapes a secret (an id suggestion,
+    // `glpat_x_y7k_…` for `glpat-xY7k…`) still repeats it.
+    let known: Vec<String> = known.iter().map(|k| squeezed(k)).collect();
     let is_known = |s: &str| {
-        let s = s.to_ascii_lowercase();
-        s.len() >= FRAGMENT && known.iter().any(|k| k.to_ascii_lowercase().contains(&s))
+        let s = squeezed(s);
+        s.len() >= FRAGMENT && known.iter().any(|k| k.contains(&s))
     };
     let whole = pieces[0].start..pieces[pieces.len() - 1].end;
     if is_known(&word[whole.clone()]) {
@@ -184,6 +195,20 @@ fn run_spans(
             out.push((run.start + p.start..run.start + p.end, Kind::Secret));
         }
     }
+}
+
+/// `text` in lower case without `_` and `-`: what survives of a secret reshaped into a name.
+fn squeezed(text: &str) -> String {
+    text.bytes()
+        .filter(|b| !matches!(b, b'_' | b'-'))
+        .map(|b| char::from(b.to_ascii_lowercase()))
+        .collect()
+}
+
+/// Whether a word of `text` is a secret reshaped into a name (`secrets::find_reshaped`).
+fn reshaped_name(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .any(|w| w.len() >= 16 && secrets::find_reshaped(w).is_some())
 }
 
 /// The maximal runs of key bytes in `word`, as ranges into it.
@@ -229,27 +254,15 @@ fn smallest(text: &str, base: usize, pieces: &[Range<usize>], out: &mut Vec<(Ran
     }
 }
 
-/// The password of each `scheme://user:password@host` in `text`.
+/// The password of each `scheme://user:password@host` (or `//user:password@host`) in `text`.
 fn passwords(text: &str) -> Vec<(Range<usize>, Kind)> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = text[from..].find("://") {
-        let start = from + i + 3;
-        let end = text[start..]
-            .find(|c: char| {
-                c.is_whitespace() || matches!(c, '/' | '?' | '#' | '`' | '"' | '\'' | '<' | '>')
-            })
-            .map_or(text.len(), |j| start + j);
-        let authority = &text[start..end];
-        if let Some(at) = authority.rfind('@')
-            && let Some(colon) = authority[..at].find(':')
-            && colon + 1 < at
-        {
-            out.push((start + colon + 1..start + at, Kind::Password));
-        }
-        from = end.max(start);
+    if !text.contains('@') {
+        return Vec::new();
     }
-    out
+    secrets::url_passwords(text)
+        .into_iter()
+        .map(|r| (r, Kind::Password))
+        .collect()
 }
 
 #[cfg(test)]
@@ -295,6 +308,26 @@ mod tests {
         assert_eq!(
             text("https://a@b.example/x:y@z", &[]),
             "https://a@b.example/x:y@z"
+        );
+    }
+
+    #[test]
+    fn secrets_reshaped_into_names_are_masked() {
+        assert_eq!(
+            text("(e.g. `glpat_x_y7k_q2m_n9p_l4v_b8c_r3t_z`)", &[]),
+            "(e.g. `glpa…`)"
+        );
+        // Known at the source line, a reshaped quote of it is masked, separators aside.
+        let known = ["glpat-xY7kQ2mN9pL4vB8cR3tZ".to_string()];
+        assert_eq!(text("use `glpat_xy7kq2mn9`", &known), "use `glpa…`");
+        assert_eq!(text("list_notes_by_owner", &known), "list_notes_by_owner");
+    }
+
+    #[test]
+    fn protocol_relative_passwords_are_masked() {
+        assert_eq!(
+            text("served from //reader:R3ad3rPw@cdn.example/x", &[]),
+            "served from //reader:****@cdn.example/x"
         );
     }
 

@@ -26,7 +26,24 @@ const PREFIXES: &[(&str, &str, usize)] = &[
     ("AIza", "Google API key", 35),
     // `SG.` + 22 characters + `.` + 43 characters: checked as two parts, 16 and 30 at least.
     ("SG.", "SendGrid key", 16),
+    // 34 letters of both cases.
+    ("hf_", "Hugging Face token", 30),
+    // 32 hexadecimal digits each: an Admin API access token, a shared secret, a custom app's
+    // and a private app's access token.
+    ("shpat_", "Shopify token", 32),
+    ("shpss_", "Shopify token", 32),
+    ("shpca_", "Shopify token", 32),
+    ("shppa_", "Shopify token", 32),
+    // `dapi` + 32 hexadecimal digits (and `-2` and such after them).
+    ("dapi", "Databricks token", 32),
+    // A Twilio API key's SID: `SK` + 32 lower-case hexadecimal digits.
+    ("SK", "Twilio API key", 32),
+    // The URL is the credential: `https://hooks.slack.com/services/T…/B…/…`.
+    ("hooks.slack.com/services/", "Slack webhook URL", 20),
 ];
+
+/// What `find` calls the password of a `scheme://user:password@host` URL.
+pub const URL_PASSWORD: &str = "password in a URL";
 
 /// Byte classes, looked up once per byte.
 const TOKEN: u8 = 1;
@@ -47,7 +64,10 @@ const CLASS: [u8; 256] = {
         } else if matches!(c, b'.' | b'+' | b'/' | b'=') {
             t[b] = TOKEN;
         }
-        if matches!(c, b's' | b'r' | b'g' | b'x' | b'A' | b'S' | b'e' | b'P') {
+        if matches!(
+            c,
+            b's' | b'r' | b'g' | b'x' | b'A' | b'S' | b'e' | b'P' | b'h' | b'd'
+        ) {
             t[b] |= CANDIDATE;
         }
         b += 1;
@@ -71,6 +91,9 @@ pub const SHORTEST: usize = 15;
 pub fn find(text: &str) -> Option<&'static str> {
     if text.len() < SHORTEST {
         return None;
+    }
+    if text.contains('@') && !url_passwords(text).is_empty() {
+        return Some(URL_PASSWORD);
     }
     let bytes = text.as_bytes();
     let mut random = false;
@@ -107,6 +130,122 @@ pub fn find(text: &str) -> Option<&'static str> {
         return Some(RANDOM_TOKEN);
     }
     None
+}
+
+/// The kind of credential a name holds that wellgen derived from a value (an id, an MCP tool
+/// name, a file name) or that a value may be derived into, once reshaped: lower case, every
+/// other character a `_`, a `_` before each capital (`glpat-xY7kQ2…` → `glpat_x_y7k_q2…`).
+/// `find` no longer sees a key format in it, nor mixed case in a random token; this sees a
+/// known prefix in that form with digits in its key, or the pieces of a random token: short
+/// pieces of letters and digits, changing between them often, with the entropy of random data.
+/// No operationId of the corpus of real APIs is found.
+pub fn find_reshaped(text: &str) -> Option<&'static str> {
+    if text.len() < 16
+        || !text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+    {
+        return None;
+    }
+    let boundaries = std::iter::once(0).chain(
+        text.bytes()
+            .enumerate()
+            .filter(|(_, b)| matches!(b, b'_' | b'-'))
+            .map(|(i, _)| i + 1),
+    );
+    for at in boundaries {
+        if let Some(kind) = reshaped_key_at(&text[at..]) {
+            return Some(kind);
+        }
+    }
+    reshaped_random(text).then_some(RANDOM_TOKEN)
+}
+
+/// `text` reshaped as wellgen derives a name from a value (the ids it suggests and imports):
+/// ASCII letters and digits in lower case, a `_` before a capital that starts a word and for
+/// every run of other characters.
+pub fn reshape(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_alphanumeric() {
+            let prev = i.checked_sub(1).map(|j| chars[j]);
+            let next = chars.get(i + 1).copied();
+            let word = c.is_ascii_uppercase()
+                && prev.is_some_and(|p| {
+                    p.is_ascii_lowercase()
+                        || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+                });
+            if word && !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
+/// `suggestion`, a name made from `value`, unless either holds a credential (`find`,
+/// `find_reshaped`): then `neutral`. A suggestion made from a secret repeats it in a shape
+/// nothing else knows as one (`glpat_x_y7k_q2m_…`: each `_x` marks a capital).
+pub fn safe_suggestion(value: &str, suggestion: String, neutral: &str) -> String {
+    let secret = find(value).is_some()
+        || find(&suggestion).is_some()
+        || find_reshaped(&reshape(value)).is_some()
+        || find_reshaped(&suggestion).is_some();
+    if secret {
+        neutral.to_string()
+    } else {
+        suggestion
+    }
+}
+
+/// A key of `PREFIXES` at the start of `at`, in reshaped form.
+fn reshaped_key_at(at: &str) -> Option<&'static str> {
+    for (prefix, kind, min) in PREFIXES {
+        let reshaped = crate::text::ascii_lower_or_underscore(prefix);
+        let Some(rest) = at.strip_prefix(reshaped.as_str()) else {
+            continue;
+        };
+        let body: Vec<u8> = rest.bytes().filter(|b| b.is_ascii_alphanumeric()).collect();
+        let digits = body.iter().filter(|b| b.is_ascii_digit()).count();
+        let changes = body
+            .windows(2)
+            .filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit())
+            .count();
+        let ok = match *prefix {
+            // Upper case and digits only: no `_` was put in.
+            "AKIA" | "ASIA" => {
+                let key = rest.split(['_', '-']).next().unwrap_or_default();
+                key.len() == *min && key.bytes().any(|b| b.is_ascii_digit())
+            }
+            // Random keys mix letters and digits; a name made of words rarely does
+            // (`sk_list_invoices_v2_2024`).
+            _ => body.len() >= *min && digits >= 2 && (changes >= 3 || digits >= 10),
+        };
+        if ok {
+            return Some(kind);
+        }
+    }
+    None
+}
+
+/// Whether a reshaped name is a random token's pieces (see `find_reshaped`).
+fn reshaped_random(text: &str) -> bool {
+    let pieces: Vec<&str> = text.split(['_', '-']).filter(|p| !p.is_empty()).collect();
+    let joined: String = pieces.concat();
+    if joined.len() < 20 || joined.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return false;
+    }
+    let changes = joined
+        .as_bytes()
+        .windows(2)
+        .filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit())
+        .count();
+    let short = pieces.len() >= 6 && joined.len() * 10 <= pieces.len() * 32;
+    entropy(&joined) >= 3.9 && (changes * 4 >= joined.len() || short)
 }
 
 /// Whether what follows a private key block's header is a key: base64 lines (64 characters
@@ -157,6 +296,26 @@ fn key_at(at: &str) -> Option<&'static str> {
                         .bytes()
                         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
             }
+            "hf_" => {
+                body.bytes().all(|c| c.is_ascii_alphanumeric())
+                    && body.len() >= *min
+                    && body.bytes().any(|c| c.is_ascii_uppercase())
+                    && body.bytes().any(|c| c.is_ascii_lowercase())
+            }
+            "shpat_" | "shpss_" | "shpca_" | "shppa_" | "dapi" => hex_run(body) == *min,
+            "SK" => {
+                body.len() == *min
+                    && body
+                        .bytes()
+                        .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+            }
+            "hooks.slack.com/services/" => {
+                rest.bytes()
+                    .take_while(|&b| is_key_byte(b) || b == b'/')
+                    .filter(|&b| b != b'/')
+                    .count()
+                    >= *min
+            }
             "SG." => {
                 body.len() >= *min
                     && rest[body.len()..].strip_prefix('.').is_some_and(|tail| {
@@ -170,6 +329,63 @@ fn key_at(at: &str) -> Option<&'static str> {
         }
     }
     (at.starts_with("eyJ") && is_jwt(at)).then_some("JSON Web Token")
+}
+
+/// How many hexadecimal digits `body` starts with, when they are all of it or followed by
+/// `-` (Databricks' `dapi…-2`).
+fn hex_run(body: &str) -> usize {
+    let n = body.bytes().take_while(u8::is_ascii_hexdigit).count();
+    if n == body.len() || body.as_bytes()[n] == b'-' {
+        n
+    } else {
+        0
+    }
+}
+
+/// The byte ranges of the passwords of each `scheme://user:password@host` in `text`, and of
+/// each protocol-relative `//user:password@host` (at the start of the text or after white
+/// space, a quote or a bracket). A placeholder is no password: `${password}`, `{pw}`,
+/// `<password>`, `xxxxx`, `****`.
+pub fn url_passwords(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("//") {
+        let slashes = from + i;
+        let start = slashes + 2;
+        let before = text[..slashes].chars().next_back();
+        let opens = match before {
+            None => true,
+            Some(c) => {
+                c == ':'
+                    || c.is_whitespace()
+                    || matches!(c, '"' | '\'' | '`' | '(' | '[' | '<' | '=' | ',')
+            }
+        };
+        let end = text[start..]
+            .find(|c: char| {
+                c.is_whitespace() || matches!(c, '/' | '?' | '#' | '`' | '"' | '\'' | '<' | '>')
+            })
+            .map_or(text.len(), |j| start + j);
+        let authority = &text[start..end];
+        if opens
+            && let Some(at) = authority.rfind('@')
+            && let Some(colon) = authority[..at].find(':')
+            && colon + 1 < at
+            && !placeholder(&authority[colon + 1..at])
+        {
+            out.push(start + colon + 1..start + at);
+        }
+        from = end.max(start);
+    }
+    out
+}
+
+/// A password written as a placeholder: a template variable or a run of one character
+/// (`xxxxx`, `****`).
+fn placeholder(password: &str) -> bool {
+    let first = password.chars().next().unwrap_or('x');
+    matches!(first, '$' | '{' | '<' | '[')
+        || (password.len() >= 3 && password.chars().all(|c| c == first))
 }
 
 /// `header.payload.signature`, base64url, the first two JSON objects (`eyJ` is `{"`).
@@ -513,6 +729,109 @@ mod tests {
         assert_eq!(
             find("Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eKxW2"),
             Some(RANDOM_TOKEN)
+        );
+    }
+
+    #[test]
+    fn finds_hugging_face_shopify_databricks_twilio_and_slack_webhooks() {
+        let cases = [
+            (
+                "hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh",
+                "Hugging Face token",
+            ),
+            (
+                "token: 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",
+                "Shopify token",
+            ),
+            ("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", "Shopify token"),
+            ("dapi0a1b2c3d4e5f67890a1b2c3d4e5f6789", "Databricks token"),
+            ("dapi0a1b2c3d4e5f67890a1b2c3d4e5f6789-2", "Databricks token"),
+            ("sid=SK0a1b2c3d4e5f67890a1b2c3d4e5f6789", "Twilio API key"),
+            (
+                "POST to https://hooks.slack.com/services/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",
+                "Slack webhook URL",
+            ),
+        ];
+        for (text, kind) in cases {
+            assert_eq!(find(text), Some(kind), "{text}");
+        }
+        for text in [
+            "hf_download_model_weights_by_name",
+            "shpat_is_how_a_shopify_admin_token_starts",
+            "dapi_client_configuration_reference",
+            "SKU0a1b2c3d4e5f67890a1b2c3d4e5f6789",
+            "SK-ABCDEFABCDEFABCDEFABCDEFABCDEFAB",
+            "https://hooks.slack.com/services/",
+            "see https://api.slack.com/messaging/webhooks for hooks",
+        ] {
+            assert_eq!(find(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn passwords_in_urls_are_credentials() {
+        for text in [
+            "Data lives in postgres://admin:Pg4dm1n@db.example/notes.",
+            "https://bot:x@mirror.example",
+            "mirror: //reader:R3ad3r@cdn.example/x",
+            "(//u:p@h.example)",
+        ] {
+            assert_eq!(find(text), Some(URL_PASSWORD), "{text}");
+        }
+        for text in [
+            "postgresql://${username}:${password}@localhost:5432",
+            "https://{user}:{password}@host.example",
+            "https://user:<password>@host.example",
+            "https://xxxxx:xxxxx@proxy.example",
+            "https://user@host.example/a:b@c",
+            "https://host.example//x:y@z",
+            "mailto:someone@example.com",
+        ] {
+            assert_eq!(find(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn secrets_reshaped_into_names_are_found() {
+        for raw in [
+            "glpat-xY7kQ2mN9pL4vB8cR3tZ",
+            "sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8t",
+            "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1w",
+            "xoxb-120456789012-ab3dEf6hIj9kLm2n",
+            "xoxe-1-My0xLTEyMzQ1Njc4OTAxMjM0",
+            "AKIAIOSFODNN7EXAMPLE",
+            "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYz8Q2mK4nLp",
+            "Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eK",
+        ] {
+            let name = reshape(raw);
+            assert!(find(&name).is_none() || raw.starts_with("ghp_"), "{name}");
+            assert!(find_reshaped(&name).is_some(), "{raw} → {name}");
+        }
+        for name in [
+            "list_accounts_v2_invoices_line_items_2024",
+            "get_v20180820_configuration_public_access_block",
+            "sk_list_invoices_v2_2024",
+            "search_products_by_category_and_price",
+            "akia_is_how_aws_keys_start",
+            "describe_instance_patch_states_for_patch_group",
+            "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+            "get_s3_bucket_replication_v2_config",
+        ] {
+            assert_eq!(find_reshaped(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn no_suggestion_is_made_from_a_secret() {
+        let id = "glpat-xY7kQ2mN9pL4vB8cR3tZ";
+        assert_eq!(
+            safe_suggestion(id, reshape(id), "my_capability"),
+            "my_capability"
+        );
+        assert_eq!(
+            safe_suggestion("SearchProducts", reshape("SearchProducts"), "my_capability"),
+            "search_products"
         );
     }
 

@@ -23,7 +23,10 @@ pub enum Use {
     /// A URL-valued field nothing else checks (allowed origins, AGTP addresses): scheme (one of
     /// these), credentials and host are checked here. `*` (any origin) is allowed.
     Address(&'static [&'static str]),
-    /// Anything else: names, ids, example and schema values. A `http://localhost` default in a
+    /// A name wellgen publishes as an id, a tool name or a file name, or derives one from:
+    /// also checked in the reshaped form of a derived name (`secrets::find_reshaped`).
+    Name,
+    /// Anything else: names, example and schema values. A `http://localhost` default in a
     /// schema is data, not an address an agent calls, so no host check.
     Plain,
 }
@@ -142,7 +145,7 @@ impl<'a, F: FnMut(&Field<'_>, &'a str, Use)> Collect<'a, F> {
     }
 
     fn param(&mut self, field: &str, p: &'a Param) {
-        self.add(field, &p.name, Use::Plain);
+        self.add(field, &p.name, Use::Name);
         self.opt(
             &format!("{field}.description"),
             &p.description,
@@ -214,7 +217,7 @@ fn service<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, s: &'a
     c.opt("service.license", &s.license, Use::Plain);
     c.opt("service.currency", &s.currency, Use::Plain);
     c.opt("service.timezone", &s.timezone, Use::Plain);
-    c.list("service.tags", &s.tags, Use::Plain);
+    c.list("service.tags", &s.tags, Use::Name);
 }
 
 fn others<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, s: &'a Service) {
@@ -240,7 +243,7 @@ fn others<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, s: &'a 
         c.add(&format!("features.{}", field_key(key)), key, Use::Plain);
     }
     for (i, w) in s.webhooks.iter().enumerate() {
-        c.add(&format!("webhooks.{i}.name"), &w.name, Use::Plain);
+        c.add(&format!("webhooks.{i}.name"), &w.name, Use::Name);
         c.add(
             &format!("webhooks.{i}.description"),
             &w.description,
@@ -328,7 +331,7 @@ fn capability<'a>(
     c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>,
     cap: &'a crate::model::Capability,
 ) {
-    c.add(&cap.field("id"), &cap.id, Use::Plain);
+    c.add(&cap.field("id"), &cap.id, Use::Name);
     c.add(&cap.field("description"), &cap.description, Use::AgentText);
     c.opt(&cap.field("details"), &cap.details, Use::AgentText);
     c.opt(&cap.field("returns"), &cap.returns, Use::AgentText);
@@ -344,7 +347,7 @@ fn capability<'a>(
     }
     c.list(&cap.field("scopes"), &cap.scopes, Use::Plain);
     c.opt(&cap.field("content_type"), &cap.content_type, Use::Plain);
-    c.list(&cap.field("tags"), &cap.tags, Use::Plain);
+    c.list(&cap.field("tags"), &cap.tags, Use::Name);
     for p in &cap.params {
         c.param(&cap.field(&format!("params.{}", field_key(&p.name))), p);
     }
@@ -372,11 +375,15 @@ fn capability<'a>(
         ("path", &sem.path),
         ("actor", &sem.actor),
         ("capability", &sem.capability),
-        ("mcp_tool_name", &sem.mcp_tool_name),
     ];
     for (key, v) in plain {
         c.opt(&cap.field(&format!("semantic.{key}")), v, Use::Plain);
     }
+    c.opt(
+        &cap.field("semantic.mcp_tool_name"),
+        &sem.mcp_tool_name,
+        Use::Name,
+    );
     c.opt(&cap.field("semantic.intent"), &sem.intent, Use::AgentText);
     c.opt(&cap.field("semantic.outcome"), &sem.outcome, Use::AgentText);
     for (name, hints) in &sem.parameter_hints {

@@ -206,7 +206,9 @@ fn build_job(input: &Input, job: &Job, count_tokens: bool, quiet: bool) -> Outco
             messages: {
                 // The values this service's build derived, as a single build ends with them.
                 if let Some(line) = b.notes.as_ref().filter(|_| !quiet) {
-                    messages.extend(format!("{}: {line}\n", job.source.display()).into_bytes());
+                    messages.extend(
+                        format!("{}: {line}\n", crate::diag::shown::path(&job.source)).into_bytes(),
+                    );
                 }
                 messages
             },
@@ -230,7 +232,7 @@ fn name_lines(messages: &[u8], source: &Path) -> Vec<u8> {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         if line.starts_with("error: ") {
-            out.push_str(&format!("{}: ", source.display()));
+            out.push_str(&format!("{}: ", crate::diag::shown::path(source)));
         }
         out.push_str(line);
     }

@@ -87,7 +87,7 @@ impl Built {
         let mut line = format!(
             "built {} files into {} ({} written, {} unchanged",
             self.artifacts.len(),
-            out.display(),
+            crate::diag::shown::path(out),
             self.written.written,
             self.written.unchanged
         );
@@ -120,16 +120,25 @@ pub(super) fn build_one(
     let source_dirs = source_dirs(input);
     let dirs: Vec<&Path> = source_dirs.iter().map(PathBuf::as_path).collect();
     if let Err(e) = write::refuse_dangerous_root(out, &dirs) {
-        let _ = writeln!(err, "error[{}]: {}", Code::OutputUnsafe, e.message);
+        let _ = writeln!(
+            err,
+            "error[{}]: {}",
+            Code::OutputUnsafe,
+            crate::diag::shown::message(&e.message)
+        );
         if let Some(h) = e.help {
-            let _ = writeln!(err, "  = help: {h}");
+            let _ = writeln!(err, "  = help: {}", crate::diag::shown::message(&h));
         }
         return Err(EXIT_USAGE);
     }
     let (mut artifacts, diags) = match compile_into(input, quiet, Format::Human, err) {
         Compiled::Ok(a, d) => (a, d),
         Compiled::Invalid => {
-            let _ = writeln!(err, "error: build failed; {} left unchanged", out.display());
+            let _ = writeln!(
+                err,
+                "error: build failed; {} left unchanged",
+                crate::diag::shown::path(out)
+            );
             return Err(EXIT_INVALID);
         }
         Compiled::Unreadable => return Err(EXIT_USAGE),
@@ -159,7 +168,7 @@ pub(super) fn build_one(
         Ok((written, placed)) => {
             if !quiet {
                 for path in &placed {
-                    let _ = writeln!(err, "note: wrote {}", path.display());
+                    let _ = writeln!(err, "note: wrote {}", crate::diag::shown::path(path));
                 }
                 if config_dir.is_none()
                     && let Some(a) = config.first()
@@ -171,7 +180,7 @@ pub(super) fn build_one(
                          configuration is not): pass --server-config DIR or set `[deploy] \
                          server_config` to write it outside it",
                         a.path.trim_start_matches('/'),
-                        out.display()
+                        crate::diag::shown::path(out)
                     );
                 }
             }
@@ -181,7 +190,7 @@ pub(super) fn build_one(
                         err,
                         "note[{}]: finished the renames of a build interrupted earlier in {}",
                         Code::OutputRecovered,
-                        out.display()
+                        crate::diag::shown::path(out)
                     );
                 }
                 Some(write::Recovered::Undone) => {
@@ -189,14 +198,19 @@ pub(super) fn build_one(
                         err,
                         "note[{}]: removed the staged files of a build interrupted earlier in {}",
                         Code::OutputRecovered,
-                        out.display()
+                        crate::diag::shown::path(out)
                     );
                 }
                 None => {}
             }
             if !quiet {
                 for why in &written.kept {
-                    let _ = writeln!(err, "warning[{}]: {why}", Code::OutputKept);
+                    let _ = writeln!(
+                        err,
+                        "warning[{}]: {}",
+                        Code::OutputKept,
+                        crate::diag::shown::message(why)
+                    );
                 }
             }
             let problems = summary(&diags, written.kept.len());
@@ -209,18 +223,27 @@ pub(super) fn build_one(
             })
         }
         Err(e) => {
-            let _ = writeln!(err, "error[{}]: {}", Code::OutputWrite, e.message);
+            let _ = writeln!(
+                err,
+                "error[{}]: {}",
+                Code::OutputWrite,
+                crate::diag::shown::message(&e.message)
+            );
             if let Some(h) = e.help {
-                let _ = writeln!(err, "  = help: {h}");
+                let _ = writeln!(err, "  = help: {}", crate::diag::shown::message(&h));
             }
             if e.pending {
                 let _ = writeln!(
                     err,
                     "error: build interrupted; {} is completed by the next build",
-                    out.display()
+                    crate::diag::shown::path(out)
                 );
             } else {
-                let _ = writeln!(err, "error: build failed; {} left unchanged", out.display());
+                let _ = writeln!(
+                    err,
+                    "error: build failed; {} left unchanged",
+                    crate::diag::shown::path(out)
+                );
             }
             Err(EXIT_USAGE)
         }

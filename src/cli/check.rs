@@ -17,7 +17,7 @@ pub(super) fn check(input: &Input, strict: bool, format: Format, quiet: bool) ->
                 let docs = artifacts.iter().filter(|a| a.serving.is_some()).count();
                 eprintln!(
                     "{}: {} ({docs} documents)",
-                    input.source.display(),
+                    crate::diag::shown::path(&input.source),
                     summary(&diags, 0)
                 );
                 if !quiet && let Some(line) = notes_line(&diags, input.notes) {

@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime};
 use clap::{Args, Parser};
 
 use super::{EXIT_OK, EXIT_USAGE, Input};
+use crate::diag::shown;
 use crate::model::Host;
 use crate::serve::Site;
 
@@ -101,7 +102,7 @@ pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
     let base = format!("http://{addr}");
     print_urls(&site, &base);
     for problem in site.problems() {
-        eprintln!("warning: {problem}");
+        eprintln!("warning: {}", shown::message(&problem));
     }
     if let (Some(input), true) = (input, args.watch) {
         let dir = args.dir.clone();
@@ -110,9 +111,10 @@ pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
     for request in server.incoming_requests() {
         let reply = site.respond_to(request.method().as_str(), request.url());
         if !quiet {
-            // The request target is the client's: escaped so it cannot drive the terminal.
-            let url = crate::diag::printable(request.url().to_string());
-            eprintln!("{} {url} -> {}", request.method(), reply.status);
+            // The method and target are the client's: escaped so they cannot drive the terminal.
+            let (method, url) = (request.method().to_string(), request.url());
+            let (method, url) = (shown::message(&method), shown::message(url));
+            eprintln!("{method} {url} -> {}", reply.status);
         }
         let mut response =
             tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
@@ -164,7 +166,7 @@ fn watch(input: &Input, dir: &Path, base: &str, quiet: bool) {
             continue;
         }
         last = now;
-        eprintln!("{} changed: rebuilding", input.source.display());
+        eprintln!("{} changed: rebuilding", shown::path(&input.source));
         if super::build::build(
             input,
             Some(dir),

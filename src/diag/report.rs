@@ -446,12 +446,13 @@ mod tests {
             .at("service.name")
             .with_span(start..start + 2)
             .help("a, b: c");
-        // Set directly: `Diagnostic::error` would already have escaped the carriage return.
+        // Set directly: `Diagnostic::new` would already have escaped the carriage return. A
+        // line break from the input is printed escaped; only the help's own starts a line.
         d.message = "100% empty,\r\nreally: yes".into();
         assert_eq!(
             github_annotation(&source(text), &d),
             "::error file=api/service.toml,line=2,col=8,endColumn=10,title=E-invalid-value service.name::\
-             100%25 empty,%0D%0Areally: yes%0Ahelp: a, b: c\n"
+             100%25 empty,\\r\\nreally: yes%0Ahelp: a, b: c\n"
         );
         assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
     }

@@ -1189,7 +1189,7 @@ impl Cx<'_> {
                 .at(field)
                 .help(format!(
                     "use lowercase letters, digits and `_`, starting with a letter (e.g. `{}`)",
-                    suggest_id(id)
+                    crate::check::secrets::safe_suggestion(id, suggest_id(id), "my_capability")
                 )),
             );
         } else if id.len() > 64 {

@@ -186,8 +186,8 @@ fn a_refused_capability_id_and_its_suggestion_are_masked() {
     let (_, _, stderr) = run(wellgen()
         .current_dir(work.path())
         .args(["check", "service.toml"]));
-    // The suggestion is the key lowercased: masked like the key.
-    assert!(stderr.contains("(e.g. `akia…`)"), "{stderr}");
+    // No suggestion is made from a secret-like value: the key lowercased would repeat it.
+    assert!(stderr.contains("(e.g. `my_capability`)"), "{stderr}");
     assert!(
         !stderr.to_ascii_lowercase().contains("iosfodnn7example"),
         "{stderr}"
@@ -374,4 +374,62 @@ fn json_and_depth_errors_name_the_file_once_and_a_byte_order_mark_keeps_columns_
         assert!(stderr.starts_with(start), "{name}: {stderr}");
         assert_eq!(stderr.matches(name).count(), 1, "{name}: {stderr}");
     }
+}
+
+/// Pieces of a token that survive its reshaping into an id (`glpat_x_y7k_q2m_…`) or tool name:
+/// none may be printed, in any form.
+fn holds_reshaped(output: &str, raw: &str) -> bool {
+    let squeezed = |s: &str| -> String {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let out = squeezed(output);
+    let raw = squeezed(raw);
+    // Any 10 characters of the token in a row, case and separators aside.
+    (0..raw.len().saturating_sub(10)).any(|i| out.contains(&raw[i + 4..(i + 14).min(raw.len())]))
+}
+
+#[test]
+fn a_secret_reshaped_into_an_id_is_printed_in_no_format() {
+    for token in [
+        "glpat-xY7kQ2mN9pL4vB8cR3tZ",
+        "sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8t",
+        "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1w",
+        "xoxe-1-My0xLTEyMzQ1Njc4OTAxMjM0",
+    ] {
+        let work = service("id = \"create_charge\"", &format!("id = \"{token}\""));
+        for (format, output) in every_output(work.path(), &[]) {
+            assert!(
+                !holds_reshaped(&output, token),
+                "{format} {token}:\n{output}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_operation_id_that_is_a_secret_is_refused_once_reshaped_and_never_published() {
+    let work = tempfile::tempdir().unwrap();
+    let token = "glpat-xY7kQ2mN9pL4vB8cR3tZ";
+    fs::write(
+        work.path().join("openapi.yaml"),
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: Notes, version: '1.0', description: Create and retrieve notes.}}\n\
+             servers: [{{url: 'https://notes.example'}}]\npaths:\n  /notes:\n    get:\n      \
+             operationId: {token}\n      summary: List the notes of the account\n      \
+             responses: {{'200': {{description: The notes}}}}\n"
+        ),
+    )
+    .unwrap();
+    let out = work.path().join("dist");
+    let (code, stdout, stderr) = run(wellgen()
+        .current_dir(work.path())
+        .args(["build", "openapi.yaml", "-o"])
+        .arg(&out));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("E-secret"), "{stderr}");
+    assert!(!holds_reshaped(&(stdout + &stderr), token), "{stderr}");
+    assert!(!out.exists(), "nothing is published");
 }

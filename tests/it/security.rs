@@ -341,3 +341,200 @@ fn control_characters_from_an_openapi_document_are_printed_escaped() {
     assert!(stderr.contains("broken.json#/x\\u{1b}[2J"), "{stderr}");
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }
+
+/// Strings that drive a terminal or forge CI log lines when printed raw: a line break then a
+/// GitHub Actions command, OSC 8 and CSI escapes, a bidi override, C1 controls, Unicode line
+/// separators.
+const HOSTILE: &[&str] = &[
+    "api\n::error file=src/main.rs,line=1::forged\n::stop-commands::x",
+    "a\r::warning::forged\r\n::add-mask::x",
+    "\u{1b}]8;;https://evil.example\u{7}click\u{1b}]8;;\u{7}",
+    "\u{1b}[2J\u{1b}[31mred\u{1b}[0m",
+    "abc\u{202e}gnp.exe\u{2066}",
+    "x\u{2028}::error::ls\u{2029}::notice::y\u{85}::debug::z",
+    "\u{9b}31m c1 \u{7f}\u{0}",
+];
+
+/// `text` as a TOML basic string's content: every character but printable ASCII escaped.
+fn toml_escaped(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            ' '..='~' if c != '"' && c != '\\' => c.to_string(),
+            c if (c as u32) < 0x10000 => format!("\\u{:04X}", c as u32),
+            c => format!("\\U{:08X}", c as u32),
+        })
+        .collect()
+}
+
+/// Services with `{H}` in one place each: a key of a field path, values the model validates
+/// (type, id, method, path), free text, a language and a contact address.
+const PLACES: &[&str] = &[
+    "[[capabilities]]\nid = \"find\"\ndescription = \"Find things\"\npath = \"/things\"\n[capabilities.params]\n\"{H}\" = \"strung, optional -- x\"\n",
+    "[auth]\ntype = \"{H}\"\n",
+    "[[capabilities]]\nid = \"{H}\"\ndescription = \"Find things\"\npath = \"/things\"\n",
+    "[[capabilities]]\nid = \"find\"\nmethod = \"{H}\"\ndescription = \"Find things\"\npath = \"/things\"\n",
+    "[[capabilities]]\nid = \"find\"\ndescription = \"Find things\"\npath = \"/things{H}\"\n",
+    "[[capabilities]]\nid = \"find\"\ndescription = \"{H}\"\npath = \"/things\"\n",
+    "[service.contact]\nemail = \"{H}\"\n",
+];
+
+fn hostile_service(place: &str, value: &str) -> String {
+    let extra = place.replace("{H}", &toml_escaped(value));
+    let (service, rest) = if extra.starts_with("[service.") {
+        (extra.as_str(), "")
+    } else {
+        ("", extra.as_str())
+    };
+    format!(
+        "[service]\nname = \"Notes\"\ndescription = \"Create and retrieve notes.\"\n\
+         base_url = \"https://notes.example\"\n{service}\n{rest}"
+    )
+}
+
+/// What no output may hold: a control character but a line break (a tab only in a source
+/// line), an invisible format character, a line that starts a workflow command (in the GitHub
+/// format, a line that starts anything but one of wellgen's annotations).
+fn printing_problem(format: &str, output: &str) -> Option<String> {
+    if let Some(c) = output.chars().find(|&c| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    }) {
+        return Some(format!("raw U+{:04X}", c as u32));
+    }
+    for line in output.lines() {
+        let ours = ["::error file=", "::warning file=", "::notice file="]
+            .iter()
+            .any(|p| line.starts_with(p));
+        let bad = if format == "github" {
+            !ours
+        } else {
+            line.trim_start().starts_with("::")
+        };
+        if bad {
+            return Some(format!("line {line:?}"));
+        }
+    }
+    None
+}
+
+#[test]
+fn hostile_strings_reach_no_output_raw_in_any_format() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    let mut failures = Vec::new();
+    for place in PLACES {
+        for value in HOSTILE {
+            fs::write(&source, hostile_service(place, value)).unwrap();
+            for format in ["human", "json", "github", "sarif"] {
+                let (_, stdout, stderr) = run(wellgen()
+                    .args(["check", "--notes", "--format", format])
+                    .arg(&source));
+                if stdout.is_empty() && stderr.is_empty() {
+                    failures.push(format!("{place:?} {value:?} {format}: no output"));
+                }
+                if let Some(p) =
+                    printing_problem(format, &stdout).or_else(|| printing_problem("human", &stderr))
+                {
+                    failures.push(format!(
+                        "{place:?} {value:?} {format}: {p}\n{stdout}{stderr}"
+                    ));
+                }
+                if matches!(format, "json" | "sarif") {
+                    assert!(
+                        serde_json::from_str::<serde_json::Value>(&stdout).is_ok(),
+                        "{stdout}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn one_huge_value_gives_a_short_output() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    // Printed whole, 100,000 characters gave 200,000 to 800,000 bytes of output.
+    let huge = "A-b".repeat(33_334);
+    for place in PLACES {
+        fs::write(&source, hostile_service(place, &huge)).unwrap();
+        for format in ["human", "json"] {
+            let (_, stdout, stderr) = run(wellgen()
+                .args(["check", "--notes", "--format", format])
+                .arg(&source));
+            let size = stdout.len() + stderr.len();
+            assert!(
+                size < 40_000,
+                "{place:?} {format}: {size} bytes\n{}",
+                &stderr[..stderr.len().min(3000)]
+            );
+            // A quoted value is cut at 160 characters, a source line at 120.
+            assert!(
+                !format!("{stdout}{stderr}").contains(&"A-b".repeat(60)),
+                "{place:?} {format}: a long run of the value\n{}{}",
+                &stdout[..stdout.len().min(3000)],
+                &stderr[..stderr.len().min(3000)]
+            );
+        }
+    }
+}
+
+/// `wellgen serve` prints a site's own `_headers` problems and logs each request's method and
+/// target, all three the input's: escaped like every other printed value, so a client's
+/// method cannot write a line of its own into the log.
+#[test]
+fn serve_escapes_a_sites_headers_and_a_clients_method() {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    let site = tempfile::tempdir().unwrap();
+    fs::write(site.path().join("index.html"), "<p>home</p>\n").unwrap();
+    fs::write(
+        site.path().join("_headers"),
+        "/x\n  X-Bad\u{1b}]8;;https://evil.example\u{7} no colon\n",
+    )
+    .unwrap();
+    let log = site.path().join("serve.log");
+    let mut child = wellgen()
+        .arg("serve")
+        .arg(site.path())
+        .args(["--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = out.read_to_string(&mut rest);
+    });
+    let addr = first
+        .trim()
+        .rsplit_once("http://")
+        .map(|(_, a)| a.trim_end_matches('/').to_string())
+        .unwrap_or_else(|| panic!("{first}"));
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    stream
+        .write_all(
+            b"GE\x1b[2JT\rFORGED-LOG-LINE /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        )
+        .unwrap();
+    let mut reply = Vec::new();
+    let _ = stream.read_to_end(&mut reply);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let _ = child.kill();
+    let _ = child.wait();
+    let logged = fs::read_to_string(&log).unwrap();
+    assert!(
+        !logged.contains('\u{1b}') && !logged.contains('\u{7}'),
+        "{logged:?}"
+    );
+    assert!(!logged.contains('\r'), "{logged:?}");
+    for line in logged.lines() {
+        assert!(!line.starts_with("FORGED"), "{logged:?}");
+    }
+}
