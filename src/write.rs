@@ -775,13 +775,9 @@ fn merged_section(dest: &Path, ours: &[u8], placement: Placement) -> Result<Vec<
 pub fn refuse_dangerous_root(out: &Path, source_dirs: &[&Path]) -> Result<(), WriteError> {
     let real = resolve_to_be(out);
     let real = real.as_path();
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .and_then(|h| h.canonicalize().ok());
-
     let why = if real.parent().is_none() {
         Some("the file system root")
-    } else if home.as_deref() == Some(real) {
+    } else if home_folders().iter().any(|h| h == real) {
         Some("your home folder")
     } else if source_dirs
         .iter()
@@ -799,6 +795,47 @@ pub fn refuse_dangerous_root(out: &Path, source_dirs: &[&Path]) -> Result<(), Wr
         .help("choose an output folder with --out, e.g. `--out dist`")),
         None => Ok(()),
     }
+}
+
+/// The user's home folder, resolved: `$HOME` and the user database's entry for the current
+/// user (which still names it when `HOME` is unset or points elsewhere).
+fn home_folders() -> Vec<PathBuf> {
+    let from_env = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let from_db = fs::read_to_string("/etc/passwd")
+        .ok()
+        .and_then(|db| home_in_passwd(&db, current_uid()?));
+    let mut homes: Vec<PathBuf> = from_env
+        .into_iter()
+        .chain(from_db)
+        .filter_map(|h| h.canonicalize().ok())
+        .collect();
+    homes.dedup();
+    homes
+}
+
+#[cfg(target_os = "linux")]
+fn current_uid() -> Option<u32> {
+    Some(rustix::process::getuid().as_raw())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn current_uid() -> Option<u32> {
+    None
+}
+
+/// The home folder of `uid` in passwd(5) text (`name:pw:uid:gid:gecos:home:shell`).
+fn home_in_passwd(db: &str, uid: u32) -> Option<PathBuf> {
+    db.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        match fields.as_slice() {
+            [_, _, id, _, _, home, ..] if id.parse() == Ok(uid) && home.starts_with('/') => {
+                Some(PathBuf::from(home))
+            }
+            _ => None,
+        }
+    })
 }
 
 /// Where `path` will be once its missing folders are made: its longest existing ancestor
@@ -1506,6 +1543,15 @@ fn publishable(_: &fs::File) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_user_database_names_the_home_folder() {
+        let db = "root:x:0:0:root:/root:/bin/bash\n# comment\nbad line\nme:x:1000:1000:Me,,,:/home/me:/bin/sh\n";
+        assert_eq!(home_in_passwd(db, 0), Some(PathBuf::from("/root")));
+        assert_eq!(home_in_passwd(db, 1000), Some(PathBuf::from("/home/me")));
+        assert_eq!(home_in_passwd(db, 5), None);
+        assert_eq!(home_in_passwd("x:x:7:7::relative:/bin/sh", 7), None);
+    }
 
     #[test]
     fn only_plain_paths_are_files_wellgen_writes() {

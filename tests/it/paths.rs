@@ -250,3 +250,36 @@ fn a_manifest_without_hashes_is_upgraded_only_where_nothing_changes() {
         "{stderr}"
     );
 }
+
+/// The home folder of the user running the tests, as the user database names it.
+fn home_in_user_database() -> Option<std::path::PathBuf> {
+    let (_, uid, _) = run(std::process::Command::new("id").arg("-u"));
+    let uid = uid.trim().to_string();
+    fs::read_to_string("/etc/passwd").ok()?.lines().find_map(|line| {
+        let f: Vec<&str> = line.split(':').collect();
+        (f.len() > 5 && f[2] == uid).then(|| f[5].into())
+    })
+}
+
+#[test]
+fn the_home_folder_is_refused_when_home_is_unset() {
+    let Some(home) = home_in_user_database().filter(|h| h.is_dir()) else {
+        eprintln!("skipped: no home folder in /etc/passwd");
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    // An invalid source: should the refusal ever fail, the build stops before writing.
+    fs::write(&source, "[service\n").unwrap();
+    for home_var in [None, Some(work.path())] {
+        let mut cmd = wellgen();
+        cmd.arg("build").arg(&source).arg("-o").arg(&home);
+        match home_var {
+            None => cmd.env_remove("HOME"),
+            Some(h) => cmd.env("HOME", h),
+        };
+        let (code, _, stderr) = run(&mut cmd);
+        assert_eq!(code, 2, "HOME={home_var:?}: {stderr}");
+        assert!(stderr.contains("(your home folder)"), "{stderr}");
+    }
+}
