@@ -255,10 +255,13 @@ fn a_manifest_without_hashes_is_upgraded_only_where_nothing_changes() {
 fn home_in_user_database() -> Option<std::path::PathBuf> {
     let (_, uid, _) = run(std::process::Command::new("id").arg("-u"));
     let uid = uid.trim().to_string();
-    fs::read_to_string("/etc/passwd").ok()?.lines().find_map(|line| {
-        let f: Vec<&str> = line.split(':').collect();
-        (f.len() > 5 && f[2] == uid).then(|| f[5].into())
-    })
+    fs::read_to_string("/etc/passwd")
+        .ok()?
+        .lines()
+        .find_map(|line| {
+            let f: Vec<&str> = line.split(':').collect();
+            (f.len() > 5 && f[2] == uid).then(|| f[5].into())
+        })
 }
 
 #[test]
