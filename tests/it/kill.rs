@@ -336,6 +336,8 @@ fn an_error_after_the_commit_point_is_completed_by_the_next_build() {
 }
 
 /// Starts a build of `source` into `dist` that stops at `point`, and returns it paused there.
+// The caller kills and waits for the child it gets.
+#[allow(clippy::zombie_processes)]
 fn paused_at(source: &Path, dist: &Path, point: &str) -> std::process::Child {
     let mut child = wellgen()
         .arg("build")
@@ -352,6 +354,7 @@ fn paused_at(source: &Path, dist: &Path, point: &str) -> std::process::Child {
         let mut line = String::new();
         if stderr.read_line(&mut line).unwrap() == 0 {
             let _ = child.kill();
+            let _ = child.wait();
             panic!("the build never paused at {point}:\n{seen}");
         }
         if line.contains(&format!("paused at {point}")) {
