@@ -47,6 +47,26 @@ pub fn service_path(
         _ => std::env::current_dir().and_then(|d| d.canonicalize()),
     };
     let dir = dir.map_err(|_| refused(&root.display().to_string()))?;
+    // A service.toml outside a given root may name a file inside it: resolved from the root.
+    let (dir, value) = if dir.starts_with(&root) {
+        (dir, value.to_path_buf())
+    } else {
+        let mut normal = PathBuf::new();
+        for c in dir.join(value).components() {
+            match c {
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    normal.pop();
+                }
+                c => normal.push(c),
+            }
+        }
+        match normal.strip_prefix(&root) {
+            Ok(rest) => (root.clone(), rest.to_path_buf()),
+            Err(_) => return Err(refused(&root.display().to_string())),
+        }
+    };
+    let value = value.as_path();
     let confined = if to_be {
         confine_to_be(&root, &dir, value)
     } else {
