@@ -47,6 +47,7 @@ pub fn service_path(
         _ => std::env::current_dir().and_then(|d| d.canonicalize()),
     };
     let dir = dir.map_err(|_| refused(&root.display().to_string()))?;
+    let as_written = service_toml.parent().unwrap_or(Path::new(".")).join(value);
     // A service.toml outside a given root may name a file inside it: resolved from the root.
     let (dir, value) = if dir.starts_with(&root) {
         (dir, value.to_path_buf())
@@ -74,7 +75,6 @@ pub fn service_path(
     };
     // A file to read keeps the path as written (messages name it so); inside the root, a
     // missing one is the reader's to report.
-    let as_written = service_toml.parent().unwrap_or(Path::new(".")).join(value);
     match confined {
         Ok(_) | Err(Refusal::Io(_)) if !to_be => Ok(as_written),
         Ok(path) => Ok(path),
