@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod confine;
 pub mod diag;
 pub mod emit;
 #[doc(hidden)]

@@ -16,6 +16,10 @@
 //! Where the folder holds only wellgen's files, a build on Linux instead stages the whole new
 //! output in a sibling folder and swaps the two at once ([`swap`]): never a mix even before the
 //! next run.
+//!
+//! A build holds an exclusive advisory lock (`flock`) on the output folder, and on the staged
+//! sibling that takes its place, from before [`recover`] until its last write: a second build
+//! into the same folder is refused rather than mixed with the first.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
@@ -125,11 +129,12 @@ pub fn write(
     source_dirs: &[&Path],
 ) -> Result<Report, WriteError> {
     refuse_dangerous_root(out, source_dirs)?;
-    let recovered = recover(out)?;
     let created_root = !out.exists();
     if created_root {
         fs::create_dir_all(out).map_err(io(format!("cannot create {}", out.display())))?;
     }
+    let _lock = lock_folder(out)?;
+    let recovered = recover(out)?;
     let root = out
         .canonicalize()
         .map_err(io(format!("cannot open {}", out.display())))?;
@@ -775,13 +780,9 @@ fn merged_section(dest: &Path, ours: &[u8], placement: Placement) -> Result<Vec<
 pub fn refuse_dangerous_root(out: &Path, source_dirs: &[&Path]) -> Result<(), WriteError> {
     let real = resolve_to_be(out);
     let real = real.as_path();
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .and_then(|h| h.canonicalize().ok());
-
     let why = if real.parent().is_none() {
         Some("the file system root")
-    } else if home.as_deref() == Some(real) {
+    } else if home_folders().iter().any(|h| h == real) {
         Some("your home folder")
     } else if source_dirs
         .iter()
@@ -799,6 +800,47 @@ pub fn refuse_dangerous_root(out: &Path, source_dirs: &[&Path]) -> Result<(), Wr
         .help("choose an output folder with --out, e.g. `--out dist`")),
         None => Ok(()),
     }
+}
+
+/// The user's home folder, resolved: `$HOME` and the user database's entry for the current
+/// user (which still names it when `HOME` is unset or points elsewhere).
+fn home_folders() -> Vec<PathBuf> {
+    let from_env = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let from_db = fs::read_to_string("/etc/passwd")
+        .ok()
+        .and_then(|db| home_in_passwd(&db, current_uid()?));
+    let mut homes: Vec<PathBuf> = from_env
+        .into_iter()
+        .chain(from_db)
+        .filter_map(|h| h.canonicalize().ok())
+        .collect();
+    homes.dedup();
+    homes
+}
+
+#[cfg(target_os = "linux")]
+fn current_uid() -> Option<u32> {
+    Some(rustix::process::getuid().as_raw())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn current_uid() -> Option<u32> {
+    None
+}
+
+/// The home folder of `uid` in passwd(5) text (`name:pw:uid:gid:gecos:home:shell`).
+fn home_in_passwd(db: &str, uid: u32) -> Option<PathBuf> {
+    db.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        match fields.as_slice() {
+            [_, _, id, _, _, home, ..] if id.parse() == Ok(uid) && home.starts_with('/') => {
+                Some(PathBuf::from(home))
+            }
+            _ => None,
+        }
+    })
 }
 
 /// Where `path` will be once its missing folders are made: its longest existing ancestor
@@ -1189,19 +1231,24 @@ impl Journal {
         let path = root.join(JOURNAL);
         let tmp = staged_name(&path);
         let _ = fs::remove_file(&tmp);
-        fs::OpenOptions::new()
+        let saved = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&tmp)
             .and_then(|mut f| {
                 f.write_all(text.as_bytes())?;
+                test_fail("journal-write").map_err(|e| std::io::Error::other(e.message))?;
                 f.sync_all()
             })
             .and_then(|()| {
                 test_pause(&format!("journal-staged:{state}"));
                 fs::rename(&tmp, &path)
-            })
-            .map_err(io(format!("cannot write {}", path.display())))?;
+            });
+        if let Err(e) = saved {
+            // A full disk leaves a partial copy: not left in the site folder.
+            let _ = fs::remove_file(&tmp);
+            return Err(io(format!("cannot write {}", path.display()))(e));
+        }
         self.written = true;
         Ok(())
     }
@@ -1365,11 +1412,15 @@ mod swap {
             ..Journal::default()
         };
         journal.save(root)?;
-        let exchanged = stage(root, &staging, files).and_then(|()| {
+        // The staged folder is locked before it takes the output folder's place, so a build
+        // that opens the output folder after the exchange waits on this build too.
+        let mut staging_lock = None;
+        let exchanged = stage(root, &staging, files, &mut staging_lock).and_then(|()| {
             test_pause("staged");
             exchange(&staging, root)
         });
         if exchanged.is_err() {
+            drop(staging_lock);
             discard(root)?;
             return Ok(false);
         }
@@ -1390,10 +1441,13 @@ mod swap {
         root: &Path,
         staging: &Path,
         files: &[(PathBuf, Arc<Vec<u8>>, bool)],
+        lock: &mut Option<FolderLock>,
     ) -> std::io::Result<()> {
         fs::create_dir(staging)?;
+        *lock = Some(lock_folder(staging).map_err(|e| std::io::Error::other(e.message))?);
         fs::set_permissions(staging, root.metadata()?.permissions())?;
         let mut journal = fs::File::create_new(staging.join(JOURNAL))?;
+        test_pause("swap-journal-created");
         journal.write_all(format!("{JOURNAL_HEAD}\nstate commit\nswap\n").as_bytes())?;
         journal.sync_all()?;
         let mut made: HashSet<PathBuf> = HashSet::new();
@@ -1457,8 +1511,15 @@ mod swap {
         }
     }
 
+    /// The swap journal the staged folder gets before anything else.
+    fn staged_journal() -> String {
+        format!("{JOURNAL_HEAD}\nstate commit\nswap\n")
+    }
+
     /// Removes the staging folder of `root` if it is wellgen's: a real folder holding a swap
-    /// journal (the one each side gets before anything else), or an empty one.
+    /// journal (the one each side gets before anything else), or holding nothing but
+    /// wellgen's bookkeeping (a kill while its journal was written leaves it empty or cut
+    /// short). Its journal goes last, so a kill during the removal leaves it still marked.
     pub fn remove_staging(root: &Path) -> Result<(), WriteError> {
         let Some(staging) = staging(root) else {
             return Ok(());
@@ -1466,19 +1527,99 @@ mod swap {
         if !staging.symlink_metadata().is_ok_and(|m| m.is_dir()) {
             return Ok(());
         }
-        let marked =
-            fs::read_to_string(staging.join(JOURNAL)).is_ok_and(|t| t.lines().any(|l| l == "swap"));
-        let removed = if marked {
-            fs::remove_dir_all(&staging)
-        } else {
-            match fs::remove_dir(&staging) {
-                // Not empty and not marked: not wellgen's to remove.
-                Err(e) if e.kind() == std::io::ErrorKind::DirectoryNotEmpty => Ok(()),
-                other => other,
+        let journal = staging.join(JOURNAL);
+        let marked = fs::read_to_string(&journal).is_ok_and(|t| {
+            t.lines().any(|l| l == "swap") || staged_journal().starts_with(t.as_str())
+        });
+        if !marked && !only_bookkeeping(&staging) {
+            // Not marked and not only wellgen's files: not wellgen's to remove.
+            return Ok(());
+        }
+        let failed = io(format!("cannot remove {}", staging.display()));
+        for entry in
+            fs::read_dir(&staging).map_err(io(format!("cannot read {}", staging.display())))?
+        {
+            let entry = entry.map_err(io(format!("cannot read {}", staging.display())))?;
+            if entry.file_name() == JOURNAL {
+                continue;
             }
-        };
-        removed.map_err(io(format!("cannot remove {}", staging.display())))
+            // `file_type` does not follow symlinks: a link is removed as a link.
+            let path = entry.path();
+            let removed = match entry.file_type() {
+                Ok(t) if t.is_dir() => fs::remove_dir_all(&path),
+                _ => fs::remove_file(&path),
+            };
+            if let Err(e) = removed {
+                return Err(io(format!("cannot remove {}", path.display()))(e));
+            }
+        }
+        test_pause("discarding");
+        match fs::remove_file(&journal) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(io(format!("cannot remove {}", journal.display()))(e));
+            }
+            _ => {}
+        }
+        fs::remove_dir(&staging).map_err(failed)
     }
+
+    /// Whether `dir` holds only files whose names only wellgen uses for its own bookkeeping
+    /// (what a kill during an older removal of a staged folder could leave), or nothing.
+    fn only_bookkeeping(dir: &Path) -> bool {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return false;
+        };
+        entries.into_iter().all(|e| {
+            e.is_ok_and(|e| {
+                let name = e.file_name();
+                e.file_type().is_ok_and(|t| t.is_file())
+                    && (name == MANIFEST
+                        || name == JOURNAL
+                        || name.as_encoded_bytes().starts_with(b".wellgen-")
+                            && name.as_encoded_bytes().ends_with(b".tmp"))
+            })
+        })
+    }
+}
+
+/// An exclusive advisory lock on an output folder, held until dropped; `None` where the
+/// platform or the file system has no such lock (the build goes on unlocked there).
+pub struct FolderLock(#[allow(dead_code)] Option<fs::File>);
+
+/// Locks the folder `dir` for this build, or refuses when another build holds it. The lock is
+/// on the folder itself (no lock file to leave behind); the folder at `dir` is checked to still
+/// be the one locked, since a swap may put another in its place between the open and the lock.
+pub fn lock_folder(dir: &Path) -> Result<FolderLock, WriteError> {
+    #[cfg(unix)]
+    for _ in 0..8 {
+        use std::os::unix::fs::MetadataExt;
+        let opened = fs::File::open(dir).map_err(io(format!("cannot open {}", dir.display())))?;
+        match opened.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(WriteError::new(format!(
+                    "another wellgen build is writing into {}",
+                    dir.display()
+                ))
+                .help("wait for it to finish, then build again"));
+            }
+            Err(fs::TryLockError::Error(_)) => return Ok(FolderLock(None)),
+        }
+        let (Ok(locked), Ok(now)) = (opened.metadata(), fs::metadata(dir)) else {
+            continue;
+        };
+        if (locked.dev(), locked.ino()) == (now.dev(), now.ino()) {
+            return Ok(FolderLock(Some(opened)));
+        }
+    }
+    #[cfg(unix)]
+    return Err(WriteError::new(format!(
+        "cannot lock {}: it keeps being replaced",
+        dir.display()
+    ))
+    .help("wait for other builds into it to finish, then build again"));
+    #[cfg(not(unix))]
+    Ok(FolderLock(None))
 }
 
 /// Creates the file `path`, which must not exist yet, with a published file's mode.
@@ -1506,6 +1647,15 @@ fn publishable(_: &fs::File) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_user_database_names_the_home_folder() {
+        let db = "root:x:0:0:root:/root:/bin/bash\n# comment\nbad line\nme:x:1000:1000:Me,,,:/home/me:/bin/sh\n";
+        assert_eq!(home_in_passwd(db, 0), Some(PathBuf::from("/root")));
+        assert_eq!(home_in_passwd(db, 1000), Some(PathBuf::from("/home/me")));
+        assert_eq!(home_in_passwd(db, 5), None);
+        assert_eq!(home_in_passwd("x:x:7:7::relative:/bin/sh", 7), None);
+    }
 
     #[test]
     fn only_plain_paths_are_files_wellgen_writes() {

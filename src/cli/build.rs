@@ -151,9 +151,17 @@ pub(super) fn build_one(
         let documents = artifacts.clone();
         std::thread::spawn(move || tokens::count(&documents))
     });
-    let config_dir = server_config
-        .map(Path::to_path_buf)
-        .or_else(|| deploy_server_config(input));
+    let config_dir = match server_config {
+        Some(dir) => Some(dir.to_path_buf()),
+        None => match deploy_server_config(input) {
+            Ok(dir) => dir,
+            Err((message, help)) => {
+                let _ = writeln!(err, "error[{}]: {message}", Code::OutputUnsafe);
+                let _ = writeln!(err, "  = help: {help}");
+                return Err(EXIT_USAGE);
+            }
+        },
+    };
     let written = write::write(out, &artifacts, &dirs).and_then(|report| {
         let Some(dir) = &config_dir else {
             return Ok((report, Vec::new()));
@@ -250,19 +258,33 @@ pub(super) fn build_one(
     }
 }
 
-/// `[deploy] server_config` of the service.toml, relative to its folder.
-fn deploy_server_config(input: &Input) -> Option<PathBuf> {
+/// `[deploy] server_config` of the service.toml, relative to its folder and confined to its
+/// project (`confine::service_path`).
+fn deploy_server_config(input: &Input) -> Result<Option<PathBuf>, (String, String)> {
     // An OpenAPI source has no `[deploy]`; reading a 13 MB JSON file as TOML took a tenth of
     // GitHub's build.
     if input.openapi.is_none() && openapi_source(input).as_ref() == Some(&input.source) {
-        return None;
+        return Ok(None);
     }
-    let text = std::fs::read_to_string(&input.source).ok()?;
-    let rel = source::parse_service_toml(&text)
-        .ok()?
-        .deploy?
-        .server_config?;
-    Some(input.source.parent().unwrap_or(Path::new(".")).join(rel))
+    let Some(rel) = std::fs::read_to_string(&input.source)
+        .ok()
+        .and_then(|text| {
+            source::parse_service_toml(&text)
+                .ok()?
+                .deploy?
+                .server_config
+        })
+    else {
+        return Ok(None);
+    };
+    crate::confine::service_path(
+        &input.source,
+        "[deploy] server_config",
+        Path::new(&rel),
+        input.ref_root.as_deref(),
+        true,
+    )
+    .map(Some)
 }
 
 /// The folders of the service.toml and of the OpenAPI document it imports: both are sources.

@@ -83,15 +83,15 @@ pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
         );
         return EXIT_USAGE;
     }
-    let server = match tiny_http::Server::http((args.bind.as_str(), args.port)) {
-        Ok(s) => s,
+    let listener = match std::net::TcpListener::bind((args.bind.as_str(), args.port)) {
+        Ok(l) => l,
         Err(e) => {
             eprintln!("error: cannot listen on {}:{}: {e}", args.bind, args.port);
             eprintln!("  = help: choose another port with --port (0 picks a free one)");
             return EXIT_USAGE;
         }
     };
-    let Some(addr) = server.server_addr().to_ip() else {
+    let Ok(addr) = listener.local_addr() else {
         eprintln!("error: not listening on an IP address");
         return EXIT_USAGE;
     };
@@ -108,24 +108,19 @@ pub(super) fn serve(args: &ServeArgs, quiet: bool) -> u8 {
         let dir = args.dir.clone();
         std::thread::spawn(move || watch(&input, &dir, &base, quiet));
     }
-    for request in server.incoming_requests() {
-        let reply = site.respond_to(request.method().as_str(), request.url());
+    // The method and target are the client's: escaped so they cannot drive the terminal.
+    let log = |method: &str, target: &str, status: u16| {
         if !quiet {
-            // The method and target are the client's: escaped so they cannot drive the terminal.
-            let (method, url) = (request.method().to_string(), request.url());
-            let (method, url) = (shown::message(&method), shown::message(url));
-            eprintln!("{method} {url} -> {}", reply.status);
+            let (method, target) = (shown::message(method), shown::message(target));
+            eprintln!("{method} {target} -> {status}");
         }
-        let mut response =
-            tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
-        for (name, value) in &reply.headers {
-            if let Ok(h) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-                response.add_header(h);
-            }
-        }
-        // A client that hung up is not the server's problem.
-        let _ = request.respond(response);
-    }
+    };
+    crate::serve::http::run(
+        &listener,
+        &site,
+        crate::serve::http::Limits::default(),
+        &log,
+    );
     EXIT_OK
 }
 

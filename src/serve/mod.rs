@@ -3,6 +3,7 @@
 //! checked before deploying.
 
 pub mod headers_file;
+pub mod http;
 pub mod pattern;
 pub mod redirects_file;
 pub mod site;

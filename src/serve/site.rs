@@ -117,7 +117,7 @@ impl Site {
             return text_reply(400, "400 Bad Request\n");
         };
         let headers = match self.read("_headers") {
-            Some(text) if !is_hidden(&path) => {
+            Some(text) if !self.hides(&path) => {
                 HeadersFile::parse(&text).headers_for(&path, self.composition())
             }
             _ => Vec::new(),
@@ -134,7 +134,7 @@ impl Site {
         let Some((path, query)) = parse_request(url) else {
             return text_reply(400, "400 Bad Request\n");
         };
-        if is_hidden(&path) {
+        if self.hides(&path) {
             return self.not_found();
         }
         let Some(worker) = self.worker() else {
@@ -312,6 +312,21 @@ impl Worker {
 
 fn is_hidden(path: &str) -> bool {
     HIDDEN.contains(&path.trim_start_matches('/'))
+}
+
+/// Whether a name of `path` starts with `.`, `/.well-known/` aside: Netlify publishes no
+/// such file or folder (`.env`, `.git/config`, `.htpasswd`).
+fn is_dotfile(path: &str) -> bool {
+    path.split('/')
+        .enumerate()
+        .any(|(i, name)| name.starts_with('.') && !(i == 1 && name == ".well-known"))
+}
+
+impl Site {
+    /// Whether this host answers `path` with a 404 whatever the folder holds.
+    fn hides(&self, path: &str) -> bool {
+        is_hidden(path) || (self.host == Host::Netlify && is_dotfile(path))
+    }
 }
 
 fn text_reply(status: u16, text: &str) -> Reply {

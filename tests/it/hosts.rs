@@ -433,3 +433,28 @@ fn many_capability_documents_collapse_under_cloudflares_rule_limit() {
             .contains("Cloudflare Pages accepts at most 2000")
     );
 }
+
+/// A `_headers` with two wellgen sections is refused whatever the host: replacing one section
+/// would take the site's own rules between them for wellgen's.
+#[test]
+fn a_headers_file_with_two_wellgen_sections_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    fs::create_dir_all(&out).unwrap();
+    fs::write(out.join("_headers"), "/y\n  Y: 2\n").unwrap();
+    let src = root().join(BOOKSHELF);
+    let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
+    assert_eq!(code, 0, "{stderr}");
+    let built = fs::read_to_string(out.join("_headers")).unwrap();
+    let doubled = format!("{built}{}", &built[built.find("# BEGIN").unwrap()..]);
+    fs::write(out.join("_headers"), &doubled).unwrap();
+    // Netlify writes `_headers`: the build stops. Vercel takes wellgen's section out of the
+    // last build's `_headers`: the file is kept, with a warning.
+    for (host, code_wanted, said) in [("vercel", 0, true), ("netlify", 2, true)] {
+        let (code, stderr) = build(&src, &out, &["--host", host]);
+        assert_eq!(code, code_wanted, "--host {host}: {stderr}");
+        let message = "more than one `# BEGIN wellgen` / `# END wellgen` section";
+        assert_eq!(stderr.contains(message), said, "--host {host}: {stderr}");
+        assert_eq!(fs::read_to_string(out.join("_headers")).unwrap(), doubled);
+    }
+}

@@ -334,3 +334,108 @@ fn an_error_after_the_commit_point_is_completed_by_the_next_build() {
         assert!(!staging(&s.dist).exists(), "{point}: staging folder left");
     }
 }
+
+/// Starts a build of `source` into `dist` that stops at `point`, and returns it paused there.
+// The caller kills and waits for the child it gets.
+#[allow(clippy::zombie_processes)]
+fn paused_at(source: &Path, dist: &Path, point: &str) -> std::process::Child {
+    let mut child = wellgen()
+        .arg("build")
+        .arg(source)
+        .arg("-o")
+        .arg(dist)
+        .env("WELLGEN_TEST_PAUSE", point)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the build never paused at {point}:\n{seen}");
+        }
+        if line.contains(&format!("paused at {point}")) {
+            return child;
+        }
+        seen.push_str(&line);
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the pause hook (WELLGEN_TEST_PAUSE) exists in debug builds only"
+)]
+fn a_second_build_into_a_folder_being_written_is_refused() {
+    // A folder shared with the user's files (the journal) and one wellgen owns whole (the swap).
+    for s in [site(), own_site()] {
+        let before = files(&s.dist);
+        let mut first = paused_at(&s.new, &s.dist, "staged");
+        let (code, _, stderr) = run(wellgen().arg("build").arg(&s.old).arg("-o").arg(&s.dist));
+        first.kill().unwrap();
+        first.wait().unwrap();
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("another wellgen build is writing into"),
+            "{stderr}"
+        );
+        // The refused build touched nothing: recovering the killed one gives the old output.
+        write::recover(&s.dist).unwrap();
+        assert!(files(&s.dist) == before, "a mix");
+        assert!(!staging(&s.dist).exists());
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the pause hook (WELLGEN_TEST_PAUSE) exists in debug builds only"
+)]
+fn an_abandoned_staging_folder_is_removed_by_the_next_build() {
+    let reference = own_site();
+    build(&reference.new, &reference.dist);
+    let new = files(&reference.dist);
+
+    // Killed before the staged folder's journal had its first byte, and while the old output
+    // was being removed from it after the exchange.
+    for point in ["swap-journal-created", "discarding"] {
+        let s = own_site();
+        kill_at(&s.new, &s.dist, point);
+        assert!(staging(&s.dist).is_dir(), "{point}");
+        build(&s.new, &s.dist);
+        assert!(!staging(&s.dist).exists(), "{point}: staging folder left");
+        assert_eq!(files(&s.dist), new, "{point}");
+    }
+    // What such kills left before: no journal in the output folder, and beside it a folder
+    // holding an empty journal, or only the old manifest.
+    for (name, text) in [(write::JOURNAL, ""), (write::MANIFEST, "/a sha256:00\n")] {
+        let s = own_site();
+        fs::create_dir(staging(&s.dist)).unwrap();
+        fs::write(staging(&s.dist).join(name), text).unwrap();
+        build(&s.new, &s.dist);
+        assert!(!staging(&s.dist).exists(), "{name}: staging folder left");
+        assert_eq!(files(&s.dist), new, "{name}");
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the test hooks (WELLGEN_TEST_FAIL) exist in debug builds only"
+)]
+fn a_journal_that_cannot_be_saved_leaves_no_copy() {
+    let s = site();
+    let before = files(&s.dist);
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(&s.new)
+        .arg("-o")
+        .arg(&s.dist)
+        .env("WELLGEN_TEST_FAIL", "journal-write"));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("injected failure"), "{stderr}");
+    assert!(files(&s.dist) == before, "leftovers or a mix");
+}

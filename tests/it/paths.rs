@@ -250,3 +250,128 @@ fn a_manifest_without_hashes_is_upgraded_only_where_nothing_changes() {
         "{stderr}"
     );
 }
+
+/// The home folder of the user running the tests, as the user database names it.
+fn home_in_user_database() -> Option<std::path::PathBuf> {
+    let (_, uid, _) = run(std::process::Command::new("id").arg("-u"));
+    let uid = uid.trim().to_string();
+    fs::read_to_string("/etc/passwd")
+        .ok()?
+        .lines()
+        .find_map(|line| {
+            let f: Vec<&str> = line.split(':').collect();
+            (f.len() > 5 && f[2] == uid).then(|| f[5].into())
+        })
+}
+
+#[test]
+fn the_home_folder_is_refused_when_home_is_unset() {
+    let Some(home) = home_in_user_database().filter(|h| h.is_dir()) else {
+        eprintln!("skipped: no home folder in /etc/passwd");
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    // An invalid source: should the refusal ever fail, the build stops before writing.
+    fs::write(&source, "[service\n").unwrap();
+    for home_var in [None, Some(work.path())] {
+        let mut cmd = wellgen();
+        cmd.arg("build").arg(&source).arg("-o").arg(&home);
+        match home_var {
+            None => cmd.env_remove("HOME"),
+            Some(h) => cmd.env("HOME", h),
+        };
+        let (code, _, stderr) = run(&mut cmd);
+        assert_eq!(code, 2, "HOME={home_var:?}: {stderr}");
+        assert!(stderr.contains("(your home folder)"), "{stderr}");
+    }
+}
+
+/// `[source] openapi` is held to the same folder as `$ref`s, with one refusal whether the file
+/// outside exists or not, and nothing of it quoted.
+#[test]
+fn a_service_toml_cannot_import_an_openapi_file_outside_its_project() {
+    let work = tempfile::tempdir().unwrap();
+    let project = work.path().join("project");
+    fs::create_dir_all(project.join(".git")).unwrap();
+    let elsewhere = work.path().join("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    fs::write(
+        elsewhere.join("internal.yaml"),
+        "openapi: SECRET-VERSION\ninfo: {title: Internal, version: '1'}\npaths: {}\n",
+    )
+    .unwrap();
+    let source = project.join("service.toml");
+    let mut answers = Vec::new();
+    for (openapi, ref_root) in [
+        ("../elsewhere/internal.yaml", Some(&project)),
+        ("../elsewhere/internal.yaml", None),
+        ("../elsewhere/missing.yaml", None),
+        ("/etc/hostname", None),
+        ("/etc/no-such-file", None),
+    ] {
+        fs::write(
+            &source,
+            format!("[source]\nopenapi = \"{openapi}\"\n\n[service]\nbase_url = \"https://x.example.com\"\n"),
+        )
+        .unwrap();
+        let mut cmd = wellgen();
+        cmd.arg("check").arg(&source);
+        if let Some(root) = ref_root {
+            cmd.arg("--ref-root").arg(root);
+        }
+        let (code, _, stderr) = run(&mut cmd);
+        assert_eq!(code, 1, "{openapi}: {stderr}");
+        assert!(
+            stderr.contains("`[source] openapi` leaves"),
+            "{openapi}: {stderr}"
+        );
+        assert!(!stderr.contains("SECRET-VERSION") && !stderr.contains("Internal"));
+        // The caret under the value is as long as the value: left out.
+        let message: Vec<&str> = stderr.lines().filter(|l| !l.contains('^')).collect();
+        answers.push(message.join("\n").replace(openapi, "PATH"));
+    }
+    // Existing and missing files outside get the same answer.
+    assert_eq!(answers[1], answers[2]);
+    assert_eq!(answers[3], answers[4]);
+}
+
+/// `[deploy] server_config` is confined to the project: no absolute path, no `..` out of it,
+/// no symlink out of it, and nothing is created when refused.
+#[test]
+fn server_config_cannot_be_written_outside_the_project() {
+    let work = tempfile::tempdir().unwrap();
+    let project = work.path().join("project");
+    fs::create_dir_all(project.join(".git")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(work.path(), project.join("link")).unwrap();
+    let source = project.join("service.toml");
+    let out = project.join("dist");
+    let base = service("find_thing").replace(
+        "[auth]",
+        "[deploy]\nhost = \"generic\"\nserver_config = \"DIR\"\n\n[auth]",
+    );
+    for dir in ["../../x/a/b", "/", "/dev", "../outside", "link/escaped"] {
+        fs::write(&source, base.replace("DIR", dir)).unwrap();
+        let (code, stderr) = build(&source, &out);
+        assert_eq!(code, 2, "{dir}: {stderr}");
+        assert!(
+            stderr.contains("`[deploy] server_config` leaves"),
+            "{dir}: {stderr}"
+        );
+    }
+    assert!(!work.path().join("x").exists() && !work.path().join("outside").exists());
+    assert!(!work.path().join("escaped").exists());
+    // Inside the project, a new folder is made.
+    fs::write(&source, base.replace("DIR", "deploy/nginx")).unwrap();
+    let (code, stderr) = build(&source, &out);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        project
+            .join("deploy/nginx")
+            .read_dir()
+            .unwrap()
+            .next()
+            .is_some()
+    );
+}

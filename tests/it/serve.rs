@@ -456,3 +456,88 @@ fn a_generic_build_shows_the_joined_values_and_names_the_rule() {
         "{stderr}"
     );
 }
+
+/// Threads of the process `pid` (Linux), to see the server does not grow with its clients.
+fn threads(pid: u32) -> Option<usize> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .and_then(|n| n.trim().parse().ok())
+}
+
+/// One client pipelining requests without reading, many idle connections and a huge request
+/// line neither stall the others nor grow the server.
+#[test]
+fn one_client_cannot_stall_or_bloat_the_server() {
+    let dist = crate::common::build(&root().join("examples/bookshelf/service.toml"), &["-q"]);
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve(
+        &[dist.path().to_str().unwrap(), "-q"],
+        &dir.path().join("log"),
+    );
+    let addr = server.base.trim_start_matches("http://").to_string();
+    // Pipelines 3,000 requests and never reads: its answers fill the socket buffers.
+    let mut greedy = TcpStream::connect(&addr).unwrap();
+    let many = "GET /.well-known/ai HTTP/1.1\r\nHost: x\r\n\r\n".repeat(3000);
+    greedy
+        .set_write_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    let _ = greedy.write_all(many.as_bytes());
+    let start = Instant::now();
+    assert_eq!(get(&server.base, "/.well-known/ai").status, 200);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    // 300 connections that send half a request line and wait: the server keeps a fixed number
+    // of threads (the others wait in a bounded queue or are told 503), and frees a worker as
+    // soon as its client hangs up.
+    let idle: Vec<TcpStream> = (0..300)
+        .filter_map(|_| {
+            let mut s = TcpStream::connect(&addr).ok()?;
+            s.write_all(b"GET /ai").ok()?;
+            Some(s)
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    if let Some(n) = threads(server.child.id()) {
+        assert!(n <= 24, "{n} threads");
+    }
+    drop(idle);
+    drop(greedy);
+    // A request line longer than the limit is refused without being buffered.
+    let mut huge = TcpStream::connect(&addr).unwrap();
+    huge.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let _ = write!(huge, "GET /{} HTTP/1.1\r\n\r\n", "a".repeat(100_000));
+    let mut answer = String::new();
+    let _ = huge.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 414"), "{answer:.60}");
+    // And the server still answers.
+    let deadline = Instant::now() + Duration::from_secs(12);
+    while get(&server.base, "/.well-known/ai").status != 200 {
+        assert!(Instant::now() < deadline, "the server never recovered");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Netlify publishes no dotfile or dot-folder but `/.well-known/`: the preview hides them too.
+#[test]
+fn netlify_preview_hides_dotfiles_but_well_known() {
+    let dist = crate::common::build(&root().join("examples/bookshelf/service.toml"), &["-q"]);
+    std::fs::write(dist.path().join(".env"), "SECRET=1\n").unwrap();
+    std::fs::write(dist.path().join(".htpasswd"), "u:p\n").unwrap();
+    std::fs::create_dir_all(dist.path().join(".git")).unwrap();
+    std::fs::write(dist.path().join(".git/config"), "[core]\n").unwrap();
+    std::fs::create_dir_all(dist.path().join("a/.hidden")).unwrap();
+    std::fs::write(dist.path().join("a/.hidden/x.txt"), "x\n").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let path = dist.path().to_str().unwrap();
+    let server = serve(&[path, "--host", "netlify"], &log);
+    for hidden in ["/.env", "/.htpasswd", "/.git/config", "/a/.hidden/x.txt"] {
+        assert_eq!(get(&server.base, hidden).status, 404, "{hidden}");
+    }
+    assert_eq!(get(&server.base, "/.well-known/ai").status, 200);
+}

@@ -16,6 +16,14 @@ pub enum Placement {
 /// Puts `section` into `existing`, keeping everything else. Errors when the user's part already
 /// has a rule for a path the section covers: the host would apply only one of them.
 pub fn merge(existing: &str, section: &str, placement: Placement) -> Result<String, String> {
+    // Two sections cannot both be wellgen's: replacing one would leave the other, and the text
+    // between them (the site's own rules) would be taken for wellgen's.
+    if existing.matches(BEGIN).count() > 1 || existing.matches(END).count() > 1 {
+        return Err(format!(
+            "it has more than one `{BEGIN}` / `{END}` section; keep one (or none) and remove \
+             the other markers"
+        ));
+    }
     let (before, after, had_section) = match (existing.find(BEGIN), existing.find(END)) {
         (Some(b), Some(e)) if b < e => {
             let end_line = existing[e..]
@@ -114,5 +122,16 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("damaged"), "{err}");
+    }
+
+    #[test]
+    fn refuses_a_file_with_two_sections() {
+        let doubled = format!("{SECTION}/y\n  Y: 1\n{SECTION}");
+        let err = merge(&doubled, SECTION, Placement::Append).unwrap_err();
+        assert!(err.contains("more than one"), "{err}");
+        let err = merge(&doubled, "", Placement::Append).unwrap_err();
+        assert!(err.contains("more than one"), "{err}");
+        let two_ends = format!("{SECTION}# END wellgen\n");
+        assert!(merge(&two_ends, SECTION, Placement::Append).is_err());
     }
 }

@@ -258,10 +258,30 @@ pub fn read_source(
         }
     };
     let source = overlay.source.as_ref();
-    let wanted: Option<PathBuf> = openapi.map(Path::to_path_buf).or_else(|| {
-        let rel = source?.openapi.as_ref()?;
-        Some(path.parent().unwrap_or(Path::new(".")).join(rel))
-    });
+    let named = source
+        .and_then(|s| s.openapi.as_ref())
+        .filter(|_| openapi.is_none());
+    let wanted: Option<PathBuf> = match named {
+        // A path the service.toml names is held to the same folder as `$ref`s.
+        Some(rel) => match crate::confine::service_path(
+            path,
+            "[source] openapi",
+            Path::new(rel),
+            options.ref_root.as_deref(),
+            false,
+        ) {
+            Ok(p) => Some(p),
+            Err((message, help)) => {
+                diags.push(
+                    Diagnostic::new(Code::SourceUnreadable, message)
+                        .at("source.openapi")
+                        .help(help),
+                );
+                return (None, Provenance::default());
+            }
+        },
+        None => openapi.map(Path::to_path_buf),
+    };
     // The merge goes through JSON, where a `nan` or `inf` of the service.toml would become
     // `null` (dropped, or refused with no field named): refuse each one here, where it was written.
     if wanted.is_some()

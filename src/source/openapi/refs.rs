@@ -2,8 +2,9 @@
 //! repository or current folder holding the entry document, or `--ref-root`), and schema
 //! expansion that stops at cycles instead of recursing forever. Network refs are refused.
 
+use crate::confine::{Refusal, confine, lexical};
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value};
@@ -736,100 +737,6 @@ fn relative_name(path: &Path, from: &Path) -> String {
     }
     out.push(path.strip_prefix(common).unwrap_or(path));
     out.display().to_string()
-}
-
-/// Why a ref's file cannot be reached.
-enum Refusal {
-    /// It is outside the root folder (or a symlink on the way leads there).
-    Leaves,
-    /// Looking up a name inside the root folder failed (no such file, a symlink loop, ...).
-    Io(std::io::Error),
-}
-
-/// How many symlinks one ref may go through, as Linux allows for one path.
-const MAX_LINKS: usize = 40;
-
-/// Resolves `relative` (a ref's file part) against the folder `dir`, confined to `root`
-/// (both canonical). A ref that leaves `root` is refused by its path alone, before any
-/// lookup; then each name is looked up and each symlink followed in turn, refusing as soon as
-/// one leads outside, before anything there is looked up. So the answer for a file outside
-/// never depends on whether it exists. The result is canonical, as `canonicalize` gives it.
-fn confine(root: &Path, dir: &Path, relative: &Path) -> Result<PathBuf, Refusal> {
-    if !lexically_below(&dir.join(relative), root) {
-        return Err(Refusal::Leaves);
-    }
-    let mut path = dir.to_path_buf();
-    // The components still to resolve, the next one last.
-    let mut todo: Vec<std::ffi::OsString> = Vec::new();
-    let push = |todo: &mut Vec<std::ffi::OsString>, p: &Path| {
-        todo.extend(p.components().rev().map(|c| c.as_os_str().to_os_string()));
-    };
-    push(&mut todo, relative);
-    let mut links = 0;
-    while let Some(name) = todo.pop() {
-        match Path::new(&name).components().next() {
-            None | Some(Component::CurDir) => {}
-            Some(Component::ParentDir) => {
-                path.pop();
-            }
-            Some(c @ (Component::RootDir | Component::Prefix(_))) => {
-                path = PathBuf::from(c.as_os_str());
-            }
-            Some(Component::Normal(name)) => {
-                if !path.starts_with(root) {
-                    return Err(Refusal::Leaves);
-                }
-                let next = path.join(name);
-                let meta = std::fs::symlink_metadata(&next).map_err(Refusal::Io)?;
-                if meta.file_type().is_symlink() {
-                    links += 1;
-                    if links > MAX_LINKS {
-                        return Err(Refusal::Io(std::io::Error::other(
-                            "too many levels of symbolic links",
-                        )));
-                    }
-                    let target = std::fs::read_link(&next).map_err(Refusal::Io)?;
-                    // An absolute link into the root (as a repository's links often are)
-                    // starts there: the root is canonical, so nothing on the way to it needs a
-                    // lookup, and none outside it is made. The rest resolves name by name.
-                    match target.strip_prefix(root) {
-                        Ok(rest) if target.is_absolute() => {
-                            path = root.to_path_buf();
-                            push(&mut todo, rest);
-                        }
-                        _ => push(&mut todo, &target),
-                    }
-                } else {
-                    path = next;
-                }
-            }
-        }
-    }
-    if path.starts_with(root) {
-        Ok(path)
-    } else {
-        Err(Refusal::Leaves)
-    }
-}
-
-/// Whether `path`, with its `.` and `..` applied to the names as written, is `root` or below.
-fn lexically_below(path: &Path, root: &Path) -> bool {
-    lexical(path).starts_with(root)
-}
-
-/// `path` with its `.` and `..` applied to the names as written.
-fn lexical(path: &Path) -> PathBuf {
-    let mut normal = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                normal.pop();
-            }
-            c => normal.push(c),
-        }
-    }
-    normal
 }
 
 /// What a file that is not a regular file is, for the refusal.
