@@ -106,6 +106,7 @@ def call_for(cap, doc_url, auth, site):
         if not p.required:
             continue
         value = value_for(p.schema)
+        name = p.wire or name
         if p.whole_body:
             whole, has_whole, body_used = value, True, True
         elif place == "query":

@@ -19,6 +19,7 @@ class Param:
         self.required = required
         self.place = None  # from `in <place>`; None: the default for the method
         self.whole_body = False  # `body`: the parameter is the whole request body
+        self.wire = None  # from `name <wire>`: the name the request carries, when not the key
         self.schema = {"type": kind}
         self.description = None
 
@@ -84,12 +85,17 @@ def constrain(param, part):
     s, kind = param.schema, param.kind
     word, _, rest = part.partition(" ")
     rest = rest.strip()
-    if word in ("in", "format", "items", "fields", "const", "pattern", "default", "example", "min", "max") and not rest:
+    if word in ("in", "name", "format", "items", "fields", "const", "pattern", "default", "example", "min", "max", "minLength", "maxLength") and not rest:
         raise ValueError(f"`{word}` without a value: {part!r}")
     if word == "in" and rest in PLACES:
         param.place = rest
     elif part == "body":
         param.whole_body = True
+    elif word == "name":
+        param.wire = read_value(rest)
+    elif word in ("minLength", "maxLength") and rest.isdigit():
+        if kind == "string":
+            s[word] = int(rest)
     elif word == "format":
         s["format"] = rest
     elif word == "items":

@@ -40,6 +40,11 @@ class Notation(unittest.TestCase):
         self.assertTrue(p.whole_body)
         self.assertEqual(value_for(p.schema), 5)
 
+    def test_wire_names_and_string_lengths(self):
+        p = notation.parse('string, required, in body, name "id", minLength 12, maxLength 36')
+        self.assertEqual((p.place, p.wire), ("body", "id"))
+        self.assertTrue(12 <= len(value_for(p.schema)) <= 36)
+
     def test_what_is_not_the_notation(self):
         for text in ("str, required", "string, maybe", "string, required, default", "string, required, frob x"):
             with self.assertRaises(ValueError, msg=text):

@@ -163,8 +163,19 @@ pub const PLACES: [&str; 5] = ["query", "header", "cookie", "path", "body"];
 
 /// Words that open a constraint: a value starting with one of them, then a space, is quoted
 /// where it could be read as that constraint (an allowed value, a description).
-const CONSTRAINT_WORDS: [&str; 11] = [
-    "in", "name", "format", "items", "fields", "const", "pattern", "default", "min", "max",
+const CONSTRAINT_WORDS: [&str; 13] = [
+    "in",
+    "name",
+    "format",
+    "items",
+    "fields",
+    "const",
+    "pattern",
+    "default",
+    "min",
+    "max",
+    "minLength",
+    "maxLength",
     "example",
 ];
 
@@ -350,6 +361,9 @@ pub struct Compact {
     pub default: Option<String>,
     pub min: Option<f64>,
     pub max: Option<f64>,
+    /// A string's length bounds (JSON Schema `minLength`, `maxLength`).
+    pub min_length: Option<u64>,
+    pub max_length: Option<u64>,
     pub example: Option<String>,
     pub description: Option<String>,
 }
@@ -424,6 +438,12 @@ impl Compact {
         }
         if let Some(n) = self.max {
             put("max", &number(n));
+        }
+        if let Some(n) = self.min_length {
+            put("minLength", &n.to_string());
+        }
+        if let Some(n) = self.max_length {
+            put("maxLength", &n.to_string());
         }
         if let Some(e) = &self.example {
             put("example", &quoted(e));
@@ -633,6 +653,16 @@ fn apply_constraint(out: &mut Compact, part: &str) -> Result<(), String> {
             "default" => out.default = Some(unquote(rest)),
             "min" => out.min = Some(number()?),
             "max" => out.max = Some(number()?),
+            "minLength" | "maxLength" => {
+                let n = rest
+                    .parse::<u64>()
+                    .map_err(|_| format!("`{part}`: `{word}` takes a whole number"))?;
+                if word == "minLength" {
+                    out.min_length = Some(n);
+                } else {
+                    out.max_length = Some(n);
+                }
+            }
             _ => out.example = Some(unquote(rest)),
         }
         return Ok(());
@@ -644,7 +674,8 @@ fn apply_constraint(out: &mut Compact, part: &str) -> Result<(), String> {
     }
     Err(format!(
         "`{part}` is not a constraint (`in P`, `format F`, `items T`, `fields {{…}}`, `a|b|c`, \
-         `const V`, `pattern R`, `default V`, `min N`, `max N`, `example V`, `name N`, `body`)"
+         `const V`, `pattern R`, `default V`, `min N`, `max N`, `minLength N`, `maxLength N`, \
+         `example V`, `name N`, `body`)"
     ))
 }
 
@@ -724,6 +755,11 @@ impl Param {
     pub fn facts(&self, default_in: ParamIn, whole_body: bool) -> Compact {
         let schema = self.schema.as_ref();
         let keyword = |k: &str| schema.and_then(|s| s.get(k));
+        let length = |k: &str| {
+            (self.kind == ParamType::String)
+                .then(|| keyword(k).and_then(Value::as_u64))
+                .flatten()
+        };
         let items = (self.kind == ParamType::Array)
             .then(|| {
                 keyword("items")
@@ -752,6 +788,9 @@ impl Param {
             default: self.default.as_ref().map(plain),
             min: self.min,
             max: self.max,
+            // `minLength 0` says nothing a call needs.
+            min_length: length("minLength").filter(|&n| n > 0),
+            max_length: length("maxLength"),
             example: self.example.as_ref().map(plain),
             description: self.description.clone().filter(|d| !d.is_empty()),
         }
@@ -832,6 +871,12 @@ impl Compact {
         let mut s = Map::new();
         if let Some(f) = &self.format {
             s.insert("format".into(), f.as_str().into());
+        }
+        if let Some(n) = self.min_length {
+            s.insert("minLength".into(), n.into());
+        }
+        if let Some(n) = self.max_length {
+            s.insert("maxLength".into(), n.into());
         }
         if let Some(items) = self.items.as_ref().filter(|i| i.is_structured()) {
             s.insert("items".into(), items.to_schema());
@@ -1119,6 +1164,8 @@ mod round_trip {
             default in prop::option::of(text()),
             min in bound(),
             max in bound(),
+            min_length in prop::option::of(0u64..100_000),
+            max_length in prop::option::of(0u64..100_000),
             example in prop::option::of(text()),
             description in prop::option::of(text()),
         ) -> Compact {
@@ -1136,6 +1183,8 @@ mod round_trip {
                 default,
                 min,
                 max,
+                min_length,
+                max_length,
                 example,
                 description,
             }
@@ -1293,6 +1342,37 @@ mod round_trip {
             p.notation(ParamIn::Body, false),
             "string, required, in header, const only"
         );
+    }
+
+    #[test]
+    fn a_strings_length_bounds_are_stated_and_read_back() {
+        let p = Param {
+            name: "suiteDefinitionId".into(),
+            kind: ParamType::String,
+            required: true,
+            location: ParamIn::Path,
+            description: None,
+            default: None,
+            allowed: vec![],
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            nullable: false,
+            schema: Some(json!({"minLength": 12, "maxLength": 36})),
+            compact: None,
+            wire_name: None,
+        };
+        let text = p.notation(ParamIn::Path, false);
+        assert_eq!(text, "string, required, minLength 12, maxLength 36");
+        let back = parse_compact(&text).unwrap();
+        assert_eq!((back.min_length, back.max_length), (Some(12), Some(36)));
+        assert_eq!(
+            back.schema_keywords(),
+            Some(json!({"minLength": 12, "maxLength": 36}))
+        );
+        assert!(parse_compact("string, required, minLength 1.5").is_err());
     }
 
     #[test]

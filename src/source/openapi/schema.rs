@@ -108,6 +108,14 @@ pub fn extra_keywords(schema: &Value, kind: ParamType) -> Map<String, Value> {
     if let Some(f) = schema.field("format").and_then(Value::as_str) {
         out.insert("format".into(), f.into());
     }
+    // A string's length bounds: an agent that does not know them sends a value the API refuses.
+    if kind == ParamType::String {
+        for key in ["minLength", "maxLength"] {
+            if let Some(n) = schema.field(key).filter(|n| n.is_u64()) {
+                out.insert(key.into(), n.clone());
+            }
+        }
+    }
     let alternatives = ["anyOf", "oneOf"].iter().any(|k| schema.get(*k).is_some());
     match schema.field("type") {
         Some(Value::Array(list)) => {
