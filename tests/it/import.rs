@@ -2282,3 +2282,50 @@ fn a_missing_sibling_file_is_a_warning_and_an_open_schema() {
     let e = ref_errors(&work, "../notes.yaml#/Note");
     assert!(e.contains("`../notes.yaml#/Note` leaves"), "{e}");
 }
+
+#[test]
+fn a_swagger_20_body_is_sent_as_its_operations_consumes_says() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("swagger.yaml");
+    std::fs::write(
+        &spec,
+        "swagger: '2.0'\ninfo: {title: Notes, version: '1'}\nhost: notes.example.com\n\
+         schemes: [https]\nconsumes: [application/json]\npaths:\n  /notes/{id}/yaml:\n    put:\n\
+         \x20     operationId: putYaml\n      consumes: [text/plain]\n      parameters:\n\
+         \x20       - {name: id, in: path, required: true, type: string}\n\
+         \x20       - {name: body, in: body, required: true, schema: {type: string}}\n\
+         \x20     responses: {'204': {description: Saved}}\n  /notes:\n    post:\n\
+         \x20     operationId: addNote\n      parameters:\n\
+         \x20       - {name: note, in: body, required: true, schema: {type: object, properties: {text: {type: string}}}}\n\
+         \x20     responses: {'201': {description: Added}}\n",
+    )
+    .unwrap();
+    let mut diags = Diagnostics::default();
+    let imported = openapi::import_file(&spec, &Options::default(), &mut diags)
+        .unwrap_or_else(|| panic!("{:#?}", errors(&diags)));
+    let doc = &imported.doc;
+    assert_eq!(
+        cap(doc, "put_yaml").content_type.as_deref(),
+        Some("text/plain")
+    );
+    // The document's `consumes` lists JSON: a JSON body needs no media type.
+    assert_eq!(cap(doc, "add_note").content_type, None);
+    let ai = build_ai(imported.doc);
+    let put = ai["capabilities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "put_yaml")
+        .unwrap();
+    assert!(
+        put["description"]
+            .as_str()
+            .unwrap()
+            .ends_with("Request body: text/plain."),
+        "{put}"
+    );
+    assert!(
+        put["params"]["body"].as_str().unwrap().contains(", body"),
+        "the string is the whole body: {put}"
+    );
+}

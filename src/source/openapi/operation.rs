@@ -449,9 +449,17 @@ impl Lx<'_> {
                         .get("description")
                         .and_then(Value::as_str)
                         .map(str::to_string);
-                    if self.body_schema(&schema, required, description, params)? {
-                        // A Swagger 2.0 body parameter is JSON unless `consumes` says
-                        // otherwise; nothing here changes that.
+                    self.body_schema(&schema, required, description, params)?;
+                    // A Swagger 2.0 body is sent as the operation's `consumes` (else the
+                    // document's) says: JSON when it lists JSON, else its first media type.
+                    let consumes = match string_list(op.get("consumes")) {
+                        list if list.is_empty() => string_list(self.docs.root().get("consumes")),
+                        list => list,
+                    };
+                    if !consumes.iter().any(|c| c.contains("json"))
+                        && let Some(first) = consumes.into_iter().next()
+                    {
+                        *content_type = Some(first);
                     }
                     continue;
                 }
