@@ -380,12 +380,23 @@ pub fn url_passwords(text: &str) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// A password written as a placeholder: a template variable or a run of one character
-/// (`xxxxx`, `****`).
+/// A password written as a placeholder: a template variable, a run of one character
+/// (`xxxxx`, `****`), or the word itself (`username:password@`, `user:your-password@`, as
+/// Google's API descriptions write a URL's shape).
 fn placeholder(password: &str) -> bool {
     let first = password.chars().next().unwrap_or('x');
+    let word: String = password
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_'))
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let word = word
+        .strip_prefix("your")
+        .or_else(|| word.strip_prefix("my"))
+        .unwrap_or(&word);
     matches!(first, '$' | '{' | '<' | '[')
         || (password.len() >= 3 && password.chars().all(|c| c == first))
+        || matches!(word, "password" | "passwd" | "pass" | "pwd" | "secret")
 }
 
 /// `header.payload.signature`, base64url, the first two JSON objects (`eyJ` is `{"`).
@@ -775,6 +786,8 @@ mod tests {
             "https://bot:x@mirror.example",
             "mirror: //reader:R3ad3r@cdn.example/x",
             "(//u:p@h.example)",
+            "https://admin:Passw0rd1@db.example",
+            "https://admin:passwords@db.example",
         ] {
             assert_eq!(find(text), Some(URL_PASSWORD), "{text}");
         }
@@ -783,6 +796,9 @@ mod tests {
             "https://{user}:{password}@host.example",
             "https://user:<password>@host.example",
             "https://xxxxx:xxxxx@proxy.example",
+            "accessed at https://username:password@endpoint/.",
+            "https://user:your-password@host.example",
+            "https://user:PASSWORD@host.example",
             "https://user@host.example/a:b@c",
             "https://host.example//x:y@z",
             "mailto:someone@example.com",
