@@ -45,6 +45,11 @@ class Notation(unittest.TestCase):
         self.assertEqual((p.place, p.wire), ("body", "id"))
         self.assertTrue(12 <= len(value_for(p.schema)) <= 36)
 
+    def test_a_pattern_match_meets_min_length(self):
+        p = notation.parse('string, required, pattern "^[a-zA-Z0-9_-]*$", minLength 5, maxLength 50')
+        v = value_for(p.schema)
+        self.assertTrue(5 <= len(v) <= 50 and re.fullmatch("[a-zA-Z0-9_-]*", v), v)
+
     def test_what_is_not_the_notation(self):
         for text in ("str, required", "string, maybe", "string, required, default", "string, required, frob x"):
             with self.assertRaises(ValueError, msg=text):

@@ -202,12 +202,17 @@ def number_in(schema, preferred, integer):
 
 def string_for(schema):
     pattern = schema.get("pattern")
+    lo, hi = schema.get("minLength", 0), schema.get("maxLength")
     if isinstance(pattern, str):
         s = from_pattern(pattern)
         if s is not None:
+            # The shortest match may be shorter than `minLength` (`^[a-z]*$`): lengthen it with
+            # a character the pattern takes.
+            for candidate in [s] + [s + c * (lo - len(s)) for c in "a0A_-" if lo > len(s)]:
+                if matches(pattern, candidate) and lo <= len(candidate) <= (hi or 1 << 30):
+                    return candidate
             return s
     s = FORMATS.get(schema.get("format"), "abc")
-    lo, hi = schema.get("minLength", 0), schema.get("maxLength")
     if len(s) < lo:
         s = s + "a" * (lo - len(s))
     if hi is not None and len(s) > hi:
