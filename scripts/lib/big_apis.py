@@ -9,7 +9,8 @@ spec, then a table of the figures:
   b. every operation of the source (method + path) is a capability of one of them, with every
      required path and query parameter;
   c. the build's token ratio (`ratio.o200k_base` of the --json summary: the source's tokens over
-     all the /.well-known/ai documents' tokens) is at least 15;
+     all the /.well-known/ai documents' tokens) is at least 14 (the documents state every place,
+     format, shape and allowed value a call needs: docs/targets/ai.md);
   d. no file the build writes is larger than the source.
 
 Used by scripts/check-big-apis, which makes the venv (jsonschema with its format checkers, PyYAML).
@@ -22,7 +23,7 @@ import jsonschema
 import yaml
 
 MAX_DOC = 65536
-MIN_RATIO = 15
+MIN_RATIO = 14
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 
 wellgen, schema_path, work, *specs = sys.argv[1:]
