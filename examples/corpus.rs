@@ -277,8 +277,11 @@ fn build(file: &Path, set_base: bool, checks: &Checks) -> Outcome {
 struct Checks {
     aiendpoint: jsonschema::Validator,
     iajson: jsonschema::Validator,
-    /// agents.json as published, formats asserted, as tests/it/rfc002.rs.
+    /// agents.json as published, formats asserted, as tests/it/rfc002.rs: against the whole
+    /// schema when it claims it (`$schema`), else without `issuer`, which RFC-002 itself does
+    /// not require and which wellgen leaves out when the author declared none.
     agents: jsonschema::Validator,
+    agents_unclaimed: jsonschema::Validator,
     tools: jsonschema::Validator,
 }
 
@@ -330,10 +333,16 @@ impl Checks {
             .expect("the MCP schema is an object")
             .insert("$ref".into(), "#/$defs/ListToolsResult".into());
         let agents = read_schema("rfc002/agents.v1.json");
+        let mut unclaimed = agents.clone();
+        unclaimed["required"]
+            .as_array_mut()
+            .expect("the schema lists what it requires")
+            .retain(|r| r != "issuer");
         Self {
             aiendpoint: compile(&read_schema("aiendpoint/schema.json"), None),
             iajson: compile(&read_schema("iajson/ia.schema.json"), Some(&registry)),
             agents: compile(&agents, None),
+            agents_unclaimed: compile(&unclaimed, None),
             tools: compile(&tools, None),
         }
     }
@@ -383,7 +392,12 @@ impl Checks {
             schema(&self.iajson, doc, ia_json::PATHS[0], &mut out);
         }
         if let Some(doc) = get(rfc002::AGENTS_PATH, &mut out) {
-            schema(&self.agents, doc, rfc002::AGENTS_PATH, &mut out);
+            let validator = if doc.get("$schema").is_some() {
+                &self.agents
+            } else {
+                &self.agents_unclaimed
+            };
+            schema(validator, doc, rfc002::AGENTS_PATH, &mut out);
         }
         if let Some(doc) = get(mcp::PATH, &mut out) {
             schema(&self.tools, doc, mcp::PATH, &mut out);
