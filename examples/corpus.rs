@@ -263,7 +263,7 @@ fn build(file: &Path, set_base: bool, checks: &Checks) -> Outcome {
     let oversized = (text.len() >= LARGE).then(|| {
         artifacts
             .iter()
-            .filter(|a| a.body.len() > text.len())
+            .filter(|a| a.body.len() > text.len() + binding_bytes(a))
             .map(|a| format!("{} ({} bytes, source {})", a.path, a.body.len(), text.len()))
             .collect()
     });
@@ -456,6 +456,25 @@ impl Checks {
         }
         out
     }
+}
+
+/// The bytes the MCP tools' HTTP bindings (`_meta`) take in the compact list: the size rule
+/// measures the list without them, as the build's own budget does (docs/targets/mcp.md), since
+/// they are what makes a tool callable.
+fn binding_bytes(artifact: &Artifact) -> usize {
+    if artifact.path != mcp::PATH {
+        return 0;
+    }
+    let Ok(doc) = serde_json::from_slice::<Value>(&artifact.body) else {
+        return 0;
+    };
+    doc["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("_meta"))
+        .map(|m| r#","_meta":"#.len() + serde_json::to_vec(m).map_or(0, |v| v.len()))
+        .sum()
 }
 
 fn schema(v: &jsonschema::Validator, doc: &Value, path: &str, out: &mut Vec<String>) {
