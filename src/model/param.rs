@@ -1347,22 +1347,8 @@ mod round_trip {
     #[test]
     fn a_strings_length_bounds_are_stated_and_read_back() {
         let p = Param {
-            name: "suiteDefinitionId".into(),
-            kind: ParamType::String,
-            required: true,
-            location: ParamIn::Path,
-            description: None,
-            default: None,
-            allowed: vec![],
-            min: None,
-            max: None,
-            pattern: None,
-            example: None,
-            items: None,
-            nullable: false,
             schema: Some(json!({"minLength": 12, "maxLength": 36})),
-            compact: None,
-            wire_name: None,
+            ..bare("suiteDefinitionId", ParamType::String, ParamIn::Path)
         };
         let text = p.notation(ParamIn::Path, false);
         assert_eq!(text, "string, required, minLength 12, maxLength 36");
@@ -1386,13 +1372,13 @@ mod round_trip {
         assert_eq!(parse_compact(&c.write()), Ok(c));
     }
 
-    #[test]
-    fn the_whole_body_is_the_one_body_array_or_raw_scalar_called_body() {
-        let p = |name: &str, kind: ParamType| Param {
+    /// A required parameter with nothing but its name, type and place.
+    fn bare(name: &str, kind: ParamType, location: ParamIn) -> Param {
+        Param {
             name: name.into(),
             kind,
             required: true,
-            location: ParamIn::Body,
+            location,
             description: None,
             default: None,
             allowed: vec![],
@@ -1405,7 +1391,19 @@ mod round_trip {
             schema: None,
             compact: None,
             wire_name: None,
+        }
+    }
+
+    #[test]
+    fn the_whole_body_is_the_one_structured_or_raw_body_called_body() {
+        let p = |name: &str, kind: ParamType| bare(name, kind, ParamIn::Body);
+        // A map or alternatives: what the importer calls `body` when it is not an object of fields.
+        assert_eq!(whole_body(&[p("body", ParamType::Object)], None), Some(0));
+        let alternatives = Param {
+            schema: Some(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})),
+            ..p("body", ParamType::String)
         };
+        assert_eq!(whole_body(&[alternatives], None), Some(0));
         assert_eq!(whole_body(&[p("body", ParamType::Array)], None), Some(0));
         assert_eq!(
             whole_body(&[p("body", ParamType::String)], Some("text/plain")),

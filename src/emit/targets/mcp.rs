@@ -128,10 +128,12 @@ impl<'a> Calls<'a> {
     }
 
     fn binding(&self, c: &Capability) -> Http {
+        let whole = crate::model::param::whole_body(&c.params, c.content_type.as_deref());
         let arguments = c
             .params
             .iter()
-            .map(|p| (p.name.clone(), argument(c, p)))
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), argument(p, whole == Some(i))))
             .collect();
         let has_body = c.params.iter().any(|p| p.location == ParamIn::Body);
         let content_type = has_body.then(|| {
@@ -153,19 +155,13 @@ impl<'a> Calls<'a> {
     }
 }
 
-fn argument(c: &Capability, p: &Param) -> Argument {
-    let whole = is_whole_body(c, p);
+/// Where `p` goes; `whole` when it is the entire request body (`param::whole_body`).
+fn argument(p: &Param, whole: bool) -> Argument {
     Argument {
         location: p.location.as_str(),
         name: (!whole).then(|| p.wire().to_string()),
         whole,
     }
-}
-
-/// Whether `p` is the entire request body rather than a field of a JSON object.
-fn is_whole_body(c: &Capability, p: &Param) -> bool {
-    crate::model::param::whole_body(&c.params, c.content_type.as_deref())
-        .is_some_and(|i| std::ptr::eq(&c.params[i], p))
 }
 
 /// Hints from the AGIS impact tier and idempotency (MCP ToolAnnotations; untrusted hints).
