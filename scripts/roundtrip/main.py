@@ -179,7 +179,7 @@ def attempt(call, servers, hash_paths, port):
         record["outcome"] = "accepted"
     elif record["classes"][0] in ("path-not-found", "method-not-allowed") and \
             harness.unroutable(urlsplit(url).path, hash_paths):
-        record["outcome"], record["classes"] = "unchecked", ["prism-cannot-route-#-path"]
+        record["outcome"], record["classes"] = "unchecked", ["prism-cannot-route-path-key"]
     return record
 
 

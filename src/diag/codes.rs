@@ -333,6 +333,10 @@ codes! {
         "/.well-known/ai cannot name the auth scheme: `auth` is `apikey` with no header, its `docs` the scheme in the OpenAPI document or the docs URL",
         "/.well-known/ai cannot say an API key in the `api_key` query parameter: `auth.docs` points at /openapi.json#/components/securitySchemes/apiKeyQuery",
         "nothing to do: agents that find `apikey` without `header` follow `docs`";
+    AuthWithLost = "N-auth-with-lost", note, "targets",
+        "a target has room for one scheme: the schemes requests carry together with `[auth]` ([[auth.with]]) are left out of it, as the OpenAPI document, the MCP tools list and /.well-known/ai state them",
+        "agents.json cannot say that requests also carry an API key in the `X-Client-Id` header",
+        "nothing to do: agents that need every credential read the OpenAPI document or the MCP tools list";
     AgisDerived = "N-agis-derived", note, "agis",
         "an AGIS value derived from the capability or service (method, namespace, domain, AGTP address, ...)",
         "AGIS endpoint `SEARCH /products` for `search_products`: derived method SEARCH …",

@@ -279,33 +279,46 @@ impl Cx<'_> {
             _ => FailedAuth::Unknown,
         });
         let mut auth_also = Vec::new();
+        let mut auth_with = Vec::new();
         let auth = doc.auth.and_then(|mut a| {
-            for (i, more) in a.also.take().unwrap_or_default().into_iter().enumerate() {
-                let field = format!("auth.also.{i}");
-                if more.also.is_some() {
-                    self.error(
-                        format!("{field}.also"),
-                        "`also` belongs to [auth] only: list every further scheme as its own \
-                         [[auth.also]] table",
-                    );
-                }
-                if let Some(m) = self.auth(more, &field) {
-                    if m.is_none() {
-                        self.error(
-                            format!("{field}.type"),
-                            "`none` cannot be an alternative to a scheme: an open API has \
-                             `[auth] type = \"none\"` and no [[auth.also]]",
-                        );
+            for (key, list, out) in [
+                ("also", a.also.take(), &mut auth_also),
+                ("with", a.with.take(), &mut auth_with),
+            ] {
+                for (i, more) in list.unwrap_or_default().into_iter().enumerate() {
+                    let field = format!("auth.{key}.{i}");
+                    for (nested, set) in [("also", more.also.is_some()), ("with", more.with.is_some())] {
+                        if set {
+                            self.error(
+                                format!("{field}.{nested}"),
+                                format!(
+                                    "`{nested}` belongs to [auth] only: list every further scheme \
+                                     as its own [[auth.{nested}]] table"
+                                ),
+                            );
+                        }
                     }
-                    auth_also.push(m);
+                    if let Some(m) = self.auth(more, &field) {
+                        if m.is_none() {
+                            self.error(
+                                format!("{field}.type"),
+                                format!(
+                                    "`none` cannot be sent with or instead of a scheme: an open \
+                                     API has `[auth] type = \"none\"` and no [[auth.{key}]]"
+                                ),
+                            );
+                        }
+                        out.push(m);
+                    }
                 }
             }
             self.auth(a, "auth")
         });
-        if auth.as_ref().is_some_and(Auth::is_none) && !auth_also.is_empty() {
+        if auth.as_ref().is_some_and(Auth::is_none) && !(auth_also.is_empty() && auth_with.is_empty()) {
             self.error(
                 "auth.type",
-                "auth is `none` but [[auth.also]] lists schemes: declare the primary scheme here",
+                "auth is `none` but [[auth.also]] or [[auth.with]] lists schemes: declare the \
+                 primary scheme here",
             );
         }
         if auth.is_none() {
@@ -366,6 +379,7 @@ impl Cx<'_> {
             tags: s.tags.unwrap_or_default(),
             auth,
             auth_also,
+            auth_with,
             rate_limits,
             token_hints,
             meta,

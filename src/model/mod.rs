@@ -41,7 +41,10 @@ pub struct Service {
     pub timezone: Option<String>,
     pub tags: Vec<String>,
     pub auth: Option<Auth>,
-    /// Further schemes the service accepts, each an alternative to `auth`.
+    /// Schemes every request sends together with `auth` (a key and a client id): the first
+    /// security requirement is `auth` and these, all at once.
+    pub auth_with: Vec<Auth>,
+    /// Further schemes the service accepts, each an alternative to `auth` (and its `auth_with`).
     pub auth_also: Vec<Auth>,
     pub rate_limits: Option<RateLimits>,
     pub token_hints: Option<TokenHints>,
@@ -108,6 +111,22 @@ pub enum Host {
 }
 
 impl Service {
+    /// The note a target with room for one scheme gives when requests carry more
+    /// (`auth_with`), which it leaves out.
+    pub fn auth_with_left_out(&self, target: &str) -> Option<crate::diag::Diagnostic> {
+        (!self.auth_with.is_empty()).then(|| {
+            let with: Vec<String> = self.auth_with.iter().map(Auth::what).collect();
+            crate::diag::Diagnostic::new(
+                crate::diag::Code::AuthWithLost,
+                format!(
+                    "{target} cannot say that requests also carry {}",
+                    with.join(" and ")
+                ),
+            )
+            .at("auth.with")
+        })
+    }
+
     /// Whether this build answers `/api/discovery?format=openapi`; where it does not, documents
     /// link to the OpenAPI file's own path.
     pub fn routes_query(&self) -> bool {

@@ -332,6 +332,9 @@ pub struct AuthTable {
     /// Further schemes the service accepts, each an alternative to this one: `[[auth.also]]`
     /// tables with the same keys (but no `also`).
     pub also: Option<Vec<AuthTable>>,
+    /// Further schemes every request sends together with this one (an API key and a client
+    /// id in two headers): `[[auth.with]]` tables with the same keys (but no `also` or `with`).
+    pub with: Option<Vec<AuthTable>>,
 }
 
 /// `[rate_limits]`.

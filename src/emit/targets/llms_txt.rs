@@ -209,6 +209,10 @@ fn details(service: &Service) -> String {
             format!("Requests are signed with a registered key (`{header_prefix}` headers).")
         }
     });
+    if !service.auth_with.is_empty() {
+        let with: Vec<String> = service.auth_with.iter().map(Auth::what).collect();
+        out.push_str(&format!(" Each request also carries {}.", with.join("; ")));
+    }
     if !service.auth_also.is_empty() {
         let also: Vec<String> = service.auth_also.iter().map(Auth::what).collect();
         out.push_str(&format!(" Also accepted instead: {}.", also.join("; ")));

@@ -156,6 +156,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     } = fit_text(service, diags);
     let detail_origin = detail_origin(service, diags);
     let header = auth_header(service.auth.as_ref());
+    diags.extend(service.auth_with_left_out("ADP"));
     let manifest = Manifest {
         spec_version: rules::SPEC_VERSION,
         name,

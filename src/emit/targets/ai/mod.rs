@@ -161,15 +161,19 @@ pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lo
     check(service, diags);
     let auth = published_auth(service, built);
     if let (Some(a), Some(view)) = (&service.auth, &auth)
-        && !exact(a)
+        && (!exact(a) || !service.auth_with.is_empty())
     {
+        let what = std::iter::once(a)
+            .chain(&service.auth_with)
+            .map(Auth::what)
+            .collect::<Vec<_>>()
+            .join(" together with ");
         diags.push(match &view.docs {
             Some(docs) => Diagnostic::new(
                 Code::AiAuthPointer,
                 format!(
-                    "/.well-known/ai cannot say {}: `auth` is `apikey` with no header, and \
-                     `auth.docs` points at {docs}",
-                    a.what()
+                    "/.well-known/ai cannot say {what}: `auth` is `apikey` with no header, and \
+                     `auth.docs` points at {docs}"
                 ),
             )
             .at("auth.type"),
@@ -440,6 +444,24 @@ fn with_media_type<'a>(description: Cow<'a, str>, media: Option<&str>) -> Cow<'a
 pub(super) fn published_auth<'a>(service: &'a Service, built: &[Target]) -> Option<AuthView<'a>> {
     let a = service.auth.as_ref()?;
     let docs = a.docs().map(Cow::Borrowed);
+    let on_site = |fragment: String| {
+        built.contains(&Target::OpenApi).then(|| {
+            Cow::Owned(format!(
+                "{}{fragment}",
+                service.site_url.join(openapi::PATHS[0])
+            ))
+        })
+    };
+    if !service.auth_with.is_empty() {
+        // Schemes sent together: the draft has room for one, so `docs` points at the
+        // published document's first Security Requirement Object, which names them all.
+        let pointer = on_site(security::REQUIREMENT_POINTER.to_string());
+        return Some(AuthView {
+            kind: "apikey",
+            header: None,
+            docs: pointer.or(docs),
+        });
+    }
     let (kind, header, docs) = match a {
         Auth::None { .. } => ("none", None, docs),
         Auth::ApiKey {
@@ -451,17 +473,8 @@ pub(super) fn published_auth<'a>(service: &'a Service, built: &[Target]) -> Opti
         // OpenID Connect is OAuth 2 with an identity layer: the token is an OAuth 2 one.
         Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. } => ("oauth2", None, docs),
         _ => {
-            let pointer = built
-                .contains(&Target::OpenApi)
-                .then(|| security::primary_name(service))
-                .flatten()
-                .map(|name| {
-                    Cow::Owned(format!(
-                        "{}{}",
-                        service.site_url.join(openapi::PATHS[0]),
-                        security::pointer_fragment(&name)
-                    ))
-                });
+            let pointer = security::primary_name(service)
+                .and_then(|name| on_site(security::pointer_fragment(&name)));
             ("apikey", None, pointer.or(docs))
         }
     };

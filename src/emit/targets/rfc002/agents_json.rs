@@ -338,7 +338,10 @@ pub fn derived_rules(service: &Service) -> Vec<String> {
             "sign every request and send the `{header_prefix}*` headers"
         )),
     };
-    if let (Some(how), Some(a)) = (how, &service.auth) {
+    if let (Some(mut how), Some(a)) = (how, &service.auth) {
+        for with in &service.auth_with {
+            how.push_str(&format!(" together with {}", with.what()));
+        }
         let docs = a.docs().map(|d| format!(" (see {d})")).unwrap_or_default();
         rules.push(format!(
             "{how}{docs}, and never put credentials in URLs or logs"

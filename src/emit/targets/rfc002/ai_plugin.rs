@@ -110,6 +110,7 @@ pub fn lower<'a>(
         );
         return None;
     };
+    diags.extend(service.auth_with_left_out("ai-plugin.json"));
     let name_for_human = limited(
         service.plugin.name_for_human.as_deref(),
         &service.name,
