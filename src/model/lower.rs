@@ -287,7 +287,9 @@ impl Cx<'_> {
             ] {
                 for (i, more) in list.unwrap_or_default().into_iter().enumerate() {
                     let field = format!("auth.{key}.{i}");
-                    for (nested, set) in [("also", more.also.is_some()), ("with", more.with.is_some())] {
+                    for (nested, set) in
+                        [("also", more.also.is_some()), ("with", more.with.is_some())]
+                    {
                         if set {
                             self.error(
                                 format!("{field}.{nested}"),
@@ -314,7 +316,9 @@ impl Cx<'_> {
             }
             self.auth(a, "auth")
         });
-        if auth.as_ref().is_some_and(Auth::is_none) && !(auth_also.is_empty() && auth_with.is_empty()) {
+        if auth.as_ref().is_some_and(Auth::is_none)
+            && !(auth_also.is_empty() && auth_with.is_empty())
+        {
             self.error(
                 "auth.type",
                 "auth is `none` but [[auth.also]] or [[auth.with]] lists schemes: declare the \

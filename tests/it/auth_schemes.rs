@@ -332,7 +332,10 @@ fn schemes_sent_together_are_one_requirement_in_every_target_that_lists_requirem
         assert!(schema_errors(&binding_schema, http).is_empty(), "{http}");
         let all = http["security"][0]["allOf"].as_array().unwrap();
         assert_eq!(all[0]["name"], "X-Key");
-        assert_eq!((&all[1]["in"], &all[1]["name"]), (&"query".into(), &"client".into()));
+        assert_eq!(
+            (&all[1]["in"], &all[1]["name"]),
+            (&"query".into(), &"client".into())
+        );
         assert_eq!(http["security"][1]["scheme"], "basic");
     }
     let card = b.json(a2a::PATH);
@@ -340,8 +343,14 @@ fn schemes_sent_together_are_one_requirement_in_every_target_that_lists_requirem
     assert_eq!(requirements.len(), 2);
     assert_eq!(requirements[0]["schemes"].as_object().unwrap().len(), 2);
     // Prose says both; the single-scheme targets say what they leave out, as a note.
-    assert!(b.text(rfc002::AGENTS_PATH).contains("together with an API key in the `client` query parameter"));
-    assert!(b.text(llms_txt::PATH).contains("Each request also carries an API key in the `client` query parameter."));
+    assert!(
+        b.text(rfc002::AGENTS_PATH)
+            .contains("together with an API key in the `client` query parameter")
+    );
+    assert!(
+        b.text(llms_txt::PATH)
+            .contains("Each request also carries an API key in the `client` query parameter.")
+    );
     let left_out: Vec<&str> = b
         .diags
         .iter()
@@ -349,7 +358,11 @@ fn schemes_sent_together_are_one_requirement_in_every_target_that_lists_requirem
         .map(|d| d.message.as_str())
         .collect();
     assert_eq!(left_out.len(), 3, "{left_out:#?}");
-    assert!(left_out.iter().all(|m| m.ends_with("also carry an API key in the `client` query parameter")));
+    assert!(
+        left_out
+            .iter()
+            .all(|m| m.ends_with("also carry an API key in the `client` query parameter"))
+    );
     assert!(b.diags.iter().any(|d| d.code == Code::AiAuthPointer));
 }
 
@@ -640,11 +653,24 @@ paths:
     let with = auth.with.as_ref().expect("[[auth.with]]");
     assert_eq!(with.len(), 1);
     assert_eq!(with[0].header.as_deref(), Some("X-Client-Id"));
-    let also: Vec<_> = auth.also.iter().flatten().map(|a| a.kind.as_deref()).collect();
+    let also: Vec<_> = auth
+        .also
+        .iter()
+        .flatten()
+        .map(|a| a.kind.as_deref())
+        .collect();
     assert_eq!(also, [Some("oauth2"), Some("oauth2")]);
-    assert!(!diags.iter().any(|d| d.is_error() || d.severity == Severity::Warning), "{diags:#?}");
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d.is_error() || d.severity == Severity::Warning),
+        "{diags:#?}"
+    );
     let written = wellgen::source::toml_out::render(&doc, &Default::default());
-    assert!(written.contains("\n[[auth.with]]\ntype = \"api_key\"\nheader = \"X-Client-Id\"\n"), "{written}");
+    assert!(
+        written.contains("\n[[auth.with]]\ntype = \"api_key\"\nheader = \"X-Client-Id\"\n"),
+        "{written}"
+    );
     let b = build_targets(&written, &Target::ALL);
     assert!(b.errors().is_empty(), "{:#?}", b.errors());
     assert_eq!(b.service.auth_with.len(), 1);

@@ -117,10 +117,15 @@ impl Lx<'_> {
                 let i = imported.iter().position(|(m, _)| m == n)?;
                 Some(imported.remove(i))
             };
-            let mut members: Vec<(String, Imported)> = together.iter().filter_map(&mut pick).collect();
+            let mut members: Vec<(String, Imported)> =
+                together.iter().filter_map(&mut pick).collect();
             let first = members.iter().position(|(_, s)| s.classic).unwrap_or(0);
             let (name, first) = members.remove(first);
-            (name, first.table, members.into_iter().map(|(_, s)| s.table).collect())
+            (
+                name,
+                first.table,
+                members.into_iter().map(|(_, s)| s.table).collect(),
+            )
         } else {
             // The primary: the first scheme every target can say, else the first required one.
             let primary = imported
@@ -273,8 +278,16 @@ impl Lx<'_> {
                 format!(
                     "requests may send {} together, but the model holds one requirement of \
                      several schemes ({}): each is published as an alternative",
-                    names.iter().map(|n| format!("`{}`", one_line(n))).collect::<Vec<_>>().join(" and "),
-                    found.iter().map(|n| format!("`{}`", one_line(n))).collect::<Vec<_>>().join(" and "),
+                    names
+                        .iter()
+                        .map(|n| format!("`{}`", one_line(n)))
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    found
+                        .iter()
+                        .map(|n| format!("`{}`", one_line(n)))
+                        .collect::<Vec<_>>()
+                        .join(" and "),
                 ),
             );
         }

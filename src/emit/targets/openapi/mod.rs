@@ -1230,13 +1230,6 @@ fn security(c: &Capability, requirements: &[Vec<String>]) -> Option<Value> {
 fn requirement_objects(requirements: &[Vec<String>], scopes: &[String]) -> Vec<Value> {
     requirements
         .iter()
-        .map(|names| {
-            Value::Object(
-                names
-                    .iter()
-                    .map(|n| (n.clone(), json!(scopes)))
-                    .collect(),
-            )
-        })
+        .map(|names| Value::Object(names.iter().map(|n| (n.clone(), json!(scopes))).collect()))
         .collect()
 }
