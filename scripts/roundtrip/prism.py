@@ -105,6 +105,11 @@ process.stdout.write(JSON.stringify({ servers: urls, hashPaths }));
     return [u for u in read["servers"] if isinstance(u, str)], read["hashPaths"]
 
 
+# Prism's answer to any body of an operation whose spec names no media type for it (a Swagger
+# 2.0 body parameter with no `consumes`): it has nothing to validate the body against.
+NO_BODY_MEDIA = "No supported content types, but request included a non-empty body"
+
+
 def unroutable(path, hash_paths):
     """Whether a path Prism could not route is one of the spec's path keys that hold a `#` or
     a query (`/rest?method=x`), which Prism matches literally, `#` or `?` and all: Prism says

@@ -165,6 +165,16 @@ class McpAgent(unittest.TestCase):
                          ("rt-api-key-0123456789", "rt-api-key-0123456789"))
         self.assertIsNone(call.note)
 
+    def test_an_xml_body_is_nested_elements(self):
+        tool = {"name": "t", "inputSchema": {"type": "object", "required": ["Config"],
+                                             "properties": {"Config": {"type": "object", "required": ["Name"],
+                                                                       "properties": {"Name": {"type": "string", "enum": ["a&b"]}}}}},
+                "_meta": {"dev.wellgen/http": {"method": "POST", "url": "https://api.example.com/keys",
+                                                "arguments": {"Config": {"in": "body", "name": "Config"}},
+                                                "contentType": "text/xml", "security": []}}}
+        call = mcp_agent.call_for(tool)
+        self.assertEqual(call.body, b"<Config><Name>a&amp;b</Name></Config>")
+
     def test_no_binding(self):
         self.assertEqual(mcp_agent.call_for({"name": "t", "inputSchema": {}}).refused[0], "no-binding")
 
