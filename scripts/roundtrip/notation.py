@@ -131,7 +131,8 @@ def is_number(text):
 
 
 def nested_type(text):
-    """`<type>` or `<type> {a: <type>, …}` (an object's required fields) as a schema."""
+    """`<type>`, `<type> {a: <type>, …}` (an object's required fields), `array items <type>`,
+    or a scalar's allowed values (`string a|b`, `string const v`) as a schema."""
     text = text.strip()
     kind, _, rest = text.partition(" ")
     schema = {"type": kind}
@@ -140,7 +141,30 @@ def nested_type(text):
         schema.update(fields(rest))
     elif rest.startswith("items "):
         schema["items"] = nested_type(rest[len("items "):])
+    elif rest.startswith("const "):
+        schema["const"] = typed(read_value(rest[len("const "):]), kind)
+    elif rest:
+        values, _ = split_top(rest, "|")
+        schema["enum"] = [typed(read_value(v), kind) for v in values]
     return schema
+
+
+def name_end(entry):
+    """Where a field's name ends: the first `:` outside a JSON string."""
+    in_str, i = False, 0
+    while i < len(entry):
+        c = entry[i]
+        if in_str:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == ":":
+            return i
+        i += 1
+    return -1
 
 
 def fields(text):
@@ -153,8 +177,10 @@ def fields(text):
     if inner.strip():
         entries, _ = split_top(inner, ",")
         for entry in entries:
-            name, _, kind = entry.partition(":")
-            name = read_value(name)
+            at = name_end(entry)
+            if at < 0:
+                raise ValueError(f"not a field: {entry!r}")
+            name, kind = read_value(entry[:at]), entry[at + 1:]
             props[name] = nested_type(kind)
             required.append(name)
     return {"type": "object", "properties": props, "required": required}

@@ -35,6 +35,15 @@ class Notation(unittest.TestCase):
         self.assertEqual(item["properties"]["owner"]["properties"]["name"], {"type": "string"})
         self.assertEqual(value_for(p.schema), [{"id": 1, "tags": ["abc"], "owner": {"name": "abc"}}])
 
+    def test_nested_allowed_values(self):
+        p = notation.parse('object, required, fields {sku: object {name: string Basic|"Premium, v2"}, '
+                           '"a:b": integer const 3}')
+        self.assertEqual(p.schema["properties"]["sku"]["properties"]["name"]["enum"], ["Basic", "Premium, v2"])
+        self.assertEqual(p.schema["properties"]["a:b"]["const"], 3)
+        self.assertEqual(value_for(p.schema), {"sku": {"name": "Basic"}, "a:b": 3})
+        q = notation.parse("array, required, items string pdf|docx")
+        self.assertEqual(value_for(q.schema), ["pdf"])
+
     def test_body_and_bounds(self):
         p = notation.parse("integer, required, body, min 5, max 9")
         self.assertTrue(p.whole_body)

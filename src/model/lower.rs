@@ -1394,7 +1394,7 @@ impl Cx<'_> {
                     }
                 };
                 let kind = c.kind.unwrap_or(ParamType::String);
-                let typed = |v: String| typed_value(kind, v);
+                let typed = |v: String| super::param::typed_value(kind, v);
                 // `in cookie` and `body` are read, but the model has no place for them.
                 let location = match c.location.as_deref().map(|l| (l, ParamIn::parse(l))) {
                     None => default_in,
@@ -1780,19 +1780,6 @@ fn parse_rate_limit(text: &str) -> Option<RateLimit> {
         count,
         period: Period::parse(period)?,
     })
-}
-
-fn typed_value(kind: ParamType, text: String) -> Value {
-    let parsed = match kind {
-        ParamType::Integer => text.parse::<i64>().ok().map(Value::from),
-        ParamType::Number => text
-            .parse::<f64>()
-            .ok()
-            .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number)),
-        ParamType::Boolean => text.parse::<bool>().ok().map(Value::Bool),
-        _ => None,
-    };
-    parsed.unwrap_or(Value::String(text))
 }
 
 pub(crate) fn is_snake_case(s: &str) -> bool {
