@@ -223,7 +223,7 @@ codes! {
         "`split = \"tag\"` gives 1 sub-service",
         "give each capability `tags`";
     AuthSchemeLost = "W-auth-scheme-lost", warning, "targets",
-        "a target has no equivalent of the declared auth scheme and publishes a nearer one",
+        "a target has no equivalent of the declared auth scheme and publishes a nearer one, and no OpenAPI document built beside it states the scheme",
         "/.well-known/ai has no signed-key scheme: published as `apikey`",
         "set `auth.docs_url` so agents can find how to authenticate";
     AuthUnverified = "W-auth-unverified", warning, "ia-json",
@@ -333,6 +333,10 @@ codes! {
         "/.well-known/ai cannot name the auth scheme: `auth` is `apikey` with no header, its `docs` the scheme in the OpenAPI document or the docs URL",
         "/.well-known/ai cannot say an API key in the `api_key` query parameter: `auth.docs` points at /openapi.json#/components/securitySchemes/apiKeyQuery",
         "nothing to do: agents that find `apikey` without `header` follow `docs`";
+    AuthApproximated = "N-auth-approximated", note, "targets",
+        "a target has no word for the auth scheme and publishes the nearest it has, while the OpenAPI document built beside it states the scheme exactly",
+        "ia.json cannot say OAuth 2 with the implicit grant: published as an api_key in the `Authorization` header with its request_url",
+        "nothing to do: agents that need the exact scheme read the OpenAPI document (`/.well-known/ai` points at it)";
     AuthWithLost = "N-auth-with-lost", note, "targets",
         "a target has room for one scheme: the schemes requests carry together with `[auth]` ([[auth.with]]) are left out of it, as the OpenAPI document, the MCP tools list and /.well-known/ai state them",
         "agents.json cannot say that requests also carry an API key in the `X-Client-Id` header",

@@ -132,12 +132,17 @@ fn build(auth: &str) -> Built {
 }
 
 fn approximations<'a>(b: &'a Built, target: &str) -> Vec<&'a str> {
+    said(b, target, Code::AuthSchemeLost)
+        .into_iter()
+        .filter(|_| Code::AuthSchemeLost.info().severity == Severity::Warning)
+        .collect()
+}
+
+/// The messages of `code` in which `target` says what it cannot say.
+fn said<'a>(b: &'a Built, target: &str, code: Code) -> Vec<&'a str> {
     b.diags
         .iter()
-        .filter(|d| {
-            d.severity == Severity::Warning
-                && d.message.starts_with(&format!("{target} cannot say"))
-        })
+        .filter(|d| d.code == code && d.message.starts_with(&format!("{target} cannot say")))
         .map(|d| d.message.as_str())
         .collect()
 }
@@ -218,10 +223,28 @@ fn every_scheme_builds_valid_documents_for_every_target_with_one_warning_where_u
         assert!(b.errors().is_empty(), "{case}: {:#?}", b.errors());
         let problems = invalid(&b);
         assert!(problems.is_empty(), "{case}: {problems:#?}");
+        // The OpenAPI document built beside them states the scheme exactly: a note.
         for target in NAMED {
-            let got = approximations(&b, target);
+            let got = said(&b, target, Code::AuthApproximated);
             let want = usize::from(approximated.contains(&target));
             assert_eq!(got.len(), want, "{case}, {target}: {got:#?}");
+            assert!(approximations(&b, target).is_empty(), "{case}, {target}");
+        }
+        // Without it, nothing on the site does: a warning to act on (`/.well-known/ai` then
+        // has no pointer, and its own rule decides).
+        let alone: Vec<Target> = Target::ALL
+            .into_iter()
+            .filter(|t| *t != Target::OpenApi)
+            .collect();
+        let without = build_targets(&BASE.replace("AUTH", auth), &alone);
+        for target in NAMED.into_iter().filter(|t| *t != AI) {
+            let got = approximations(&without, target);
+            let want = usize::from(approximated.contains(&target));
+            assert_eq!(
+                got.len(),
+                want,
+                "{case}, {target} without OpenAPI: {got:#?}"
+            );
         }
         let auth = &b.json(ai::PATHS[0])["auth"];
         let pointed = auth["type"] == "apikey" && auth.get("header").is_none();
