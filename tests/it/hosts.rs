@@ -253,6 +253,214 @@ fn a_users_vercel_entry_for_a_wellgen_path_is_refused() {
     assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), user);
 }
 
+/// A site folder holding `files` (name, text).
+fn site(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    fs::create_dir_all(&out).unwrap();
+    for (name, text) in files {
+        fs::write(out.join(name), text).unwrap();
+    }
+    (dir, out)
+}
+
+/// The members of the site's vercel.json that the manifest says wellgen created.
+fn created_members(out: &Path) -> Vec<String> {
+    fs::read_to_string(out.join(".wellgen-manifest"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("/vercel.json#/"))
+        .filter_map(|l| l.strip_suffix(" member"))
+        .map(str::to_string)
+        .collect()
+}
+
+fn build_ok(out: &Path, host: &str) {
+    let (code, stderr) = build(&root().join(BOOKSHELF), out, &["--host", host]);
+    assert_eq!(code, 0, "--host {host}: {stderr}");
+}
+
+/// A list the site wrote into vercel.json (`headers`, `redirects`, `rewrites`), even an empty
+/// one, is the site's: wellgen puts its entries in and takes them out, and the list stays with
+/// the very bytes it had, however often the host changes.
+#[test]
+fn a_sites_own_vercel_lists_stay_byte_for_byte_even_empty() {
+    let users = [
+        "{\n  \"cleanUrls\": true,\n  \"headers\": [ ],\n  \"redirects\": [],\n  \"rewrites\": []\n}\n",
+        "{\n    \"headers\": [\n    ],\n    \"redirects\": [\n\n    ]\n}",
+        "{\"headers\":[],\"redirects\":[ ],\"trailingSlash\":false}",
+        "{\n  \"headers\": [\n    { \"source\": \"/(.*)\", \"headers\": [{ \"key\": \"X-Frame-Options\", \"value\": \"DENY\" }] }\n  ],\n  \"redirects\": [\t]\n}\n",
+    ];
+    let documents = documents(Host::Vercel).len();
+    for user in users {
+        let (_d, out) = site(&[("vercel.json", user)]);
+        for _ in 0..2 {
+            build_ok(&out, "vercel");
+            let merged = fs::read_to_string(out.join("vercel.json")).unwrap();
+            let v: Value = serde_json::from_str(&merged).unwrap();
+            let ours = v["headers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["source"] != "/(.*)")
+                .count();
+            assert_eq!(ours, documents, "{merged}");
+            assert_eq!(v["redirects"][0]["source"], "/api/discovery", "{merged}");
+            assert!(created_members(&out).is_empty(), "{user}");
+            build_ok(&out, "vercel");
+            assert_eq!(
+                fs::read_to_string(out.join("vercel.json")).unwrap(),
+                merged,
+                "a second build changes nothing"
+            );
+            build_ok(&out, "netlify");
+            assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), user);
+        }
+    }
+}
+
+/// A vercel.json with none of the lists gets them from wellgen, which records that it created
+/// them and takes them out again: the file returns to its exact bytes, even `{}`.
+#[test]
+fn lists_wellgen_adds_to_a_sites_vercel_json_leave_with_its_entries() {
+    let users = [
+        "{}",
+        "{ }\n",
+        "{\n  \"cleanUrls\": true\n}\n",
+        "{\"cleanUrls\":true,\"rewrites\":[{\"source\":\"/(.*)\",\"destination\":\"/\"}]}",
+        "{\n  \"$schema\": \"https://openapi.vercel.sh/vercel.json\"\n}\n",
+    ];
+    for user in users {
+        let (_d, out) = site(&[("vercel.json", user)]);
+        for _ in 0..2 {
+            build_ok(&out, "vercel");
+            assert_eq!(created_members(&out), ["headers", "redirects"], "{user}");
+            let v = crate::common::read_json(&out.join("vercel.json"));
+            assert!(v["headers"].as_array().is_some_and(|h| !h.is_empty()));
+            build_ok(&out, "netlify");
+            assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), user);
+        }
+    }
+    // wellgen's own vercel.json, `$schema` and all, goes whole.
+    let (_d, out) = site(&[]);
+    build_ok(&out, "vercel");
+    assert_eq!(created_members(&out), ["$schema", "headers", "redirects"]);
+    build_ok(&out, "netlify");
+    assert!(!out.join("vercel.json").exists());
+}
+
+/// A list wellgen created that the site has since emptied by hand (or replaced by a `[]` of
+/// its own) cannot be told from one the site wrote: it stays, as does one the site added its
+/// own entry to.
+#[test]
+fn a_list_wellgen_created_and_the_site_changed_is_kept() {
+    let user = "{\n  \"cleanUrls\": true\n}\n";
+    let (_d, out) = site(&[("vercel.json", user)]);
+    build_ok(&out, "vercel");
+    let mut v = crate::common::read_json(&out.join("vercel.json"));
+    v["headers"] = serde_json::json!([]);
+    v["redirects"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({ "source": "/old", "destination": "/new" }));
+    let edited = serde_json::to_string_pretty(&v).unwrap();
+    fs::write(out.join("vercel.json"), &edited).unwrap();
+    build_ok(&out, "netlify");
+    let left = fs::read_to_string(out.join("vercel.json")).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&left).unwrap(),
+        serde_json::json!({
+            "cleanUrls": true,
+            "headers": [],
+            "redirects": [{ "source": "/old", "destination": "/new" }]
+        })
+    );
+    assert!(left.contains("\"headers\": [],"), "{left}");
+    // From now on both lists are the site's.
+    build_ok(&out, "vercel");
+    assert!(created_members(&out).is_empty());
+    build_ok(&out, "netlify");
+    assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), left);
+}
+
+/// Netlify, Vercel, Netlify, Vercel, then a generic host into one site folder: every file of
+/// the site's is, at every step, what the site wrote plus at most wellgen's part, and ends as
+/// the site wrote it.
+#[test]
+fn switching_hosts_back_and_forth_keeps_every_site_file() {
+    let vercel = "{\n  \"headers\": [ ],\n  \"rewrites\": [\n    { \"source\": \"/(.*)\", \"destination\": \"/index.html\" }\n  ]\n}\n";
+    let headers = "/*\n  X-Frame-Options: DENY\n";
+    let redirects = "/old /new 301\n";
+    let htaccess = "Options -Indexes\n";
+    let page = "<h1>my site</h1>\n";
+    let own = [
+        ("vercel.json", vercel),
+        ("_headers", headers),
+        ("_redirects", redirects),
+        (".htaccess", htaccess),
+        ("index.html", page),
+    ];
+    let (_d, out) = site(&own);
+    // The site's files each host merges its part into.
+    let merged: [(&str, &[&str]); 3] = [
+        ("netlify", &["_headers", "_redirects"]),
+        ("vercel", &["vercel.json"]),
+        ("generic", &["_headers", ".htaccess"]),
+    ];
+    for host in ["netlify", "vercel", "netlify", "vercel", "generic"] {
+        build_ok(&out, host);
+        let touched = merged.iter().find(|(h, _)| *h == host).unwrap().1;
+        for (name, text) in own {
+            let now = fs::read_to_string(out.join(name)).unwrap();
+            if !touched.contains(&name) {
+                assert_eq!(now, text, "{name} after --host {host}");
+            } else if name == "vercel.json" {
+                assert!(now.contains("\"source\": \"/ai\""), "{now}");
+            } else {
+                let placement = if name == "_headers" {
+                    wellgen::emit::hosts::section::Placement::Append
+                } else {
+                    wellgen::emit::hosts::section::Placement::Prepend
+                };
+                let rest = wellgen::emit::hosts::section::merge(&now, "", placement).unwrap();
+                assert_eq!(
+                    format!("{}\n", rest.trim_matches('\n')),
+                    text,
+                    "{name} after --host {host}"
+                );
+            }
+        }
+    }
+    assert!(
+        fs::read_to_string(out.join("_headers"))
+            .unwrap()
+            .starts_with(&format!("{headers}\n# BEGIN wellgen\n"))
+    );
+}
+
+/// A manifest written before wellgen recorded the members it creates says nothing of them:
+/// every list is then taken for the site's and kept (an empty list configures nothing on
+/// Vercel; a list of the site's, once deleted, is gone).
+#[test]
+fn a_manifest_without_member_records_keeps_every_list() {
+    let (_d, out) = site(&[]);
+    build_ok(&out, "vercel");
+    let manifest = out.join(".wellgen-manifest");
+    let old: String = fs::read_to_string(&manifest)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("#/") && !l.starts_with("# Members"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&manifest, old).unwrap();
+    build_ok(&out, "netlify");
+    assert_eq!(
+        fs::read_to_string(out.join("vercel.json")).unwrap(),
+        "{\n  \"$schema\": \"https://openapi.vercel.sh/vercel.json\",\n  \"headers\": [],\n  \
+         \"redirects\": []\n}\n"
+    );
+}
+
 #[test]
 fn github_pages_warns_per_octet_stream_document_and_twins_adp_details() {
     let (_d, out, stderr) = built("github-pages");
