@@ -11,11 +11,12 @@
 //! the reference: the 308s, the headers it adds, `Cache-Control: no-store` on a 404.
 //!
 //! Where `wrangler pages dev` differs from Pages itself, the preview answers as Pages does:
-//! a path below a file (`/data.json/`, `/_headers`) is a 404 here, where the dev server fails
-//! with 502 (its file lookup meets ENOTDIR); files `wrangler pages deploy` does not upload
-//! (`IGNORED`) are 404 here, where the dev server serves `_routes.json` or `functions/`.
-//! Not reproduced: ETags and `304 Not Modified`, `x-server-env: dev`, and the `Cache-Control`
-//! Pages leaves out when a request carries `Authorization` or `Range`.
+//! a path below a file (`/data.json/`, `/_headers`) is answered as any missing path, where the
+//! dev server fails with 502 (its file lookup meets ENOTDIR); files `wrangler pages deploy`
+//! does not upload (`IGNORED_AT_TOP`, `IGNORED_ANYWHERE`) are missing here, where the dev
+//! server serves `_routes.json` or `functions/`. Not reproduced: ETags and `304 Not Modified`,
+//! `x-server-env: dev`, the `Cache-Control` Pages leaves out when a request carries
+//! `Authorization` or `Range`, and `_headers` rules for a whole origin (`rules`).
 
 mod media_type;
 pub mod rules;
