@@ -893,7 +893,12 @@ impl Cx<'_> {
         }
         let transport = match &m.transport {
             None => Some(McpTransport::StreamableHttp),
-            Some(t) => self.one_of(t, "mcp.transport", &McpTransport::NAMES, McpTransport::parse),
+            Some(t) => self.one_of(
+                t,
+                "mcp.transport",
+                &McpTransport::NAMES,
+                McpTransport::parse,
+            ),
         };
         let named = m.name.is_some();
         let name = match m.name {
@@ -931,9 +936,13 @@ impl Cx<'_> {
         let protocol_versions = m.protocol_versions.unwrap_or_default();
         for (i, v) in protocol_versions.iter().enumerate() {
             let date = v.len() == 10
-                && v.bytes()
-                    .enumerate()
-                    .all(|(j, b)| if j == 4 || j == 7 { b == b'-' } else { b.is_ascii_digit() });
+                && v.bytes().enumerate().all(|(j, b)| {
+                    if j == 4 || j == 7 {
+                        b == b'-'
+                    } else {
+                        b.is_ascii_digit()
+                    }
+                });
             if !date {
                 self.push(
                     Diagnostic::new(
@@ -954,20 +963,31 @@ impl Cx<'_> {
             if let Some(n) = &header_name
                 && !is_header_name(n)
             {
-                self.error(format!("{at}.name"), format!("`{n}` is not an HTTP header name"));
+                self.error(
+                    format!("{at}.name"),
+                    format!("`{n}` is not an HTTP header name"),
+                );
             }
             if let Some(n) = &header_name
                 && headers
                     .iter()
                     .any(|o: &McpHeader| o.name.eq_ignore_ascii_case(n))
             {
-                self.error(format!("{at}.name"), format!("the `{n}` header is described twice"));
+                self.error(
+                    format!("{at}.name"),
+                    format!("the `{n}` header is described twice"),
+                );
             }
             let variables =
                 self.mcp_inputs(h.variables.unwrap_or_default(), &format!("{at}.variables"));
             let secret = h.secret.unwrap_or(false);
             if let Some(v) = &h.value {
-                self.mcp_template(v, &variables, &format!("{at}.value"), &format!("{at}.variables"));
+                self.mcp_template(
+                    v,
+                    &variables,
+                    &format!("{at}.value"),
+                    &format!("{at}.variables"),
+                );
                 if secret && template_names(v).is_empty() {
                     self.push(
                         Diagnostic::new(
@@ -1045,7 +1065,9 @@ impl Cx<'_> {
         variables_field: &str,
     ) {
         let names = template_names(template);
-        if template.matches('{').count() != names.len() || template.matches('}').count() != names.len() {
+        if template.matches('{').count() != names.len()
+            || template.matches('}').count() != names.len()
+        {
             self.push(
                 Diagnostic::new(Code::InvalidValue, "unbalanced `{` or `}`")
                     .at(field)
@@ -1067,7 +1089,10 @@ impl Cx<'_> {
             if !names.contains(n) {
                 self.error(
                     format!("{variables_field}.{n}"),
-                    format!("`{n}` is declared but `{{{n}}}` is not in `{}`", field.rsplit('.').next().unwrap_or(field)),
+                    format!(
+                        "`{n}` is declared but `{{{n}}}` is not in `{}`",
+                        field.rsplit('.').next().unwrap_or(field)
+                    ),
                 );
             }
         }
@@ -1092,7 +1117,10 @@ impl Cx<'_> {
                 && !choices.is_empty()
                 && !choices.contains(d)
             {
-                self.error(format!("{at}.default"), format!("`{d}` is not one of `choices`"));
+                self.error(
+                    format!("{at}.default"),
+                    format!("`{d}` is not one of `choices`"),
+                );
             }
             let secret = i.secret.unwrap_or(false);
             if secret && i.default.is_some() {
@@ -2155,7 +2183,9 @@ fn template_names(template: &str) -> Vec<String> {
 
 /// A template variable's name, as the Server Card schema's URL pattern has it.
 fn is_template_name(s: &str) -> bool {
-    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    s.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
@@ -2180,7 +2210,10 @@ pub fn is_mcp_name(s: &str) -> bool {
 fn default_mcp_name(site: &HttpsUrl, service: &str) -> Option<String> {
     let authority = site.origin().as_str()["https://".len()..].to_string();
     let host = authority.split(':').next().unwrap_or_default();
-    if host.is_empty() || host.starts_with('[') || host.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+    if host.is_empty()
+        || host.starts_with('[')
+        || host.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    {
         return None;
     }
     let namespace: Vec<&str> = host.trim_end_matches('.').split('.').rev().collect();
@@ -2193,7 +2226,11 @@ fn default_mcp_name(site: &HttpsUrl, service: &str) -> Option<String> {
         }
     }
     let slug = slug.trim_matches('-');
-    let name = format!("{}/{}", namespace.join("."), if slug.is_empty() { "server" } else { slug });
+    let name = format!(
+        "{}/{}",
+        namespace.join("."),
+        if slug.is_empty() { "server" } else { slug }
+    );
     is_mcp_name(&name).then_some(name)
 }
 

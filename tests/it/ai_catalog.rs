@@ -51,7 +51,10 @@ fn catalog_errors(doc: &Value) -> Vec<String> {
         {
             errors.push(format!("entries.{i}.url must be a string"));
         }
-        let key = (e["identifier"].to_string(), e.get("version").map(Value::to_string));
+        let key = (
+            e["identifier"].to_string(),
+            e.get("version").map(Value::to_string),
+        );
         if !seen.insert(key) {
             errors.push(format!("entries.{i}: identifier and version repeated"));
         }
@@ -75,7 +78,12 @@ fn the_specs_example_passes_the_checks() {
     let mut broken = example.clone();
     broken["entries"][0]["data"] = serde_json::json!({});
     broken["specVersion"] = "1".into();
-    assert_eq!(catalog_errors(&broken).len(), 2, "{:?}", catalog_errors(&broken));
+    assert_eq!(
+        catalog_errors(&broken).len(),
+        2,
+        "{:?}",
+        catalog_errors(&broken)
+    );
 }
 
 #[test]

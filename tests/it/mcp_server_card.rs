@@ -26,7 +26,9 @@ fn validator() -> jsonschema::Validator {
 }
 
 fn examples(kind: &str) -> Vec<(String, Value)> {
-    let dir = root().join("tests/schemas/mcp-server-card/examples").join(kind);
+    let dir = root()
+        .join("tests/schemas/mcp-server-card/examples")
+        .join(kind);
     let mut out: Vec<(String, Value)> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -90,7 +92,10 @@ fn every_card_is_valid_and_written_only_with_mcp() {
         assert_eq!(scanner_errors(&card), Vec::<String>::new(), "{at}");
         assert_eq!(card["remotes"][0]["url"], mcp.endpoint.as_str(), "{at}");
         assert_eq!(card["endpoint"], card["remotes"][0]["url"], "{at}");
-        assert_eq!(card["transport"]["type"], card["remotes"][0]["type"], "{at}");
+        assert_eq!(
+            card["transport"]["type"], card["remotes"][0]["type"],
+            "{at}"
+        );
         assert_eq!(card["version"], service.version.as_str(), "{at}");
     }
     assert!(cards > 0, "no example declares [mcp]");
@@ -168,7 +173,10 @@ secret = true
     let card: Value = serde_json::from_slice(&artifacts[0].body).unwrap();
     assert_eq!(schema_errors(&validator(), &card), Vec::<String>::new());
     assert_eq!(card["remotes"][0]["variables"]["tenant"]["default"], "eu");
-    assert_eq!(card["remotes"][0]["headers"][0]["variables"]["key"]["isSecret"], true);
+    assert_eq!(
+        card["remotes"][0]["headers"][0]["variables"]["key"]["isSecret"],
+        true
+    );
     assert_eq!(card["transport"]["type"], "sse");
 }
 
@@ -211,12 +219,23 @@ name = "Bad Header"
         "mcp.headers.0.value",
         "mcp.headers.1.name",
     ] {
-        assert!(fields.iter().any(|f| f == field), "{field} not in {fields:?}");
+        assert!(
+            fields.iter().any(|f| f == field),
+            "{field} not in {fields:?}"
+        );
     }
     // `{region}` is undeclared and the scheme is http: two errors at the endpoint.
-    assert_eq!(fields.iter().filter(|f| *f == "mcp.endpoint").count(), 2, "{fields:?}");
+    assert_eq!(
+        fields.iter().filter(|f| *f == "mcp.endpoint").count(),
+        2,
+        "{fields:?}"
+    );
     let (_, diags) = lower("[mcp]\ntransport = \"sse\"");
-    assert!(diags.iter().any(|d| d.is_error() && d.message.contains("`endpoint`")));
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.is_error() && d.message.contains("`endpoint`"))
+    );
 }
 
 #[test]
@@ -234,13 +253,22 @@ fn a_secret_header_value_is_refused_and_never_echoed() {
     std::fs::write(&source, BASE.replace("MCP", mcp)).unwrap();
     let (code, stdout, stderr) = run(wellgen().arg("check").arg(&source));
     assert_ne!(code, 0);
-    assert!(stderr.contains("mcp.headers") || stderr.contains("secret header"), "{stderr}");
-    assert!(!format!("{stdout}{stderr}").contains("wx_9f8e7d6c5b4a"), "{stderr}");
+    assert!(
+        stderr.contains("mcp.headers") || stderr.contains("secret header"),
+        "{stderr}"
+    );
+    assert!(
+        !format!("{stdout}{stderr}").contains("wx_9f8e7d6c5b4a"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn bookshelf_reaches_every_agent_endpoint_check() {
-    let out = build(Path::new(&root().join("examples/bookshelf/service.toml")), &[]);
+    let out = build(
+        Path::new(&root().join("examples/bookshelf/service.toml")),
+        &[],
+    );
     for path in [
         ".well-known/mcp/server-card.json",
         ".well-known/oauth-protected-resource",

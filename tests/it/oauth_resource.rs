@@ -37,21 +37,27 @@ fn metadata_errors(doc: &Value) -> Vec<String> {
     }
     for key in ["scopes_supported", "bearer_methods_supported"] {
         if let Some(v) = doc.get(key)
-            && !v
-                .as_array()
-                .is_some_and(|a| a.iter().all(Value::is_string))
+            && !v.as_array().is_some_and(|a| a.iter().all(Value::is_string))
         {
             errors.push(format!("{key} must be an array of strings"));
         }
     }
-    for m in doc["bearer_methods_supported"].as_array().into_iter().flatten() {
+    for m in doc["bearer_methods_supported"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
         if !["header", "body", "query"].contains(&m.as_str().unwrap_or_default()) {
             errors.push(format!("bearer method {m}"));
         }
     }
-    for key in ["resource_documentation", "resource_policy_uri", "resource_tos_uri"] {
+    for key in [
+        "resource_documentation",
+        "resource_policy_uri",
+        "resource_tos_uri",
+    ] {
         if let Some(v) = doc.get(key)
-            && !v.as_str().is_some_and(|u| url::Url::parse(u).is_ok())
+            && v.as_str().is_none_or(|u| url::Url::parse(u).is_err())
         {
             errors.push(format!("{key}: {v}"));
         }
@@ -85,7 +91,10 @@ fn check_source(source: &std::path::Path) -> Option<Value> {
     let doc: Value = serde_json::from_slice(&artifacts[0].body).unwrap();
     assert_eq!(metadata_errors(&doc), Vec::<String>::new(), "{at}");
     assert_eq!(doc["resource"], service.base_url.as_str(), "{at}");
-    assert_eq!(doc["bearer_methods_supported"], serde_json::json!(["header"]));
+    assert_eq!(
+        doc["bearer_methods_supported"],
+        serde_json::json!(["header"])
+    );
     let scopes: Vec<&str> = service
         .auth
         .iter()
@@ -173,9 +182,19 @@ fn the_authorization_server_is_derived_with_a_note_unless_named() {
         "[auth]\ntype = \"oauth2\"\nauthorization_url = \"https://login.ledger.example/authorize\"\n\
          token_url = \"https://tokens.ledger.example/token\"\nscopes = { read = \"Read\" }",
     );
-    assert_eq!(doc["authorization_servers"], serde_json::json!(["https://login.ledger.example"]));
-    let note = diags.iter().find(|d| d.code == Code::PrmDerived).expect("a note");
-    assert!(note.message.contains("auth.authorization_url"), "{}", note.message);
+    assert_eq!(
+        doc["authorization_servers"],
+        serde_json::json!(["https://login.ledger.example"])
+    );
+    let note = diags
+        .iter()
+        .find(|d| d.code == Code::PrmDerived)
+        .expect("a note");
+    assert!(
+        note.message.contains("auth.authorization_url"),
+        "{}",
+        note.message
+    );
     assert_eq!(doc["scopes_supported"], serde_json::json!(["read"]));
     // The API is the site's origin: clients that start from it find the document here.
     assert!(!diags.iter().any(|d| d.code == Code::PrmLocation));
@@ -210,8 +229,14 @@ fn every_oauth_scheme_counts_once() {
          authorization_url = \"https://auth.ledger.example/a\"\n\
          token_url = \"https://auth.ledger.example/t\"\nscopes = { read = \"Read\", write = \"Write\" }",
     );
-    assert_eq!(doc["authorization_servers"], serde_json::json!(["https://auth.ledger.example"]));
-    assert_eq!(doc["scopes_supported"], serde_json::json!(["read", "write"]));
+    assert_eq!(
+        doc["authorization_servers"],
+        serde_json::json!(["https://auth.ledger.example"])
+    );
+    assert_eq!(
+        doc["scopes_supported"],
+        serde_json::json!(["read", "write"])
+    );
 }
 
 #[test]
@@ -266,10 +291,8 @@ fn a_resource_below_the_site_says_where_rfc_9728_clients_look() {
     assert_eq!(doc["resource"], "https://api.bookshelf.example/v1");
     let (service, mut diags) = {
         let mut diags = Diagnostics::default();
-        let s = wellgen::pipeline::load(
-            &root().join("examples/bookshelf/service.toml"),
-            &mut diags,
-        );
+        let s =
+            wellgen::pipeline::load(&root().join("examples/bookshelf/service.toml"), &mut diags);
         (s.unwrap(), diags)
     };
     Target::OAuthResource.emit(&service, &mut diags);

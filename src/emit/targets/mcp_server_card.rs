@@ -19,7 +19,8 @@ pub const PATH: &str = "/.well-known/mcp/server-card.json";
 /// The card's media type (SEP-2127 discovery: clients ask for it with `Accept`).
 pub const MEDIA_TYPE: &str = "application/mcp-server-card+json";
 /// The only `$schema` the `v1` schema accepts.
-pub const SCHEMA: &str = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+pub const SCHEMA: &str =
+    "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 /// The schema's bound on `description` and `title`.
 pub const TEXT_MAX: usize = 100;
 pub const SERVING: Serving = Serving {
@@ -186,7 +187,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
             .at("service.description"),
         );
     }
-    if !service_named(service) {
+    if !server.named {
         diags.push(
             Diagnostic::new(
                 Code::McpCardDerived,
@@ -204,12 +205,6 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         server: Some(server),
         description,
     }
-}
-
-/// Whether `[mcp] name` was written: the derived name is the host reversed and a slug, which
-/// an author who writes it would not repeat by chance.
-fn service_named(service: &Service) -> bool {
-    service.mcp.as_ref().is_some_and(|m| m.named)
 }
 
 /// A repository host the schema's `source` names.
@@ -241,11 +236,12 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
             .docs
             .as_deref()
             .unwrap_or(service.site_url.as_str()),
-        repository: service
-            .links
-            .repository
-            .as_deref()
-            .and_then(|url| Some(Repository { url, source: forge(url)? })),
+        repository: service.links.repository.as_deref().and_then(|url| {
+            Some(Repository {
+                url,
+                source: forge(url)?,
+            })
+        }),
         icons: service.links.logo.iter().map(|src| Icon { src }).collect(),
         remotes: [Remote {
             transport,

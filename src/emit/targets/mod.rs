@@ -318,9 +318,7 @@ impl Target {
             Self::Agis => Lowered::Agis(agis::lower(service, shared.agis(service), diags)),
             Self::Mcp => Lowered::Mcp(mcp::lower(service, shared.agis(service), diags)),
             Self::A2a => Lowered::A2a(a2a::lower(service, diags)),
-            Self::McpServerCard => {
-                Lowered::McpServerCard(mcp_server_card::lower(service, diags))
-            }
+            Self::McpServerCard => Lowered::McpServerCard(mcp_server_card::lower(service, diags)),
             Self::OAuthResource => Lowered::OAuthResource(oauth_resource::lower(service, diags)),
             Self::LlmsTxt => Lowered::LlmsTxt(llms_txt::lower(service, built, diags)),
             Self::ApiCatalog => Lowered::ApiCatalog(api_catalog::lower(service, diags)),

@@ -213,11 +213,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     // RFC 9728 §3.1: the metadata of `https://host/path` is at
     // `https://host/.well-known/oauth-protected-resource/path`.
     let resource = &service.base_url;
-    let expected = format!(
-        "{}{PATH}{}",
-        resource.origin(),
-        resource.path_prefix()
-    );
+    let expected = format!("{}{PATH}{}", resource.origin(), resource.path_prefix());
     if expected != service.site_url.join(PATH) {
         diags.push(
             Diagnostic::new(
@@ -277,8 +273,7 @@ mod tests {
         );
         let openid = Auth::OpenIdConnect {
             docs: None,
-            discovery_url: "https://id.example.com/tenant/.well-known/openid-configuration"
-                .into(),
+            discovery_url: "https://id.example.com/tenant/.well-known/openid-configuration".into(),
             authorization_servers: Vec::new(),
             description: None,
         };
@@ -293,7 +288,9 @@ mod tests {
             description: None,
         };
         assert_eq!(
-            derived_issuer(&elsewhere, "auth").map(|(i, _)| i).as_deref(),
+            derived_issuer(&elsewhere, "auth")
+                .map(|(i, _)| i)
+                .as_deref(),
             Some("https://id.example.com")
         );
     }
