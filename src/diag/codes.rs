@@ -369,6 +369,18 @@ codes! {
         "a header rule the generic host may not apply",
         "… (this matters if the folder is deployed there)",
         "set `[deploy] host` to where the folder is deployed";
+    PrmDerived = "N-prm-derived", note, "oauth-protected-resource",
+        "an OAuth protected resource metadata value derived: the authorization server from the authorization or token URL, or the issuer from the OpenID discovery URL",
+        "`authorization_servers` is https://auth.example.com, the origin of `auth.authorization_url`",
+        "set `[auth] authorization_servers` to the issuer the authorization server publishes";
+    PrmLocation = "N-prm-location", note, "oauth-protected-resource",
+        "the resource is not the site's origin: RFC 9728 §3.1 clients that start from it look for its metadata at another URL",
+        "clients that start from https://api.example.com/v1 look at https://api.example.com/.well-known/oauth-protected-resource/v1",
+        "serve the same document there too, or name it in the API's `WWW-Authenticate: Bearer resource_metadata=…` (RFC 9728 §5.1)";
+    McpCardDerived = "N-mcp-card-derived", note, "mcp-server-card",
+        "an MCP Server Card value derived: the server name from the site's host, the description shortened to the card's 100 characters",
+        "the server card names the server `example.api/weather`, from the site's host and the service name",
+        "set `[mcp] name`; write a `[service] description` whose first sentence fits in 100 characters";
 }
 
 #[cfg(test)]

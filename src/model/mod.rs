@@ -63,6 +63,8 @@ pub struct Service {
     pub route_left_out: bool,
     pub capabilities: Vec<Capability>,
     pub a2a: A2a,
+    /// `[mcp]`: the remote MCP server the service runs, if it declares one.
+    pub mcp: Option<McpServer>,
     /// `[source] split`: `/.well-known/ai` also as one sub-service document per tag.
     pub split: Option<Split>,
     /// `[source] compact`: `None` compacts /.well-known/ai only when its full form is over
@@ -79,6 +81,68 @@ pub struct Service {
 pub struct A2a {
     /// Also publish the card at the pre-1.0 path `/.well-known/agent.json`.
     pub legacy_alias: bool,
+}
+
+/// A remote MCP server (`[mcp]`), as its Server Card describes it (SEP-2127 `Remote`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpServer {
+    /// `namespace/name`, reverse-DNS (`com.example/weather`).
+    pub name: String,
+    /// Whether the author wrote `name` (else it is derived from the site's host).
+    pub named: bool,
+    /// The endpoint URL, `{name}` parts included.
+    pub endpoint: String,
+    pub transport: McpTransport,
+    pub protocol_versions: Vec<String>,
+    /// The endpoint's `{name}` parts, in the author's order.
+    pub variables: IndexMap<String, McpInput>,
+    pub headers: Vec<McpHeader>,
+}
+
+/// How an MCP client talks to the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpTransport {
+    StreamableHttp,
+    Sse,
+}
+
+impl McpTransport {
+    pub const NAMES: [&'static str; 2] = ["streamable-http", "sse"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::StreamableHttp => "streamable-http",
+            Self::Sse => "sse",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "streamable-http" => Some(Self::StreamableHttp),
+            "sse" => Some(Self::Sse),
+            _ => None,
+        }
+    }
+}
+
+/// A value the user supplies when connecting to the MCP server.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct McpInput {
+    pub description: Option<String>,
+    pub required: bool,
+    pub secret: bool,
+    pub default: Option<String>,
+    pub choices: Vec<String>,
+}
+
+/// An HTTP header sent to the MCP server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpHeader {
+    pub name: String,
+    pub input: McpInput,
+    /// The value's template, `{name}` parts included.
+    pub value: Option<String>,
+    pub variables: IndexMap<String, McpInput>,
 }
 
 /// How `/.well-known/ai` is split into sub-service documents (aiendpoint §4.5).
@@ -403,6 +467,8 @@ pub enum Auth {
         docs: Option<String>,
         authorization_url: Option<String>,
         token_url: Option<String>,
+        /// `[auth] authorization_servers`: issuer URLs, when the author names them.
+        authorization_servers: Vec<String>,
         scopes: IndexMap<String, String>,
         grant_types: Vec<String>,
         pkce: bool,
@@ -412,6 +478,8 @@ pub enum Auth {
     OpenIdConnect {
         docs: Option<String>,
         discovery_url: String,
+        /// `[auth] authorization_servers`: issuer URLs, when the author names them.
+        authorization_servers: Vec<String>,
         description: Option<String>,
     },
     /// Mutual TLS: the client presents a certificate.

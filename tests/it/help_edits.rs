@@ -26,6 +26,8 @@
 //!   lowering refuses the authored values first.
 //! - W-host-missing-target (src/emit/hosts/mod.rs): `rfc002` always brings `openapi`, and the
 //!   OpenAPI document cannot be skipped alone, so no input builds the one without the other.
+//! - N-prm-location (src/emit/targets/oauth_resource.rs): its help is to serve the metadata at a
+//!   second URL or name it in the API's `WWW-Authenticate` header, outside service.toml.
 //! - E-openapi-invalid "set [auth] in service.toml" for protected operations (src/source/openapi/
 //!   lower.rs): the importer publishes every scheme it meets, an unknown one as `type = "other"`.
 //!
@@ -1335,8 +1337,91 @@ fn cases() -> Vec<Case> {
             "--base-url https://…`",
             |i| i.args.extend(["--base-url".into(), "https://todos.example".into()]),
         ),
+        // ---- OAuth protected resource metadata and the MCP server card -------------------------
+        case(
+            "OAuth metadata: the authorization server derived",
+            Input::toml(OAUTH, &["--target", "oauth-protected-resource"]),
+            "N-prm-derived",
+            "set `auth.authorization_servers`",
+            |i| i.service(|t| after(t, "[auth]\n", "authorization_servers = [\"https://todos.example\"]\n")),
+        ),
+        case(
+            "OAuth metadata: no authorization server listed",
+            Input::toml(
+                after(OAUTH, "[auth]\n", "authorization_servers = []\n"),
+                &["--target", "oauth-protected-resource"],
+            ),
+            "E-invalid-value",
+            "or remove the key to derive it",
+            |i| i.service(|t| drop_line(t, "authorization_servers =")),
+        ),
+        case(
+            "MCP server card: the name derived",
+            Input::toml(MCP, &["--target", "mcp-server-card"]),
+            "N-mcp-card-derived",
+            "set `[mcp] name",
+            |i| i.service(|t| after(t, "[mcp]\n", "name = \"example.todos/todos\"\n")),
+        ),
+        case(
+            "MCP server card: a name without a namespace",
+            Input::toml(
+                after(MCP, "[mcp]\n", "name = \"todos\"\n"),
+                &["--target", "mcp-server-card"],
+            ),
+            "E-invalid-value",
+            "write `namespace/name`",
+            |i| i.service(|t| t.replace("name = \"todos\"", "name = \"example.todos/todos\"")),
+        ),
+        case(
+            "MCP server card: an undeclared endpoint variable",
+            Input::toml(
+                after(MCP, "[mcp]\n", "name = \"example.todos/todos\"\n")
+                    .replace("/mcp\"", "/{tenant}/mcp\""),
+                &["--target", "mcp-server-card"],
+            ),
+            "E-missing-key",
+            "add `[mcp.variables.tenant]`",
+            |i| i.service(|t| format!("{t}\n[mcp.variables.tenant]\ndescription = \"Your tenant\"\n")),
+        ),
+        case(
+            "MCP server card: a secret header written out",
+            Input::toml(
+                format!(
+                    "{}\n[[mcp.headers]]\nname = \"X-Todos-Key\"\nsecret = true\nvalue = \"Key 12\"\n",
+                    after(MCP, "[mcp]\n", "name = \"example.todos/todos\"\n")
+                ),
+                &["--target", "mcp-server-card"],
+            ),
+            "E-invalid-value",
+            "write the value as a template",
+            |i| {
+                i.service(|t| {
+                    format!(
+                        "{}\n[mcp.headers.variables.token]\nsecret = true\n",
+                        t.replace("value = \"Key 12\"", "value = \"Key {token}\"")
+                    )
+                })
+            },
+        ),
     ]
 }
+
+/// [`FULL`] with OAuth 2 instead of a bearer token.
+const OAUTH: &str = concat!(
+    "[service]\nname = \"Todos\"\ndescription = \"Keep a list of things to do.\"\n",
+    "base_url = \"https://todos.example\"\n",
+    "\n[auth]\ntype = \"oauth2\"\nauthorization_url = \"https://todos.example/authorize\"\n",
+    "token_url = \"https://todos.example/token\"\nscopes = { read = \"Read your todos\" }\n",
+    "\n[[capabilities]]\nid = \"list_todos\"\ndescription = \"List the todos\"\npath = \"/todos\"\n",
+);
+
+/// A service with a remote MCP server and nothing else to say.
+const MCP: &str = concat!(
+    "[service]\nname = \"Todos\"\ndescription = \"Keep a list of things to do.\"\n",
+    "base_url = \"https://todos.example\"\n",
+    "\n[mcp]\nendpoint = \"https://todos.example/mcp\"\n",
+    "\n[[capabilities]]\nid = \"list_todos\"\ndescription = \"List the todos\"\npath = \"/todos\"\n",
+);
 
 /// What is wrong with `case`, if anything.
 fn verify(case: &Case) -> Result<(), String> {

@@ -483,6 +483,27 @@ fn github_pages_warns_per_octet_stream_document_and_twins_adp_details() {
             a.path
         );
     }
+    // A `.json` file it serves as JSON, though not with the document's own `+json` type.
+    let typed_json: Vec<&Artifact> = docs
+        .iter()
+        .filter(|a| a.needs_content_type() && a.path.ends_with(".json"))
+        .collect();
+    assert!(
+        typed_json
+            .iter()
+            .any(|a| a.path == "/.well-known/ai-catalog.json")
+    );
+    for a in &typed_json {
+        let line = format!(
+            "GitHub Pages will serve {} as application/json, not",
+            a.path
+        );
+        assert!(
+            stderr.contains(&line),
+            "no warning for {}:\n{stderr}",
+            a.path
+        );
+    }
     let details: Vec<&&Artifact> = extensionless
         .iter()
         .filter(|a| a.path.starts_with("/api/capabilities/"))

@@ -20,10 +20,19 @@ pub fn lower(documents: &[Artifact], diags: &mut Diagnostics) -> Vec<String> {
         let twin = format!("{}.json", a.path);
         let json = serving.content_type.starts_with("application/json");
         let movable = a.path.starts_with(adp::DETAIL_PREFIX);
-        let mut d = Diagnostic::new(Code::HostHeaders, format!(
-            "GitHub Pages will serve {} as application/octet-stream, not {}: it cannot set headers",
-            a.path, serving.content_type
-        ))
+        // It knows `.json`; an extensionless file it sends as bytes.
+        let sent = if a.path.ends_with(".json") {
+            "application/json"
+        } else {
+            "application/octet-stream"
+        };
+        let mut d = Diagnostic::new(
+            Code::HostHeaders,
+            format!(
+                "GitHub Pages will serve {} as {sent}, not {}: it cannot set headers",
+                a.path, serving.content_type
+            ),
+        )
         .at("deploy.host");
         if json && movable && !has(&twin) {
             d = d.help(format!(

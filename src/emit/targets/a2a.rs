@@ -22,6 +22,10 @@ pub const SERVING: Serving = Serving {
     cors: true,
 };
 
+/// The media type that names an A2A agent card in an AI catalog (AI Catalog §3.3). The card
+/// itself is served as `application/json`.
+pub const CATALOG_MEDIA_TYPE: &str = "application/a2a-agent-card+json";
+
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "a2a",
     documents: &[Document::linked(
@@ -32,6 +36,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             note: "the service as an A2A 1.0 agent: skills, interfaces and security schemes",
             media_type: "application/json",
             relation: Relation::ServiceMeta,
+            ai_catalog: Some(CATALOG_MEDIA_TYPE),
         },
     )],
     spec: "A2A 1.0.1",

@@ -30,6 +30,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             note: "a plain-text overview of the service for language models",
             media_type: "text/plain",
             relation: Relation::ServiceDoc,
+            ai_catalog: Some("text/plain"),
         },
     )],
     spec: "llms.txt proposal (llmstxt.org)",

@@ -44,6 +44,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             note: "every capability as an MCP tool definition (a static tools/list result)",
             media_type: "application/json",
             relation: Relation::ServiceMeta,
+            ai_catalog: Some("application/json"),
         },
     )],
     spec: "MCP tools/list result, schema 2026-07-28 (AGIS Appendix C mapping)",

@@ -16,10 +16,13 @@ pub mod a2a;
 pub mod adp;
 pub mod agis;
 pub mod ai;
+pub mod ai_catalog;
 pub mod api_catalog;
 pub mod ia_json;
 pub mod llms_txt;
 pub mod mcp;
+pub mod mcp_server_card;
+pub mod oauth_resource;
 pub mod openapi;
 pub mod rfc002;
 
@@ -59,6 +62,14 @@ pub struct Document {
     /// How the other documents (the API catalog, llms.txt) link to it; `None` for aliases,
     /// twins and per-capability files.
     pub link: Option<Link>,
+    /// Whether a service has it written: most documents always are, some only when the service
+    /// declares what they describe (an MCP server, an OAuth scheme).
+    pub written: fn(&Service) -> bool,
+}
+
+/// `Document::written` of the documents every build of their target writes.
+fn always(_: &Service) -> bool {
+    true
 }
 
 impl Document {
@@ -70,6 +81,7 @@ impl Document {
             per_capability: false,
             alias: false,
             link: None,
+            written: always,
         }
     }
 
@@ -81,6 +93,7 @@ impl Document {
             per_capability: false,
             alias: true,
             link: None,
+            written: always,
         }
     }
 
@@ -92,7 +105,14 @@ impl Document {
             per_capability: false,
             alias: false,
             link: Some(link),
+            written: always,
         }
+    }
+
+    /// This document, written only for the services `written` accepts.
+    pub const fn when(mut self, written: fn(&Service) -> bool) -> Self {
+        self.written = written;
+        self
     }
 
     /// The Content-Type a host sends for this document: its own where wellgen sets the header
@@ -128,6 +148,9 @@ pub struct Link {
     pub media_type: &'static str,
     /// Its RFC 8631 relation to the API in the catalog.
     pub relation: Relation,
+    /// The media type the AI catalog (`/.well-known/ai-catalog.json`) lists it under, the one
+    /// that names the kind of artifact; `None` leaves it out of the AI catalog.
+    pub ai_catalog: Option<&'static str>,
 }
 
 /// RFC 8631 relations the catalog uses for the documents (RFC 9727 Appendix A.1).
@@ -162,8 +185,6 @@ pub struct Linked {
 /// The documents of the `built` targets that others link to, as `service` has them written:
 /// descriptions of the API itself (`service-desc`) first, then the rest in target order.
 pub fn linked(service: &Service, built: &[Target]) -> Vec<Linked> {
-    // The one document a target writes only sometimes.
-    let plugin = rfc002::plugin_manifest_written(service);
     let mut all: Vec<Linked> = Target::ALL
         .iter()
         .filter(|t| built.contains(t))
@@ -172,11 +193,10 @@ pub fn linked(service: &Service, built: &[Target]) -> Vec<Linked> {
                 Some(Linked {
                     target,
                     path: d.path,
-                    link: d.link?,
+                    link: d.link.filter(|_| (d.written)(service))?,
                 })
             })
         })
-        .filter(|l| plugin || l.path != rfc002::AI_PLUGIN_PATH)
         .collect();
     all.sort_by_key(|l| l.link.relation != Relation::ServiceDesc);
     all
@@ -213,8 +233,11 @@ targets! {
     Agis => agis,
     Mcp => mcp,
     A2a => a2a,
+    McpServerCard => mcp_server_card,
+    OAuthResource => oauth_resource,
     LlmsTxt => llms_txt,
     ApiCatalog => api_catalog,
+    AiCatalog => ai_catalog,
 }
 
 impl Target {
@@ -269,8 +292,11 @@ pub enum Lowered<'a> {
     Agis(agis::Lowered<'a>),
     Mcp(mcp::Lowered<'a>),
     A2a(a2a::Lowered<'a>),
+    McpServerCard(mcp_server_card::Lowered<'a>),
+    OAuthResource(oauth_resource::Lowered<'a>),
     LlmsTxt(llms_txt::Lowered),
     ApiCatalog(api_catalog::Lowered<'a>),
+    AiCatalog(ai_catalog::Lowered),
 }
 
 impl Target {
@@ -292,8 +318,11 @@ impl Target {
             Self::Agis => Lowered::Agis(agis::lower(service, shared.agis(service), diags)),
             Self::Mcp => Lowered::Mcp(mcp::lower(service, shared.agis(service), diags)),
             Self::A2a => Lowered::A2a(a2a::lower(service, diags)),
+            Self::McpServerCard => Lowered::McpServerCard(mcp_server_card::lower(service, diags)),
+            Self::OAuthResource => Lowered::OAuthResource(oauth_resource::lower(service, diags)),
             Self::LlmsTxt => Lowered::LlmsTxt(llms_txt::lower(service, built, diags)),
             Self::ApiCatalog => Lowered::ApiCatalog(api_catalog::lower(service, diags)),
+            Self::AiCatalog => Lowered::AiCatalog(ai_catalog::lower(service, built, diags)),
         }
     }
 }
@@ -322,8 +351,11 @@ impl Lowered<'_> {
             Self::Agis(l) => agis::render(service, l),
             Self::Mcp(l) => mcp::render(service, l),
             Self::A2a(l) => a2a::render(service, l),
+            Self::McpServerCard(l) => mcp_server_card::render(service, l),
+            Self::OAuthResource(l) => oauth_resource::render(service, l),
             Self::LlmsTxt(l) => llms_txt::render(service, l),
             Self::ApiCatalog(l) => api_catalog::render(service, built, l),
+            Self::AiCatalog(l) => ai_catalog::render(service, l),
         }
     }
 }

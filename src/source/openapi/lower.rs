@@ -492,6 +492,7 @@ impl Lx<'_> {
                 build: None,
                 capabilities,
                 a2a: None,
+                mcp: None,
                 source: None,
                 check: None,
                 source_bytes: None,

@@ -44,6 +44,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "the ADP 1.0 manifest, with one detail file per capability",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: None,
             },
         ),
         Document {
@@ -52,6 +53,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             per_capability: true,
             alias: false,
             link: None,
+            written: |_| true,
         },
     ],
     spec: "Agent Discovery Protocol 1.0",

@@ -51,6 +51,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "the AGIS methods, vocabulary and data classes of the service",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: None,
             },
         ),
         Document::at(YAML_PATH, SERVING_YAML),

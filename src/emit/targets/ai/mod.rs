@@ -35,6 +35,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "capabilities, parameters and auth in the aiendpoint 1.0 format",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: Some("application/json"),
             },
         ),
         targets::Document::alias(PATHS[1], SERVING),

@@ -42,6 +42,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "endpoints, access groups and rate limits in the ia.json 1.0.0 format",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: None,
             },
         ),
         Document::alias(PATHS[1], SERVING),

@@ -32,6 +32,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "the whole API as an OpenAPI 3.1 document",
                 media_type: MEDIA_TYPE,
                 relation: Relation::ServiceDesc,
+                ai_catalog: Some(MEDIA_TYPE),
             },
         ),
         Document::at(PATHS[1], rfc002::SERVING),

@@ -39,6 +39,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "capability metadata and agent instructions (RFC-002)",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: None,
             },
         ),
         Document::linked(
@@ -49,8 +50,10 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "the OpenAI plugin manifest pointing at the OpenAPI description",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: None,
             },
-        ),
+        )
+        .when(plugin_manifest_written),
         Document::at(DISCOVERY_PATH, SERVING),
     ],
     spec: "RFC-002 Agent-Discovery-By-Default (ar-agents, 2026-05); OpenAI plugin manifest v1",
