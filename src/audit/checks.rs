@@ -436,16 +436,14 @@ fn decide(id: &str, p: &Prober, seen: &mut Seen) -> Verdict {
             seen.llms = found;
             verdict
         }
-        "llms-txt-has-optional-section" | "llms-txt-size" | "llms-txt-valid" => {
-            match &seen.llms {
-                Some((_, body)) => llms_shape(id, body),
-                None => (
-                    Status::Neutral,
-                    "no llms.txt was found".into(),
-                    details(id, json!({})),
-                ),
-            }
-        }
+        "llms-txt-has-optional-section" | "llms-txt-size" | "llms-txt-valid" => match &seen.llms {
+            Some((_, body)) => llms_shape(id, body),
+            None => (
+                Status::Neutral,
+                "no llms.txt was found".into(),
+                details(id, json!({})),
+            ),
+        },
         "mcp-server-card" => mcp_card(p),
         "oauth-protected-resource" => protected_resource(p),
         "oauth-discovery" => oauth_discovery(p),
@@ -460,11 +458,24 @@ fn robots_exists(p: &Prober) -> Verdict {
     let kind = "robots-txt-exists";
     let answer = match p.get("/robots.txt", "text/plain, */*;q=0.5") {
         Ok(a) => a,
-        Err(e) => return (Status::Fail, format!("/robots.txt: {e}"), details(kind, json!({}))),
+        Err(e) => {
+            return (
+                Status::Fail,
+                format!("/robots.txt: {e}"),
+                details(kind, json!({})),
+            );
+        }
     };
-    let d = details(kind, json!({"status": answer.status, "contentType": answer.media_type()}));
+    let d = details(
+        kind,
+        json!({"status": answer.status, "contentType": answer.media_type()}),
+    );
     if !answer.ok() {
-        return (Status::Fail, format!("/robots.txt answers {}", answer.status), d);
+        return (
+            Status::Fail,
+            format!("/robots.txt answers {}", answer.status),
+            d,
+        );
     }
     if !answer.media_type().starts_with("text/") {
         return (
@@ -477,9 +488,17 @@ fn robots_exists(p: &Prober) -> Verdict {
         );
     }
     if !Robots::parse(&answer.text()).has_user_agent() {
-        return (Status::Fail, "/robots.txt has no `User-agent:` line".into(), d);
+        return (
+            Status::Fail,
+            "/robots.txt has no `User-agent:` line".into(),
+            d,
+        );
     }
-    (Status::Pass, "/robots.txt is served with User-agent rules".into(), d)
+    (
+        Status::Pass,
+        "/robots.txt is served with User-agent rules".into(),
+        d,
+    )
 }
 
 /// The name of the XML document's root element, its prefix left out.
@@ -509,7 +528,10 @@ pub fn xml_root(text: &str) -> Option<String> {
 fn locs(text: &str) -> Vec<String> {
     text.split("<loc>")
         .skip(1)
-        .filter_map(|s| s.split_once("</loc>").map(|(v, _)| v.trim().replace("&amp;", "&")))
+        .filter_map(|s| {
+            s.split_once("</loc>")
+                .map(|(v, _)| v.trim().replace("&amp;", "&"))
+        })
         .collect()
 }
 
@@ -558,7 +580,10 @@ fn sitemap(p: &Prober, seen: &Seen) -> (Verdict, Vec<String>) {
     }
     let d = details(kind, json!({"probed": probed, "offSite": elsewhere}));
     if !reachable {
-        return ((Status::Neutral, "no sitemap could be fetched".into(), d), Vec::new());
+        return (
+            (Status::Neutral, "no sitemap could be fetched".into(), d),
+            Vec::new(),
+        );
     }
     (
         (
@@ -649,16 +674,31 @@ const PRESENTATION_RELS: [&str; 9] = [
 fn link_headers(home: &Fetched) -> Verdict {
     let kind = "link-headers";
     let Ok(home) = home else {
-        return (Status::Neutral, "the home page could not be fetched".into(), None);
+        return (
+            Status::Neutral,
+            "the home page could not be fetched".into(),
+            None,
+        );
     };
     let links = parse_links(home.header_values("link"));
     let rels: Vec<&String> = links.iter().flat_map(|l| &l.rels).collect();
     let d = details(kind, json!({"rels": rels}));
     if home.header("link").is_none() {
-        return (Status::Neutral, "the home page sends no Link header".into(), d);
+        return (
+            Status::Neutral,
+            "the home page sends no Link header".into(),
+            d,
+        );
     }
-    if rels.iter().any(|r| !PRESENTATION_RELS.contains(&r.as_str())) {
-        return (Status::Pass, "the home page's Link header names agent resources".into(), d);
+    if rels
+        .iter()
+        .any(|r| !PRESENTATION_RELS.contains(&r.as_str()))
+    {
+        return (
+            Status::Pass,
+            "the home page's Link header names agent resources".into(),
+            d,
+        );
     }
     (
         Status::Fail,
@@ -698,14 +738,11 @@ fn robots_rules(id: &str, robots: &Robots) -> Verdict {
             "robots.txt has no Content-Signal or Content-Usage line".into(),
             d,
         ),
-        _ if robots.allows_all() => (
-            Status::Pass,
-            "robots.txt allows every agent".into(),
-            d,
-        ),
+        _ if robots.allows_all() => (Status::Pass, "robots.txt allows every agent".into(), d),
         _ => (
             Status::Fail,
-            "robots.txt has no permissive `User-agent: *` group, or blocks an agent entirely".into(),
+            "robots.txt has no permissive `User-agent: *` group, or blocks an agent entirely"
+                .into(),
             d,
         ),
     }
@@ -714,7 +751,10 @@ fn robots_rules(id: &str, robots: &Robots) -> Verdict {
 fn web_bot_auth(p: &Prober) -> Verdict {
     let kind = "web-bot-auth";
     let path = "/.well-known/http-message-signatures-directory";
-    let answer = match p.get(path, "application/http-message-signatures-directory+json, application/json") {
+    let answer = match p.get(
+        path,
+        "application/http-message-signatures-directory+json, application/json",
+    ) {
         Ok(a) => a,
         Err(e) => return (Status::Neutral, e, details(kind, json!({}))),
     };
@@ -736,7 +776,11 @@ fn web_bot_auth(p: &Prober) -> Verdict {
     if keys_ok {
         (Status::Pass, format!("{path} lists signing keys"), d)
     } else {
-        (Status::Fail, format!("{path} is not a key directory (a `keys` array of JWKs)"), d)
+        (
+            Status::Fail,
+            format!("{path} is not a key directory (a `keys` array of JWKs)"),
+            d,
+        )
     }
 }
 
@@ -748,8 +792,10 @@ pub fn visible_text(html: &str) -> String {
     while i < html.len() {
         let rest = &lower[i..];
         let skip_to = ["script", "style", "noscript"].iter().find_map(|tag| {
-            rest.starts_with(&format!("<{tag}"))
-                .then(|| rest.find(&format!("</{tag}")).map_or(html.len(), |e| i + e + tag.len() + 2))
+            rest.starts_with(&format!("<{tag}")).then(|| {
+                rest.find(&format!("</{tag}"))
+                    .map_or(html.len(), |e| i + e + tag.len() + 2)
+            })
         });
         if let Some(end) = skip_to {
             i = end.min(html.len());
@@ -768,8 +814,16 @@ pub fn visible_text(html: &str) -> String {
 }
 
 pub fn is_html(body: &str) -> bool {
-    let head: String = body.trim_start().chars().take(1024).collect::<String>().to_ascii_lowercase();
-    head.starts_with("<!doctype html") || head.starts_with("<html") || head.contains("<html") || head.contains("<body")
+    let head: String = body
+        .trim_start()
+        .chars()
+        .take(1024)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    head.starts_with("<!doctype html")
+        || head.starts_with("<html")
+        || head.contains("<html")
+        || head.contains("<body")
 }
 
 pub fn is_markdown(body: &str) -> bool {
@@ -787,16 +841,28 @@ pub fn is_spa_shell(body: &str) -> bool {
         return false;
     }
     let lower = body.to_ascii_lowercase();
-    let mount = ["id=\"root\"", "id=\"app\"", "id=\"__next\"", "id=\"__nuxt\"", "id=\"svelte\"", "id='root'", "id='app'"]
-        .iter()
-        .any(|m| lower.contains(m));
+    let mount = [
+        "id=\"root\"",
+        "id=\"app\"",
+        "id=\"__next\"",
+        "id=\"__nuxt\"",
+        "id=\"svelte\"",
+        "id='root'",
+        "id='app'",
+    ]
+    .iter()
+    .any(|m| lower.contains(m));
     mount && lower.contains("<script") && visible_text(body).chars().count() < 100
 }
 
 fn rendering(home: &Fetched) -> Verdict {
     let kind = "rendering-strategy";
     let Ok(home) = home else {
-        return (Status::Neutral, "the home page could not be fetched".into(), None);
+        return (
+            Status::Neutral,
+            "the home page could not be fetched".into(),
+            None,
+        );
     };
     let body = home.text();
     if home.ok() && is_spa_shell(&body) {
@@ -832,7 +898,10 @@ pub fn md_twin(path: &str) -> String {
     let path = path.split(['?', '#']).next().unwrap_or("/");
     if path.ends_with('/') {
         format!("{path}index.md")
-    } else if let Some(stem) = path.strip_suffix(".html").or_else(|| path.strip_suffix(".htm")) {
+    } else if let Some(stem) = path
+        .strip_suffix(".html")
+        .or_else(|| path.strip_suffix(".htm"))
+    {
         format!("{stem}.md")
     } else if path.ends_with(".md") {
         path.to_string()
@@ -857,7 +926,10 @@ fn markdown_twins(p: &Prober, samples: &[String]) -> Verdict {
         probes.push(twin);
     }
     let measurable = served + missing;
-    let d = details(kind, json!({"probes": probes, "served": served, "missing": missing, "unmeasurable": unmeasurable}));
+    let d = details(
+        kind,
+        json!({"probes": probes, "served": served, "missing": missing, "unmeasurable": unmeasurable}),
+    );
     if measurable < 3 || unmeasurable * 2 >= pages.len() as u32 {
         return (
             Status::Neutral,
@@ -866,18 +938,27 @@ fn markdown_twins(p: &Prober, samples: &[String]) -> Verdict {
         );
     }
     if served * 2 >= measurable {
-        (Status::Pass, format!("{served} of {measurable} pages have a .md twin"), d)
+        (
+            Status::Pass,
+            format!("{served} of {measurable} pages have a .md twin"),
+            d,
+        )
     } else {
-        (Status::Fail, format!("{served} of {measurable} pages have a .md twin"), d)
+        (
+            Status::Fail,
+            format!("{served} of {measurable} pages have a .md twin"),
+            d,
+        )
     }
 }
 
-/// A path under a sentinel prefix that no site publishes.
+/// A path under a sentinel prefix that no site publishes (no leading dot: Netlify hides
+/// dotfiles whatever its rewrites say, which would mask a soft 404).
 fn missing_path() -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
-    format!("/.wellgen-audit-missing/{nanos:08x}-not-found")
+    format!("/wellgen-audit-missing-{nanos:08x}/not-found")
 }
 
 fn soft_404(p: &Prober) -> Verdict {
@@ -889,7 +970,11 @@ fn soft_404(p: &Prober) -> Verdict {
     };
     let d = details(kind, json!({"probe": path, "status": answer.status}));
     match answer.status {
-        400..=499 => (Status::Pass, format!("a missing page answers {}", answer.status), d),
+        400..=499 => (
+            Status::Pass,
+            format!("a missing page answers {}", answer.status),
+            d,
+        ),
         200..=299 if is_spa_shell(&answer.text()) => (
             Status::Neutral,
             "a missing page answers 200 with an SPA shell (which may say 404 itself)".into(),
@@ -897,7 +982,10 @@ fn soft_404(p: &Prober) -> Verdict {
         ),
         200..=299 => (
             Status::Fail,
-            format!("soft 404: a missing page answers {} with content", answer.status),
+            format!(
+                "soft 404: a missing page answers {} with content",
+                answer.status
+            ),
             d,
         ),
         s => (Status::Neutral, format!("a missing page answers {s}"), d),
@@ -909,7 +997,9 @@ fn page_size(p: &Prober, samples: &[String]) -> Verdict {
     let (mut pass, mut fail) = (0u32, 0u32);
     let mut sizes = Vec::new();
     for page in sample(samples, 10) {
-        let Ok(a) = p.get(&page, ACCEPT_HTML) else { continue };
+        let Ok(a) = p.get(&page, ACCEPT_HTML) else {
+            continue;
+        };
         if !a.ok() || !is_html(&a.text()) {
             continue;
         }
@@ -924,12 +1014,24 @@ fn page_size(p: &Prober, samples: &[String]) -> Verdict {
     let ok = pass + fail;
     let d = details(kind, json!({"pages": sizes}));
     if ok < 3 {
-        return (Status::Neutral, format!("{ok} HTML page(s) sampled: fewer than 3"), d);
+        return (
+            Status::Neutral,
+            format!("{ok} HTML page(s) sampled: fewer than 3"),
+            d,
+        );
     }
     if fail == 0 && pass * 2 > ok {
-        (Status::Pass, format!("{pass} sampled pages fit in 50,000 characters"), d)
+        (
+            Status::Pass,
+            format!("{pass} sampled pages fit in 50,000 characters"),
+            d,
+        )
     } else {
-        (Status::Fail, format!("{fail} of {ok} sampled pages exceed 50,000 characters"), d)
+        (
+            Status::Fail,
+            format!("{fail} of {ok} sampled pages exceed 50,000 characters"),
+            d,
+        )
     }
 }
 
@@ -943,7 +1045,11 @@ fn negotiation(p: &Prober) -> Verdict {
     let d = details(kind, json!({"status": answer.status, "contentType": media}));
     let body = answer.text();
     match answer.status {
-        403 | 429 => (Status::Neutral, format!("`/` answers {} (a firewall?)", answer.status), d),
+        403 | 429 => (
+            Status::Neutral,
+            format!("`/` answers {} (a firewall?)", answer.status),
+            d,
+        ),
         500.. => (Status::Neutral, format!("`/` answers {}", answer.status), d),
         200..=299 if (media == "text/markdown" && !is_html(&body)) || is_markdown(&body) => (
             Status::Pass,
@@ -955,7 +1061,11 @@ fn negotiation(p: &Prober) -> Verdict {
             format!("`/` answers Accept: text/markdown with `{media}`, not Markdown"),
             d,
         ),
-        s => (Status::Fail, format!("`/` answers Accept: text/markdown with {s}"), d),
+        s => (
+            Status::Fail,
+            format!("`/` answers Accept: text/markdown with {s}"),
+            d,
+        ),
     }
 }
 
@@ -975,9 +1085,12 @@ fn redirects(p: &Prober, samples: &[String]) -> Verdict {
     let (mut good, mut bad) = (0u32, 0u32);
     let mut seen = Vec::new();
     for page in sample(samples, 5) {
-        let Ok(a) = p.get_once(&page, ACCEPT_HTML) else { continue };
+        let Ok(a) = p.get_once(&page, ACCEPT_HTML) else {
+            continue;
+        };
         let ok = if (300..400).contains(&a.status) {
-            a.header("location").is_some_and(|l| p.on_site(&page, l).is_some())
+            a.header("location")
+                .is_some_and(|l| p.on_site(&page, l).is_some())
         } else {
             !(a.ok() && script_redirect(&a.text()))
         };
@@ -991,12 +1104,24 @@ fn redirects(p: &Prober, samples: &[String]) -> Verdict {
     let n = good + bad;
     let d = details(kind, json!({"samples": seen}));
     if n < 3 {
-        return (Status::Neutral, format!("{n} URL(s) sampled: fewer than 3"), d);
+        return (
+            Status::Neutral,
+            format!("{n} URL(s) sampled: fewer than 3"),
+            d,
+        );
     }
     if bad == 0 {
-        (Status::Pass, format!("{n} sampled URLs redirect, if at all, within the site"), d)
+        (
+            Status::Pass,
+            format!("{n} sampled URLs redirect, if at all, within the site"),
+            d,
+        )
     } else {
-        (Status::Fail, format!("{bad} of {n} sampled URLs redirect off the site or by script"), d)
+        (
+            Status::Fail,
+            format!("{bad} of {n} sampled URLs redirect off the site or by script"),
+            d,
+        )
     }
 }
 
@@ -1011,7 +1136,10 @@ fn agents_md(p: &Prober) -> Verdict {
     let first = body.lines().next().unwrap_or_default().to_ascii_lowercase();
     let d = details(kind, json!({"status": answer.status, "contentType": media}));
     let ok = answer.ok()
-        && matches!(media.as_str(), "text/markdown" | "text/plain" | "text/x-markdown")
+        && matches!(
+            media.as_str(),
+            "text/markdown" | "text/plain" | "text/x-markdown"
+        )
         && !body.trim().is_empty()
         && !body.trim_start().starts_with('<')
         && !first.contains("not found")
@@ -1022,7 +1150,10 @@ fn agents_md(p: &Prober) -> Verdict {
     } else {
         (
             Status::Fail,
-            format!("/AGENTS.md answers {} as `{media}`: not an AGENTS.md", answer.status),
+            format!(
+                "/AGENTS.md answers {} as `{media}`: not an AGENTS.md",
+                answer.status
+            ),
             d,
         )
     }
@@ -1031,10 +1162,18 @@ fn agents_md(p: &Prober) -> Verdict {
 fn cache_headers(home: &Fetched) -> Verdict {
     let kind = "cache-header-hygiene";
     let Ok(home) = home else {
-        return (Status::Neutral, "the home page could not be fetched".into(), None);
+        return (
+            Status::Neutral,
+            "the home page could not be fetched".into(),
+            None,
+        );
     };
     if home.headers.is_empty() {
-        return (Status::Neutral, "the home page sends no headers".into(), None);
+        return (
+            Status::Neutral,
+            "the home page sends no headers".into(),
+            None,
+        );
     }
     let found: Vec<&str> = ["cache-control", "etag", "last-modified"]
         .into_iter()
@@ -1048,7 +1187,11 @@ fn cache_headers(home: &Fetched) -> Verdict {
             d,
         )
     } else {
-        (Status::Pass, format!("the home page sends {}", found.join(", ")), d)
+        (
+            Status::Pass,
+            format!("the home page sends {}", found.join(", ")),
+            d,
+        )
     }
 }
 
@@ -1092,9 +1235,17 @@ fn llms_shape(id: &str, body: &str) -> Verdict {
                     })
             });
             if found {
-                (Status::Pass, "llms.txt has an `## Optional` section".into(), details(id, json!({})))
+                (
+                    Status::Pass,
+                    "llms.txt has an `## Optional` section".into(),
+                    details(id, json!({})),
+                )
             } else {
-                (Status::Fail, "llms.txt has no `## Optional` section".into(), details(id, json!({})))
+                (
+                    Status::Fail,
+                    "llms.txt has no `## Optional` section".into(),
+                    details(id, json!({})),
+                )
             }
         }
         "llms-txt-size" => {
@@ -1199,7 +1350,11 @@ fn protected_resource(p: &Prober) -> Verdict {
         return (Status::Fail, format!("{path} answers {}", answer.status), d);
     }
     match answer.json() {
-        Some(v) if v.get("resource").and_then(Value::as_str).is_some_and(is_http_url) => {
+        Some(v)
+            if v.get("resource")
+                .and_then(Value::as_str)
+                .is_some_and(is_http_url) =>
+        {
             (Status::Pass, format!("{path} names its resource"), d)
         }
         Some(_) => (Status::Fail, format!("{path} has no http(s) `resource`"), d),
@@ -1225,7 +1380,9 @@ fn oauth_discovery(p: &Prober) -> Verdict {
     let mut clean_404 = 0;
     let mut invalid = false;
     for path in paths {
-        let Ok(a) = p.get(path, ACCEPT_JSON) else { continue };
+        let Ok(a) = p.get(path, ACCEPT_JSON) else {
+            continue;
+        };
         if a.status == 404 {
             clean_404 += 1;
             continue;
@@ -1262,7 +1419,11 @@ fn oauth_discovery(p: &Prober) -> Verdict {
             details(kind, json!({})),
         );
     }
-    (Status::Neutral, "the OAuth metadata paths could not be fetched".into(), None)
+    (
+        Status::Neutral,
+        "the OAuth metadata paths could not be fetched".into(),
+        None,
+    )
 }
 
 /// What an A2A agent card lacks of what the specification checks.
@@ -1304,7 +1465,11 @@ fn a2a_card(p: &Prober) -> Verdict {
             if missing.is_empty() {
                 (Status::Pass, format!("{path} is an A2A agent card"), d)
             } else {
-                (Status::Fail, format!("{path} lacks {}", missing.join(", ")), d)
+                (
+                    Status::Fail,
+                    format!("{path} lacks {}", missing.join(", ")),
+                    d,
+                )
             }
         }
         _ => (Status::Fail, format!("{path} is not a JSON object"), d),
@@ -1325,7 +1490,13 @@ fn is_sha256_digest(s: &str) -> bool {
 fn agent_skills(p: &Prober) -> Verdict {
     let kind = "agent-skills";
     let (path, v) = match first_json(p, &SKILLS_PATHS, ACCEPT_JSON) {
-        Err(true) => return (Status::Neutral, "no skills index path could be fetched".into(), None),
+        Err(true) => {
+            return (
+                Status::Neutral,
+                "no skills index path could be fetched".into(),
+                None,
+            );
+        }
         Err(false) => {
             return (
                 Status::Fail,
@@ -1343,25 +1514,47 @@ fn agent_skills(p: &Prober) -> Verdict {
         v.get("$schema").and_then(Value::as_str),
         v.get("skills").and_then(Value::as_array),
     ) else {
-        return (Status::Fail, format!("{path} lacks `$schema` or `skills`"), d);
+        return (
+            Status::Fail,
+            format!("{path} lacks `$schema` or `skills`"),
+            d,
+        );
     };
     let semver = |s: &str| {
         let parts: Vec<&str> = s.split('.').collect();
         parts.len() == 3
-            && parts.iter().all(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+            && parts
+                .iter()
+                .all(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
             && matches!(parts[0], "0" | "1")
     };
     if schema != SKILLS_SCHEMA && !semver(schema) {
-        return (Status::Neutral, format!("{path} names an unknown `$schema`"), d);
+        return (
+            Status::Neutral,
+            format!("{path} names an unknown `$schema`"),
+            d,
+        );
     }
     let bad = skills
         .iter()
-        .filter(|s| !s.get("digest").and_then(Value::as_str).is_some_and(is_sha256_digest))
+        .filter(|s| {
+            !s.get("digest")
+                .and_then(Value::as_str)
+                .is_some_and(is_sha256_digest)
+        })
         .count();
     if bad > 0 {
-        return (Status::Fail, format!("{bad} skill(s) in {path} lack a `sha256:` digest"), d);
+        return (
+            Status::Fail,
+            format!("{bad} skill(s) in {path} lack a `sha256:` digest"),
+            d,
+        );
     }
-    (Status::Pass, format!("{path} lists {} skill(s)", skills.len()), d)
+    (
+        Status::Pass,
+        format!("{path} lists {} skill(s)", skills.len()),
+        d,
+    )
 }
 
 pub const ACCEPT_LINKSET: &str = "application/linkset+json, application/json";
@@ -1373,7 +1566,10 @@ fn api_catalog(p: &Prober) -> Verdict {
         Ok(a) => a,
         Err(e) => return (Status::Neutral, e, details(kind, json!({}))),
     };
-    let d = details(kind, json!({"status": answer.status, "contentType": answer.media_type()}));
+    let d = details(
+        kind,
+        json!({"status": answer.status, "contentType": answer.media_type()}),
+    );
     if !answer.ok() {
         return (Status::Fail, format!("{path} answers {}", answer.status), d);
     }
@@ -1418,15 +1614,28 @@ mod tests {
 
     #[test]
     fn shapes_of_bodies() {
-        assert_eq!(xml_root("<?xml version=\"1.0\"?>\n<!-- x -->\n<urlset xmlns=\"x\">").as_deref(), Some("urlset"));
-        assert_eq!(xml_root("<sm:sitemapindex>").as_deref(), Some("sitemapindex"));
+        assert_eq!(
+            xml_root("<?xml version=\"1.0\"?>\n<!-- x -->\n<urlset xmlns=\"x\">").as_deref(),
+            Some("urlset")
+        );
+        assert_eq!(
+            xml_root("<sm:sitemapindex>").as_deref(),
+            Some("sitemapindex")
+        );
         assert!(is_markdown("# Title\n\nText"));
         assert!(!is_markdown("<!DOCTYPE html><html><body># x</body></html>"));
-        assert!(is_spa_shell("<!doctype html><html><body><div id=\"root\"></div><script src=\"/a.js\"></script></body></html>"));
-        assert!(!is_spa_shell("<html><body><h1>Hello</h1><p>Real words here.</p></body></html>"));
+        assert!(is_spa_shell(
+            "<!doctype html><html><body><div id=\"root\"></div><script src=\"/a.js\"></script></body></html>"
+        ));
+        assert!(!is_spa_shell(
+            "<html><body><h1>Hello</h1><p>Real words here.</p></body></html>"
+        ));
         assert_eq!(md_twin("/"), "/index.md");
         assert_eq!(md_twin("/docs/a.html"), "/docs/a.md");
         assert_eq!(md_twin("/docs/a"), "/docs/a.md");
-        assert_eq!(visible_text("<p>a <b>b</b></p><script>x()</script>c"), "a b c");
+        assert_eq!(
+            visible_text("<p>a <b>b</b></p><script>x()</script>c"),
+            "a b c"
+        );
     }
 }

@@ -59,7 +59,12 @@ impl Ladder {
 
 /// Grades the site on the five levels.
 pub fn grade(p: &Prober, outcomes: &[Outcome]) -> Ladder {
-    let check = |id: &str| outcomes.iter().find(|o| o.id() == id).expect("every check ran");
+    let check = |id: &str| {
+        outcomes
+            .iter()
+            .find(|o| o.id() == id)
+            .expect("every check ran")
+    };
     let from_check = |level: u8, id: &'static str| {
         let o = check(id);
         let passed = o.status == Status::Pass;
@@ -102,7 +107,13 @@ pub fn grade(p: &Prober, outcomes: &[Outcome]) -> Ladder {
     }
 }
 
-fn requirement(level: u8, id: &'static str, passed: bool, reason: String, fix: &str) -> Requirement {
+fn requirement(
+    level: u8,
+    id: &'static str,
+    passed: bool,
+    reason: String,
+    fix: &str,
+) -> Requirement {
     Requirement {
         level,
         id,
@@ -121,7 +132,10 @@ fn ai_agents_named(robots: Option<&Robots>) -> Requirement {
     };
     let agents = robots.ai_agents_with_rules();
     if agents.is_empty() {
-        let wildcard = robots.groups.iter().any(|g| g.agents.iter().any(|a| a == "*"));
+        let wildcard = robots
+            .groups
+            .iter()
+            .any(|g| g.agents.iter().any(|a| a == "*"));
         let reason = if wildcard {
             "robots.txt has only a `User-agent: *` group: no AI agent is named".into()
         } else {
@@ -190,7 +204,13 @@ fn media_matches(promised: &str, got: &str) -> bool {
 
 /// Fetches an on-site link and says what is wrong with it: not 2xx, or another media type.
 /// `None` when it resolves as promised; off-site links are not fetched (and not wrong).
-fn resolve(p: &Prober, from: &str, href: &str, promised: Option<&str>, accept: &str) -> Option<String> {
+fn resolve(
+    p: &Prober,
+    from: &str,
+    href: &str,
+    promised: Option<&str>,
+    accept: &str,
+) -> Option<String> {
     let path = p.on_site(from, href)?;
     match p.get(&path, promised.unwrap_or(accept)) {
         Err(e) => Some(e),
@@ -211,7 +231,13 @@ fn agent_link_header(p: &Prober) -> Requirement {
                (a `_headers` rule for `/`, or the host's headers setting), each target published with that type";
     let id = "agent-link-header";
     let Ok(home) = p.get("/", checks::ACCEPT_HTML) else {
-        return requirement(4, id, false, "the home page could not be fetched".into(), fix);
+        return requirement(
+            4,
+            id,
+            false,
+            "the home page could not be fetched".into(),
+            fix,
+        );
     };
     let links = parse_links(home.header_values("link"));
     let useful: Vec<_> = links
@@ -233,7 +259,9 @@ fn agent_link_header(p: &Prober) -> Requirement {
     }
     for link in &useful {
         let promised = if link.rels.iter().any(|r| r == "api-catalog") {
-            link.media_type.clone().or(Some("application/linkset+json".into()))
+            link.media_type
+                .clone()
+                .or(Some("application/linkset+json".into()))
         } else {
             link.media_type.clone()
         };
@@ -254,7 +282,8 @@ fn agent_link_header(p: &Prober) -> Requirement {
 /// An Agent Skills name: 1-64 of `a-z0-9-`, no hyphen at either end or twice.
 fn skill_name_ok(n: &str) -> bool {
     (1..=64).contains(&n.len())
-        && n.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && n.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && !n.starts_with('-')
         && !n.ends_with('-')
         && !n.contains("--")
@@ -278,19 +307,41 @@ fn skills_verified(p: &Prober, check: &Outcome) -> Requirement {
     let Some(index) = p.get(&path, ACCEPT_JSON).ok().and_then(|a| a.json()) else {
         return requirement(4, id, false, format!("{path} could not be read again"), fix);
     };
-    let skills = index.get("skills").and_then(Value::as_array).cloned().unwrap_or_default();
+    let skills = index
+        .get("skills")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let mut verified = 0;
     for (i, skill) in skills.iter().enumerate() {
         let field = |k: &str| skill.get(k).and_then(Value::as_str);
         let name = field("name").unwrap_or_default();
         if !skill_name_ok(name) {
-            return requirement(4, id, false, format!("skills[{i}]: `name` `{name}` is not 1-64 of a-z, 0-9 and single hyphens"), fix);
+            return requirement(
+                4,
+                id,
+                false,
+                format!("skills[{i}]: `name` `{name}` is not 1-64 of a-z, 0-9 and single hyphens"),
+                fix,
+            );
         }
         if !matches!(field("type"), Some("skill-md" | "archive")) {
-            return requirement(4, id, false, format!("skill `{name}`: `type` is not `skill-md` or `archive`"), fix);
+            return requirement(
+                4,
+                id,
+                false,
+                format!("skill `{name}`: `type` is not `skill-md` or `archive`"),
+                fix,
+            );
         }
         if field("description").is_none_or(|d| d.trim().is_empty() || d.chars().count() > 1024) {
-            return requirement(4, id, false, format!("skill `{name}`: `description` is missing or over 1024 characters"), fix);
+            return requirement(
+                4,
+                id,
+                false,
+                format!("skill `{name}`: `description` is missing or over 1024 characters"),
+                fix,
+            );
         }
         let (Some(url), Some(digest)) = (field("url"), field("digest")) else {
             return requirement(4, id, false, format!("skill `{name}`: no `url`"), fix);
@@ -300,20 +351,31 @@ fn skills_verified(p: &Prober, check: &Outcome) -> Requirement {
         };
         match p.get(&target, ACCEPT_ANY) {
             Ok(a) if a.ok() => {
-                let hex: String = Sha256::digest(&a.body).iter().map(|b| format!("{b:02x}")).collect();
+                let hex: String = Sha256::digest(&a.body)
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
                 if digest != format!("sha256:{hex}") {
                     return requirement(
                         4,
                         id,
                         false,
-                        format!("skill `{name}`: `{url}` has digest sha256:{hex}, the index says `{digest}`"),
+                        format!(
+                            "skill `{name}`: `{url}` has digest sha256:{hex}, the index says `{digest}`"
+                        ),
                         fix,
                     );
                 }
                 verified += 1;
             }
             Ok(a) => {
-                return requirement(4, id, false, format!("skill `{name}`: `{url}` answers {}", a.status), fix);
+                return requirement(
+                    4,
+                    id,
+                    false,
+                    format!("skill `{name}`: `{url}` answers {}", a.status),
+                    fix,
+                );
             }
             Err(e) => return requirement(4, id, false, format!("skill `{name}`: {e}"), fix),
         }
@@ -322,7 +384,10 @@ fn skills_verified(p: &Prober, check: &Outcome) -> Requirement {
         4,
         id,
         true,
-        format!("{path}: {verified} of {} skill digest(s) verified (links off the site are not fetched)", skills.len()),
+        format!(
+            "{path}: {verified} of {} skill digest(s) verified (links off the site are not fetched)",
+            skills.len()
+        ),
         fix,
     )
 }
@@ -343,22 +408,37 @@ fn catalog_links(p: &Prober, check: &Outcome) -> Requirement {
             5,
             id,
             false,
-            format!("{path} is served as `{}`, not application/linkset+json (RFC 9727 §2)", answer.media_type()),
+            format!(
+                "{path} is served as `{}`, not application/linkset+json (RFC 9727 §2)",
+                answer.media_type()
+            ),
             fix,
         );
     }
     let doc = answer.json().unwrap_or_default();
-    let contexts = doc.get("linkset").and_then(Value::as_array).cloned().unwrap_or_default();
+    let contexts = doc
+        .get("linkset")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let mut count = 0;
     for context in &contexts {
-        let Some(object) = context.as_object() else { continue };
+        let Some(object) = context.as_object() else {
+            continue;
+        };
         for (rel, targets) in object {
             if rel == "anchor" {
                 continue;
             }
             for target in targets.as_array().into_iter().flatten() {
                 let Some(href) = target.get("href").and_then(Value::as_str) else {
-                    return requirement(5, id, false, format!("{path}: a `{rel}` link has no `href`"), fix);
+                    return requirement(
+                        5,
+                        id,
+                        false,
+                        format!("{path}: a `{rel}` link has no `href`"),
+                        fix,
+                    );
                 };
                 let promised = target.get("type").and_then(Value::as_str);
                 if let Some(problem) = resolve(p, path, href, promised, ACCEPT_ANY) {
@@ -389,19 +469,44 @@ fn protected_resource(p: &Prober, check: &Outcome) -> Requirement {
         return requirement(5, id, false, format!("{path} could not be read again"), fix);
     };
     if answer.media_type() != "application/json" {
-        return requirement(5, id, false, format!("{path} is served as `{}`, not application/json (RFC 9728 §3.2)", answer.media_type()), fix);
+        return requirement(
+            5,
+            id,
+            false,
+            format!(
+                "{path} is served as `{}`, not application/json (RFC 9728 §3.2)",
+                answer.media_type()
+            ),
+            fix,
+        );
     }
     let doc = answer.json().unwrap_or_default();
     let strings = |k: &str| {
         doc.get(k)
             .is_none_or(|v| v.as_array().is_some_and(|a| a.iter().all(Value::is_string)))
     };
-    for k in ["authorization_servers", "scopes_supported", "bearer_methods_supported"] {
+    for k in [
+        "authorization_servers",
+        "scopes_supported",
+        "bearer_methods_supported",
+    ] {
         if !strings(k) {
-            return requirement(5, id, false, format!("{path}: `{k}` is not an array of strings"), fix);
+            return requirement(
+                5,
+                id,
+                false,
+                format!("{path}: `{k}` is not an array of strings"),
+                fix,
+            );
         }
     }
-    requirement(5, id, true, format!("{path} is protected resource metadata"), fix)
+    requirement(
+        5,
+        id,
+        true,
+        format!("{path} is protected resource metadata"),
+        fix,
+    )
 }
 
 /// What an SEP-2127 server card lacks: its schema's required members and each remote's.
@@ -447,19 +552,38 @@ fn mcp_card(p: &Prober, check: &Outcome) -> Requirement {
             5,
             id,
             false,
-            format!("{path} lacks {} (SEP-2127) and {}", missing.join(", "), check.message),
+            format!(
+                "{path} lacks {} (SEP-2127) and {}",
+                missing.join(", "),
+                check.message
+            ),
             fix,
         );
     }
     if answer.media_type() != "application/json" {
-        return requirement(5, id, false, format!("{path} is served as `{}`, not application/json", answer.media_type()), fix);
+        return requirement(
+            5,
+            id,
+            false,
+            format!(
+                "{path} is served as `{}`, not application/json",
+                answer.media_type()
+            ),
+            fix,
+        );
     }
     requirement(5, id, true, format!("{path} is an MCP server card"), fix)
 }
 
 fn a2a_card(check: &Outcome) -> Requirement {
     let fix = check.spec.fix;
-    requirement(5, "a2a-agent-card", check.status == Status::Pass, check.message.clone(), fix)
+    requirement(
+        5,
+        "a2a-agent-card",
+        check.status == Status::Pass,
+        check.message.clone(),
+        fix,
+    )
 }
 
 #[cfg(test)]

@@ -134,11 +134,12 @@ impl<'a> Prober<'a> {
             let Some(location) = answer.header("location") else {
                 return Ok(answer);
             };
-            path = self.origin.same_origin_path(&path, location).ok_or_else(|| {
-                format!(
-                    "`{path}` redirects off the site to `{location}`, which is not fetched"
-                )
-            })?;
+            path = self
+                .origin
+                .same_origin_path(&path, location)
+                .ok_or_else(|| {
+                    format!("`{path}` redirects off the site to `{location}`, which is not fetched")
+                })?;
         }
         Err(format!("more than {REDIRECTS} redirects from `{path}`"))
     }

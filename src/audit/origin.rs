@@ -30,7 +30,10 @@ pub trait Origin {
     }
 
     fn domain(&self) -> String {
-        self.base().host_str().unwrap_or("localhost").to_ascii_lowercase()
+        self.base()
+            .host_str()
+            .unwrap_or("localhost")
+            .to_ascii_lowercase()
     }
 
     /// The path (and query) `link` names, resolved against the path `from`, when it is on this
@@ -117,7 +120,11 @@ impl Remote {
                      [::1], localhost); use https"
                 ));
             }
-            other => return Err(format!("`{url}`: `{other}` URLs are not audited; use https")),
+            other => {
+                return Err(format!(
+                    "`{url}`: `{other}` URLs are not audited; use https"
+                ));
+            }
         }
         if parsed.host_str().is_none_or(str::is_empty) {
             return Err(format!("`{url}` names no host"));
@@ -223,7 +230,8 @@ mod tests {
             Some("/a/c.json")
         );
         assert_eq!(
-            site.same_origin_path("/", "https://example.com/q?x=1").as_deref(),
+            site.same_origin_path("/", "https://example.com/q?x=1")
+                .as_deref(),
             Some("/q?x=1")
         );
         assert_eq!(site.same_origin_path("/", "https://other.example/"), None);

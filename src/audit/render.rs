@@ -58,9 +58,20 @@ pub fn score(outcomes: &[Outcome]) -> Scored {
     if rendering_failed {
         score = score.min(39);
     }
-    let viable = ["llms-txt-exists", "rendering-strategy", "markdown-url-support", "markdown-negotiation"];
-    let no_viable = viable.iter().all(|id| status_of(outcomes, id) != Status::Pass)
-        && viable.iter().filter(|id| status_of(outcomes, id) == Status::Fail).count() >= 2;
+    let viable = [
+        "llms-txt-exists",
+        "rendering-strategy",
+        "markdown-url-support",
+        "markdown-negotiation",
+    ];
+    let no_viable = viable
+        .iter()
+        .all(|id| status_of(outcomes, id) != Status::Pass)
+        && viable
+            .iter()
+            .filter(|id| status_of(outcomes, id) == Status::Fail)
+            .count()
+            >= 2;
     if no_viable {
         score = score.min(39);
     }
@@ -101,10 +112,18 @@ pub fn json(audit: &Audit) -> Value {
     let reports: Vec<Value> = CATEGORIES
         .iter()
         .map(|(category, description)| {
-            let checks: Vec<&Outcome> = audit.checks.iter().filter(|o| o.spec.category == *category).collect();
+            let checks: Vec<&Outcome> = audit
+                .checks
+                .iter()
+                .filter(|o| o.spec.category == *category)
+                .collect();
             let count = |s: Status| checks.iter().filter(|o| o.status == s).count();
             let weight = |s: Status| -> u32 {
-                checks.iter().filter(|o| o.status == s).map(|o| u32::from(o.spec.weight)).sum()
+                checks
+                    .iter()
+                    .filter(|o| o.status == s)
+                    .map(|o| u32::from(o.spec.weight))
+                    .sum()
             };
             json!({
                 "category": category,
@@ -208,20 +227,38 @@ pub fn text(audit: &Audit) -> String {
         ladder::name(audit.ladder.level)
     ));
     for n in 1..=ladder::TOP {
-        let reqs: Vec<_> = audit.ladder.requirements.iter().filter(|r| r.level == n).collect();
-        let mark = if reqs.iter().all(|r| r.passed) { "pass" } else { "FAIL" };
+        let reqs: Vec<_> = audit
+            .ladder
+            .requirements
+            .iter()
+            .filter(|r| r.level == n)
+            .collect();
+        let mark = if reqs.iter().all(|r| r.passed) {
+            "pass"
+        } else {
+            "FAIL"
+        };
         let ids: Vec<String> = reqs
             .iter()
             .map(|r| format!("{}{}", if r.passed { "" } else { "!" }, r.id))
             .collect();
-        out.push_str(&format!("  {n} {:<20} {mark}  {}\n", ladder::name(n), ids.join(" ")));
+        out.push_str(&format!(
+            "  {n} {:<20} {mark}  {}\n",
+            ladder::name(n),
+            ids.join(" ")
+        ));
     }
     let failed: Vec<_> = audit.ladder.failed().collect();
     if !failed.is_empty() {
         out.push_str("\nto reach the next levels:\n");
     }
     for r in &failed {
-        out.push_str(&format!("  level {} {}: {}\n", r.level, r.id, line(&r.reason)));
+        out.push_str(&format!(
+            "  level {} {}: {}\n",
+            r.level,
+            r.id,
+            line(&r.reason)
+        ));
         if let Some(fix) = &r.fix {
             out.push_str(&format!("    fix: {}\n", line(fix)));
         }
@@ -238,7 +275,12 @@ pub fn text(audit: &Audit) -> String {
         .iter()
         .filter(|o| o.status == Status::Fail && !failed.iter().any(|r| r.id == o.id()))
     {
-        out.push_str(&format!("  {} (weight {}): {}\n", o.id(), o.spec.weight, line(&o.message)));
+        out.push_str(&format!(
+            "  {} (weight {}): {}\n",
+            o.id(),
+            o.spec.weight,
+            line(&o.message)
+        ));
         out.push_str(&format!("    fix: {}\n", line(o.spec.fix)));
     }
     out

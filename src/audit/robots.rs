@@ -67,7 +67,8 @@ impl Robots {
                 },
                 "allow" | "disallow" => {
                     if let Some(g) = &mut current {
-                        g.rules.push((key.trim().eq_ignore_ascii_case("allow"), value));
+                        g.rules
+                            .push((key.trim().eq_ignore_ascii_case("allow"), value));
                     }
                 }
                 "sitemap" => out.sitemaps.push(value),
@@ -91,8 +92,7 @@ impl Robots {
         let mut out = Vec::new();
         for g in self.groups.iter().filter(|g| !g.rules.is_empty()) {
             for a in &g.agents {
-                if AI_AGENTS.iter().any(|known| known.eq_ignore_ascii_case(a)) && !out.contains(a)
-                {
+                if AI_AGENTS.iter().any(|known| known.eq_ignore_ascii_case(a)) && !out.contains(a) {
                     out.push(a.clone());
                 }
             }
@@ -103,7 +103,10 @@ impl Robots {
     /// `User-agent: *` does not block (`Allow: /`, or no `Disallow` with a path), and no
     /// other group has `Disallow: /`.
     pub fn allows_all(&self) -> bool {
-        let star = self.groups.iter().filter(|g| g.agents.iter().any(|a| a == "*"));
+        let star = self
+            .groups
+            .iter()
+            .filter(|g| g.agents.iter().any(|a| a == "*"));
         let permissive = star.clone().any(|g| {
             g.rules.iter().any(|(allow, p)| *allow && p == "/")
                 || !g.rules.iter().any(|(allow, p)| !allow && !p.is_empty())
@@ -135,6 +138,10 @@ mod tests {
         assert_eq!(r.sitemaps, ["https://example.com/sitemap.xml"]);
         assert!(r.allows_all());
         assert!(!Robots::parse("User-agent: *\nDisallow: /\n").allows_all());
-        assert!(Robots::parse("User-agent: *\nAllow: /\n").ai_agents_with_rules().is_empty());
+        assert!(
+            Robots::parse("User-agent: *\nAllow: /\n")
+                .ai_agents_with_rules()
+                .is_empty()
+        );
     }
 }

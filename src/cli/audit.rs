@@ -46,7 +46,9 @@ pub(super) fn audit(args: &AuditArgs) -> u8 {
     let is_url = args.target.contains("://");
     let origin: Box<dyn Origin> = if is_url {
         if args.host.is_some() || args.site_url.is_some() {
-            eprintln!("error: --host and --site-url are for a folder; a URL is audited as it answers");
+            eprintln!(
+                "error: --host and --site-url are for a folder; a URL is audited as it answers"
+            );
             return EXIT_USAGE;
         }
         match Remote::new(&args.target) {
@@ -65,7 +67,10 @@ pub(super) fn audit(args: &AuditArgs) -> u8 {
     } else {
         let dir = Path::new(&args.target);
         if !dir.is_dir() {
-            eprintln!("error: {} is not a folder (or an http(s) URL)", shown::path(dir));
+            eprintln!(
+                "error: {} is not a folder (or an http(s) URL)",
+                shown::path(dir)
+            );
             return EXIT_USAGE;
         }
         match folder(dir, args.host, args.site_url.as_deref()) {

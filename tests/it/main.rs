@@ -14,6 +14,7 @@ mod agis;
 mod ai_split;
 mod aiendpoint;
 mod api_catalog;
+mod audit;
 mod auth_schemes;
 mod batch;
 mod cli;
