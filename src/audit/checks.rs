@@ -794,7 +794,8 @@ pub fn visible_text(html: &str) -> String {
         let skip_to = ["script", "style", "noscript"].iter().find_map(|tag| {
             rest.starts_with(&format!("<{tag}")).then(|| {
                 rest.find(&format!("</{tag}"))
-                    .map_or(html.len(), |e| i + e + tag.len() + 2)
+                    .and_then(|e| rest[e..].find('>').map(|g| i + e + g + 1))
+                    .unwrap_or(html.len())
             })
         });
         if let Some(end) = skip_to {

@@ -197,3 +197,53 @@ pub fn audit(origin: &dyn Origin) -> Audit {
         duration_ms: started.elapsed().as_millis().try_into().unwrap_or(u64::MAX),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A site that redirects `/old` to `/new`, `/away` off the origin, and `/loop` to itself.
+    struct Redirecting(url::Url);
+
+    impl Origin for Redirecting {
+        fn get(&self, path: &str, _accept: &str) -> Fetched {
+            let to = match path {
+                "/old" => "/new",
+                "/away" => "https://elsewhere.example/new",
+                "/loop" => "/loop",
+                _ => {
+                    return Ok(Answer {
+                        status: 200,
+                        headers: vec![("Content-Type".into(), "text/plain".into())],
+                        body: path.as_bytes().to_vec(),
+                    });
+                }
+            };
+            Ok(Answer {
+                status: 301,
+                headers: vec![("Location".into(), to.into())],
+                body: Vec::new(),
+            })
+        }
+        fn base(&self) -> &url::Url {
+            &self.0
+        }
+        fn describe(&self) -> String {
+            "test".into()
+        }
+    }
+
+    #[test]
+    fn redirects_are_followed_only_on_the_origin() {
+        let site = Redirecting(url::Url::parse("https://example.com/").unwrap());
+        let p = Prober::new(&site);
+        assert_eq!(p.get("/old", "*/*").unwrap().body, b"/new");
+        let away = p.get("/away", "*/*").unwrap_err();
+        assert!(away.contains("off the site"), "{away}");
+        assert!(p.get("/loop", "*/*").is_err());
+        // Each (path, Accept) is requested once.
+        let before = p.requests();
+        let _ = p.get("/old", "*/*");
+        assert_eq!(p.requests(), before);
+    }
+}
