@@ -49,6 +49,7 @@ pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: b
     if let Some(line) = &built.notes {
         eprintln!("{line}");
     }
+    eprintln!("{}", super::audit::level_line(out));
     let rows = built
         .counted
         .take()

@@ -1,6 +1,7 @@
 //! The command line: argument definitions, dispatch and exit codes. Each command lives in its
 //! own module; `compile` is the pipeline they share.
 
+mod audit;
 mod batch;
 mod build;
 mod check;
@@ -28,6 +29,8 @@ pub use schema::{SCHEMA_URL, service_schema};
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_INVALID: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
+/// `audit --min-level N`: the site reaches a lower level.
+pub const EXIT_BELOW_LEVEL: u8 = 3;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -38,8 +41,10 @@ Examples:
   wellgen check --strict           fail CI on errors and warnings
   wellgen check --format github    annotate a GitHub Actions run (also json, sarif)
   wellgen schema                   the JSON Schema of service.toml, for editors
+  wellgen audit dist --min-level 3 grade a built folder (or an https URL) for agents
 
-Exit codes: 0 success, 1 invalid input (or warnings with --strict), 2 usage or I/O error.";
+Exit codes: 0 success, 1 invalid input (or warnings with --strict), 2 usage or I/O error,
+3 `audit --min-level` not reached.";
 
 #[derive(Debug, Parser)]
 #[command(name = "wellgen", version, about = "Publish AI-agent discovery documents from one service.toml", after_help = AFTER_HELP)]
@@ -124,6 +129,9 @@ pub enum Command {
         #[arg(value_name = "COMMAND")]
         command: Option<String>,
     },
+    /// Grade a built folder or a served site for AI agents: the level it reaches (1-5), each
+    /// failed check's reason and fix.
+    Audit(audit::AuditArgs),
     /// Preview an output folder over HTTP with its `_headers` and `_redirects` applied.
     Serve(serve::ServeArgs),
     /// Write a commented starter service.toml that builds as it is.
@@ -299,6 +307,7 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man { command } => completions::man(command.as_deref()),
         Command::Serve(args) => serve::serve(args, cli.quiet),
+        Command::Audit(args) => audit::audit(args),
         Command::Targets { markdown } => {
             let text = if *markdown {
                 emit::catalog::markdown()

@@ -15,6 +15,7 @@ mod ai_catalog;
 mod ai_split;
 mod aiendpoint;
 mod api_catalog;
+mod audit;
 mod auth_schemes;
 mod batch;
 mod cli;
