@@ -14,6 +14,7 @@
 
 pub mod a2a;
 pub mod adp;
+pub mod agent_skills;
 pub mod agis;
 pub mod ai;
 pub mod api_catalog;
@@ -51,13 +52,14 @@ pub struct Document {
     /// URL path; for a family, the prefix that each capability's id completes.
     pub path: &'static str,
     pub serving: Serving,
-    /// One file per capability below `path`.
-    pub per_capability: bool,
+    /// A family of files below `path`, one per capability or per skill: how each path goes
+    /// on from `path`, as listings show it (`<id>`, `<name>/SKILL.md`).
+    pub family: Option<&'static str>,
     /// A second URL for the same bytes as another document of the target (an alias or a
     /// twin) that nothing links to: `[build] skip` may leave it out.
     pub alias: bool,
     /// How the other documents (the API catalog, llms.txt) link to it; `None` for aliases,
-    /// twins and per-capability files.
+    /// twins and families.
     pub link: Option<Link>,
 }
 
@@ -67,7 +69,7 @@ impl Document {
         Self {
             path,
             serving,
-            per_capability: false,
+            family: None,
             alias: false,
             link: None,
         }
@@ -78,7 +80,7 @@ impl Document {
         Self {
             path,
             serving,
-            per_capability: false,
+            family: None,
             alias: true,
             link: None,
         }
@@ -89,7 +91,7 @@ impl Document {
         Self {
             path,
             serving,
-            per_capability: false,
+            family: None,
             alias: false,
             link: Some(link),
         }
@@ -107,13 +109,19 @@ impl Document {
         }
     }
 
-    /// The path as `wellgen targets` shows it: a family's with `<id>`.
+    /// The path as `wellgen targets` shows it: a family's with `<id>` (or `<name>/SKILL.md`).
     pub fn display_path(&self) -> String {
-        if self.per_capability {
-            format!("{}<id>", self.path)
-        } else {
-            self.path.to_string()
+        match self.family {
+            Some(rest) => format!("{}{rest}", self.path),
+            None => self.path.to_string(),
         }
+    }
+
+    /// What a family member's path ends with after its own name (`/SKILL.md`; nothing for
+    /// `<id>`).
+    pub fn family_suffix(&self) -> Option<&'static str> {
+        self.family
+            .map(|rest| rest.split_once('>').map_or("", |(_, suffix)| suffix))
     }
 }
 
@@ -215,6 +223,7 @@ targets! {
     A2a => a2a,
     LlmsTxt => llms_txt,
     ApiCatalog => api_catalog,
+    AgentSkills => agent_skills,
 }
 
 impl Target {
@@ -271,6 +280,7 @@ pub enum Lowered<'a> {
     A2a(a2a::Lowered<'a>),
     LlmsTxt(llms_txt::Lowered),
     ApiCatalog(api_catalog::Lowered<'a>),
+    AgentSkills(agent_skills::Lowered),
 }
 
 impl Target {
@@ -294,6 +304,7 @@ impl Target {
             Self::A2a => Lowered::A2a(a2a::lower(service, diags)),
             Self::LlmsTxt => Lowered::LlmsTxt(llms_txt::lower(service, built, diags)),
             Self::ApiCatalog => Lowered::ApiCatalog(api_catalog::lower(service, diags)),
+            Self::AgentSkills => Lowered::AgentSkills(agent_skills::lower(service, built, diags)),
         }
     }
 }
@@ -324,6 +335,7 @@ impl Lowered<'_> {
             Self::A2a(l) => a2a::render(service, l),
             Self::LlmsTxt(l) => llms_txt::render(service, l),
             Self::ApiCatalog(l) => api_catalog::render(service, built, l),
+            Self::AgentSkills(l) => agent_skills::render(service, l),
         }
     }
 }

@@ -49,7 +49,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
         Document {
             path: DETAIL_PREFIX,
             serving: SERVING,
-            per_capability: true,
+            family: Some("<id>"),
             alias: false,
             link: None,
         },
