@@ -339,7 +339,7 @@ codes! {
         "nothing to do; rename the site's skill (its folder and `name`) to publish both";
     SkillShortened = "N-skill-shortened", note, "agent-skills",
         "SKILL.md lists the capabilities more briefly, to stay within the Agent Skills size guidance (500 lines, about 5,000 tokens)",
-        "SKILL.md lists 900 capabilities by tag only: with their parameters it would be over 500 lines or 20 KB",
+        "SKILL.md lists 900 capabilities by tag only: with their parameters it would be over 500 lines or 15 KB",
         "nothing to do: the SKILL.md links /.well-known/ai and the OpenAPI document, which describe every capability";
     AuthUndeclared = "N-auth-undeclared", note, "ai",
         "no [auth] table: agents assume authentication may be required; ADP says `none`",

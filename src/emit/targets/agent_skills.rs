@@ -75,10 +75,12 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 pub const NAME_MAX: usize = 64;
 pub const DESCRIPTION_MAX: usize = 1024;
 /// The format's size guidance for a SKILL.md: "under 500 lines", and "< 5000 tokens
-/// recommended" for the body, taken as 20,000 bytes (English Markdown with URLs runs above
-/// four bytes a token in o200k_base and cl100k_base; `tests/it/agent_skills.rs` counts).
+/// recommended" for the body, taken as 15,000 bytes: prose runs about four bytes a token in
+/// o200k_base and cl100k_base, but a listing of capability ids only 3.5 (20,000 bytes of one
+/// came to 5,726 tokens), so 15,000 stays under 5,000 either way (`tests/it/agent_skills.rs`
+/// counts). Counting tokens here would load the encodings into every build.
 pub const LINES_MAX: usize = 500;
-pub const BYTES_MAX: usize = 20_000;
+pub const BYTES_MAX: usize = 15_000;
 
 /// Whether `name` is an Agent Skills name: 1-64 characters, lower-case ASCII letters, digits
 /// and hyphens, no hyphen first, last or twice in a row. `Err` says what is wrong.
@@ -137,6 +139,16 @@ pub fn skill_name(service: &Service) -> String {
     }
     let host = from(&api_host(service));
     if host.is_empty() { "api".into() } else { host }
+}
+
+/// `the Bookshelf HTTP API`; `the Stripe API` for a name that says API already.
+fn the_api(service: &Service) -> String {
+    let name = one_line(&service.name);
+    if name.to_ascii_lowercase().ends_with("api") {
+        format!("the {name}")
+    } else {
+        format!("the {name} HTTP API")
+    }
 }
 
 /// The API's host name (`api.example.com`).
@@ -386,29 +398,19 @@ fn site_entry<'a>(s: &'a SiteSkill, diags: &mut Diagnostics) -> Option<Entry<'a>
 fn description(service: &Service) -> String {
     let what = one_line(&service.description);
     let what = what.trim_end_matches('.');
-    let mut topics: Vec<String> = Vec::new();
-    for c in &service.capabilities {
-        if let Some(tag) = c.tags.first()
-            && !topics.contains(tag)
-        {
-            topics.push(tag.clone());
-        }
-    }
-    if topics.is_empty() {
-        topics = service
-            .capabilities
-            .iter()
-            .map(|c| c.id.replace('_', " "))
-            .collect();
-    }
+    let topics: Vec<String> = groups(service)
+        .iter()
+        .map(|(g, _)| one_line(g))
+        .filter(|g| !g.is_empty())
+        .collect();
     let shown = topics.len().min(8);
     let mut about = topics[..shown].join(", ");
     if topics.len() > shown {
         about.push_str(&format!(" and {} more", topics.len() - shown));
     }
     let mut text = format!(
-        "{what}. Use when a task needs the {} HTTP API at {}",
-        one_line(&service.name),
+        "{what}. Use when a task needs {} at {}",
+        the_api(service),
         api_host(service)
     );
     if !about.is_empty() {
@@ -504,10 +506,9 @@ fn head(service: &Service, name: &str, description: &str) -> String {
     let _ = writeln!(out, "{}\n", one_line(&service.description));
     let _ = writeln!(
         out,
-        "Use this skill to call the {} HTTP API (version {}) for the user: pick the capability \
-         below that fits the task, send the request as its example shows, and read the JSON \
-         reply.\n",
-        one_line(&service.name),
+        "Use this skill to call {} (version {}) for the user: pick the capability below that \
+         fits the task, send the request as its example shows, and read the JSON reply.\n",
+        the_api(service),
         one_line(&service.version)
     );
     let _ = writeln!(out, "Base URL: `{}`\n", service.base_url.as_str());
@@ -601,9 +602,11 @@ fn tail(service: &Service, built: &[Target]) -> String {
     if more > 0 {
         let _ = writeln!(out, "- and {more} more errors (see the OpenAPI document)");
     }
-    out.push_str(
-        "- Any other `4xx` means the request needs fixing (read the reply's message); a `5xx` \
-         may be retried once, later.\n",
+    let _ = writeln!(
+        out,
+        "- {} `4xx` status means the request needs fixing (read the reply's message); a `5xx` \
+         may be retried once, later.",
+        if errors.is_empty() { "A" } else { "Any other" }
     );
     let documents = documents(service, built);
     if !documents.is_empty() {
@@ -647,18 +650,48 @@ fn documents(service: &Service, built: &[Target]) -> Vec<String> {
     out
 }
 
-/// The capabilities, grouped by their first tag in the order tags first appear, in `form`.
-fn capabilities(service: &Service, form: Form, page: &mut Page) -> Result<(), Over> {
+/// The capabilities in groups, in the order the groups first appear: by first tag; where no
+/// capability has one, by the resource its path names first (`/v1/charges/{id}` → `charges`),
+/// as a large untagged API is still read by resource. Capabilities without a group come last,
+/// in a group named `""`.
+fn groups(service: &Service) -> Vec<(&str, Vec<&Capability>)> {
+    let tagged = service.capabilities.iter().any(|c| !c.tags.is_empty());
     let mut groups: Vec<(&str, Vec<&Capability>)> = Vec::new();
     for c in &service.capabilities {
-        let tag = c.tags.first().map_or("", String::as_str);
-        match groups.iter_mut().find(|(t, _)| *t == tag) {
+        let group = if tagged {
+            c.tags.first().map_or("", String::as_str)
+        } else {
+            resource(c)
+        };
+        match groups.iter_mut().find(|(g, _)| *g == group) {
             Some((_, members)) => members.push(c),
-            None => groups.push((tag, vec![c])),
+            None => groups.push((group, vec![c])),
         }
     }
-    // Untagged capabilities last, under a heading of their own when there are tags.
-    groups.sort_by_key(|(t, _)| t.is_empty());
+    groups.sort_by_key(|(g, _)| g.is_empty());
+    groups
+}
+
+/// The first segment of a capability's path that names a resource: not a placeholder, not a
+/// version (`v1`, `v2beta`) and not `api`.
+fn resource(c: &Capability) -> &str {
+    let Some(Segment::Literal(first)) = c.path.segments().first() else {
+        return "";
+    };
+    first
+        .split('/')
+        .find(|s| {
+            let version = s
+                .strip_prefix('v')
+                .is_some_and(|rest| rest.starts_with(|ch: char| ch.is_ascii_digit()));
+            !s.is_empty() && !version && *s != "api"
+        })
+        .unwrap_or("")
+}
+
+/// The capabilities, in their groups, in `form`.
+fn capabilities(service: &Service, form: Form, page: &mut Page) -> Result<(), Over> {
+    let groups = groups(service);
     let n = service.capabilities.len();
     page.line(&format!(
         "## Capabilities\n\n{n} {}{}.\n",
@@ -702,12 +735,15 @@ fn capabilities(service: &Service, form: Form, page: &mut Page) -> Result<(), Ov
 fn tags(groups: &[(&str, Vec<&Capability>)], page: &mut Page) -> Result<(), Over> {
     /// Room kept for the closing line.
     const CLOSING: usize = 120;
+    // Each group's line gets an even share of what is left, so that every group is named.
+    let share = (page.max_bytes.saturating_sub(page.text.len() + CLOSING) / groups.len().max(1))
+        .clamp(80, 400);
     for (i, (tag, members)) in groups.iter().enumerate() {
         let title = if tag.is_empty() { "other" } else { tag };
         let mut line = format!("- **{}** ({}):", one_line(title), members.len());
         for (k, c) in members.iter().enumerate() {
             let id = format!(" `{}`", c.id);
-            if line.len() + id.len() > 400 {
+            if line.len() + id.len() + 16 > share {
                 line.push_str(&format!(" and {} more", members.len() - k));
                 break;
             }
