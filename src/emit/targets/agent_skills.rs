@@ -1012,15 +1012,15 @@ pub fn admits(p: &Param, v: &Value) -> bool {
     if !p.allowed.is_empty() && !p.allowed.contains(v) {
         return false;
     }
-    if let Some(n) = v.as_f64() {
-        if p.min.is_some_and(|m| n < m) || p.max.is_some_and(|m| n > m) {
-            return false;
-        }
+    if let Some(n) = v.as_f64()
+        && (p.min.is_some_and(|m| n < m) || p.max.is_some_and(|m| n > m))
+    {
+        return false;
     }
-    if let (ParamType::Array, Some(items), Value::Array(values)) = (p.kind, p.items, v) {
-        if !values.iter().all(|i| items.admits(i)) {
-            return false;
-        }
+    if let (ParamType::Array, Some(items), Value::Array(values)) = (p.kind, p.items, v)
+        && !values.iter().all(|i| items.admits(i))
+    {
+        return false;
     }
     let Some(s) = v.as_str() else {
         return true;
