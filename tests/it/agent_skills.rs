@@ -241,6 +241,31 @@ fn a_large_imported_api_keeps_its_skill_within_the_size_guidance() {
 }
 
 #[test]
+fn a_mid_sized_api_lists_its_capabilities_one_line_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("openapi.json");
+    fs::write(&spec, large_openapi(5, 10).to_string()).unwrap();
+    let out = dir.path().join("dist");
+    let (code, _, stderr) = run(wellgen()
+        .args(["build", "--notes", "-o"])
+        .arg(&out)
+        .arg(&spec)
+        .args(["--target", "agent-skills"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("one line each"), "{stderr}");
+    let (_, text) = generated(&out);
+    assert!(text.len() <= BYTES_MAX);
+    for t in 0..5 {
+        for o in 0..10 {
+            let line = format!(
+                "- `get_resource{t}_item{o}` `GET https://api.large.example/v1/resource{t}/items{o}/{{item_id}}`"
+            );
+            assert!(text.contains(&line), "{line}\n{text}");
+        }
+    }
+}
+
+#[test]
 fn a_real_imported_api_stays_within_the_guidance_with_full_examples_where_they_fit() {
     let source = root().join("tests/fixtures/import-real-adyen/service.toml");
     let out = build(&source, &["--target", "agent-skills", "-q"]);
