@@ -40,6 +40,8 @@ pub struct Options {
     /// The output folder holds the site's own `_worker.js` (one wellgen did not write), which
     /// a Cloudflare Pages build keeps: nothing routes `?format=openapi` there then.
     pub site_worker: bool,
+    /// The site's own files in the output folder that documents list (its skills).
+    pub site_files: model::SiteFiles,
     /// `--site-url`: the origin the documents are published at, over `[service] site_url`.
     pub site_url: Option<String>,
     /// Codes silenced by `--allow`, added to service.toml's `[check] allow`.
@@ -180,6 +182,7 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
     if let Some(host) = options.host.or(env_host.map(|e| e.host)) {
         service.host = host;
     }
+    service.site = options.site_files.clone();
     service.route_left_out =
         hosts::route_left_out(&service, &choice, options.site_worker, &mut diags);
     let artifacts = if diags.has_errors() || !emit::is_large(&service) {

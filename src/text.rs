@@ -1,5 +1,20 @@
 //! Small text helpers shared by front and back ends.
 
+/// The SHA-256 of `bytes` as `sha256:<64 lower-case hex digits>`: the manifest's hashes and
+/// the skills index's digests alike.
+pub fn sha256_digest(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(bytes);
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for b in digest.iter() {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    out
+}
+
 /// Folds white space, line breaks included, into single spaces.
 pub fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

@@ -27,8 +27,6 @@ use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use sha2::{Digest, Sha256};
-
 use crate::emit::Artifact;
 use crate::emit::hosts::section::{self, Placement};
 use crate::emit::hosts::{self, Merge};
@@ -119,15 +117,7 @@ fn file_workers(files: usize) -> usize {
 
 /// The SHA-256 of `bytes` as the manifest writes it (`sha256:<hex>`).
 pub fn content_hash(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in digest.iter() {
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0xf)]));
-    }
-    out
+    crate::text::sha256_digest(bytes)
 }
 
 /// Writes `artifacts` into `out`, replacing the previous build's files and removing those it

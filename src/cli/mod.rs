@@ -11,6 +11,7 @@ mod import;
 mod init;
 mod schema;
 mod serve;
+mod site;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -255,6 +256,15 @@ fn parse_size(text: &str) -> Result<u64, String> {
 impl Input {
     pub(crate) fn targets(&self) -> Vec<Target> {
         Target::with_requirements(&self.targets)
+    }
+
+    /// The site's own skills in the output folder (`/.well-known/agent-skills/`), which the
+    /// skills index lists beside wellgen's.
+    pub(crate) fn site_files(&self) -> crate::model::SiteFiles {
+        match &self.site {
+            Some(site) => site::read(site, &crate::write::manifest_paths(site)),
+            None => crate::model::SiteFiles::default(),
+        }
     }
 
     /// Whether the output folder holds a `_worker.js` (a file, or a folder as some adapters

@@ -307,6 +307,14 @@ codes! {
         "a file in the output folder that wellgen would replace is kept",
         "kept dist/_headers: it was changed by hand",
         "remove or merge the file by hand";
+    SkillSiteInvalid = "W-skill-site-invalid", warning, "agent-skills",
+        "a skill of the site's own breaks the Agent Skills front matter rules: kept in the folder, and left out of the skills index (or listed by its folder's name)",
+        "/.well-known/agent-skills/deploy/SKILL.md has no `description` in its front matter: the skills index leaves it out",
+        "give the skill's front matter a `name` equal to its folder's and a `description` of 1-1024 characters";
+    SkillIndexKept = "W-skill-index-kept", warning, "agent-skills",
+        "the site has its own /.well-known/agent-skills/index.json: wellgen keeps it and writes none, so its skill is not listed",
+        "the site's own /.well-known/agent-skills/index.json is kept: it does not list /.well-known/agent-skills/bookshelf/SKILL.md",
+        "list wellgen's skill in the site's index, or delete that index to have wellgen write one listing every skill";
 
     // ---- notes: values wellgen filled in -------------------------------------------------------
     PluginShortened = "N-plugin-shortened", note, "ai-plugin",
@@ -325,6 +333,14 @@ codes! {
         "a document built from a large OpenAPI file leaves out what its format lets it leave out, to stay no larger than the file",
         "ia.json would be larger than its 180 KB OpenAPI source: the `response` of 40 endpoints keeps only its compact description",
         "nothing to do: the OpenAPI description keeps everything; import fewer operations (`[source] include`/`exclude`) to keep it here too";
+    SkillNameTaken = "N-skill-name-taken", note, "agent-skills",
+        "the site has its own skill of the name wellgen's would have: the site's is kept and listed, wellgen's is not written",
+        "the site's own skill `bookshelf` is kept and listed; wellgen writes no skill of that name",
+        "nothing to do; rename the site's skill (its folder and `name`) to publish both";
+    SkillShortened = "N-skill-shortened", note, "agent-skills",
+        "SKILL.md lists the capabilities more briefly, to stay within the Agent Skills size guidance (500 lines, about 5,000 tokens)",
+        "SKILL.md lists 900 capabilities by tag only: with their parameters it would be over 500 lines or 15 KB",
+        "nothing to do: the SKILL.md links /.well-known/ai and the OpenAPI document, which describe every capability";
     AuthUndeclared = "N-auth-undeclared", note, "ai",
         "no [auth] table: agents assume authentication may be required; ADP says `none`",
         "no [auth] table: agents will assume authentication may be required (§3.4)",

@@ -226,7 +226,7 @@ fn cost(target: Target) -> u8 {
         Target::Adp => 10,
         Target::Mcp | Target::IaJson => 5,
         Target::AiEndpoint => 4,
-        Target::LlmsTxt => 2,
+        Target::LlmsTxt | Target::AgentSkills => 2,
         Target::Rfc002 | Target::A2a => 1,
         Target::ApiCatalog | Target::AiCatalog | Target::McpServerCard | Target::OAuthResource => 0,
     }

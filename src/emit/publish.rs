@@ -66,7 +66,7 @@ pub fn switch_for(path: &str) -> Option<String> {
     let target = Target::ALL.into_iter().find(|t| {
         t.descriptor().documents.iter().any(|d| {
             d.path == path
-                || (d.per_capability && path.starts_with(d.path) && path.len() > d.path.len())
+                || (d.family.is_some() && path.starts_with(d.path) && path.len() > d.path.len())
         })
     })?;
     // Excluding a target that a kept one links to is an error: name those too.

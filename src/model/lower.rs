@@ -401,6 +401,7 @@ impl Cx<'_> {
             pricing,
             agis,
             route_left_out: false,
+            site: SiteFiles::default(),
             host,
             capabilities,
             a2a: A2a {

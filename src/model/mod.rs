@@ -74,6 +74,37 @@ pub struct Service {
     /// plain service.toml): large documents that would outgrow it leave out what their
     /// specification lets them leave out (`emit::source_budget`).
     pub source_bytes: Option<usize>,
+    /// What the output folder already holds of the site's own that a target lists: the skills
+    /// under `/.well-known/agent-skills/`. Empty when there is no output folder (`check`).
+    pub site: SiteFiles,
+}
+
+/// The site's own files in the output folder (those the last build's manifest does not list)
+/// that a document lists: never read by the model's lowering, set by the pipeline.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SiteFiles {
+    /// Each `/.well-known/agent-skills/<folder>/SKILL.md` of the site's own, by folder name.
+    pub skills: Vec<SiteSkill>,
+    /// The site has its own `/.well-known/agent-skills/index.json`.
+    pub skills_index: bool,
+}
+
+/// A skill of the site's own: kept byte for byte, listed in the skills index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteSkill {
+    /// Its folder's name, which the Agent Skills format asks to be the skill's `name`.
+    pub folder: String,
+    /// The front matter's `name` and `description`, or why they could not be read.
+    pub front: Result<SkillFront, String>,
+    /// `sha256:<hex>` of the file's bytes, as they are served.
+    pub digest: String,
+}
+
+/// The front matter fields of a SKILL.md that the skills index repeats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillFront {
+    pub name: Option<String>,
+    pub description: Option<String>,
 }
 
 /// A2A agent card options.

@@ -472,6 +472,17 @@ fn github_pages_warns_per_octet_stream_document_and_twins_adp_details() {
         .filter(|a| a.needs_content_type() && !a.path.ends_with(".json"))
         .collect();
     assert!(extensionless.iter().any(|a| a.path == "/.well-known/ai"));
+    // Pages sends `.md` as text/markdown, the type a SKILL.md declares: no warning for it.
+    let (markdown, extensionless): (Vec<&Artifact>, Vec<&Artifact>) = extensionless
+        .into_iter()
+        .partition(|a| a.path.ends_with(".md"));
+    assert!(!markdown.is_empty());
+    for a in &markdown {
+        assert!(
+            !stderr.contains(&format!("serve {} as", a.path)),
+            "{stderr}"
+        );
+    }
     for a in &extensionless {
         let line = format!(
             "GitHub Pages will serve {} as application/octet-stream",

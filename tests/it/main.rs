@@ -10,6 +10,7 @@ mod support_rfc002;
 mod a2a;
 mod adp;
 mod adp_invalid;
+mod agent_skills;
 mod agis;
 mod ai_catalog;
 mod ai_split;

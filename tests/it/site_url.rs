@@ -48,7 +48,7 @@ fn declared() -> BTreeSet<&'static str> {
     Target::ALL
         .iter()
         .flat_map(|t| t.descriptor().documents)
-        .filter(|d| !d.per_capability)
+        .filter(|d| d.family.is_none())
         .map(|d| d.path)
         .collect()
 }

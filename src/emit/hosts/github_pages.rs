@@ -13,7 +13,10 @@ use crate::emit::targets::adp;
 pub fn lower(documents: &[Artifact], diags: &mut Diagnostics) -> Vec<String> {
     let mut twins = Vec::new();
     let has = |path: &str| documents.iter().any(|a| a.path == path);
-    for a in documents.iter().filter(|a| a.needs_content_type()) {
+    for a in documents
+        .iter()
+        .filter(|a| a.needs_content_type() && !markdown_known(a))
+    {
         let Some(serving) = &a.serving else {
             continue;
         };
@@ -70,4 +73,13 @@ pub fn render(documents: &[Artifact], twins: &[String]) -> Vec<Artifact> {
         }
     }
     out
+}
+
+/// GitHub Pages sends `.md` files (a skill's SKILL.md) as `text/markdown`, from their
+/// extension, the type they declare: nothing to warn about.
+fn markdown_known(a: &Artifact) -> bool {
+    a.path.ends_with(".md")
+        && a.serving
+            .as_ref()
+            .is_some_and(|s| s.content_type.starts_with("text/markdown"))
 }

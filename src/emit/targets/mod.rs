@@ -14,6 +14,7 @@
 
 pub mod a2a;
 pub mod adp;
+pub mod agent_skills;
 pub mod agis;
 pub mod ai;
 pub mod ai_catalog;
@@ -54,13 +55,14 @@ pub struct Document {
     /// URL path; for a family, the prefix that each capability's id completes.
     pub path: &'static str,
     pub serving: Serving,
-    /// One file per capability below `path`.
-    pub per_capability: bool,
+    /// A family of files below `path`, one per capability or per skill: how each path goes
+    /// on from `path`, as listings show it (`<id>`, `<name>/SKILL.md`).
+    pub family: Option<&'static str>,
     /// A second URL for the same bytes as another document of the target (an alias or a
     /// twin) that nothing links to: `[build] skip` may leave it out.
     pub alias: bool,
     /// How the other documents (the API catalog, llms.txt) link to it; `None` for aliases,
-    /// twins and per-capability files.
+    /// twins and families.
     pub link: Option<Link>,
     /// Whether a service has it written: most documents always are, some only when the service
     /// declares what they describe (an MCP server, an OAuth scheme).
@@ -78,7 +80,7 @@ impl Document {
         Self {
             path,
             serving,
-            per_capability: false,
+            family: None,
             alias: false,
             link: None,
             written: always,
@@ -90,7 +92,7 @@ impl Document {
         Self {
             path,
             serving,
-            per_capability: false,
+            family: None,
             alias: true,
             link: None,
             written: always,
@@ -102,7 +104,7 @@ impl Document {
         Self {
             path,
             serving,
-            per_capability: false,
+            family: None,
             alias: false,
             link: Some(link),
             written: always,
@@ -127,13 +129,19 @@ impl Document {
         }
     }
 
-    /// The path as `wellgen targets` shows it: a family's with `<id>`.
+    /// The path as `wellgen targets` shows it: a family's with `<id>` (or `<name>/SKILL.md`).
     pub fn display_path(&self) -> String {
-        if self.per_capability {
-            format!("{}<id>", self.path)
-        } else {
-            self.path.to_string()
+        match self.family {
+            Some(rest) => format!("{}{rest}", self.path),
+            None => self.path.to_string(),
         }
+    }
+
+    /// What a family member's path ends with after its own name (`/SKILL.md`; nothing for
+    /// `<id>`).
+    pub fn family_suffix(&self) -> Option<&'static str> {
+        self.family
+            .map(|rest| rest.split_once('>').map_or("", |(_, suffix)| suffix))
     }
 }
 
@@ -237,6 +245,7 @@ targets! {
     OAuthResource => oauth_resource,
     LlmsTxt => llms_txt,
     ApiCatalog => api_catalog,
+    AgentSkills => agent_skills,
     AiCatalog => ai_catalog,
 }
 
@@ -296,6 +305,7 @@ pub enum Lowered<'a> {
     OAuthResource(oauth_resource::Lowered<'a>),
     LlmsTxt(llms_txt::Lowered),
     ApiCatalog(api_catalog::Lowered<'a>),
+    AgentSkills(agent_skills::Lowered),
     AiCatalog(ai_catalog::Lowered),
 }
 
@@ -322,6 +332,7 @@ impl Target {
             Self::OAuthResource => Lowered::OAuthResource(oauth_resource::lower(service, diags)),
             Self::LlmsTxt => Lowered::LlmsTxt(llms_txt::lower(service, built, diags)),
             Self::ApiCatalog => Lowered::ApiCatalog(api_catalog::lower(service, diags)),
+            Self::AgentSkills => Lowered::AgentSkills(agent_skills::lower(service, built, diags)),
             Self::AiCatalog => Lowered::AiCatalog(ai_catalog::lower(service, built, diags)),
         }
     }
@@ -355,6 +366,7 @@ impl Lowered<'_> {
             Self::OAuthResource(l) => oauth_resource::render(service, l),
             Self::LlmsTxt(l) => llms_txt::render(service, l),
             Self::ApiCatalog(l) => api_catalog::render(service, built, l),
+            Self::AgentSkills(l) => agent_skills::render(service, l),
             Self::AiCatalog(l) => ai_catalog::render(service, l),
         }
     }

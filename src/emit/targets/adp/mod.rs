@@ -50,7 +50,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
         Document {
             path: DETAIL_PREFIX,
             serving: SERVING,
-            per_capability: true,
+            family: Some("<id>"),
             alias: false,
             link: None,
             written: |_| true,
