@@ -149,24 +149,6 @@ def nested_type(text):
     return schema
 
 
-def name_end(entry):
-    """Where a field's name ends: the first `:` outside a JSON string."""
-    in_str, i = False, 0
-    while i < len(entry):
-        c = entry[i]
-        if in_str:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c == ":":
-            return i
-        i += 1
-    return -1
-
-
 def fields(text):
     """`{a: <type>, b: <type> {…}}`: required properties."""
     text = text.strip()
@@ -177,10 +159,11 @@ def fields(text):
     if inner.strip():
         entries, _ = split_top(inner, ",")
         for entry in entries:
-            at = name_end(entry)
-            if at < 0:
+            # The name ends at the first `:` outside a JSON string.
+            head = split_top(entry, ":")[0][0]
+            if len(head) == len(entry):
                 raise ValueError(f"not a field: {entry!r}")
-            name, kind = read_value(entry[:at]), entry[at + 1:]
+            name, kind = read_value(head), entry[len(head) + 1:]
             props[name] = nested_type(kind)
             required.append(name)
     return {"type": "object", "properties": props, "required": required}

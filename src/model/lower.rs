@@ -1622,24 +1622,7 @@ impl Cx<'_> {
                         "add `{name} = \"string, required -- …\"` under params"
                     )),
                 );
-                params.push(Param {
-                    name: name.to_string(),
-                    kind: ParamType::String,
-                    required: true,
-                    location: ParamIn::Path,
-                    description: None,
-                    default: None,
-                    allowed: Vec::new(),
-                    min: None,
-                    max: None,
-                    pattern: None,
-                    example: None,
-                    items: None,
-                    nullable: false,
-                    schema: None,
-                    compact: None,
-                    wire_name: None,
-                });
+                params.push(Param::plain(name, ParamType::String, true, ParamIn::Path));
             }
         }
     }

@@ -107,6 +107,29 @@ pub struct Param {
 }
 
 impl Param {
+    /// A parameter that says nothing but its name, type, whether it is required and where it
+    /// goes; every other fact is left out.
+    pub fn plain(name: &str, kind: ParamType, required: bool, location: ParamIn) -> Self {
+        Param {
+            name: name.to_string(),
+            kind,
+            required,
+            location,
+            description: None,
+            default: None,
+            allowed: Vec::new(),
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            nullable: false,
+            schema: None,
+            compact: None,
+            wire_name: None,
+        }
+    }
+
     /// The name on the wire: in the path template, the query, the header or the body.
     pub fn wire(&self) -> &str {
         self.wire_name.as_deref().unwrap_or(&self.name)
@@ -1449,24 +1472,7 @@ mod round_trip {
 
     /// A required parameter with nothing but its name, type and place.
     fn bare(name: &str, kind: ParamType, location: ParamIn) -> Param {
-        Param {
-            name: name.into(),
-            kind,
-            required: true,
-            location,
-            description: None,
-            default: None,
-            allowed: vec![],
-            min: None,
-            max: None,
-            pattern: None,
-            example: None,
-            items: None,
-            nullable: false,
-            schema: None,
-            compact: None,
-            wire_name: None,
-        }
+        Param::plain(name, kind, true, location)
     }
 
     #[test]

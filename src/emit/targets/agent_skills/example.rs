@@ -278,21 +278,20 @@ fn scalar(v: &Value) -> String {
     }
 }
 
+/// Everything but RFC 3986's unreserved characters.
+const NOT_UNRESERVED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
 /// Percent-encoding of everything but RFC 3986's unreserved characters, and `<` `>` around a
 /// placeholder kept as they are so it reads as one.
 fn encode(text: &str) -> String {
     if text.starts_with('<') && text.ends_with('>') {
         return text.to_string();
     }
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    percent_encoding::utf8_percent_encode(text, NOT_UNRESERVED).to_string()
 }
 
 #[cfg(test)]
@@ -301,24 +300,7 @@ mod tests {
     use crate::model::ParamIn;
 
     fn param(kind: ParamType) -> Param {
-        Param {
-            name: "x".into(),
-            kind,
-            required: true,
-            location: ParamIn::Query,
-            description: None,
-            default: None,
-            allowed: Vec::new(),
-            min: None,
-            max: None,
-            pattern: None,
-            example: None,
-            items: None,
-            nullable: false,
-            schema: None,
-            compact: None,
-            wire_name: None,
-        }
+        Param::plain("x", kind, true, ParamIn::Query)
     }
 
     #[test]
