@@ -40,6 +40,8 @@ pub struct Options {
     /// The output folder holds the site's own `_worker.js` (one wellgen did not write), which
     /// a Cloudflare Pages build keeps: nothing routes `?format=openapi` there then.
     pub site_worker: bool,
+    /// The rest of what the output folder holds of the site's own: its robots.txt, a sitemap.
+    pub site: hosts::Site,
     /// `--site-url`: the origin the documents are published at, over `[service] site_url`.
     pub site_url: Option<String>,
     /// Codes silenced by `--allow`, added to service.toml's `[check] allow`.
@@ -184,7 +186,13 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         hosts::route_left_out(&service, &choice, options.site_worker, &mut diags);
     let artifacts = if diags.has_errors() || !emit::is_large(&service) {
         check::run(&service, &options.policy, &mut diags);
-        emit_chosen(&service, &choice, options.site_worker, &mut diags)
+        emit_chosen(
+            &service,
+            &choice,
+            options.site_worker,
+            &options.site,
+            &mut diags,
+        )
     } else {
         // The checks and the targets read the model and nothing else: a large service's checks
         // run beside its targets, and an error they find drops the documents, as it would have
@@ -201,6 +209,7 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
                 &service,
                 &choice,
                 options.site_worker,
+                &options.site,
                 documents,
                 &mut diags,
             ),
@@ -218,19 +227,27 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
 /// Every artifact of `targets` and of the host, or none if a check found an error. Every
 /// target is lowered (and so reports) even after an error, so one run shows every problem.
 pub fn emit(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
-    emit_chosen(service, &Choice::all(targets), false, diags)
+    emit_chosen(
+        service,
+        &Choice::all(targets),
+        false,
+        &hosts::Site::default(),
+        diags,
+    )
 }
 
 /// [`emit`] for a build's `choice`: its targets, without the documents and host files it
-/// skips. `site_worker`: the output folder holds the site's own `_worker.js`.
+/// skips. `site_worker`: the output folder holds the site's own `_worker.js`; `site`: the
+/// rest of the site's own files it holds.
 pub fn emit_chosen(
     service: &Service,
     choice: &Choice,
     site_worker: bool,
+    site: &hosts::Site,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
     match emit_targets(service, choice, false, diags) {
-        Some(documents) => emit_hosts(service, choice, site_worker, documents, diags),
+        Some(documents) => emit_hosts(service, choice, site_worker, site, documents, diags),
         None => Vec::new(),
     }
 }
@@ -262,10 +279,11 @@ fn emit_hosts(
     service: &Service,
     choice: &Choice,
     site_worker: bool,
+    site: &hosts::Site,
     mut artifacts: Vec<Artifact>,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
-    let host = hosts::lower(service, &artifacts, choice, site_worker, diags);
+    let host = hosts::lower(service, &artifacts, choice, site_worker, site, diags);
     if diags.has_errors() {
         return Vec::new();
     }

@@ -172,6 +172,7 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
         host: input.host,
         env_host: pipeline::host_from_env(|name| std::env::var(name).ok()),
         site_worker: input.site_worker(),
+        site: input.site_files(),
         policy: check::Policy {
             allow_secret_like: input.allow_secret_like.clone(),
             allow_local: input.allow_local,

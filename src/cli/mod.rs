@@ -249,6 +249,27 @@ impl Input {
         Target::with_requirements(&self.targets)
     }
 
+    /// What the output folder holds of the site's own that the host files depend on: its
+    /// robots.txt (without wellgen's section) and whether it has a sitemap.xml.
+    pub(crate) fn site_files(&self) -> crate::emit::hosts::Site {
+        use crate::emit::hosts::{robots, section};
+        let Some(site) = &self.site else {
+            return Default::default();
+        };
+        let file = |p: &str| site.join(p.trim_start_matches('/'));
+        let robots = std::fs::read_to_string(file(robots::PATH))
+            .ok()
+            .map(|text| {
+                // A damaged section is refused by the writer, which names it.
+                section::merge(&text, "", section::Placement::Append).unwrap_or(text)
+            })
+            .filter(|text| !text.trim().is_empty());
+        crate::emit::hosts::Site {
+            robots,
+            sitemap: file(robots::SITEMAP_PATH).is_file(),
+        }
+    }
+
     /// Whether the output folder holds a `_worker.js` (a file, or a folder as some adapters
     /// write) that the last build's manifest does not list: the site's own.
     pub(crate) fn site_worker(&self) -> bool {

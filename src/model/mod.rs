@@ -8,6 +8,7 @@ mod lower;
 pub mod param;
 pub mod path;
 pub mod returns;
+pub mod robots;
 pub mod url;
 pub mod values;
 
@@ -56,6 +57,8 @@ pub struct Service {
     pub plugin: Plugin,
     pub pricing: Option<Pricing>,
     pub agis: Agis,
+    /// wellgen's section of robots.txt.
+    pub robots: robots::Robots,
     /// Where dist/ is deployed: decides the host files (`_redirects`, `_worker.js`, …).
     pub host: Host,
     /// The build does not route `/api/discovery?format=openapi` although the host could: it

@@ -75,7 +75,7 @@ impl Site {
     pub fn documents(&self) -> Vec<String> {
         crate::write::manifest_paths(&self.root)
             .into_iter()
-            .filter(|l| !is_hidden(l) && l != "/404.html")
+            .filter(|l| !is_hidden(l) && !crate::emit::hosts::FILES.contains(&l.as_str()))
             .collect()
     }
 
@@ -110,8 +110,14 @@ impl Site {
     /// `OPTIONS` too) gets what `wrangler pages dev` answers: 405 with the `_headers` rules of
     /// the path and no body. Netlify's answer is not established (docs/hosting.md).
     pub fn respond_to(&self, method: &str, url: &str) -> Reply {
+        self.respond_accepting(method, url, "")
+    }
+
+    /// [`Self::respond_to`] for a request with this `Accept` header: under wellgen's worker,
+    /// `text/markdown` gets a page's Markdown twin, as the worker answers it.
+    pub fn respond_accepting(&self, method: &str, url: &str, accept: &str) -> Reply {
         if method == "GET" || method == "HEAD" {
-            return self.respond(url);
+            return self.respond_with(url, accept);
         }
         let Some((path, _)) = parse_request(url) else {
             return text_reply(400, "400 Bad Request\n");
@@ -131,6 +137,10 @@ impl Site {
 
     /// Answers `GET url` (a path with an optional query string).
     pub fn respond(&self, url: &str) -> Reply {
+        self.respond_with(url, "")
+    }
+
+    fn respond_with(&self, url: &str, accept: &str) -> Reply {
         let Some((path, query)) = parse_request(url) else {
             return text_reply(400, "400 Bad Request\n");
         };
@@ -140,11 +150,38 @@ impl Site {
         let Some(worker) = self.worker() else {
             return self.respond_static(&path, &query);
         };
-        // What wellgen's `_worker.js` does: the query route, then its headers on a 2xx answer.
+        // What wellgen's `_worker.js` does: a Markdown twin for `Accept: text/markdown`, the
+        // query route, `Vary: Accept` on HTML, then its headers on a 2xx answer.
+        if wants_markdown(accept) {
+            for twin in markdown_twins(&path) {
+                let mut reply = self.respond_static(&twin, &[]);
+                let html = reply.headers.iter().any(|(n, v)| {
+                    n.eq_ignore_ascii_case("content-type") && v.starts_with("text/html")
+                });
+                if (200..300).contains(&reply.status) && !html {
+                    reply
+                        .headers
+                        .retain(|(n, _)| !n.eq_ignore_ascii_case("content-type"));
+                    reply.headers.push((
+                        "Content-Type".into(),
+                        crate::emit::hosts::markdown::CONTENT_TYPE.into(),
+                    ));
+                    reply.headers.push(("Vary".into(), "Accept".into()));
+                    return reply;
+                }
+            }
+        }
         let routed =
             path == worker.discovery && query.iter().any(|(k, v)| k == "format" && v == "openapi");
         let path = if routed { worker.openapi.clone() } else { path };
         let mut reply = self.respond_static(&path, &[]);
+        if reply
+            .headers
+            .iter()
+            .any(|(n, v)| n.eq_ignore_ascii_case("content-type") && v.starts_with("text/html"))
+        {
+            reply.headers.push(("Vary".into(), "Accept".into()));
+        }
         if let Some(set) = worker.headers.get(&path)
             && (200..300).contains(&reply.status)
         {
@@ -310,6 +347,31 @@ impl Worker {
     }
 }
 
+/// Whether an `Accept` header asks for `text/markdown` (not refused with `q=0`), as wellgen's
+/// worker reads it.
+fn wants_markdown(accept: &str) -> bool {
+    accept.split(',').any(|part| {
+        let mut items = part.split(';').map(|s| s.trim().to_ascii_lowercase());
+        items.next().as_deref() == Some(crate::emit::hosts::markdown::MEDIA_TYPE)
+            && !items.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            })
+    })
+}
+
+/// Where the Markdown twin of the page at `path` may be, as wellgen's worker looks.
+fn markdown_twins(path: &str) -> Vec<String> {
+    if path.ends_with('/') {
+        vec![format!("{path}index.md")]
+    } else if path.ends_with(".md") {
+        Vec::new()
+    } else {
+        vec![format!("{path}.md"), format!("{path}/index.md")]
+    }
+}
+
 fn is_hidden(path: &str) -> bool {
     HIDDEN.contains(&path.trim_start_matches('/'))
 }
@@ -346,6 +408,7 @@ pub fn content_type(name: &str) -> &'static str {
     {
         Some(ext) => match ext.as_str() {
             "json" => "application/json",
+            "md" => "text/markdown; charset=utf-8",
             "txt" => "text/plain; charset=utf-8",
             "html" | "htm" => "text/html; charset=utf-8",
             "js" | "mjs" => "text/javascript; charset=utf-8",
@@ -482,7 +545,7 @@ mod tests {
             cors: true,
         };
         let docs = [Artifact::document("/openapi.json", b"{}".to_vec(), serving)];
-        let text = crate::emit::hosts::cloudflare::worker(&docs);
+        let text = crate::emit::hosts::cloudflare::worker(&docs, true);
         let worker = Worker::parse(&text).expect("wellgen's worker parses");
         assert_eq!(worker.discovery, "/api/discovery");
         assert_eq!(worker.openapi, "/api/discovery.openapi.json");
