@@ -40,7 +40,7 @@ pub struct Options {
     /// The output folder holds the site's own `_worker.js` (one wellgen did not write), which
     /// a Cloudflare Pages build keeps: nothing routes `?format=openapi` there then.
     pub site_worker: bool,
-    /// The site's own files in the output folder that documents list (its skills).
+    /// The site's own files in the output folder that documents list or host files merge with.
     pub site_files: model::SiteFiles,
     /// `--site-url`: the origin the documents are published at, over `[service] site_url`.
     pub site_url: Option<String>,

@@ -3,8 +3,9 @@
 dev`) and `wellgen serve --host cloudflare`, and fails on any difference in status, body or
 headers. The paths are the folder's own: every file, every folder with and without its slash,
 every page with and without `.html` and `/index`, missing paths at the top and in each folder,
-the `from` of every `_redirects` rule, each as GET, HEAD and a CORS preflight OPTIONS; and as
-GET only, a path below each file and the pages, folders and redirects with a query. Used by
+the `from` of every `_redirects` rule, each as GET, HEAD, a CORS preflight OPTIONS and a GET
+with `Accept: text/markdown` (which wellgen's worker answers with a page's Markdown twin); and
+as GET only, a path below each file and the pages, folders and redirects with a query. Used by
 scripts/check-wrangler.
 
 Usage: same_answers.py DIST RUNTIME_URL PREVIEW_URL   (exit 1 on any difference)
@@ -50,6 +51,8 @@ class Server:
         """Status, headers (lower-case name -> values in order) and body."""
         headers = {"Origin": "https://agent.example", "Access-Control-Request-Method": "GET"} \
             if method == "OPTIONS" else {}
+        if method == MARKDOWN:
+            method, headers = "GET", {"Accept": "text/markdown, text/html;q=0.5"}
         for attempt in (1, 2):
             try:
                 if self.conn is None:
@@ -70,6 +73,10 @@ class Server:
                 self.conn = None
                 if attempt == 2:
                     raise
+
+
+# A GET that asks for Markdown.
+MARKDOWN = "GET (Accept: text/markdown)"
 
 
 def quote(path):
@@ -109,7 +116,7 @@ def site_paths():
         get_only.add(folder + "?q=1")
     paths |= {"/api/discovery?format=openapi", "/api/discovery?format=openapi&x=1",
               "/api/discovery?format=yaml"}
-    return [(p, ("GET", "HEAD", "OPTIONS")) for p in sorted(paths)] + \
+    return [(p, ("GET", "HEAD", "OPTIONS", MARKDOWN)) for p in sorted(paths)] + \
         [(p, ("GET",)) for p in sorted(get_only - paths)]
 
 
@@ -137,7 +144,7 @@ for path, methods in paths:
         if sa != sb:
             problems.append(f"{where}: status {sa} from wrangler, {sb} from wellgen serve")
             continue
-        if method == "GET" and ba != bb:
+        if method in ("GET", MARKDOWN) and ba != bb:
             problems.append(f"{where}: bodies differ ({len(ba)} bytes from wrangler, {len(bb)} "
                             f"from wellgen serve): {ba[:60]!r} / {bb[:60]!r}")
         ca, cb = compared(ha), compared(hb)

@@ -11,7 +11,8 @@ import os, subprocess, sys
 
 dist, base = sys.argv[1], sys.argv[2]
 HOST_FILES = {"/_headers", "/_redirects", "/_worker.js", "/404.html", "/.wellgen-manifest",
-              "/.htaccess", "/wellgen-nginx.conf", "/.nojekyll", "/vercel.json", "/_routes.json"}
+              "/.htaccess", "/wellgen-nginx.conf", "/.nojekyll", "/vercel.json", "/_routes.json",
+              "/robots.txt", "/index.md"}
 
 def parse_headers(text):
     rules, current = {}, None

@@ -95,9 +95,10 @@ impl Origin for Folder {
     }
 }
 
-/// The one place a request reaches `serve`: a host that negotiates on `Accept` answers it here.
-fn answer(site: &Site, path: &str, _accept: &str) -> crate::serve::Reply {
-    site.respond_to("GET", path)
+/// The one place a request reaches `serve`, as the host answers it (Markdown for
+/// `Accept: text/markdown` where the host negotiates).
+fn answer(site: &Site, path: &str, accept: &str) -> crate::serve::Reply {
+    site.respond_accepting("GET", path, accept)
 }
 
 /// A served site over HTTP.

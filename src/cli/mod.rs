@@ -258,8 +258,8 @@ impl Input {
         Target::with_requirements(&self.targets)
     }
 
-    /// The site's own skills in the output folder (`/.well-known/agent-skills/`), which the
-    /// skills index lists beside wellgen's.
+    /// The site's own files in the output folder that a document lists (skills) or a host
+    /// file merges with (robots.txt, and whether there is a sitemap).
     pub(crate) fn site_files(&self) -> crate::model::SiteFiles {
         match &self.site {
             Some(site) => site::read(site, &crate::write::manifest_paths(site)),

@@ -1,16 +1,27 @@
-//! The site's own files in the output folder that a document lists: the skills under
-//! `/.well-known/agent-skills/` that wellgen did not write. Read here, before the compile,
-//! never written: the writer keeps every file it did not write byte for byte.
+//! The site's own files in the output folder that a document lists or a host file merges with:
+//! the skills under `/.well-known/agent-skills/` that wellgen did not write, robots.txt, a
+//! sitemap. Read here, before the compile, never written: the writer keeps every file it did
+//! not write byte for byte.
 
 use std::fs;
 use std::path::Path;
 
+use crate::emit::hosts::{robots, section};
 use crate::emit::targets::agent_skills::{DIR, INDEX_PATH, SKILL_FILE, front_matter};
 use crate::model::{SiteFiles, SiteSkill};
 
 /// A SKILL.md larger than this is not read: a skill is instructions for an agent's context,
 /// and a file this large is no skill an index should send an agent to.
 const MAX_SKILL_BYTES: u64 = 4 << 20;
+
+/// Google reads the first 500 KiB of a robots.txt; a larger file is not the site's to merge.
+const MAX_ROBOTS_BYTES: u64 = 500 << 10;
+
+/// A regular file of the folder (no symbolic link) of at most `max` bytes.
+fn regular(path: &Path, max: u64) -> bool {
+    path.symlink_metadata()
+        .is_ok_and(|m| m.is_file() && m.len() <= max)
+}
 
 /// What `site` holds of the site's own: every path in `written` (the last build's manifest)
 /// is wellgen's and left out. Symbolic links are not followed: what they lead to is no file of
@@ -24,6 +35,11 @@ pub fn read(site: &Path, written: &[String]) -> SiteFiles {
             .symlink_metadata()
             .is_ok()
             && !ours(INDEX_PATH),
+        robots: robots_txt(site),
+        sitemap: site
+            .join(robots::SITEMAP_PATH.trim_start_matches('/'))
+            .symlink_metadata()
+            .is_ok_and(|m| m.is_file()),
     };
     let dir = site.join(DIR.trim_matches('/'));
     if !dir.symlink_metadata().is_ok_and(|m| m.is_dir()) {
@@ -41,10 +57,7 @@ pub fn read(site: &Path, written: &[String]) -> SiteFiles {
     for folder in folders {
         let url = format!("{DIR}{folder}/{SKILL_FILE}");
         let path = dir.join(&folder).join(SKILL_FILE);
-        let regular = path
-            .symlink_metadata()
-            .is_ok_and(|m| m.is_file() && m.len() <= MAX_SKILL_BYTES);
-        if ours(&url) || !regular {
+        if ours(&url) || !regular(&path, MAX_SKILL_BYTES) {
             continue;
         }
         let Ok(bytes) = fs::read(&path) else {
@@ -57,4 +70,17 @@ pub fn read(site: &Path, written: &[String]) -> SiteFiles {
         });
     }
     files
+}
+
+/// The site's robots.txt without wellgen's section, which the build writes again; `None` when
+/// there is none or nothing else is in it.
+fn robots_txt(site: &Path) -> Option<String> {
+    let path = site.join(robots::PATH.trim_start_matches('/'));
+    if !regular(&path, MAX_ROBOTS_BYTES) {
+        return None;
+    }
+    let text = fs::read_to_string(path).ok()?;
+    // A damaged section is refused by the writer, which names it.
+    let text = section::merge(&text, "", section::Placement::Append).unwrap_or(text);
+    Some(text).filter(|t| !t.trim().is_empty())
 }

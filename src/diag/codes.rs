@@ -188,6 +188,10 @@ codes! {
         "the chosen host cannot serve what is built",
         "Cloudflare Pages allows at most 100 header rules",
         "change the host or the value the help names";
+    RobotsContradiction = "E-robots-contradiction", error, "hosts",
+        "the site's own robots.txt keeps crawlers or a named AI agent from wellgen's documents",
+        "robots.txt:2: `Disallow: /.well-known/` keeps `*` from /.well-known/api-catalog",
+        "make the edit the help names, or set the agent to `none` in `[robots] agents`";
 
     // ---- warnings: something is wrong or lost in what is published ---------------------------
     ParamUndescribed = "W-param-undeclared", warning, "service.toml",

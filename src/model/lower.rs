@@ -346,6 +346,7 @@ impl Cx<'_> {
         let plugin = doc.plugin.map(|p| self.plugin(p)).unwrap_or_default();
         let pricing = doc.pricing.and_then(|p| self.pricing(p));
         let agis = doc.agis.map(|a| self.agis(a)).unwrap_or_default();
+        let robots = doc.robots.map(|r| self.robots(r)).unwrap_or_default();
         let host = doc
             .deploy
             .and_then(|d| d.host)
@@ -400,6 +401,7 @@ impl Cx<'_> {
             plugin,
             pricing,
             agis,
+            robots,
             route_left_out: false,
             site: SiteFiles::default(),
             host,
@@ -409,6 +411,86 @@ impl Cx<'_> {
             },
             mcp: mcp?,
         })
+    }
+
+    fn robots(&mut self, r: raw::RobotsTable) -> robots::Robots {
+        use robots::{AI_AGENTS, Access};
+        let access = r
+            .access
+            .and_then(|a| {
+                self.one_of(&a, "robots.access", &Access::NAMES[..2], |n| {
+                    Access::parse(n).flatten()
+                })
+            })
+            .unwrap_or(Access::Site);
+        let mut agents: Vec<(String, Option<Access>)> = AI_AGENTS
+            .iter()
+            .map(|a| (a.to_string(), Some(access)))
+            .collect();
+        for (name, value) in r.agents.unwrap_or_default() {
+            let field = format!("robots.agents.{name}");
+            // RFC 9309 §2.2.1: a product token is letters, `_` and `-`.
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphabetic() || "_-".contains(c))
+            {
+                self.error(
+                    &field,
+                    format!(
+                        "`{name}` is not a robots.txt product token: RFC 9309 allows letters,                          `_` and `-` only"
+                    ),
+                );
+                continue;
+            }
+            let Some(chosen) = self.one_of(&value, &field, &Access::NAMES, Access::parse) else {
+                continue;
+            };
+            match agents
+                .iter_mut()
+                .find(|(a, _)| a.eq_ignore_ascii_case(&name))
+            {
+                Some(known) => known.1 = chosen,
+                None => agents.push((name, chosen)),
+            }
+        }
+        let mut content_signals = Vec::new();
+        if let Some(c) = r.content_signals {
+            for (signal, value) in robots::SIGNALS
+                .into_iter()
+                .zip([c.search, c.ai_input, c.ai_train])
+            {
+                let Some(value) = value else { continue };
+                let field = format!("robots.content_signals.{signal}");
+                if let Some(yes) = self.one_of(&value, &field, &["yes", "no"], |v| match v {
+                    "yes" => Some(true),
+                    "no" => Some(false),
+                    _ => None,
+                }) {
+                    content_signals.push((signal, yes));
+                }
+            }
+        }
+        let sitemap = r.sitemap.filter(|url| {
+            let ok = ::url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+            if !ok {
+                self.error(
+                    "robots.sitemap",
+                    format!(
+                        "`{url}` is not an absolute http(s) URL: robots.txt's `Sitemap:` needs one"
+                    ),
+                );
+            }
+            ok
+        });
+        robots::Robots {
+            agents: agents
+                .into_iter()
+                .filter_map(|(a, access)| Some((a, access?)))
+                .collect(),
+            content_signals,
+            sitemap,
+        }
     }
 
     fn categories(&mut self, list: Vec<String>) -> Vec<String> {

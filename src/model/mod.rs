@@ -8,6 +8,7 @@ mod lower;
 pub mod param;
 pub mod path;
 pub mod returns;
+pub mod robots;
 pub mod url;
 pub mod values;
 
@@ -56,6 +57,8 @@ pub struct Service {
     pub plugin: Plugin,
     pub pricing: Option<Pricing>,
     pub agis: Agis,
+    /// wellgen's section of robots.txt.
+    pub robots: robots::Robots,
     /// Where dist/ is deployed: decides the host files (`_redirects`, `_worker.js`, …).
     pub host: Host,
     /// The build does not route `/api/discovery?format=openapi` although the host could: it
@@ -74,8 +77,9 @@ pub struct Service {
     /// plain service.toml): large documents that would outgrow it leave out what their
     /// specification lets them leave out (`emit::source_budget`).
     pub source_bytes: Option<usize>,
-    /// What the output folder already holds of the site's own that a target lists: the skills
-    /// under `/.well-known/agent-skills/`. Empty when there is no output folder (`check`).
+    /// What the output folder already holds of the site's own that a target lists or a host
+    /// file merges with: skills, robots.txt, a sitemap. Empty when there is no output folder
+    /// (`check`).
     pub site: SiteFiles,
 }
 
@@ -87,6 +91,10 @@ pub struct SiteFiles {
     pub skills: Vec<SiteSkill>,
     /// The site has its own `/.well-known/agent-skills/index.json`.
     pub skills_index: bool,
+    /// The site's robots.txt, without wellgen's section, which wellgen's is merged into.
+    pub robots: Option<String>,
+    /// The folder has a sitemap.xml, which robots.txt names.
+    pub sitemap: bool,
 }
 
 /// A skill of the site's own: kept byte for byte, listed in the skills index.

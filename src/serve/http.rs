@@ -124,6 +124,8 @@ struct Head {
     target: String,
     close: bool,
     body: u64,
+    /// The `Accept` header: Markdown twins answer `text/markdown`.
+    accept: String,
 }
 
 /// Why a head was not read: a status to answer with, or nothing (the client went away).
@@ -167,7 +169,7 @@ fn serve_connection(
             return Ok(());
         }
         std::io::copy(&mut reader.by_ref().take(head.body), &mut std::io::sink())?;
-        let reply = site.respond_to(&head.method, &head.target);
+        let reply = site.respond_accepting(&head.method, &head.target, &head.accept);
         log(&head.method, &head.target, reply.status);
         let mut response = format!("HTTP/1.1 {} {}\r\n", reply.status, reason(reply.status));
         for (name, value) in &reply.headers {
@@ -237,6 +239,7 @@ fn read_head(reader: &mut impl BufRead, limits: Limits) -> Result<Head, Refused>
         target: target.to_string(),
         close: version == "HTTP/1.0",
         body: 0,
+        accept: String::new(),
     };
     while let Some(field) = line(false)? {
         let Some((name, value)) = field.split_once(':') else {
@@ -249,6 +252,8 @@ fn read_head(reader: &mut impl BufRead, limits: Limits) -> Result<Head, Refused>
             head.body = value.parse().map_err(|_| Refused::Answer(400))?;
         } else if name.eq_ignore_ascii_case("transfer-encoding") {
             return Err(Refused::Answer(501));
+        } else if name.eq_ignore_ascii_case("accept") {
+            head.accept = value.to_string();
         }
     }
     Ok(head)

@@ -83,7 +83,7 @@ impl Site {
     pub fn documents(&self) -> Vec<String> {
         crate::write::manifest_paths(&self.root)
             .into_iter()
-            .filter(|l| !is_hidden(l) && l != "/404.html")
+            .filter(|l| !is_hidden(l) && !crate::emit::hosts::FILES.contains(&l.as_str()))
             .collect()
     }
 
@@ -132,8 +132,14 @@ impl Site {
     /// with the `_headers` rules of the path and no body. Netlify's answer is not established
     /// (docs/hosting.md).
     pub fn respond_to(&self, method: &str, url: &str) -> Reply {
+        self.respond_accepting(method, url, "")
+    }
+
+    /// [`Self::respond_to`] for a request with this `Accept` header: on Cloudflare, wellgen's
+    /// worker answers `text/markdown` with a page's Markdown twin.
+    pub fn respond_accepting(&self, method: &str, url: &str, accept: &str) -> Reply {
         if self.host == Host::Cloudflare {
-            return super::cloudflare::respond(&self.root, &self.pages, method, url);
+            return super::cloudflare::respond(&self.root, &self.pages, method, url, accept);
         }
         let Some((path, query)) = parse_request(url) else {
             return text_reply(400, "400 Bad Request\n");
@@ -310,6 +316,7 @@ pub fn content_type(name: &str) -> &'static str {
     {
         Some(ext) => match ext.as_str() {
             "json" => "application/json",
+            "md" => "text/markdown; charset=utf-8",
             "txt" => "text/plain; charset=utf-8",
             "html" | "htm" => "text/html; charset=utf-8",
             "js" | "mjs" => "text/javascript; charset=utf-8",

@@ -38,6 +38,8 @@ pub struct ServiceToml {
     pub deploy: Option<DeployTable>,
     /// What a build publishes: its targets, and the documents and host files it leaves out.
     pub build: Option<BuildTable>,
+    /// wellgen's section of robots.txt: the AI agents it names, their access, Content-Signal.
+    pub robots: Option<RobotsTable>,
     /// One table per operation; at least one is required.
     #[serde(default)]
     pub capabilities: Vec<CapabilityTable>,
@@ -155,6 +157,38 @@ pub struct DeployTable {
     /// Generic host: the folder (relative to this file) to write wellgen-nginx.conf into,
     /// outside the published folder; `--server-config` overrides it.
     pub server_config: Option<String>,
+}
+
+/// `[robots]`: wellgen's section of the site's robots.txt (RFC 9309). Every key has a default.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RobotsTable {
+    /// What each named AI agent may read: `site` (default: what the site's own rules let every
+    /// crawler read, and the discovery documents) or `documents` (only the discovery documents).
+    pub access: Option<String>,
+    /// AI agents by their robots.txt token, each `site`, `documents` or `none` (no group for
+    /// it): added to, or changing, wellgen's list (GPTBot, ClaudeBot, Google-Extended, …).
+    pub agents: Option<IndexMap<String, String>>,
+    /// contentsignals.org: how the site's content may be used once fetched, `yes` or `no`
+    /// each; written as a `Content-Signal:` line in every group of wellgen's. None by default.
+    pub content_signals: Option<ContentSignalsTable>,
+    /// The site's sitemap, an absolute URL; by default `<site_url>/sitemap.xml` when the
+    /// output folder has a sitemap.xml and the site's robots.txt names none.
+    pub sitemap: Option<String>,
+}
+
+/// `[robots.content_signals]`: the three signals of contentsignals.org.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContentSignalsTable {
+    /// Building a search index and linking to the content (not AI summaries).
+    pub search: Option<String>,
+    /// Using the content as input to an AI model's answer (retrieval, grounding).
+    #[serde(rename = "ai-input")]
+    pub ai_input: Option<String>,
+    /// Training or fine-tuning AI models.
+    #[serde(rename = "ai-train")]
+    pub ai_train: Option<String>,
 }
 
 /// `[build]`: what a build publishes. `--target` overrides `targets` and `exclude`.

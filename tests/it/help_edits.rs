@@ -1253,10 +1253,10 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "[build] skip of something wellgen never writes",
-            Input::toml(format!("{FULL}\n[build]\nskip = [\"/robots.txt\"]\n"), &[]),
+            Input::toml(format!("{FULL}\n[build]\nskip = [\"/sitemap.xml\"]\n"), &[]),
             "E-invalid-value",
             "`[build] skip` takes: ",
-            |i| i.service(|t| t.replace("/robots.txt", "/ai")),
+            |i| i.service(|t| t.replace("/sitemap.xml", "/ai")),
         ),
         case(
             "[build] targets misspelt",

@@ -59,10 +59,26 @@ pub fn document_headers(a: &Artifact) -> Option<Vec<Header>> {
     Some(headers)
 }
 
-/// wellgen's section of `_headers` for `documents`, or `None` when none needs a header. Over
-/// Cloudflare's limits it is an error on Cloudflare and a warning on a generic host (which
-/// may turn out to be Cloudflare); Netlify has no such limits.
-pub fn lower(host: Host, documents: &[Artifact], diags: &mut Diagnostics) -> Option<String> {
+/// wellgen's section of `_headers` for `documents` and the home page's `Link` value (`home`),
+/// or `None` when nothing needs a header. Over Cloudflare's limits it is an error on Cloudflare
+/// and a warning on a generic host (which may turn out to be Cloudflare); Netlify has no such
+/// limits.
+pub fn lower(
+    host: Host,
+    documents: &[Artifact],
+    home: Option<&str>,
+    diags: &mut Diagnostics,
+) -> Option<String> {
+    // The home page's links: not detached on Cloudflare, where a site's own `Link` on `/`
+    // (a preload) and wellgen's join into one list, as the header means.
+    let home = home.map(|value| Rule {
+        path: super::links::HOME.into(),
+        detach: Vec::new(),
+        headers: vec![Header {
+            name: "Link",
+            value: value.to_string(),
+        }],
+    });
     let mut rules: Vec<Rule> = documents
         .iter()
         .filter_map(|a| {
@@ -78,12 +94,13 @@ pub fn lower(host: Host, documents: &[Artifact], diags: &mut Diagnostics) -> Opt
             })
         })
         .collect();
-    if rules.is_empty() {
+    if rules.is_empty() && home.is_none() {
         return None;
     }
-    if rules.len() > MAX_RULES {
+    if rules.len() + usize::from(home.is_some()) > MAX_RULES {
         rules = collapse(rules);
     }
+    rules.splice(0..0, home);
     let ctx = minijinja::context! { rules, begin => BEGIN, end => END };
     let text = match templates::render(templates::HEADERS, ctx) {
         Ok(text) => text,
@@ -202,7 +219,12 @@ pub fn overlaps(text: &str) -> Vec<String> {
         .partition(|r| r.line > begin && r.line < end);
     let mut out = Vec::new();
     for rule in site {
-        for (name, value) in &rule.set {
+        // A `Link` header is a list: joined values are what both rules mean.
+        for (name, value) in rule
+            .set
+            .iter()
+            .filter(|(n, _)| !n.eq_ignore_ascii_case("Link"))
+        {
             let mut paths: Vec<&str> = Vec::new();
             for our in &ours {
                 // A collapsed splat rule (`/api/capabilities/*`) stands for the files below it.

@@ -7,7 +7,10 @@ pub mod cloudflare;
 pub mod generic;
 pub mod github_pages;
 pub mod headers;
+pub mod links;
+pub mod markdown;
 pub mod netlify;
+pub mod robots;
 pub mod section;
 pub mod vercel;
 
@@ -29,7 +32,7 @@ pub const NOJEKYLL_PATH: &str = "/.nojekyll";
 pub const MANIFEST_PATH: &str = "/.wellgen-manifest";
 
 /// Every host file wellgen can write into the output folder, as `[build] skip` names them.
-pub const FILES: [&str; 8] = [
+pub const FILES: [&str; 10] = [
     headers::PATH,
     REDIRECTS_PATH,
     WORKER_PATH,
@@ -38,6 +41,8 @@ pub const FILES: [&str; 8] = [
     NOJEKYLL_PATH,
     generic::HTACCESS_PATH,
     ROUTES_PATH,
+    robots::PATH,
+    markdown::INDEX_PATH,
 ];
 
 /// The host file that routes `/api/discovery?format=openapi` on `host`, where one can.
@@ -146,14 +151,15 @@ pub fn merge_entries(
 
 pub fn merge_of(url_path: &str) -> Merge {
     match url_path {
-        // Every matching `_headers` block applies, so order does not matter: append.
-        headers::PATH => Merge::Section(Placement::Append),
+        // Every matching `_headers` block applies, so order does not matter: append. Groups
+        // of robots.txt that name the same agent are combined wherever they stand.
+        headers::PATH | robots::PATH => Merge::Section(Placement::Append),
         // The first matching rule wins (`_redirects`; mod_rewrite in order): ours go before
         // the site's catch-alls.
         REDIRECTS_PATH | generic::HTACCESS_PATH => Merge::Section(Placement::Prepend),
         vercel::PATH => Merge::VercelJson,
         ROUTES_PATH => Merge::RoutesJson,
-        NOT_FOUND_PATH | NOJEKYLL_PATH => Merge::Default,
+        NOT_FOUND_PATH | NOJEKYLL_PATH | markdown::INDEX_PATH => Merge::Default,
         _ => Merge::Owned,
     }
 }
@@ -169,6 +175,10 @@ pub struct Lowered {
     /// Cloudflare Pages with the site's own `_worker.js`: the paths `_routes.json` keeps away
     /// from that worker, so Pages serves them as files with `_headers` applied.
     routes: Option<Vec<String>>,
+    /// wellgen's section of robots.txt, on every host.
+    robots: Option<String>,
+    /// The home page's `Link` header value.
+    home: Option<String>,
     /// The host files the build leaves out (`[build] skip`).
     skip: Vec<String>,
 }
@@ -184,12 +194,38 @@ pub fn lower(
     diags: &mut Diagnostics,
 ) -> Lowered {
     let route = query_route(service, documents, diags);
+    let mut home_links = links::home(service, documents);
+    if markdown::index(documents).is_some() && !choice.skips(markdown::INDEX_PATH) {
+        home_links.push(links::HomeLink {
+            href: markdown::INDEX_PATH.into(),
+            rel: "alternate",
+            media_type: Some(markdown::MEDIA_TYPE),
+        });
+    }
+    let home = links::header_value(&home_links);
     let headers = match service.host {
         Host::Netlify | Host::Cloudflare | Host::Generic if !choice.skips(headers::PATH) => {
-            headers::lower(service.host, documents, diags)
+            headers::lower(service.host, documents, home.as_deref(), diags)
         }
         _ => None,
     };
+    if service.host == Host::GithubPages && !home_links.is_empty() {
+        diags.push(
+            Diagnostic::new(
+                Code::HostHeaders,
+                format!(
+                    "GitHub Pages sets no `Link` header on the home page ({}), where agents look \
+                     for the API catalog, the API description and llms.txt",
+                    links::HOME
+                ),
+            )
+            .at("deploy.host")
+            .help(format!(
+                "add these lines to the <head> of the site's home page: {}",
+                links::html(&home_links).trim_end().replace('\n', " ")
+            )),
+        );
+    }
     let mut twins = match service.host {
         Host::GithubPages => github_pages::lower(documents, diags),
         _ => Vec::new(),
@@ -197,11 +233,24 @@ pub fn lower(
     twins.retain(|t| !choice.skips(&format!("{t}.json")));
     let routes = (service.host == Host::Cloudflare && site_worker && !choice.skips(ROUTES_PATH))
         .then(|| cloudflare::lower_routes(documents, diags));
+    let robots = (!choice.skips(robots::PATH))
+        .then(|| {
+            robots::lower(
+                service,
+                documents,
+                service.site.robots.as_deref(),
+                service.site.sitemap,
+                diags,
+            )
+        })
+        .flatten();
     Lowered {
         route,
         headers,
         twins,
         routes,
+        robots,
+        home,
         skip: FILES
             .iter()
             .filter(|f| choice.skips(f))
@@ -227,10 +276,16 @@ pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> V
             out.extend(headers);
         }
         Host::Cloudflare => {
-            if route {
+            // wellgen's worker where it routes the query or answers `/` with index.md, unless
+            // the site has its own (`routes`) or the build skips it.
+            let needed = route || markdown::index(documents).is_some();
+            let worker = needed
+                && lowered.routes.is_none()
+                && !lowered.skip.iter().any(|f| f == WORKER_PATH);
+            if worker {
                 out.push(Artifact {
                     path: WORKER_PATH.into(),
-                    body: cloudflare::worker(documents).into_bytes().into(),
+                    body: cloudflare::worker(documents, route).into_bytes().into(),
                     serving: None,
                 });
             } else {
@@ -256,10 +311,15 @@ pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> V
             // The `.htaccess` and nginx routes work; only the documents' links cannot count on them.
             let serve_route = has_query_pair(documents);
             out.extend(headers);
-            out.push(generic::nginx(documents, serve_route));
-            out.push(generic::htaccess(documents, serve_route));
+            let home = lowered.home.as_deref();
+            let markdown = markdown::index(documents).is_some()
+                && !lowered.skip.iter().any(|f| f == markdown::INDEX_PATH);
+            out.push(generic::nginx(documents, serve_route, home, markdown));
+            out.push(generic::htaccess(documents, serve_route, home, markdown));
         }
     }
+    out.extend(lowered.robots.as_deref().map(robots::render));
+    out.extend(markdown::index(documents));
     out.retain(|a| !lowered.skip.contains(&a.path));
     out
 }

@@ -62,11 +62,14 @@ pub fn merge(existing: &str, section: &str, placement: Placement) -> Result<Stri
     Ok(out)
 }
 
-/// The path each rule starts with: the first word of an unindented, non-comment line.
+/// The path each rule starts with: the first word of an unindented, non-comment line. A
+/// robots.txt record (`Allow: /x`) starts with its field, not a path: groups naming the same
+/// agent combine, so robots.txt has no rule of one path to clash with.
 fn rule_paths(text: &str) -> impl Iterator<Item = &str> {
     text.lines()
         .filter(|l| !l.starts_with([' ', '\t', '#']))
         .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| !w.ends_with(':'))
 }
 
 #[cfg(test)]

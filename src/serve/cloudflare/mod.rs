@@ -74,9 +74,9 @@ impl RulesCache {
     }
 }
 
-/// Answers `method target` (the request line's target: a path and an optional query) as Pages
-/// answers it for the folder at `root`.
-pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str) -> Reply {
+/// Answers `method target` (the request line's target: a path and an optional query) with
+/// this `Accept` header, as Pages answers it for the folder at `root`.
+pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str, accept: &str) -> Reply {
     let Some(url) = request_url(target) else {
         return Reply {
             status: 400,
@@ -94,8 +94,9 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str) -> R
     let Some(worker) = worker else {
         return assets.respond(method, &url);
     };
-    // What wellgen's worker does: its own 404 for the manifest, the `?format=openapi` route to
-    // the OpenAPI file (as a request without the query), and its headers on a 2xx answer.
+    // What wellgen's worker does: its own 404 for the manifest, a page's Markdown twin for
+    // `Accept: text/markdown`, the `?format=openapi` route to the OpenAPI file (as a request
+    // without the query), `Vary: Accept` on HTML, and its headers on a 2xx answer.
     let mut path = url.path().to_string();
     if worker.private.as_deref() == Some(path.as_str()) {
         return Reply {
@@ -104,7 +105,27 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str) -> R
             body: Worker::NOT_FOUND.into(),
         };
     }
-    let routed = path == worker.discovery
+    if let Some(markdown) = &worker.markdown
+        && (method == "GET" || method == "HEAD")
+        && worker::wants_markdown(accept)
+    {
+        for twin in worker::markdown_twins(&path) {
+            let Ok(twin_url) = url.join(&twin) else {
+                continue;
+            };
+            let mut reply = assets.respond(method, &twin_url);
+            let html = header(&reply, "content-type").is_some_and(|t| t.starts_with("text/html"));
+            if (200..300).contains(&reply.status) && !html {
+                let mut headers = Headers(std::mem::take(&mut reply.headers));
+                headers.set("content-type", markdown);
+                headers.append("vary", "Accept");
+                reply.headers = headers.0;
+                return reply;
+            }
+        }
+    }
+    let routed = worker.route
+        && path == worker.discovery
         && url
             .query_pairs()
             .find(|(k, _)| k == "format")
@@ -118,6 +139,12 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str) -> R
     } else {
         assets.respond(method, &url)
     };
+    if header(&reply, "content-type").is_some_and(|t| t.starts_with("text/html")) {
+        // A page may have a Markdown twin: caches keep the two answers apart.
+        let mut headers = Headers(std::mem::take(&mut reply.headers));
+        headers.append("vary", "Accept");
+        reply.headers = headers.0;
+    }
     if let Some(set) = worker.headers.get(&path)
         && (200..300).contains(&reply.status)
     {
@@ -128,6 +155,15 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str) -> R
         reply.headers = headers.0;
     }
     reply
+}
+
+/// The value of the header `name` (lower case) in `reply`.
+fn header<'r>(reply: &'r Reply, name: &str) -> Option<&'r str> {
+    reply
+        .headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
 
 /// What Pages' rules read from the folder, and why it skips a rule (its `_headers` and

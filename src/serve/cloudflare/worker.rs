@@ -3,12 +3,17 @@
 
 use std::collections::BTreeMap;
 
-/// What wellgen's worker routes and sets: its `DISCOVERY`, `OPENAPI`, `PRIVATE` and `HEADERS`
-/// constants.
+/// What wellgen's worker routes and sets: its `DISCOVERY`, `OPENAPI`, `ROUTE`, `PRIVATE`,
+/// `HEADERS` and `MARKDOWN` constants.
 #[derive(Debug)]
 pub struct Worker {
     pub discovery: String,
     pub openapi: String,
+    /// Whether it routes `DISCOVERY?format=openapi` to `OPENAPI` (older workers always did).
+    pub route: bool,
+    /// The `Content-Type` of a Markdown twin it answers `Accept: text/markdown` with; older
+    /// workers answered none.
+    pub markdown: Option<String>,
     /// The path it answers with its own 404 (`.wellgen-manifest`); older workers had none.
     pub private: Option<String>,
     pub headers: BTreeMap<String, Vec<(String, String)>>,
@@ -48,9 +53,39 @@ impl Worker {
         Some(Self {
             discovery: string("DISCOVERY")?,
             openapi: string("OPENAPI")?,
+            route: constant("ROUTE").and_then(|v| v.as_bool()).unwrap_or(true),
+            markdown: string("MARKDOWN"),
             private: string("PRIVATE"),
             headers,
         })
+    }
+}
+
+/// Whether an `Accept` header asks for `text/markdown` (not refused with `q=0`), as wellgen's
+/// worker reads it.
+pub fn wants_markdown(accept: &str) -> bool {
+    accept.split(',').any(|part| {
+        let mut items = part.split(';').map(|s| s.trim().to_ascii_lowercase());
+        items.next().as_deref() == Some(crate::emit::hosts::markdown::MEDIA_TYPE)
+            && !items.any(|p| p.strip_prefix("q=").is_some_and(refused))
+    })
+}
+
+/// A quality of zero, as the worker's `/^q=0(\.0*)?$/` reads it.
+fn refused(q: &str) -> bool {
+    q == "0"
+        || q.strip_prefix("0.")
+            .is_some_and(|r| r.bytes().all(|b| b == b'0'))
+}
+
+/// Where the worker looks for the Markdown twin of the page at `path`.
+pub fn markdown_twins(path: &str) -> Vec<String> {
+    if path.ends_with('/') {
+        vec![format!("{path}index.md")]
+    } else if path.ends_with(".md") {
+        Vec::new()
+    } else {
+        vec![format!("{path}.md"), format!("{path}/index.md")]
     }
 }
 
@@ -67,16 +102,36 @@ mod tests {
             cors: true,
         };
         let docs = [Artifact::document("/openapi.json", b"{}".to_vec(), serving)];
-        let text = crate::emit::hosts::cloudflare::worker(&docs);
+        let text = crate::emit::hosts::cloudflare::worker(&docs, true);
         let worker = Worker::parse(&text).expect("wellgen's worker parses");
         assert_eq!(worker.discovery, "/api/discovery");
         assert_eq!(worker.openapi, "/api/discovery.openapi.json");
         assert_eq!(worker.private.as_deref(), Some("/.wellgen-manifest"));
+        assert!(worker.route);
+        assert_eq!(
+            worker.markdown.as_deref(),
+            Some("text/markdown; charset=utf-8")
+        );
+        let unrouted = crate::emit::hosts::cloudflare::worker(&docs, false);
+        assert!(!Worker::parse(&unrouted).expect("parses").route);
         assert!(text.contains(&format!("{:?}", Worker::NOT_FOUND)));
         assert!(text.contains(&format!("{:?}", Worker::NOT_FOUND_TYPE)));
         let set = &worker.headers["/openapi.json"];
         assert!(set.contains(&("Cache-Control".into(), "public, max-age=60".into())));
         assert!(set.contains(&("Access-Control-Allow-Origin".into(), "*".into())));
         assert!(Worker::parse("export default { fetch() {} };\n").is_none());
+    }
+
+    #[test]
+    fn markdown_is_asked_for_as_the_worker_reads_accept() {
+        assert!(wants_markdown("text/markdown"));
+        assert!(wants_markdown("text/html;q=0.9, Text/Markdown; q=0.5"));
+        assert!(!wants_markdown("text/markdown;q=0"));
+        assert!(!wants_markdown("text/markdown; q=0.000"));
+        assert!(wants_markdown("text/markdown; q=0.01"));
+        assert!(!wants_markdown("text/*, text/html"));
+        assert_eq!(markdown_twins("/"), ["/index.md"]);
+        assert_eq!(markdown_twins("/about"), ["/about.md", "/about/index.md"]);
+        assert!(markdown_twins("/notes.md").is_empty());
     }
 }

@@ -490,6 +490,7 @@ impl Lx<'_> {
                 agis: None,
                 deploy: None,
                 build: None,
+                robots: None,
                 capabilities,
                 a2a: None,
                 mcp: None,
