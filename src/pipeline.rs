@@ -162,8 +162,10 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<Service> {
 /// if nothing was an error, render the documents, check and render the host files that serve
 /// them.
 pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnostics) -> Compiled {
+    let asked = publish::asked_for(&raw);
     let choice = publish::resolve(
         raw.build.take().as_ref(),
+        &asked,
         options.targets.as_deref(),
         &mut diags,
     );

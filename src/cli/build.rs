@@ -221,6 +221,18 @@ pub(super) fn build_one(
                     );
                 }
             }
+            // The site's own page is kept, as it should be: a note, shown as notes are.
+            if !quiet && input.notes {
+                for path in &written.site_files {
+                    let _ = writeln!(
+                        err,
+                        "note[{}]: `{path}` is the site's own, which is kept; wellgen's default \
+                         is not written\n  = help: nothing to do; to record the choice, add \
+                         \"{path}\" to `[build] skip` in service.toml",
+                        Code::OutputSiteFile,
+                    );
+                }
+            }
             let problems = summary(&diags, written.kept.len());
             Ok(Built {
                 artifacts,

@@ -353,6 +353,10 @@ codes! {
         "a link rewritten because the host cannot answer a query-string URL",
         "a generic static host cannot answer /api/discovery?format=openapi",
         "deploy to a host with redirects (`[deploy] host`) if the exact URL matters";
+    OutputSiteFile = "N-output-site-file", note, "output",
+        "a host file wellgen writes by default (404.html, .nojekyll) is the site's own, which is kept",
+        "`/404.html` is the site's own, which is kept; wellgen's default is not written",
+        "nothing to do; to record the choice, add the path to `[build] skip` in service.toml";
     OutputRecovered = "N-output-recovered", note, "output",
         "a build interrupted earlier was completed or undone",
         "finished the renames of a build interrupted earlier in dist",

@@ -214,7 +214,7 @@ fn cost(target: Target) -> u8 {
         Target::AiEndpoint => 4,
         Target::LlmsTxt => 2,
         Target::Rfc002 | Target::A2a => 1,
-        Target::ApiCatalog => 0,
+        Target::ApiCatalog | Target::AiPlugin => 0,
     }
 }
 

@@ -89,7 +89,13 @@ fn a_failed_build_leaves_the_previous_output_untouched() {
 #[test]
 fn check_writes_nothing_and_strict_fails_on_warnings() {
     let work = tempfile::tempdir().unwrap();
-    fs::copy(example("simplenotes"), work.path().join("service.toml")).unwrap();
+    // `[plugin]` asks for ai-plugin.json, which simplenotes lacks a logo and an e-mail for.
+    let text = fs::read_to_string(example("simplenotes")).unwrap();
+    fs::write(
+        work.path().join("service.toml"),
+        format!("{text}\n[plugin]\n"),
+    )
+    .unwrap();
     let (code, _, stderr) = run(wellgen().current_dir(work.path()).arg("check"));
     assert_eq!(code, 0, "{stderr}");
     // A value filled in is a note: counted, not printed, and never fails --strict.
@@ -482,4 +488,51 @@ fn a_rebuild_swaps_in_the_files_it_leaves_as_they_were_without_copying_them() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(files(&out), after);
     assert_eq!(inodes(&out), after_inodes, "{stdout}");
+}
+
+/// ai-plugin.json is opt-in: the examples without `[plugin]` neither publish it nor warn that
+/// they cannot; `[plugin]` or `--target ai-plugin` ask for it.
+#[test]
+fn the_plugin_manifest_is_built_only_when_asked_for() {
+    for name in ["exampleshop", "simplenotes", "worldweather"] {
+        let (code, _, stderr) = run(wellgen().args(["check", "--strict"]).arg(example(name)));
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(!stderr.contains("plugin"), "{name}: {stderr}");
+        let dir = tempfile::tempdir().unwrap();
+        let (code, _, stderr) = run(wellgen()
+            .arg("build")
+            .arg(example(name))
+            .arg("-o")
+            .arg(dir.path()));
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(
+            !dir.path().join(".well-known/ai-plugin.json").exists(),
+            "{name}"
+        );
+        let agents = fs::read_to_string(dir.path().join(".well-known/agents.json")).unwrap();
+        assert!(!agents.contains("aiPlugin"), "{name}: {agents}");
+    }
+    // bookshelf has a `[plugin]` table, a logo and an e-mail address.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(example("bookshelf"))
+        .arg("-o")
+        .arg(dir.path()));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(dir.path().join(".well-known/ai-plugin.json").exists());
+    // Asked for on the command line, without a logo: the warning says what is missing.
+    let (code, _, stderr) = run(wellgen()
+        .arg("check")
+        .arg(example("simplenotes"))
+        .args(["--target", "ai-plugin"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("warning[W-plugin-not-written]"), "{stderr}");
+    let (code, text, _) = run(wellgen().arg("targets"));
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("ai-plugin\n")
+            && text.contains("built:         when asked for: a `[plugin]` table"),
+        "{text}"
+    );
 }

@@ -331,6 +331,43 @@ fn cloudflare_404_page_and_a_users_own_files_are_kept() {
     );
 }
 
+/// Keeping a site's own 404.html is the right outcome: no warning, and with `--notes` a note
+/// naming the `[build] skip` entry that records the choice.
+#[test]
+fn a_sites_own_404_page_is_a_note_naming_the_skip_that_records_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    fs::create_dir_all(&site).unwrap();
+    fs::write(site.join("404.html"), "mine").unwrap();
+    let src = root().join(BOOKSHELF);
+    let (code, stderr) = build(&src, &site, &["--host", "cloudflare"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert!(stderr.contains("; no problems)"), "{stderr}");
+    let (code, stderr) = build(&src, &site, &["--host", "cloudflare", "--notes"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "note[N-output-site-file]: `/404.html` is the site's own, which is kept; wellgen's \
+             default is not written\n  = help: nothing to do; to record the choice, add \
+             \"/404.html\" to `[build] skip` in service.toml"
+        ),
+        "{stderr}"
+    );
+    // Recorded, nothing is said.
+    let with_skip = dir.path().join("service.toml");
+    let text = fs::read_to_string(&src).unwrap();
+    fs::write(
+        &with_skip,
+        format!("{text}\n[build]\nskip = [\"/404.html\"]\n"),
+    )
+    .unwrap();
+    let (code, stderr) = build(&with_skip, &site, &["--host", "cloudflare", "--notes"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("404.html"), "{stderr}");
+    assert_eq!(fs::read_to_string(site.join("404.html")).unwrap(), "mine");
+}
+
 #[test]
 fn generic_server_configs_set_the_same_headers_as_headers_file() {
     let dir = tempfile::tempdir().unwrap();

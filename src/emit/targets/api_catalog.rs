@@ -36,6 +36,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     )],
     spec: "RFC 9727 (api-catalog)",
     status: "IETF RFC, Standards Track",
+    opt_in: None,
     requires: &[],
 };
 

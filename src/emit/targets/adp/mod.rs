@@ -56,6 +56,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ],
     spec: "Agent Discovery Protocol 1.0",
     status: "community specification",
+    opt_in: None,
     requires: &[],
 };
 

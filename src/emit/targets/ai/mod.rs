@@ -41,6 +41,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ],
     spec: "draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0)",
     status: "individual Internet-Draft, expired 2026-09-24",
+    opt_in: None,
     requires: &[],
 };
 /// §4.5: SHOULD NOT exceed 64 KB; agents MAY refuse over 256 KB.
