@@ -238,7 +238,7 @@ pub(super) fn build_one(
                 artifacts,
                 written,
                 problems,
-                notes: notes_line(&diags, input.notes),
+                notes: notes_line(&diags, input.notes, "check"),
                 counted,
             })
         }

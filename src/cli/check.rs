@@ -20,7 +20,7 @@ pub(super) fn check(input: &Input, strict: bool, format: Format, quiet: bool) ->
                     crate::diag::shown::path(&input.source),
                     summary(&diags, 0)
                 );
-                if !quiet && let Some(line) = notes_line(&diags, input.notes) {
+                if !quiet && let Some(line) = notes_line(&diags, input.notes, "check") {
                     eprintln!("{line}");
                 }
             }

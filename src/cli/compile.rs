@@ -201,8 +201,8 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
 }
 
 /// The line after a run whose notes were not shown: `23 values derived for agis, adp, a2a
-/// (wellgen check --notes lists them)`.
-pub(super) fn notes_line(diags: &Diagnostics, shown: bool) -> Option<String> {
+/// (wellgen check --notes lists them)`; `command` is the one that lists them.
+pub(super) fn notes_line(diags: &Diagnostics, shown: bool, command: &str) -> Option<String> {
     let n = diags.note_count();
     if n == 0 || shown {
         return None;
@@ -215,7 +215,7 @@ pub(super) fn notes_line(diags: &Diagnostics, shown: bool) -> Option<String> {
         }
     }
     Some(format!(
-        "{} value{} derived for {} (wellgen check --notes lists {})",
+        "{} value{} derived for {} (wellgen {command} --notes lists {})",
         report::thousands(n),
         if n == 1 { "" } else { "s" },
         areas.join(", "),

@@ -107,7 +107,8 @@ fn json_holds_what_the_human_output_shows() {
             assert_eq!(
                 keys,
                 [
-                    "code", "severity", "message", "file", "line", "column", "field", "help"
+                    "code", "severity", "message", "file", "line", "column", "field", "origin",
+                    "help"
                 ]
             );
             assert_eq!(d["file"], file.as_str());

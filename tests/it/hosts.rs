@@ -495,3 +495,51 @@ fn a_headers_file_with_two_wellgen_sections_is_refused() {
         assert_eq!(fs::read_to_string(out.join("_headers")).unwrap(), doubled);
     }
 }
+
+/// `--host` wins over the file's `[deploy] host`: its warnings say the value came from the
+/// command line, and point no caret at the file's `host = "netlify"`, which is not the host
+/// they are about.
+#[test]
+fn a_host_given_on_the_command_line_is_named_not_the_files_line() {
+    let (code, _, stderr) = run(wellgen().arg("check").arg(root().join(BOOKSHELF)).args([
+        "--host",
+        "github-pages",
+        "--verbose",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    let warnings = stderr.matches("warning[W-host-headers]").count();
+    assert!(warnings >= 5, "{stderr}");
+    assert!(!stderr.contains("host = \"netlify\""), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("  = from: --host on the command line\n")
+            .count(),
+        warnings,
+        "{stderr}"
+    );
+    let (_, stdout, _) = run(wellgen().arg("check").arg(root().join(BOOKSHELF)).args([
+        "--host",
+        "github-pages",
+        "--format",
+        "json",
+    ]));
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for d in report["diagnostics"].as_array().unwrap() {
+        if d["field"] == "deploy.host" {
+            assert_eq!(d["origin"], "--host on the command line", "{d}");
+            assert_eq!(d["line"], serde_json::Value::Null, "{d}");
+        }
+    }
+    // From the file, the caret points at the file's value.
+    let work = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(root().join(BOOKSHELF)).unwrap();
+    let source = work.path().join("service.toml");
+    fs::write(
+        &source,
+        text.replace("host = \"netlify\"", "host = \"github-pages\""),
+    )
+    .unwrap();
+    let (_, _, stderr) = run(wellgen().arg("check").arg(&source));
+    assert!(stderr.contains("host = \"github-pages\"\n"), "{stderr}");
+    assert!(!stderr.contains("= from:"), "{stderr}");
+}

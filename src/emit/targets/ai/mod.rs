@@ -490,7 +490,7 @@ fn check(service: &Service, diags: &mut Diagnostics) {
     if len > 200 {
         diags.push(
             Diagnostic::new(Code::AiDescriptionLong, format!(
-                "is {len} characters; aiendpoint asks for under 200 to save agents' tokens (§3.2)"
+                "`service.description` is {len} characters; aiendpoint asks for under 200 to save agents' tokens (§3.2)"
             ))
             .at("service.description"),
         );
