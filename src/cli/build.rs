@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::compile::{Compiled, compile_into, notes_line, summary, unused_ref_root};
+use super::compile::{Compiled, compile_into, notes_line, summary, unused_import_flags};
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input, Report};
 use crate::diag::Code;
 use crate::diag::report::Format;
@@ -20,7 +20,7 @@ use crate::write;
 pub(super) const DEFAULT_OUT: &str = "dist";
 
 pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: bool) -> u8 {
-    if let Some(error) = unused_ref_root(input) {
+    if let Some(error) = unused_import_flags(input) {
         eprintln!("{error}");
         return EXIT_USAGE;
     }

@@ -210,9 +210,15 @@ pub struct Input {
     /// Also print notes: the values wellgen filled in that the source does not say.
     #[arg(long)]
     pub notes: bool,
-    /// Print every diagnostic in full instead of grouping those of one code.
+    /// Print every diagnostic in full instead of grouping the warnings and notes of one kind.
     #[arg(long)]
     pub verbose: bool,
+    /// For an OpenAPI source: keep only these operations, `tag:<glob>` or `op:<glob>` (`*`, `?`), as `[source] include` does. Repeatable.
+    #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+    pub include: Vec<String>,
+    /// For an OpenAPI source: leave out these operations (same patterns), as `[source] exclude` does. Repeatable.
+    #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+    pub exclude: Vec<String>,
 }
 
 /// `--base-url`: an https URL without query or fragment, its trailing `/` dropped.

@@ -661,6 +661,44 @@ fn a_length_message_names_what_it_is_about() {
     }
 }
 
+/// `--include` and `--exclude` choose the operations of an OpenAPI source on `build` and
+/// `check` as on `import`; on a service.toml that imports nothing they are a usage error.
+#[test]
+fn build_takes_include_and_exclude_for_an_openapi_source() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = document_with_repeated_findings(work.path());
+    let out = work.path().join("dist");
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&spec).arg("-o").arg(&out).args([
+        "--include",
+        "op:listThings*",
+        "--exclude",
+        "op:listThings4",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    let tools: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join(".well-known/mcp/tools.json")).unwrap()).unwrap();
+    let names: Vec<&str> = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = (0..15)
+        .filter(|&i| i != 4)
+        .map(|i| format!("list_things{i}"))
+        .collect();
+    assert_eq!(names, expected);
+    let (code, _, stderr) = run(wellgen()
+        .arg("check")
+        .arg(example("simplenotes"))
+        .args(["--include", "op:x"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("imports no OpenAPI document") && stderr.contains("drop --include"),
+        "{stderr}"
+    );
+}
+
 /// ai-plugin.json is opt-in: the examples without `[plugin]` neither publish it nor warn that
 /// they cannot; `[plugin]` or `--target ai-plugin` ask for it.
 #[test]
