@@ -322,6 +322,7 @@ fn source_row(path: &Path) -> Option<Row> {
     let (o200k_base, cl100k_base) = tokens::count_text(&text);
     Some(Row {
         path: path.display().to_string(),
+        also: Vec::new(),
         bytes: text.len(),
         o200k_base,
         cl100k_base,
