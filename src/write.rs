@@ -88,6 +88,9 @@ pub struct Report {
     pub removed: Vec<String>,
     /// Files of the previous build left in place, each with the reason (printed as warnings).
     pub kept: Vec<String>,
+    /// Host files the site has its own of (`/404.html`, `/.nojekyll`), which replace wellgen's
+    /// default: the right outcome, said in a note.
+    pub site_files: Vec<String>,
     /// What was done about a build interrupted earlier, if one was.
     pub recovered: Option<Recovered>,
 }
@@ -260,10 +263,7 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
             let (hash, changed) = match owned? {
                 Owned::SitesOwn => {
                     // A site's own 404.html (or .nojekyll) wins over wellgen's default.
-                    report.kept.push(format!(
-                        "`{}` is the site's own; wellgen's default was not written",
-                        a.path
-                    ));
+                    report.site_files.push(a.path.clone());
                     continue;
                 }
                 Owned::Found(_, Existing::Taken(clash)) => {

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::diag::report::Format;
+use crate::diag::report::{Format, Shown};
 use crate::emit::{self, Target};
 use crate::model::Host;
 use crate::source::openapi;
@@ -117,6 +117,12 @@ pub enum Command {
         /// The https origin the documents are published at, written as `[service] site_url` (default: the base URL's origin, listed for review).
         #[arg(long, value_name = "URL", value_parser = parse_site_url)]
         site_url: Option<String>,
+        /// Also print notes: what the import rewrote into a form service.toml holds.
+        #[arg(long)]
+        notes: bool,
+        /// Print every diagnostic in full instead of grouping the warnings and notes of one kind.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
     Schema,
@@ -213,9 +219,15 @@ pub struct Input {
     /// Also print notes: the values wellgen filled in that the source does not say.
     #[arg(long)]
     pub notes: bool,
-    /// Print every diagnostic in full instead of grouping those of one code.
+    /// Print every diagnostic in full instead of grouping the warnings and notes of one kind.
     #[arg(long)]
     pub verbose: bool,
+    /// For an OpenAPI source: keep only these operations, `tag:<glob>` or `op:<glob>` (`*`, `?`), as `[source] include` does. Repeatable.
+    #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+    pub include: Vec<String>,
+    /// For an OpenAPI source: leave out these operations (same patterns), as `[source] exclude` does. Repeatable.
+    #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+    pub exclude: Vec<String>,
 }
 
 /// `--base-url`: an https URL without query or fragment, its trailing `/` dropped.
@@ -337,6 +349,8 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
             ref_root,
             base_url,
             site_url,
+            notes,
+            verbose,
         } => {
             let options = openapi::Options {
                 max_input_size: *max_input_size,
@@ -349,13 +363,18 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
                 command: "import",
                 exits_after: exiting,
             };
+            let shown = Shown {
+                errors_only: cli.quiet,
+                notes: *notes,
+                verbose: *verbose,
+            };
             import::import(
                 source,
                 out,
                 &options,
                 site_url.as_deref(),
                 *time_limit,
-                cli.quiet,
+                shown,
             )
         }
     }

@@ -208,7 +208,7 @@ codes! {
         "drop `required` or drop the default";
     LongText = "W-long-text", warning, "check",
         "text an agent reads is longer than agents should pay tokens for",
-        "is 2400 characters long; text an agent reads stays under 2000 here",
+        "`capabilities.0.details` is 2400 characters long; text an agent reads stays under 2000 here",
         "shorten the text";
     InstructionLike = "W-instruction-like", warning, "check",
         "text reads like an instruction to the agent",
@@ -216,7 +216,7 @@ codes! {
         "describe the service; do not address the agent";
     AiDescriptionLong = "W-ai-description-long", warning, "ai",
         "service.description is over aiendpoint's 200 characters (§3.2)",
-        "is 240 characters; aiendpoint asks for under 200",
+        "`service.description` is 240 characters; aiendpoint asks for under 200",
         "shorten `service.description` to under 200 characters";
     AiTooLarge = "W-ai-too-large", warning, "ai",
         "/.well-known/ai (or a sub-service) is over aiendpoint's 64 KB or 100 capabilities guidance",
@@ -276,7 +276,7 @@ codes! {
         "set SOURCE_DATE_EPOCH to a count of seconds, or unset it";
     AdpTextChanged = "W-adp-text-changed", warning, "adp",
         "a text ADP would refuse is published changed (shortened, lengthened, HTML stripped)",
-        "is 12 characters; the ADP registry needs at least 20",
+        "`capabilities.0.description` is 12 characters; the ADP registry needs at least 20",
         "write a text that fits ADP's limits";
     AdpDetailHost = "W-adp-detail-host", warning, "adp",
         "ADP detail documents published on a host the ADP registry refuses",
@@ -323,11 +323,11 @@ codes! {
     // ---- notes: values wellgen filled in -------------------------------------------------------
     PluginShortened = "N-plugin-shortened", note, "ai-plugin",
         "a value too long or not allowed in ai-plugin.json is published changed",
-        "is 120 characters, too long for ai-plugin.json's name_for_human (at most 20)",
+        "`service.name` is 120 characters, too long for ai-plugin.json's name_for_human (at most 20)",
         "set `[plugin]` values that fit";
     DetailsShortened = "N-details-shortened", note, "service.toml",
         "a capability's `details` is published shortened to 2000 characters",
-        "is longer than 2000 characters: published cut after the last sentence (else word) within them",
+        "`capabilities.0.details` is longer than 2000 characters: published cut after the last sentence (else word) within them",
         "shorten it; put long documentation behind a link";
     ImportAdjusted = "N-import-adjusted", note, "import",
         "the import rewrote something of the OpenAPI document into a form the model holds, losing nothing an agent needs",
@@ -381,6 +381,10 @@ codes! {
         "a link rewritten because the host cannot answer a query-string URL",
         "a generic static host cannot answer /api/discovery?format=openapi",
         "deploy to a host with redirects (`[deploy] host`) if the exact URL matters";
+    OutputSiteFile = "N-output-site-file", note, "output",
+        "a host file wellgen writes by default (404.html, .nojekyll) is the site's own, which is kept",
+        "`/404.html` is the site's own, which is kept; wellgen's default is not written",
+        "nothing to do; to record the choice, add the path to `[build] skip` in service.toml";
     OutputRecovered = "N-output-recovered", note, "output",
         "a build interrupted earlier was completed or undone",
         "finished the renames of a build interrupted earlier in dist",

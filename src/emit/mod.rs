@@ -228,7 +228,11 @@ fn cost(target: Target) -> u8 {
         Target::AiEndpoint => 4,
         Target::LlmsTxt | Target::AgentSkills => 2,
         Target::Rfc002 | Target::A2a => 1,
-        Target::ApiCatalog | Target::AiCatalog | Target::McpServerCard | Target::OAuthResource => 0,
+        Target::ApiCatalog
+        | Target::AiCatalog
+        | Target::McpServerCard
+        | Target::OAuthResource
+        | Target::AiPlugin => 0,
     }
 }
 

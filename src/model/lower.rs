@@ -163,7 +163,7 @@ impl Cx<'_> {
             self.push(
                 Diagnostic::new(
                     Code::InvalidValue,
-                    format!("is {len} characters long; the limit is {max}"),
+                    format!("`{field}` is {len} characters long; the limit is {max}"),
                 )
                 .at(field)
                 .help("shorten it: agents read this, and every spec caps it"),
@@ -1585,7 +1585,7 @@ impl Cx<'_> {
                 Diagnostic::new(
                     Code::DetailsShortened,
                     format!(
-                        "is longer than {DETAILS_MAX} characters: published cut after the last \
+                        "`{field}` is longer than {DETAILS_MAX} characters: published cut after the last \
                          sentence (else word) within them"
                     ),
                 )
@@ -1616,7 +1616,7 @@ impl Cx<'_> {
         } else if id.len() > 64 {
             self.error(
                 field,
-                format!("is {} characters long; the limit is 64", id.len()),
+                format!("`{field}` is {} characters long; the limit is 64", id.len()),
             );
         }
     }
@@ -2110,13 +2110,12 @@ impl Cx<'_> {
             if let Some(v) = value
                 && v.chars().count() > 500
             {
-                self.error(
-                    f(key),
-                    format!(
-                        "is {} characters long; AGIS caps it at 500",
-                        v.chars().count()
-                    ),
+                let field = f(key);
+                let message = format!(
+                    "`{field}` is {} characters long; AGIS caps it at 500",
+                    v.chars().count()
                 );
+                self.error(field, message);
             }
         }
         Semantic {

@@ -6,7 +6,7 @@
 use serde_json::Value;
 use wellgen::diag::{Code, Diagnostics, Severity};
 use wellgen::emit::Target;
-use wellgen::emit::targets::{a2a, adp, ai, ia_json, llms_txt, mcp, openapi, rfc002};
+use wellgen::emit::targets::{a2a, adp, ai, ai_plugin, ia_json, llms_txt, mcp, openapi, rfc002};
 use wellgen::model;
 
 use crate::common::{iajson_validator, mcp_validator, root, schema_errors, schema_validator};
@@ -167,8 +167,8 @@ fn invalid(b: &Built) -> Vec<String> {
         out.push(format!("agents.json: {e}"));
     }
     // Written only when the service has a logo and a contact e-mail.
-    if b.artifact(rfc002::AI_PLUGIN_PATH).is_some() {
-        let plugin = b.json(rfc002::AI_PLUGIN_PATH);
+    if b.artifact(ai_plugin::PATH).is_some() {
+        let plugin = b.json(ai_plugin::PATH);
         assert_ne!(plugin["auth"]["type"], "none", "never `none`");
     }
     let openapi_text = b.text(openapi::PATHS[0]);

@@ -745,7 +745,7 @@ fn cases() -> Vec<Case> {
         // ---- targets ----------------------------------------------------------------------------
         case(
             "ai-plugin.json cannot be written",
-            Input::toml(&base, &["--target", "rfc002"]),
+            Input::toml(&base, &["--target", "ai-plugin"]),
             "W-plugin-not-written",
             "set `logo_url` and `[service.contact] email`",
             |i| {
@@ -765,7 +765,7 @@ fn cases() -> Vec<Case> {
                     "Keep a list of things to do.",
                     "Keep a list of the things you have to do, tick them off when they are done, and see at a glance what is left.",
                 ),
-                &["--target", "rfc002"],
+                &["--target", "ai-plugin"],
             ),
             "N-plugin-shortened",
             "set `[plugin] description_for_human`",
@@ -777,14 +777,14 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "ai-plugin.json: a name with more than letters and digits",
-            Input::toml(FULL.replace("name = \"Todos\"", "name = \"Todos & Co\""), &["--target", "rfc002"]),
+            Input::toml(FULL.replace("name = \"Todos\"", "name = \"Todos & Co\""), &["--target", "ai-plugin"]),
             "N-plugin-shortened",
             "set `[plugin] name_for_model`",
             |i| i.service(|t| after(t, "[plugin]\n", "name_for_model = \"TodosCo\"\n")),
         ),
         case(
             "ai-plugin.json: a name with no letter or digit",
-            Input::toml(FULL.replace("name = \"Todos\"", "name = \"✓ ✓ ✓\""), &["--target", "rfc002"]),
+            Input::toml(FULL.replace("name = \"Todos\"", "name = \"✓ ✓ ✓\""), &["--target", "ai-plugin"]),
             "E-target-rule",
             "set `[plugin] name_for_model`",
             |i| i.service(|t| after(t, "[plugin]\n", "name_for_model = \"Todos\"\n")),
@@ -1185,8 +1185,8 @@ fn cases() -> Vec<Case> {
             |i| i.service(|t| after(t, "[rfc002]\n", "instructions = [\"Ask before deleting a todo\", \"Read the list first\"]\n")),
         ),
         case(
-            "RFC-002: no description_for_model",
-            Input::toml(drop_line(FULL, "description_for_model ="), &["--target", "rfc002"]),
+            "ai-plugin.json: no description_for_model",
+            Input::toml(drop_line(FULL, "description_for_model ="), &["--target", "ai-plugin"]),
             "N-rfc002-defaulted",
             "write one (RFC-002 asks for 500-1000 characters",
             |i| {
@@ -1194,8 +1194,8 @@ fn cases() -> Vec<Case> {
             },
         ),
         case(
-            "RFC-002: no terms_url",
-            Input::toml(drop_line(FULL, "terms_url ="), &["--target", "rfc002"]),
+            "ai-plugin.json: no terms_url",
+            Input::toml(drop_line(FULL, "terms_url ="), &["--target", "ai-plugin"]),
             "N-rfc002-defaulted",
             "set `terms_url` under [service]",
             |i| i.service(|t| service_key(t, "terms_url = \"https://todos.example/terms\"")),
@@ -1248,8 +1248,8 @@ fn cases() -> Vec<Case> {
             "[build] skip of a document another target links to",
             Input::toml(format!("{FULL}\n[build]\nskip = [\"/openapi.json\"]\n"), &[]),
             "E-invalid-value",
-            "add \"openapi\" to `[build] exclude` in service.toml, and \"rfc002\", which links to it",
-            |i| i.service(|t| t.replace("skip = [\"/openapi.json\"]", "exclude = [\"openapi\", \"rfc002\"]")),
+            "add \"openapi\" to `[build] exclude` in service.toml, and \"rfc002\", \"ai-plugin\", which link to it",
+            |i| i.service(|t| t.replace("skip = [\"/openapi.json\"]", "exclude = [\"openapi\", \"rfc002\", \"ai-plugin\"]")),
         ),
         case(
             "[build] skip of something wellgen never writes",
@@ -1270,7 +1270,7 @@ fn cases() -> Vec<Case> {
             Input::toml(format!("{FULL}\n[build]\nexclude = [\"openapi\"]\n"), &[]),
             "E-invalid-value",
             "exclude `rfc002` too",
-            |i| i.service(|t| t.replace("[\"openapi\"]", "[\"openapi\", \"rfc002\"]")),
+            |i| i.service(|t| t.replace("[\"openapi\"]", "[\"openapi\", \"rfc002\", \"ai-plugin\"]")),
         ),
         case(
             "[build] with no target",
@@ -1495,9 +1495,18 @@ fn the_draft_examples_give_no_warning_for_ai_and_one_per_unpublishable_target() 
         assert!(warnings.is_empty(), "{name} --target ai: {warnings:#?}");
         assert_eq!(code, 0, "{name}");
 
-        let (_, diags) = check_toml(&text, &[]);
+        // Every default target: none warns (ai-plugin.json is opt-in; asked for, it cannot be
+        // published from the file: one warning, naming the keys).
+        let (code, diags) = check_toml(&text, &["--strict"]);
         let warnings: Vec<&Value> = diags.iter().filter(|d| d["severity"] != "note").collect();
-        // ai-plugin.json alone cannot be published from the file: one warning, naming the keys.
+        assert!(warnings.is_empty(), "{name}: {warnings:#?}");
+        assert_eq!(code, 0, "{name}");
+        assert!(
+            diags.iter().any(|d| d["severity"] == "note"),
+            "{name}: no notes"
+        );
+        let (_, diags) = check_toml(&format!("{text}\n[plugin]\n"), &[]);
+        let warnings: Vec<&Value> = diags.iter().filter(|d| d["severity"] != "note").collect();
         assert_eq!(warnings.len(), 1, "{name}: {warnings:#?}");
         assert_eq!(warnings[0]["code"], "W-plugin-not-written");
         let message = warnings[0]["message"].as_str().unwrap();

@@ -571,6 +571,43 @@ fn cloudflare_404_page_and_a_users_own_files_are_kept() {
     );
 }
 
+/// Keeping a site's own 404.html is the right outcome: no warning, and with `--notes` a note
+/// naming the `[build] skip` entry that records the choice.
+#[test]
+fn a_sites_own_404_page_is_a_note_naming_the_skip_that_records_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    fs::create_dir_all(&site).unwrap();
+    fs::write(site.join("404.html"), "mine").unwrap();
+    let src = root().join(BOOKSHELF);
+    let (code, stderr) = build(&src, &site, &["--host", "cloudflare"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert!(stderr.contains("; no problems)"), "{stderr}");
+    let (code, stderr) = build(&src, &site, &["--host", "cloudflare", "--notes"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "note[N-output-site-file]: `/404.html` is the site's own, which is kept; wellgen's \
+             default is not written\n  = help: nothing to do; to record the choice, add \
+             \"/404.html\" to `[build] skip` in service.toml"
+        ),
+        "{stderr}"
+    );
+    // Recorded, nothing is said.
+    let with_skip = dir.path().join("service.toml");
+    let text = fs::read_to_string(&src).unwrap();
+    fs::write(
+        &with_skip,
+        format!("{text}\n[build]\nskip = [\"/404.html\"]\n"),
+    )
+    .unwrap();
+    let (code, stderr) = build(&with_skip, &site, &["--host", "cloudflare", "--notes"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("404.html"), "{stderr}");
+    assert_eq!(fs::read_to_string(site.join("404.html")).unwrap(), "mine");
+}
+
 #[test]
 fn generic_server_configs_set_the_same_headers_as_headers_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -697,4 +734,52 @@ fn a_headers_file_with_two_wellgen_sections_is_refused() {
         assert_eq!(stderr.contains(message), said, "--host {host}: {stderr}");
         assert_eq!(fs::read_to_string(out.join("_headers")).unwrap(), doubled);
     }
+}
+
+/// `--host` wins over the file's `[deploy] host`: its warnings say the value came from the
+/// command line, and point no caret at the file's `host = "netlify"`, which is not the host
+/// they are about.
+#[test]
+fn a_host_given_on_the_command_line_is_named_not_the_files_line() {
+    let (code, _, stderr) = run(wellgen().arg("check").arg(root().join(BOOKSHELF)).args([
+        "--host",
+        "github-pages",
+        "--verbose",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    let warnings = stderr.matches("warning[W-host-headers]").count();
+    assert!(warnings >= 5, "{stderr}");
+    assert!(!stderr.contains("host = \"netlify\""), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("  = from: --host on the command line\n")
+            .count(),
+        warnings,
+        "{stderr}"
+    );
+    let (_, stdout, _) = run(wellgen().arg("check").arg(root().join(BOOKSHELF)).args([
+        "--host",
+        "github-pages",
+        "--format",
+        "json",
+    ]));
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for d in report["diagnostics"].as_array().unwrap() {
+        if d["field"] == "deploy.host" {
+            assert_eq!(d["origin"], "--host on the command line", "{d}");
+            assert_eq!(d["line"], serde_json::Value::Null, "{d}");
+        }
+    }
+    // From the file, the caret points at the file's value.
+    let work = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(root().join(BOOKSHELF)).unwrap();
+    let source = work.path().join("service.toml");
+    fs::write(
+        &source,
+        text.replace("host = \"netlify\"", "host = \"github-pages\""),
+    )
+    .unwrap();
+    let (_, _, stderr) = run(wellgen().arg("check").arg(&source));
+    assert!(stderr.contains("host = \"github-pages\"\n"), "{stderr}");
+    assert!(!stderr.contains("= from:"), "{stderr}");
 }

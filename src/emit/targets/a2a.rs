@@ -41,6 +41,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     )],
     spec: "A2A 1.0.1",
     status: "released specification",
+    opt_in: None,
     requires: &[],
 };
 pub const PROTOCOL_VERSION: &str = "1.0";

@@ -38,6 +38,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     )],
     spec: "AI Catalog 1.0 (Agent-Card ai-catalog.md)",
     status: "draft specification (Linux Foundation A2A and MCP communities)",
+    opt_in: None,
     requires: &[],
 };
 

@@ -37,6 +37,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     )],
     spec: "RFC 9727 (api-catalog)",
     status: "IETF RFC, Standards Track",
+    opt_in: None,
     requires: &[],
 };
 

@@ -35,6 +35,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     )],
     spec: "llms.txt proposal (llmstxt.org)",
     status: "informal proposal",
+    opt_in: None,
     requires: &[],
 };
 /// The proposal's section whose links a reader may skip when context is short.

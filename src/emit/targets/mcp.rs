@@ -49,6 +49,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     )],
     spec: "MCP tools/list result, schema 2026-07-28 (AGIS Appendix C mapping)",
     status: "published specification",
+    opt_in: None,
     requires: &[],
 };
 

@@ -45,6 +45,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     .when(written)],
     spec: "MCP Server Card, SEP-2127 (schema v1)",
     status: "experimental MCP extension, under review",
+    opt_in: None,
     requires: &[],
 };
 

@@ -18,6 +18,7 @@ pub mod agent_skills;
 pub mod agis;
 pub mod ai;
 pub mod ai_catalog;
+pub mod ai_plugin;
 pub mod api_catalog;
 pub mod ia_json;
 pub mod llms_txt;
@@ -45,6 +46,9 @@ pub struct Descriptor {
     pub spec: &'static str,
     /// Where that spec stands.
     pub status: &'static str,
+    /// `None`: every build publishes it unless told otherwise. Else how a build asks for it:
+    /// a target whose spec its publisher has retired is left out unless asked for.
+    pub opt_in: Option<&'static str>,
     /// Targets built along with this one, because its documents link to theirs.
     pub requires: &'static [Target],
 }
@@ -210,6 +214,19 @@ pub fn linked(service: &Service, built: &[Target]) -> Vec<Linked> {
     all
 }
 
+/// The URL documents link the OpenAPI description by (agents.json's `discovery.openapi`,
+/// ai-plugin.json's `api.url`): RFC-002's `/api/discovery?format=openapi` where the host
+/// routes the query, else the static file it is routed to.
+pub fn openapi_link(service: &Service) -> String {
+    if service.routes_query() {
+        service
+            .site_url
+            .join(&format!("{}?format=openapi", rfc002::DISCOVERY_PATH))
+    } else {
+        service.site_url.join(openapi::DISCOVERY_PATH)
+    }
+}
+
 /// Declares the targets: the enum, `ALL` in target order (the order of documents, messages
 /// and every listing), and each one's descriptor, from one line per target.
 macro_rules! targets {
@@ -236,6 +253,7 @@ targets! {
     AiEndpoint => ai,
     IaJson => ia_json,
     Rfc002 => rfc002,
+    AiPlugin => ai_plugin,
     OpenApi => openapi,
     Adp => adp,
     Agis => agis,
@@ -260,10 +278,21 @@ impl Target {
         Self::ALL.into_iter().find(|t| t.name() == name)
     }
 
-    /// `chosen` with the targets they require, in target order; every target when none is chosen.
+    /// Whether a build publishes it unless told otherwise.
+    pub fn by_default(self) -> bool {
+        self.descriptor().opt_in.is_none()
+    }
+
+    /// The targets a build publishes unless told otherwise, in target order.
+    pub fn defaults() -> Vec<Target> {
+        Self::ALL.into_iter().filter(|t| t.by_default()).collect()
+    }
+
+    /// `chosen` with the targets they require, in target order; every default target when
+    /// none is chosen.
     pub fn with_requirements(chosen: &[Target]) -> Vec<Target> {
         if chosen.is_empty() {
-            return Self::ALL.to_vec();
+            return Self::defaults();
         }
         let mut all: Vec<Target> = chosen
             .iter()
@@ -295,7 +324,8 @@ impl<'a> Shared<'a> {
 pub enum Lowered<'a> {
     AiEndpoint(ai::Lowered),
     IaJson(ia_json::Lowered),
-    Rfc002(rfc002::Lowered<'a>),
+    Rfc002(rfc002::Lowered),
+    AiPlugin(ai_plugin::Lowered<'a>),
     OpenApi(openapi::Lowered<'a>),
     Adp(adp::Lowered<'a>),
     Agis(agis::Lowered<'a>),
@@ -322,7 +352,8 @@ impl Target {
         match self {
             Self::AiEndpoint => Lowered::AiEndpoint(ai::lower(service, built, diags)),
             Self::IaJson => Lowered::IaJson(ia_json::lower(service, diags)),
-            Self::Rfc002 => Lowered::Rfc002(rfc002::lower(service, diags)),
+            Self::Rfc002 => Lowered::Rfc002(rfc002::lower(service, built, diags)),
+            Self::AiPlugin => Lowered::AiPlugin(ai_plugin::lower(service, diags)),
             Self::OpenApi => Lowered::OpenApi(openapi::lower(service, built, diags)),
             Self::Adp => Lowered::Adp(adp::lower(service, diags)),
             Self::Agis => Lowered::Agis(agis::lower(service, shared.agis(service), diags)),
@@ -357,6 +388,7 @@ impl Lowered<'_> {
             Self::AiEndpoint(l) => ai::render(service, l),
             Self::IaJson(l) => ia_json::render(service, l),
             Self::Rfc002(l) => rfc002::render(service, l),
+            Self::AiPlugin(l) => ai_plugin::render(l),
             Self::OpenApi(l) => openapi::render(service, l),
             Self::Adp(l) => adp::render(service, l),
             Self::Agis(l) => agis::render(service, l),
@@ -407,7 +439,12 @@ mod tests {
 
     #[test]
     fn requirements_are_added_and_ordered() {
-        assert_eq!(Target::with_requirements(&[]), Target::ALL.to_vec());
+        assert_eq!(Target::with_requirements(&[]), Target::defaults());
+        assert!(!Target::defaults().contains(&Target::AiPlugin));
+        assert_eq!(
+            Target::with_requirements(&[Target::AiPlugin]),
+            [Target::AiPlugin, Target::OpenApi]
+        );
         let with = Target::with_requirements(&[Target::Agis, Target::Rfc002]);
         assert_eq!(
             with,

@@ -41,6 +41,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     .when(written)],
     spec: "RFC 9728 (OAuth 2.0 Protected Resource Metadata)",
     status: "IETF RFC, Standards Track",
+    opt_in: None,
     requires: &[],
 };
 

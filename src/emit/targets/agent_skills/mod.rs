@@ -69,6 +69,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ],
     spec: "Agent Skills Discovery 0.2.0 (index); Agent Skills SKILL.md format (agentskills.io)",
     status: "draft (discovery); published format (SKILL.md)",
+    opt_in: None,
     requires: &[],
 };
 

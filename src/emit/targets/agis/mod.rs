@@ -59,6 +59,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ],
     spec: "AGIS draft-hood-independent-agis-01",
     status: "superseded by draft-hood-agtp-api-00, which deprecates it",
+    opt_in: None,
     // agis.json's mcp_tools_list names the MCP tools file.
     requires: &[Target::Mcp],
 };

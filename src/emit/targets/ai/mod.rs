@@ -42,6 +42,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ],
     spec: "draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0)",
     status: "individual Internet-Draft, expired 2026-09-24",
+    opt_in: None,
     requires: &[],
 };
 /// §4.5: SHOULD NOT exceed 64 KB; agents MAY refuse over 256 KB.
@@ -503,7 +504,7 @@ fn check(service: &Service, diags: &mut Diagnostics) {
     if len > 200 {
         diags.push(
             Diagnostic::new(Code::AiDescriptionLong, format!(
-                "is {len} characters; aiendpoint asks for under 200 to save agents' tokens (§3.2)"
+                "`service.description` is {len} characters; aiendpoint asks for under 200 to save agents' tokens (§3.2)"
             ))
             .at("service.description"),
         );

@@ -49,6 +49,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ],
     spec: "ia.json 1.0.0",
     status: "community specification",
+    opt_in: None,
     requires: &[],
 };
 /// The version of the spec this back end follows; also the document's `version`.

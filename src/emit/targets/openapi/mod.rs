@@ -39,6 +39,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ],
     spec: "OpenAPI 3.1.0",
     status: "published standard",
+    opt_in: None,
     requires: &[],
 };
 /// Shared schemas live in `components/schemas` (OpenAPI 3.1 §4.8.7); a schema is shared from
@@ -82,7 +83,7 @@ pub struct Operation<'a> {
 pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics) -> Lowered<'a> {
     // OpenAI's tooling reads the document through the plugin manifest: its text limits
     // matter only where the build publishes one.
-    let plugin = built.contains(&Target::Rfc002) && rfc002::plugin_manifest_written(service);
+    let plugin = built.contains(&Target::AiPlugin) && super::ai_plugin::written(service);
     let mut operations = Vec::with_capacity(service.capabilities.len());
     // OpenAPI forbids two templates that differ only in parameter names (`/a/{id}`, `/a/{n}`).
     let mut shapes: IndexMap<String, String> = IndexMap::new();

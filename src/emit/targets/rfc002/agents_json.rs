@@ -6,10 +6,11 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Links, clause, list};
+use super::Links;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{targets::openapi, to_json_bytes};
 use crate::model::{Auth, Capability, KeyPlace, Method, ParamIn, Service};
+use crate::text::{clause, list};
 
 /// The schema's `$id`, as the RFC's demo apps write it.
 pub const SCHEMA: &str = "https://ar-agents.ar/schemas/agents.v1.json";
