@@ -485,7 +485,7 @@ mod tests {
             ("both/index.html", "both/"),
             ("404.html", "gone"),
         ]);
-        let get = |t: &str| respond(d.path(), &RulesCache::default(), "GET", t);
+        let get = |t: &str| respond(d.path(), &RulesCache::default(), "GET", t, "");
         for (target, status, location, body) in [
             ("/", 200, None, "home"),
             ("/index.html", 308, Some("/"), ""),
@@ -514,7 +514,7 @@ mod tests {
     #[test]
     fn every_answer_gets_the_servers_headers_and_a_404_no_store() {
         let d = site(&[("index.html", "home"), ("404.html", "gone")]);
-        let r = respond(d.path(), &RulesCache::default(), "GET", "/");
+        let r = respond(d.path(), &RulesCache::default(), "GET", "/", "");
         assert_eq!(header(&r, "access-control-allow-origin"), Some("*"));
         assert_eq!(
             header(&r, "referrer-policy"),
@@ -522,17 +522,17 @@ mod tests {
         );
         assert_eq!(header(&r, "x-content-type-options"), Some("nosniff"));
         assert_eq!(header(&r, "cache-control"), Some(FILE_CACHE));
-        let moved = respond(d.path(), &RulesCache::default(), "GET", "/index.html");
+        let moved = respond(d.path(), &RulesCache::default(), "GET", "/index.html", "");
         assert_eq!(header(&moved, "x-content-type-options"), None);
         assert_eq!(header(&moved, "cache-control"), None);
-        let missing = respond(d.path(), &RulesCache::default(), "GET", "/nope");
+        let missing = respond(d.path(), &RulesCache::default(), "GET", "/nope", "");
         assert_eq!(missing.status, 404);
         assert_eq!(header(&missing, "cache-control"), Some("no-store"));
         assert_eq!(
             header(&missing, "content-type"),
             Some("text/html; charset=utf-8")
         );
-        let options = respond(d.path(), &RulesCache::default(), "OPTIONS", "/");
+        let options = respond(d.path(), &RulesCache::default(), "OPTIONS", "/", "");
         assert_eq!((options.status, options.body.len()), (405, 0));
         assert_eq!(header(&options, "access-control-allow-origin"), Some("*"));
         assert_eq!(header(&options, "x-content-type-options"), None);
@@ -546,22 +546,22 @@ mod tests {
             ("blog/404.html", "blog"),
         ]);
         assert_eq!(
-            respond(d.path(), &RulesCache::default(), "GET", "/blog/a/b").body,
+            respond(d.path(), &RulesCache::default(), "GET", "/blog/a/b", "").body,
             b"blog"
         );
         assert_eq!(
-            respond(d.path(), &RulesCache::default(), "GET", "/blog/").body,
+            respond(d.path(), &RulesCache::default(), "GET", "/blog/", "").body,
             b"blog"
         );
         assert_eq!(
-            respond(d.path(), &RulesCache::default(), "GET", "/docs/x").body,
+            respond(d.path(), &RulesCache::default(), "GET", "/docs/x", "").body,
             b"top"
         );
         let spa = site(&[("index.html", "home")]);
-        let r = respond(spa.path(), &RulesCache::default(), "GET", "/anything");
+        let r = respond(spa.path(), &RulesCache::default(), "GET", "/anything", "");
         assert_eq!((r.status, r.body.as_slice()), (200, b"home".as_slice()));
         let empty = site(&[("a.txt", "a")]);
-        let r = respond(empty.path(), &RulesCache::default(), "GET", "/nope");
+        let r = respond(empty.path(), &RulesCache::default(), "GET", "/nope", "");
         assert_eq!((r.status, r.body.len()), (404, 0));
         assert_eq!(header(&r, "content-type"), None);
     }
@@ -577,14 +577,14 @@ mod tests {
                  ! Referrer-Policy\n/missing\n  X-Missing: yes\n",
             ),
         ]);
-        let r = respond(d.path(), &RulesCache::default(), "GET", "/");
+        let r = respond(d.path(), &RulesCache::default(), "GET", "/", "");
         assert_eq!(header(&r, "cache-control"), Some("public, max-age=60"));
         assert_eq!(
             header(&r, "access-control-allow-origin"),
             Some("https://a.example")
         );
         assert_eq!(header(&r, "referrer-policy"), None);
-        let missing = respond(d.path(), &RulesCache::default(), "GET", "/missing");
+        let missing = respond(d.path(), &RulesCache::default(), "GET", "/missing", "");
         assert_eq!(header(&missing, "cache-control"), Some("no-store"));
         assert_eq!(header(&missing, "x-missing"), Some("yes"));
     }
@@ -601,7 +601,7 @@ mod tests {
                  /rw-html /file.html 200\n/out https://example.com/x 302\n",
             ),
         ]);
-        let get = |t: &str| respond(d.path(), &RulesCache::default(), "GET", t);
+        let get = |t: &str| respond(d.path(), &RulesCache::default(), "GET", t, "");
         let r = get("/shadowed.txt");
         assert_eq!((r.status, header(&r, "location")), (302, Some("/file")));
         assert_eq!(r.body, b"Redirecting to /file");
@@ -619,7 +619,7 @@ mod tests {
         );
         // Before the method: a preflight to a redirected path is redirected too.
         assert_eq!(
-            respond(d.path(), &RulesCache::default(), "OPTIONS", "/r301").status,
+            respond(d.path(), &RulesCache::default(), "OPTIONS", "/r301", "").status,
             301
         );
     }
@@ -646,14 +646,14 @@ mod tests {
             "/../etc/passwd",
         ] {
             assert_eq!(
-                respond(d.path(), &RulesCache::default(), "GET", hidden).status,
+                respond(d.path(), &RulesCache::default(), "GET", hidden, "").status,
                 404,
                 "{hidden}"
             );
         }
         // Pages publishes every other file, dotfiles too.
         assert_eq!(
-            respond(d.path(), &RulesCache::default(), "GET", "/.env").status,
+            respond(d.path(), &RulesCache::default(), "GET", "/.env", "").status,
             200
         );
         assert_eq!(
@@ -661,7 +661,8 @@ mod tests {
                 d.path(),
                 &RulesCache::default(),
                 "GET",
-                "/.wellgen-manifest"
+                "/.wellgen-manifest",
+                "",
             )
             .status,
             200
