@@ -382,7 +382,7 @@ codes! {
         "a generic static host cannot answer /api/discovery?format=openapi",
         "deploy to a host with redirects (`[deploy] host`) if the exact URL matters";
     OutputSiteFile = "N-output-site-file", note, "output",
-        "a host file wellgen writes by default (404.html, .nojekyll) is the site's own, which is kept",
+        "a host file wellgen writes by default (404.html, .nojekyll, index.md) is the site's own, which is kept",
         "`/404.html` is the site's own, which is kept; wellgen's default is not written",
         "nothing to do; to record the choice, add the path to `[build] skip` in service.toml";
     OutputRecovered = "N-output-recovered", note, "output",

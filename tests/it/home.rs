@@ -61,6 +61,19 @@ fn the_home_page_links_what_the_build_writes_on_every_host() {
         )),
         "{nginx}"
     );
+    // Vercel: an entry of wellgen's own for `/` and `/index.html` in vercel.json.
+    let out = dir.path().join("vercel");
+    build(&out, &["--host", "vercel"]);
+    let vercel: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("vercel.json")).unwrap()).unwrap();
+    let home = vercel["headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["source"] == "/{index.html}?")
+        .unwrap_or_else(|| panic!("no home entry: {vercel}"));
+    assert_eq!(home["headers"][0]["key"], "Link");
+    assert_eq!(home["headers"][0]["value"], value.as_str());
     // GitHub Pages sets no headers: the lines for the page's <head>, in a warning.
     let stderr = build(&dir.path().join("pages"), &["--host", "github-pages"]);
     assert!(
@@ -102,6 +115,20 @@ fn markdown_for_agents_is_index_md_and_each_hosts_negotiation() {
     let worker = fs::read_to_string(out.join("_worker.js")).unwrap();
     assert!(worker.contains("const ROUTE = false;"), "{worker}");
 
+    // Vercel redirects a Markdown request for the home page to index.md, before its files.
+    let out = dir.path().join("vercel");
+    build(&out, &["--host", "vercel"]);
+    let vercel: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("vercel.json")).unwrap()).unwrap();
+    let markdown = &vercel["redirects"][0];
+    assert_eq!(markdown["source"], "/{index.html}?", "{vercel}");
+    assert_eq!(
+        markdown["has"],
+        serde_json::json!([{"type": "header", "key": "accept", "value": "(.*)text/markdown(.*)"}])
+    );
+    assert_eq!(markdown["destination"], "/index.md");
+    assert!(out.join("index.md").is_file());
+
     let out = dir.path().join("generic");
     let config = dir.path().join("config");
     build(
@@ -139,7 +166,7 @@ fn a_sites_own_index_md_is_the_twin_of_its_home_page() {
     let own = "# My site\n\nWhat we do.\n";
     fs::write(out.join("index.md"), own).unwrap();
     for host in ["cloudflare", "netlify", "cloudflare"] {
-        let stderr = build(&out, &["--host", host, "--verbose"]);
+        let stderr = build(&out, &["--host", host, "--notes"]);
         assert_eq!(fs::read_to_string(out.join("index.md")).unwrap(), own);
         assert!(stderr.contains("`/index.md` is the site's own"), "{stderr}");
     }

@@ -114,7 +114,9 @@ fn vercel_json_carries_every_documents_headers_and_the_query_redirect() {
     assert_eq!(v["$schema"], "https://openapi.vercel.sh/vercel.json");
     let entries = v["headers"].as_array().unwrap();
     let docs = documents(Host::Vercel);
-    assert_eq!(entries.len(), docs.len());
+    // One entry per document, and the home page's (its `Link` header: tests/it/home.rs).
+    assert_eq!(entries.len(), docs.len() + 1);
+    assert_eq!(entries.last().unwrap()["source"], "/{index.html}?");
     for a in &docs {
         let entry = entries
             .iter()
@@ -138,7 +140,8 @@ fn vercel_json_carries_every_documents_headers_and_the_query_redirect() {
             .collect();
         assert_eq!(got, want, "{}", a.path);
     }
-    let redirect = &v["redirects"][0];
+    // After the home page's Markdown redirect (tests/it/home.rs).
+    let redirect = &v["redirects"][1];
     assert_eq!(redirect["source"], "/api/discovery");
     assert_eq!(redirect["destination"], "/api/discovery.openapi.json");
     assert_eq!(
@@ -178,9 +181,10 @@ fn vercel_json_is_merged_into_the_users_and_taken_out_again() {
     assert_eq!(v["cleanUrls"], true);
     assert_eq!(v["rewrites"], user["rewrites"]);
     assert_eq!(v["headers"][0], user["headers"][0]);
+    // The user's entry, one per document, and the home page's.
     assert_eq!(
         v["headers"].as_array().unwrap().len(),
-        1 + documents(Host::Vercel).len()
+        2 + documents(Host::Vercel).len()
     );
     // A second build changes nothing; fewer targets drop exactly wellgen's stale entries.
     let (code, stderr) = build(&src, &out, &["--host", "vercel"]);
@@ -228,9 +232,10 @@ fn vercel_json_keeps_the_users_text_byte_for_byte() {
         "{merged}"
     );
     let v: Value = serde_json::from_str(&merged).unwrap();
+    // The user's entry, one per document, and the home page's.
     assert_eq!(
         v["headers"].as_array().unwrap().len(),
-        1 + documents(Host::Vercel).len()
+        2 + documents(Host::Vercel).len()
     );
     let (code, stderr) = build(&src, &out, &["--host", "netlify"]);
     assert_eq!(code, 0, "{stderr}");
@@ -304,8 +309,9 @@ fn a_sites_own_vercel_lists_stay_byte_for_byte_even_empty() {
                 .iter()
                 .filter(|e| e["source"] != "/(.*)")
                 .count();
-            assert_eq!(ours, documents, "{merged}");
-            assert_eq!(v["redirects"][0]["source"], "/api/discovery", "{merged}");
+            assert_eq!(ours, documents + 1, "{merged}");
+            assert_eq!(v["redirects"][0]["source"], "/{index.html}?", "{merged}");
+            assert_eq!(v["redirects"][1]["source"], "/api/discovery", "{merged}");
             assert!(created_members(&out).is_empty(), "{user}");
             build_ok(&out, "vercel");
             assert_eq!(

@@ -305,7 +305,16 @@ pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> V
             });
             out.extend(headers);
         }
-        Host::Vercel => out.push(vercel::emit(documents, route)),
+        Host::Vercel => {
+            let markdown = markdown::index(documents).is_some()
+                && !lowered.skip.iter().any(|f| f == markdown::INDEX_PATH);
+            out.push(vercel::emit(
+                documents,
+                route,
+                lowered.home.as_deref(),
+                markdown,
+            ));
+        }
         Host::GithubPages => out.extend(github_pages::render(documents, &lowered.twins)),
         Host::Generic => {
             // The `.htaccess` and nginx routes work; only the documents' links cannot count on them.

@@ -1,8 +1,15 @@
-//! `vercel.json` for Vercel: a `headers` entry per document and the `?format=openapi` route,
-//! merged into the user's own vercel.json without losing any of their entries.
+//! `vercel.json` for Vercel: a `headers` entry per document, the `?format=openapi` route, and
+//! the home page's `Link` header and Markdown answer, merged into the user's own vercel.json
+//! without losing any of their entries.
 //!
 //! Vercel checks the filesystem before `rewrites`, so a rewrite of `/api/discovery` (a file)
-//! never applies; `redirects` run before the filesystem, so the query route is a redirect.
+//! never applies; `redirects` run before the filesystem, so the query route is a redirect. So
+//! is the Markdown answer: `Accept: text/markdown` on the home page gets a temporary redirect
+//! to `/index.md`, which Vercel serves as `text/markdown` (an answer at the same URL needs
+//! Routing Middleware, a function outside the published folder).
+//!
+//! The home page's entries have a `source` of wellgen's own, [`HOME_SOURCE`]: `/` and
+//! `/index.html`, spelled so that no entry of the site's for `/` is taken for wellgen's.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -18,9 +25,23 @@ const SCHEMA: &str = "https://openapi.vercel.sh/vercel.json";
 const SCHEMA_KEY: &str = "$schema";
 /// The arrays whose entries wellgen may own, each identified by its `source`.
 const LISTS: [&str; 3] = ["headers", "redirects", "rewrites"];
+/// The home page, `/` or `/index.html`, as a path-to-regexp pattern (`@vercel/routing-utils`
+/// 6.6 makes it `^/(?:index\.html)?$`): the `source` of wellgen's entries for it, which a
+/// site is unlikely to spell the same way.
+pub const HOME_SOURCE: &str = "/{index.html}?";
+/// The `Accept` values the Markdown redirect answers (a header condition is a regular
+/// expression over the whole value).
+const MARKDOWN_ACCEPT: &str = "(.*)text/markdown(.*)";
 
-/// wellgen's own vercel.json: only its entries. `route_query` adds the `?format=openapi` redirect.
-pub fn emit(artifacts: &[Artifact], route_query: bool) -> Artifact {
+/// wellgen's own vercel.json: only its entries. `route_query` adds the `?format=openapi`
+/// redirect; `home` (a `Link` value) the home page's header, with `Vary: Accept` and, with
+/// `markdown`, the redirect of a Markdown request to `/index.md`.
+pub fn emit(
+    artifacts: &[Artifact],
+    route_query: bool,
+    home: Option<&str>,
+    markdown: bool,
+) -> Artifact {
     let headers: Vec<Value> = artifacts
         .iter()
         .filter_map(|a| {
@@ -31,6 +52,34 @@ pub fn emit(artifacts: &[Artifact], route_query: bool) -> Artifact {
             Some(json!({ "source": a.path, "headers": list }))
         })
         .collect();
+    let mut headers = headers;
+    let mut home_headers = Vec::new();
+    if let Some(link) = home {
+        home_headers.push(json!({ "key": "Link", "value": link }));
+    }
+    if markdown {
+        home_headers.push(json!({ "key": "Vary", "value": "Accept" }));
+    }
+    if !home_headers.is_empty() {
+        headers.push(json!({ "source": HOME_SOURCE, "headers": home_headers }));
+    }
+    let mut redirects = Vec::new();
+    if markdown {
+        redirects.push(json!({
+            "source": HOME_SOURCE,
+            "has": [{ "type": "header", "key": "accept", "value": MARKDOWN_ACCEPT }],
+            "destination": super::markdown::INDEX_PATH,
+            "permanent": false
+        }));
+    }
+    if route_query {
+        redirects.push(json!({
+            "source": rfc002::DISCOVERY_PATH,
+            "has": [{ "type": "query", "key": "format", "value": "openapi" }],
+            "destination": openapi::DISCOVERY_PATH,
+            "permanent": false
+        }));
+    }
     let mut doc = Map::new();
     doc.insert(SCHEMA_KEY.into(), SCHEMA.into());
     // Only lists with entries: an empty one would be a member wellgen created that no entry
@@ -38,16 +87,8 @@ pub fn emit(artifacts: &[Artifact], route_query: bool) -> Artifact {
     if !headers.is_empty() {
         doc.insert("headers".into(), headers.into());
     }
-    if route_query {
-        doc.insert(
-            "redirects".into(),
-            json!([{
-                "source": rfc002::DISCOVERY_PATH,
-                "has": [{ "type": "query", "key": "format", "value": "openapi" }],
-                "destination": openapi::DISCOVERY_PATH,
-                "permanent": false
-            }]),
-        );
+    if !redirects.is_empty() {
+        doc.insert("redirects".into(), redirects.into());
     }
     Artifact {
         path: PATH.into(),
@@ -119,8 +160,10 @@ pub fn merge(
             return Err(format!("its `{key}` is not an array"));
         };
         let before = items.len();
+        // The home page's entries are wellgen's when its last build wrote the file at all.
+        let ours_before = |s: &str| owned.contains(s) || (s == HOME_SOURCE && !owned.is_empty());
         items.retain(
-            |e| source_of(e).is_none_or(|s| !owned.contains(&s)),
+            |e| source_of(e).is_none_or(|s| !ours_before(&s)),
             member.as_deref(),
         );
         if let Some(s) = items
@@ -612,6 +655,41 @@ mod tests {
     /// A merge by a build that follows one which created nothing in the file.
     fn merged(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Result<String, String> {
         merge(existing, ours, owned, &BTreeSet::new()).map(|m| m.text)
+    }
+
+    #[test]
+    fn the_home_page_gets_its_link_and_markdown_redirect_beside_a_sites_own_entry_for_slash() {
+        let ours = emit(&[], true, Some("</llms.txt>; rel=\"describedby\""), true);
+        let ours = String::from_utf8(ours.body.to_vec()).unwrap();
+        let v: Value = serde_json::from_str(&ours).unwrap();
+        assert_eq!(v["headers"][0]["source"], HOME_SOURCE);
+        assert_eq!(v["headers"][0]["headers"][0]["key"], "Link");
+        assert_eq!(v["headers"][0]["headers"][1]["value"], "Accept");
+        let markdown = &v["redirects"][0];
+        assert_eq!(markdown["source"], HOME_SOURCE);
+        assert_eq!(markdown["has"][0]["key"], "accept");
+        assert_eq!(markdown["destination"], "/index.md");
+        assert_eq!(markdown["permanent"], false);
+        assert_eq!(v["redirects"][1]["source"], "/api/discovery");
+        // A site's own entry for `/` is not wellgen's: it stays through every build.
+        let user = json!({
+            "headers": [{ "source": "/", "headers": [{ "key": "X-Home", "value": "1" }] }]
+        })
+        .to_string();
+        let first = merge(&user, &ours, &owned(&[]), &BTreeSet::new()).unwrap();
+        let written = owned(&["/vercel.json", "/api/discovery"]);
+        let second = merge(&first.text, &ours, &written, &first.created).unwrap();
+        assert_eq!(second.text, first.text);
+        let v2: Value = serde_json::from_str(&second.text).unwrap();
+        assert_eq!(v2["headers"][0]["source"], "/");
+        assert_eq!(v2["headers"][1]["source"], HOME_SOURCE);
+        let gone = merge(&second.text, "", &written, &second.created).unwrap();
+        assert_eq!(gone.text, user);
+        // Without a Markdown twin, neither `Vary` nor the redirect.
+        let plain = emit(&[], false, Some("</llms.txt>; rel=\"describedby\""), false);
+        let plain: Value = serde_json::from_slice(&plain.body).unwrap();
+        assert_eq!(plain["headers"][0]["headers"].as_array().unwrap().len(), 1);
+        assert!(plain.get("redirects").is_none());
     }
 
     #[test]
