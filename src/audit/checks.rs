@@ -1449,9 +1449,11 @@ pub fn a2a_missing(v: &Value) -> Vec<&'static str> {
     missing
 }
 
+pub const A2A_CARD_PATH: &str = "/.well-known/agent-card.json";
+
 fn a2a_card(p: &Prober) -> Verdict {
     let kind = "a2a-agent-card";
-    let path = "/.well-known/agent-card.json";
+    let path = A2A_CARD_PATH;
     let answer = match p.get(path, ACCEPT_JSON) {
         Ok(a) => a,
         Err(e) => return (Status::Neutral, e, details(kind, json!({}))),

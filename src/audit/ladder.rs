@@ -94,7 +94,7 @@ pub fn grade(p: &Prober, outcomes: &[Outcome]) -> Ladder {
         catalog_links(p, check("api-catalog")),
         protected_resource(p, check("oauth-protected-resource")),
         mcp_card(p, check("mcp-server-card")),
-        a2a_card(check("a2a-agent-card")),
+        a2a_card(p, check("a2a-agent-card")),
     ];
     reqs.sort_by_key(|r| r.level);
     let level = (1..=TOP)
@@ -198,8 +198,17 @@ fn content_signals(robots: Option<&Robots>) -> Requirement {
 }
 
 /// Whether the answer's media type is the one a link promised (parameters aside).
+/// Whether a document served as `got` is what a link promising `promised` leads to: the same
+/// type, or plain JSON where the link names a `+json` type (RFC 6839 §3.1: such a document is
+/// JSON, and hosts serve it by its `.json` extension).
 fn media_matches(promised: &str, got: &str) -> bool {
-    super::media_type(promised) == got
+    let promised = super::media_type(promised);
+    promised == got || (got == "application/json" && promised.ends_with("+json"))
+}
+
+/// JSON by its media type: `application/json` or a `+json` type (RFC 6839 §3.1).
+fn is_json(media_type: &str) -> bool {
+    media_type == "application/json" || media_type.ends_with("+json")
 }
 
 /// Fetches an on-site link and says what is wrong with it: not 2xx, or another media type.
@@ -427,7 +436,8 @@ fn catalog_links(p: &Prober, check: &Outcome) -> Requirement {
             continue;
         };
         for (rel, targets) in object {
-            if rel == "anchor" {
+            // An `item` is an API (RFC 9727 §2), not a document: its URL need not answer a GET.
+            if rel == "anchor" || rel == "item" {
                 continue;
             }
             for target in targets.as_array().into_iter().flatten() {
@@ -533,7 +543,7 @@ fn sep2127_missing(card: &Value) -> Vec<String> {
 }
 
 fn mcp_card(p: &Prober, check: &Outcome) -> Requirement {
-    let fix = "publish `/.well-known/mcp/server-card.json` as application/json with `$schema`, `name`, `version`, \
+    let fix = "publish `/.well-known/mcp/server-card.json` as `application/mcp-server-card+json` with `$schema`, `name`, `version`, \
                `description` and `remotes: [{\"type\": \"streamable-http\", \"url\": ...}]` (SEP-2127), and for \
                scanners `serverInfo.name` and `transport: {\"type\", \"url\"}`";
     let id = "mcp-server-card";
@@ -560,13 +570,13 @@ fn mcp_card(p: &Prober, check: &Outcome) -> Requirement {
             fix,
         );
     }
-    if answer.media_type() != "application/json" {
+    if !is_json(&answer.media_type()) {
         return requirement(
             5,
             id,
             false,
             format!(
-                "{path} is served as `{}`, not application/json",
+                "{path} is served as `{}`, not as JSON (`application/mcp-server-card+json`, SEP-2127, or application/json)",
                 answer.media_type()
             ),
             fix,
@@ -575,15 +585,43 @@ fn mcp_card(p: &Prober, check: &Outcome) -> Requirement {
     requirement(5, id, true, format!("{path} is an MCP server card"), fix)
 }
 
-fn a2a_card(check: &Outcome) -> Requirement {
+/// An A2A agent card as the specification's check reads it (A2A 0.3: a top-level `url`), or
+/// as A2A 1.0 writes it: the URL in `supportedInterfaces[].url`, which 1.0 clients read and
+/// whose protobuf JSON form may refuse a member it does not know.
+fn a2a_card(p: &Prober, check: &Outcome) -> Requirement {
+    let id = "a2a-agent-card";
     let fix = check.spec.fix;
-    requirement(
-        5,
-        "a2a-agent-card",
-        check.status == Status::Pass,
-        check.message.clone(),
-        fix,
-    )
+    if check.status == Status::Pass {
+        return requirement(5, id, true, check.message.clone(), fix);
+    }
+    let card = p
+        .get(checks::A2A_CARD_PATH, ACCEPT_JSON)
+        .ok()
+        .filter(|a| a.ok())
+        .and_then(|a| a.json());
+    let v1 = card.as_ref().is_some_and(|card| {
+        let mut missing = checks::a2a_missing(card);
+        let interface = card
+            .pointer("/supportedInterfaces/0/url")
+            .and_then(Value::as_str)
+            .is_some_and(|u| !u.trim().is_empty());
+        missing.retain(|k| !(*k == "url" && interface));
+        missing.is_empty()
+    });
+    if v1 {
+        return requirement(
+            5,
+            id,
+            true,
+            format!(
+                "{} is an A2A 1.0 agent card (its URL in `supportedInterfaces`; the \
+                 specification's check reads A2A 0.3's top-level `url`)",
+                checks::A2A_CARD_PATH
+            ),
+            fix,
+        );
+    }
+    requirement(5, id, false, check.message.clone(), fix)
 }
 
 #[cfg(test)]
@@ -596,6 +634,20 @@ mod tests {
         for bad in ["", "-a", "a-", "a--b", "Code", "a_b"] {
             assert!(!skill_name_ok(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_json_link_is_served_as_its_type_or_as_plain_json() {
+        let openapi = "application/vnd.oai.openapi+json;version=3.1";
+        assert!(media_matches(openapi, "application/vnd.oai.openapi+json"));
+        assert!(media_matches(openapi, "application/json"));
+        assert!(!media_matches(openapi, "text/html"));
+        assert!(!media_matches("text/markdown", "text/plain"));
+        assert!(!media_matches(
+            "application/json",
+            "application/linkset+json"
+        ));
+        assert!(is_json("application/mcp-server-card+json") && !is_json("text/json5"));
     }
 
     #[test]

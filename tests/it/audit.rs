@@ -149,6 +149,67 @@ fn each_folder_reaches_exactly_its_level() {
     }
 }
 
+/// A plain static site (its own pages, robots.txt, sitemap and 404 page) that wellgen builds
+/// an example into reaches the top level the example can claim: 5 with OAuth and an MCP
+/// server (bookshelf), 4 without them (simplenotes), as Cloudflare Pages answers the folder.
+#[test]
+fn a_site_built_by_wellgen_reaches_the_level_its_service_can_claim() {
+    let root = crate::common::root();
+    for (example, level) in [("bookshelf", 5), ("simplenotes", 4)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        write(
+            dir,
+            "index.html",
+            "<!doctype html><title>Home</title><p>Our service.</p>\n",
+        );
+        write(dir, "404.html", "<!doctype html><title>Not found</title>\n");
+        write(dir, "robots.txt", "User-agent: *\nAllow: /\n");
+        write(
+            dir,
+            "sitemap.xml",
+            "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://example.com/</loc></url></urlset>\n",
+        );
+        let source = root.join(format!("examples/{example}/service.toml"));
+        let (code, _, stderr) = run(wellgen()
+            .arg("build")
+            .arg(&source)
+            .arg("-o")
+            .arg(dir)
+            .args(["--host", "cloudflare"]));
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stderr.contains(&format!("level {level} of 5")),
+            "{example}: {stderr}"
+        );
+        let report = json_of(&[dir.to_str().unwrap()]);
+        let ladder = &report["meta"]["ladder"];
+        assert_eq!(ladder["level"], level, "{example}: {ladder:#}");
+        let passed = |id: &str| {
+            ladder["requirements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["id"] == id && r["passed"] == true)
+        };
+        for id in ["markdown-negotiation", "content-signals", "a2a-agent-card"] {
+            assert!(passed(id), "{example}: {id}: {ladder:#}");
+        }
+        // Published at its origin, every link between the documents resolves on the site
+        // (the catalog's `item`, the API itself, is not a document of the site).
+        let site_url = if example == "bookshelf" {
+            "https://api.bookshelf.example"
+        } else {
+            "https://simplenotes.example"
+        };
+        let report = json_of(&[dir.to_str().unwrap(), "--site-url", site_url]);
+        assert_eq!(
+            report["meta"]["ladder"]["level"], level,
+            "{example}: {report:#}"
+        );
+    }
+}
+
 #[test]
 fn the_specifications_levels_follow_its_gates() {
     let tmp = tempfile::tempdir().unwrap();
