@@ -11,9 +11,17 @@ use wellgen::emit::hosts::section::{Placement, merge};
 
 const SITE_ROBOTS: &str = "# the site's own\nUser-agent: *\nDisallow: /private/\n\nUser-agent: Bingbot\nCrawl-delay: 5\nDisallow: /tmp/\n";
 
-/// A source: bookshelf with `extra` appended, in `dir`.
+/// A source: bookshelf without its `[robots]` tables, with `extra` appended, in `dir`.
 fn source(dir: &Path, extra: &str) -> PathBuf {
     let text = fs::read_to_string(root().join("examples/bookshelf/service.toml")).unwrap();
+    let start = text
+        .find("[robots.content_signals]")
+        .expect("bookshelf states its signals");
+    let end = start
+        + text[start..]
+            .find("\n\n")
+            .expect("a blank line after the table");
+    let text = format!("{}{}", &text[..start], &text[end..]);
     let path = dir.join("service.toml");
     fs::write(&path, format!("{text}\n{extra}")).unwrap();
     path
