@@ -259,7 +259,7 @@ fn segment_counts(segments: &[&str]) -> Vec<(u32, u32)> {
     out.into_iter().map(|c| c.unwrap_or_default()).collect()
 }
 
-type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
+type HashMap<K, V> = foldhash::HashMap<K, V>;
 
 /// Whether a text may be cut before byte `p` (0 < `p` < its length), its tokens in both
 /// encodings being those of the two sides: byte `p - 1` is an ASCII letter or digit, and

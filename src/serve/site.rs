@@ -356,22 +356,16 @@ pub(crate) fn parse_request(url: &str) -> Option<(String, Vec<(String, String)>)
 
 /// Decodes `%XX` escapes; `None` for a bad escape or bytes that are not UTF-8.
 pub(super) fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            // Two hex digits exactly: `from_str_radix` alone would take `%+1` as 0x01.
-            let hex = bytes.get(i + 1..i + 3)?;
-            let digit = |b: &u8| (*b as char).to_digit(16);
-            out.push((digit(&hex[0])? * 16 + digit(&hex[1])?) as u8);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    // The crate passes a `%` without two hex digits through; a request with one is refused.
+    let bad = s.match_indices('%').any(|(i, _)| {
+        !s.get(i + 1..i + 3)
+            .is_some_and(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    if bad {
+        return None;
     }
-    String::from_utf8(out).ok()
+    let decoded = percent_encoding::percent_decode_str(s).decode_utf8().ok()?;
+    Some(decoded.into_owned())
 }
 
 #[cfg(test)]
