@@ -1,10 +1,15 @@
 'use strict';
-// Netlify build plugin: after the site is built, `wellgen build SOURCE -o PUBLISH_DIR --host
-// netlify` writes the discovery documents and merges wellgen's rules into the site's `_headers`
-// and `_redirects`. A failed check fails the build with wellgen's own diagnostics, printed once
-// (in the failure message).
+// Netlify build plugin: after the site's build command (onBuild), `wellgen build SOURCE -o
+// PUBLISH_DIR --host netlify` writes the discovery documents and merges wellgen's rules into the
+// site's `_headers` and `_redirects`. When the publish folder then has an `index.md`, the plugin
+// writes an Edge Function that answers `Accept: text/markdown` with a page's Markdown twin
+// (markdown.js); it runs in onBuild because Netlify bundles edge functions before onPostBuild. A
+// failed check fails the build with wellgen's own diagnostics, printed once (in the failure
+// message).
 
 const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const markdown = require('./markdown.js');
 
 /** `targets` as Netlify passes it: a TOML array, a comma-separated string, or nothing. */
 function targetArgs(targets) {
@@ -23,7 +28,7 @@ function buildArgs({ constants, inputs }) {
 
 // Netlify accepts only event handlers as exports.
 module.exports = {
-  onPostBuild({ constants, inputs, utils }) {
+  onBuild({ constants, inputs, utils }) {
     let binary;
     try {
       binary = require('wellgen').binaryPath();
@@ -45,10 +50,24 @@ module.exports = {
     }
     if (run.stderr) process.stderr.write(run.stderr);
     // wellgen's own closing line: "built N files into DIR (N written, N unchanged; problems)".
-    const summary = (run.stderr || '').split('\n').reverse().find((line) => line.startsWith('built '));
-    utils.status.show({
-      title: 'wellgen',
-      summary: summary || `built ${inputs.source || 'service.toml'} into ${constants.PUBLISH_DIR}`,
-    });
+    const built = (run.stderr || '').split('\n').reverse().find((line) => line.startsWith('built '));
+    let summary = built || `built ${inputs.source || 'service.toml'} into ${constants.PUBLISH_DIR}`;
+    if (constants.INTERNAL_EDGE_FUNCTIONS_SRC) {
+      let written;
+      try {
+        written = markdown.writeEdgeFunction({
+          publishDir: constants.PUBLISH_DIR,
+          functionsDir: constants.INTERNAL_EDGE_FUNCTIONS_SRC,
+        });
+      } catch (error) {
+        return utils.build.failBuild(`wellgen could not write its edge function: ${error.message}`, { error });
+      }
+      if (written) {
+        const name = path.basename(written, '.js');
+        console.log(`wrote ${written}: Accept: text/markdown gets a page's Markdown twin`);
+        summary += `; edge function ${name} serves Markdown twins`;
+      }
+    }
+    utils.status.show({ title: 'wellgen', summary });
   },
 };

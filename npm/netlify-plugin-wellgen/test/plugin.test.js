@@ -17,8 +17,8 @@ function fakeBinary(dir, stderr, status) {
   return file;
 }
 
-/** Runs the plugin's onPostBuild with `binary` as wellgen: everything it printed or reported. */
-function runPlugin(binary) {
+/** Runs the plugin's onBuild with `binary` as wellgen: everything it printed or reported. */
+function runPlugin(binary, constants = { PUBLISH_DIR: 'public' }) {
   const load = Module._load;
   Module._load = function (request, ...rest) {
     if (request === 'wellgen') return { binaryPath: () => binary };
@@ -33,8 +33,8 @@ function runPlugin(binary) {
   const reported = { failed: [], shown: [] };
   try {
     const plugin = require('../index.js');
-    plugin.onPostBuild({
-      constants: { PUBLISH_DIR: 'public' },
+    plugin.onBuild({
+      constants,
       inputs: {},
       utils: {
         build: { failBuild: (message) => reported.failed.push(message) },
@@ -69,4 +69,24 @@ test('a passing build prints wellgen\'s output and its summary line', { skip: !p
   assert.deepEqual(run.failed, []);
   assert.ok(run.printed.includes(built), run.printed);
   assert.equal(run.shown[0].summary, built.trim());
+});
+
+test('with index.md in the publish folder, the edge function is written and named', { skip: !posix }, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellgen-plugin-'));
+  const publish = path.join(dir, 'public');
+  fs.mkdirSync(publish);
+  fs.writeFileSync(path.join(publish, 'index.md'), '# A site\n');
+  const functions = path.join(dir, '.netlify', 'edge-functions');
+  const built = 'built 21 files into public (21 written, 0 unchanged; no problems)\n';
+  const constants = { PUBLISH_DIR: publish, INTERNAL_EDGE_FUNCTIONS_SRC: functions };
+  const run = runPlugin(fakeBinary(dir, built, 0), constants);
+  assert.deepEqual(run.failed, []);
+  assert.deepEqual(fs.readdirSync(functions), ['wellgen-markdown.js']);
+  assert.match(fs.readFileSync(path.join(functions, 'wellgen-markdown.js'), 'utf8'), /export const config = \{ path: "\/\*"/);
+  assert.equal(run.shown[0].summary, `${built.trim()}; edge function wellgen-markdown serves Markdown twins`);
+  // A failing build writes none.
+  fs.rmSync(functions, { recursive: true });
+  const failed = runPlugin(fakeBinary(dir, 'error: no\n', 1), constants);
+  assert.equal(failed.failed.length, 1);
+  assert.equal(fs.existsSync(functions), false);
 });
