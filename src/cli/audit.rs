@@ -74,7 +74,19 @@ pub(super) fn audit(args: &AuditArgs) -> u8 {
             return EXIT_USAGE;
         }
         match folder(dir, args.host, args.site_url.as_deref()) {
-            Ok(f) => Box::new(f),
+            Ok(f) => {
+                let manifest = crate::emit::hosts::MANIFEST_PATH.trim_start_matches('/');
+                if args.host.is_none() && !dir.join(manifest).is_file() {
+                    // Without a build's record, the host is a guess from the folder's files.
+                    eprintln!(
+                        "note: {} was not built by wellgen (no {manifest}): graded as {} \
+                         answers it; pass --host to grade it as your host does",
+                        shown::path(dir),
+                        f.host().name()
+                    );
+                }
+                Box::new(f)
+            }
             Err(e) => {
                 eprintln!("error: {}", shown::message(&e));
                 return EXIT_USAGE;

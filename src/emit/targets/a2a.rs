@@ -54,6 +54,10 @@ const MODES: [&str; 1] = ["application/json"];
 struct AgentCard<'a> {
     name: &'a str,
     description: &'a str,
+    /// A2A 0.3's endpoint, the same as the first interface's: 0.3 clients and the
+    /// Agent-Adoption Specification's check read it, and A2A 1.0.1 §5.7 has implementations
+    /// ignore a field they do not know.
+    url: &'a str,
     supported_interfaces: Vec<AgentInterface<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     provider: Option<AgentProvider<'a>>,
@@ -243,6 +247,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     let card = AgentCard {
         name: &service.name,
         description: &service.description,
+        url: service.base_url.as_str(),
         supported_interfaces: vec![AgentInterface {
             url: service.base_url.as_str(),
             protocol_binding: PROTOCOL_BINDING,
