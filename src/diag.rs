@@ -39,7 +39,7 @@ impl Severity {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,
@@ -52,6 +52,34 @@ pub struct Diagnostic {
     /// The source text at this position is a secret: the printed line shows it masked, so a CI
     /// log does not publish what the message itself masks.
     pub conceal: bool,
+    /// Where the value it is about came from, when that is not the place `field` names in the
+    /// source file: the renderer then says so instead of pointing a caret into the file.
+    /// Boxed: most diagnostics have none, and every one is moved around.
+    pub origin: Option<Box<Origin>>,
+}
+
+/// Where a value came from, when not from the source file a diagnostic is rendered against.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// A command-line flag (`--host`), which wins over the file's value.
+    Flag(&'static str),
+    /// The environment: the variable and the value that decided it (`NETLIFY=true`).
+    Env(&'static str),
+    /// The place in an imported OpenAPI document a finding of the import is about
+    /// (`openapi.yaml#/paths/~1pets/get`): findings of one kind share their message.
+    Document(String),
+}
+
+impl Origin {
+    /// How every format names it: `--host on the command line`, `NETLIFY=true in the
+    /// environment`, or the document's place itself.
+    pub fn describe(&self) -> String {
+        match self {
+            Origin::Flag(flag) => format!("{flag} on the command line"),
+            Origin::Env(var) => format!("{var} in the environment"),
+            Origin::Document(place) => place.clone(),
+        }
+    }
 }
 
 impl Diagnostic {
@@ -65,6 +93,7 @@ impl Diagnostic {
             span: None,
             help: None,
             conceal: false,
+            origin: None,
         }
     }
 
@@ -80,6 +109,11 @@ impl Diagnostic {
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(printable(help.into()));
+        self
+    }
+
+    pub fn from(mut self, origin: Origin) -> Self {
+        self.origin = Some(Box::new(origin));
         self
     }
 
@@ -197,9 +231,18 @@ impl Diagnostics {
     pub fn into_sorted(self) -> Vec<Diagnostic> {
         let mut items = self.items;
         items.sort_by_key(Diagnostic::rank);
-        items.dedup();
+        let keep = first_of_each(&items);
+        let mut keep = keep.into_iter();
+        items.retain(|_| keep.next().unwrap_or(false));
         items
     }
+}
+
+/// For each diagnostic, whether it is the first of its equals: a finding reached twice (a
+/// path-level parameter seen from each of its operations) is shown once.
+pub(crate) fn first_of_each<D: std::borrow::Borrow<Diagnostic>>(items: &[D]) -> Vec<bool> {
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    items.iter().map(|d| seen.insert(d.borrow())).collect()
 }
 
 /// Silences the codes named by `--allow` (`cli`) and by `[check] allow` (`file`, located at
@@ -289,7 +332,12 @@ impl SourceText<'_> {
         self.position_and_line(d).map(|(p, _)| p)
     }
 
+    /// No position for a value from elsewhere (a flag, the environment, another document):
+    /// the file's line, if it has one, holds another value or nothing of it.
     fn position_and_line(&self, d: &Diagnostic) -> Option<(Position, &str)> {
+        if d.origin.is_some() {
+            return None;
+        }
         let span = d
             .span
             .clone()
@@ -327,8 +375,32 @@ impl SourceText<'_> {
         redact::secrets_in(&self.text[start..floor_char_boundary(self.text, end)])
     }
 
+    /// Where a diagnostic's first line says it is: `file:line:col`, the place in another
+    /// document it is about, or the file.
+    fn head(&self, d: &Diagnostic, at: Option<Position>) -> String {
+        match (at, d.origin.as_deref()) {
+            (Some(p), _) => format!("{}:{}:{}", self.file(), p.line, p.column),
+            (None, Some(Origin::Document(place))) => place.clone(),
+            (None, _) => self.file(),
+        }
+    }
+
+    /// The first line of [`SourceText::render`]: `file:line:col: severity[code]: message`.
+    pub fn headline(&self, d: &Diagnostic) -> String {
+        let at = self.position(d);
+        let d = self.masked(d);
+        format!(
+            "{}: {}[{}]: {}",
+            self.head(&d, at),
+            d.severity.label(),
+            d.code,
+            d.message
+        )
+    }
+
     /// `file:line:col: severity: message`, then the line with a caret, then `help:`. Secrets
-    /// are masked throughout; a long line is shown as a window around the caret.
+    /// are masked throughout; a long line is shown as a window around the caret. A value from
+    /// a flag or the environment says so instead of pointing into the file.
     pub fn render(&self, d: &Diagnostic) -> String {
         let known = self.known_secrets(d);
         // Located by the field as found: the masked one may not name a key of the source.
@@ -336,29 +408,28 @@ impl SourceText<'_> {
         let d = masked(d, &known);
         let label = format!("{}[{}]", d.severity.label(), d.code);
         let mut out = String::new();
-        let file = self.file();
-        match at {
-            Some((
-                Position {
-                    line: line_no,
-                    column: col,
-                    width,
-                },
-                line,
-            )) => {
-                let _ = writeln!(out, "{file}:{line_no}:{col}: {label}: {}", d.message);
-                let gutter = " ".repeat(line_no.to_string().len());
-                let _ = writeln!(out, "{gutter} |");
-                let shown = Excerpt::new(line, col, width, d.conceal, &known);
-                let _ = writeln!(out, "{line_no} | {}", shown.text);
-                let _ = writeln!(out, "{gutter} | {}{}", shown.pad, "^".repeat(shown.width));
-            }
-            None => {
-                let _ = writeln!(out, "{file}: {label}: {}", d.message);
-            }
+        let head = self.head(&d, at.map(|(p, _)| p));
+        let _ = writeln!(out, "{head}: {label}: {}", d.message);
+        if let Some((
+            Position {
+                line: line_no,
+                column: col,
+                width,
+            },
+            line,
+        )) = at
+        {
+            let gutter = " ".repeat(line_no.to_string().len());
+            let _ = writeln!(out, "{gutter} |");
+            let shown = Excerpt::new(line, col, width, d.conceal, &known);
+            let _ = writeln!(out, "{line_no} | {}", shown.text);
+            let _ = writeln!(out, "{gutter} | {}{}", shown.pad, "^".repeat(shown.width));
         }
         if let Some(field) = &d.field {
             let _ = writeln!(out, "  = field: {field}");
+        }
+        if let Some(origin @ (Origin::Flag(_) | Origin::Env(_))) = d.origin.as_deref() {
+            let _ = writeln!(out, "  = from: {}", origin.describe());
         }
         if let Some(help) = &d.help {
             let _ = writeln!(out, "  = help: {help}");
@@ -379,16 +450,29 @@ fn masked<'d>(d: &'d Diagnostic, known: &[String]) -> Cow<'d, Diagnostic> {
         .help
         .as_deref()
         .map(|h| printed(redact::text(h, known), shown::message));
+    let place = match d.origin.as_deref() {
+        Some(Origin::Document(p)) => Some(printed(redact::text(p, known), shown_place)),
+        _ => None,
+    };
     let owned = |c: &Option<Cow<str>>| matches!(c, Some(Cow::Owned(_)));
-    if matches!(message, Cow::Borrowed(_)) && !owned(&field) && !owned(&help) {
+    if matches!(message, Cow::Borrowed(_)) && !owned(&field) && !owned(&help) && !owned(&place) {
         return Cow::Borrowed(d);
     }
     Cow::Owned(Diagnostic {
         message: message.into_owned(),
         field: field.map(Cow::into_owned),
         help: help.map(Cow::into_owned),
+        origin: match place {
+            Some(p) => Some(Box::new(Origin::Document(p.into_owned()))),
+            None => d.origin.clone(),
+        },
         ..d.clone()
     })
+}
+
+/// A place in another document, as printed: escaped and cut like a whole message.
+fn shown_place(place: &str) -> Cow<'_, str> {
+    shown::untrusted(place, shown::TEXT_MAX)
 }
 
 /// `text` through `show`, borrowed when neither changed it.

@@ -101,8 +101,8 @@ pub fn headers_merge(data: &[u8]) {
     let _ = section::merge(&existing, "", placement);
 }
 
-/// `wellgen serve`'s reading of host files and requests: a `_headers` file, a `_redirects` file
-/// and a request URL, split at NUL bytes. Every rule is matched against the request, both with
+/// `wellgen serve`'s reading of host files and requests, Netlify's and Cloudflare's: a
+/// `_headers` file, a `_redirects` file and a request URL, split at NUL bytes. Every rule is matched against the request, both with
 /// and without a file published at its path (so forced and unforced redirects both run).
 pub fn serve_rules(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
@@ -115,6 +115,9 @@ pub fn serve_rules(data: &[u8]) {
     let _ = emit::hosts::headers::overlaps(headers_text);
     let redirects = RedirectsFile::parse(redirects_text);
     let _ = redirects.cloudflare_limits(redirects_text);
+    let pages = crate::serve::cloudflare::rules::Rules::parse(headers_text, redirects_text);
+    let _ = pages.redirect(url);
+    let _ = pages.headers(url);
     if let Some((path, query)) = site::parse_request(url) {
         for composition in [Composition::Join, Composition::Replace] {
             let _ = headers.headers_for(&path, composition);

@@ -3,6 +3,7 @@
 //! The pipeline reads like a small compiler: `source` (service.toml) → `model` (validated, one
 //! typed model) → `emit` (one back end per target, pure) → `write` (the output folder).
 
+pub mod audit;
 pub mod check;
 pub mod cli;
 pub mod confine;

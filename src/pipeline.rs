@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::check;
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Origin};
 use crate::emit::publish::{self, Choice};
 use crate::emit::targets::Shared;
 use crate::emit::{self, Artifact, Target, hosts};
@@ -40,6 +40,8 @@ pub struct Options {
     /// The output folder holds the site's own `_worker.js` (one wellgen did not write), which
     /// a Cloudflare Pages build keeps: nothing routes `?format=openapi` there then.
     pub site_worker: bool,
+    /// The site's own files in the output folder that documents list (its skills).
+    pub site_files: model::SiteFiles,
     /// `--site-url`: the origin the documents are published at, over `[service] site_url`.
     pub site_url: Option<String>,
     /// Codes silenced by `--allow`, added to service.toml's `[check] allow`.
@@ -116,7 +118,7 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
         },
     };
     provenance.annotate(&mut compiled.diags);
-    on_flags(options, &mut compiled.diags);
+    on_flags(options, compiled.env_host, &mut compiled.diags);
     crate::diag::allow(
         &options.allow,
         allow.as_deref().unwrap_or_default(),
@@ -125,26 +127,44 @@ pub fn compile(sources: Sources, options: &Options) -> (Compiled, Provenance) {
     (compiled, provenance)
 }
 
-/// A diagnostic about a value given by a flag (`--base-url`, `--site-url`) names the flag as
-/// its field: the source file's line, if it has one, holds the value the flag replaced.
-fn on_flags(options: &Options, diags: &mut Diagnostics) {
-    let flags = [
+/// A diagnostic about a value given on the command line (`--base-url`, `--site-url`, `--host`)
+/// or taken from the build environment (`NETLIFY=true`) carries that origin: the source file's
+/// line, if it has one, holds the value the flag replaced, or nothing of it.
+fn on_flags(options: &Options, env_host: Option<EnvHost>, diags: &mut Diagnostics) {
+    let host = match (options.host, env_host) {
+        (Some(_), _) => Some(Origin::Flag("--host")),
+        (None, Some(env)) => Some(Origin::Env(env.by)),
+        (None, None) => None,
+    };
+    let given = [
         (
             "service.base_url",
-            "--base-url",
-            options.import.base_url.is_some(),
+            options
+                .import
+                .base_url
+                .as_ref()
+                .map(|_| Origin::Flag("--base-url")),
         ),
-        ("service.site_url", "--site-url", options.site_url.is_some()),
+        (
+            "service.site_url",
+            options
+                .site_url
+                .as_ref()
+                .map(|_| Origin::Flag("--site-url")),
+        ),
+        ("deploy.host", host),
     ];
-    if !flags.iter().any(|&(_, _, given)| given) {
+    if given.iter().all(|(_, origin)| origin.is_none()) {
         return;
     }
     for d in diags.iter_mut() {
-        if let Some(&(_, flag, _)) = flags
-            .iter()
-            .find(|&&(field, _, given)| given && d.field.as_deref() == Some(field))
-        {
-            d.field = Some(flag.to_string());
+        let Some(field) = d.field.as_deref() else {
+            continue;
+        };
+        let about =
+            |key: &str| field == key || field.strip_prefix(key).is_some_and(|r| r.starts_with('.'));
+        if let Some((_, Some(origin))) = given.iter().find(|(key, _)| about(key)) {
+            d.origin = Some(Box::new(origin.clone()));
         }
     }
 }
@@ -162,8 +182,10 @@ pub fn load(path: &Path, diags: &mut Diagnostics) -> Option<Service> {
 /// if nothing was an error, render the documents, check and render the host files that serve
 /// them.
 pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnostics) -> Compiled {
+    let asked = publish::asked_for(&raw);
     let choice = publish::resolve(
         raw.build.take().as_ref(),
+        &asked,
         options.targets.as_deref(),
         &mut diags,
     );
@@ -180,6 +202,7 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
     if let Some(host) = options.host.or(env_host.map(|e| e.host)) {
         service.host = host;
     }
+    service.site = options.site_files.clone();
     service.route_left_out =
         hosts::route_left_out(&service, &choice, options.site_worker, &mut diags);
     let artifacts = if diags.has_errors() || !emit::is_large(&service) {
@@ -272,4 +295,43 @@ fn emit_hosts(
     let host_files = hosts::render(service, &artifacts, &host);
     artifacts.extend(host_files);
     artifacts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{Code, Diagnostic};
+
+    fn at_host() -> Diagnostics {
+        let mut diags = Diagnostics::default();
+        diags.push(Diagnostic::new(Code::HostHeaders, "x").at("deploy.host"));
+        diags.push(Diagnostic::new(Code::HostHeaders, "y").at("deploy.hostname"));
+        diags
+    }
+
+    #[test]
+    fn a_value_from_a_flag_or_the_environment_carries_its_origin() {
+        let origins = |options: &Options, env: Option<EnvHost>| {
+            let mut diags = at_host();
+            on_flags(options, env, &mut diags);
+            diags
+                .iter()
+                .map(|d| d.origin.as_deref().cloned())
+                .collect::<Vec<_>>()
+        };
+        let env = Some(EnvHost {
+            host: Host::Netlify,
+            by: "NETLIFY=true",
+        });
+        let flag = Options {
+            host: Some(Host::GithubPages),
+            ..Options::default()
+        };
+        assert_eq!(origins(&flag, env), [Some(Origin::Flag("--host")), None]);
+        assert_eq!(
+            origins(&Options::default(), env),
+            [Some(Origin::Env("NETLIFY=true")), None]
+        );
+        assert_eq!(origins(&Options::default(), None), [None, None]);
+    }
 }

@@ -1,5 +1,20 @@
 //! Small text helpers shared by front and back ends.
 
+/// The SHA-256 of `bytes` as `sha256:<64 lower-case hex digits>`: the manifest's hashes and
+/// the skills index's digests alike.
+pub fn sha256_digest(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(bytes);
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for b in digest.iter() {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    out
+}
+
 /// Folds white space, line breaks included, into single spaces.
 pub fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -574,6 +589,27 @@ fn ecma_property(name: &str) -> bool {
     !name.is_empty() && !POSIX.contains(&name) && !java
 }
 
+/// Lowercases the first letter of a sentence that starts a clause, unless it opens an acronym.
+pub fn clause(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => a
+            .to_lowercase()
+            .chain(text[a.len_utf8()..].chars())
+            .collect(),
+        _ => text.to_string(),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub fn list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -778,5 +814,18 @@ mod tests {
         let (s, cut) = shorten("one two three four five six", 15);
         assert!(cut && s.chars().count() <= 15, "{s}");
         assert_eq!(s, "one two three…");
+    }
+
+    #[test]
+    fn clauses_and_lists_read_as_prose() {
+        assert_eq!(clause("Search products"), "search products");
+        assert_eq!(clause("ID lookups"), "ID lookups");
+        assert_eq!(clause("É"), "É");
+        assert_eq!(clause(""), "");
+        let words = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(list(&words(&[])), "");
+        assert_eq!(list(&words(&["a"])), "a");
+        assert_eq!(list(&words(&["a", "b"])), "a and b");
+        assert_eq!(list(&words(&["a", "b", "c"])), "a, b and c");
     }
 }

@@ -18,9 +18,14 @@ const SPLIT_INDEX: &str = crate::emit::targets::ai::split::INDEX_PATH;
 /// Files listed one by one in a table: a big API's build writes hundreds.
 pub const TABLE_ROWS: usize = 6;
 
+/// One document as an agent reads it: its bytes, served at `path` and at each of `also`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Row {
     pub path: String,
+    /// The other paths serving the same bytes (twins and aliases: `/.well-known/ia.json` of
+    /// `/ia.json`): an agent reads one of them, so they are counted once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     pub bytes: usize,
     pub o200k_base: usize,
     pub cl100k_base: usize,
@@ -101,7 +106,8 @@ pub fn preload() {
     });
 }
 
-/// Counts every served document; identical bodies (aliases) are counted once.
+/// Counts every served document; identical bodies (twins and aliases) are one row, listing
+/// each path, and counted once.
 ///
 /// On the calling thread: with the segment cache (`counts`) a second thread cost more than it
 /// saved on GitHub's build (docs/PERFORMANCE.md), each new thread warming its own copy of
@@ -128,15 +134,37 @@ fn served(artifacts: &[Artifact]) -> (Vec<&Artifact>, Vec<std::borrow::Cow<'_, s
 }
 
 fn rows(docs: &[&Artifact], counts: &[(usize, usize)]) -> Vec<Row> {
-    docs.iter()
-        .zip(counts)
-        .map(|(a, &(o200k_base, cl100k_base))| Row {
-            path: a.path.clone(),
-            bytes: a.body.len(),
-            o200k_base,
-            cl100k_base,
-        })
-        .collect()
+    let mut rows: Vec<Row> = Vec::with_capacity(docs.len());
+    let mut first: HashMap<&[u8], usize> = HashMap::default();
+    for (a, &(o200k_base, cl100k_base)) in docs.iter().zip(counts) {
+        match first.entry(a.body.as_slice()) {
+            std::collections::hash_map::Entry::Occupied(row) => {
+                rows[*row.get()].also.push(a.path.clone());
+            }
+            std::collections::hash_map::Entry::Vacant(row) => {
+                row.insert(rows.len());
+                rows.push(Row {
+                    path: a.path.clone(),
+                    also: Vec::new(),
+                    bytes: a.body.len(),
+                    o200k_base,
+                    cl100k_base,
+                });
+            }
+        }
+    }
+    rows
+}
+
+impl Row {
+    /// The paths as the table lists them: `/ia.json, /.well-known/ia.json`.
+    fn paths(&self) -> String {
+        std::iter::once(&self.path)
+            .chain(&self.also)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// Tokens of a text in both encodings, `(o200k_base, cl100k_base)`.
@@ -308,8 +336,8 @@ pub fn table(rows: &[Row], source: Option<&Row>, limit: Option<usize>) -> String
     let total = Total::of(rows);
     let width = rows
         .iter()
-        .chain(source)
-        .map(|r| r.path.len())
+        .map(|r| r.paths().chars().count())
+        .chain(source.map(|s| s.path.chars().count()))
         .max()
         .unwrap_or(0)
         .max("document".len());
@@ -337,7 +365,7 @@ pub fn table(rows: &[Row], source: Option<&Row>, limit: Option<usize>) -> String
         _ => rows.iter().collect(),
     };
     for r in &shown {
-        out.push_str(&line(&r.path, r.bytes, r.o200k_base, r.cl100k_base));
+        out.push_str(&line(&r.paths(), r.bytes, r.o200k_base, r.cl100k_base));
     }
     if shown.len() < rows.len() {
         let rest: Vec<Row> = rows
@@ -396,6 +424,7 @@ mod tests {
     fn row(path: &str, bytes: usize, o: usize, c: usize) -> Row {
         Row {
             path: path.into(),
+            also: Vec::new(),
             bytes,
             o200k_base: o,
             cl100k_base: c,
@@ -405,14 +434,22 @@ mod tests {
     #[test]
     fn counts_documents_in_both_encodings() {
         let body = "{\"aiendpoint\": \"1.0\", \"service\": {\"name\": \"Notes\"}}\n";
-        let arts = [doc("/.well-known/ai", body), doc("/ai", body)];
+        let arts = [
+            doc("/.well-known/ai", body),
+            doc("/llms.txt", "# Notes\n"),
+            doc("/ai", body),
+        ];
         let rows = count(&arts);
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].bytes, body.len());
         assert!(rows[0].o200k_base > 5 && rows[0].o200k_base < body.len());
         assert!(rows[0].cl100k_base > 5);
-        assert_eq!(rows[0].o200k_base, rows[1].o200k_base);
         assert_eq!(count_serial(&arts), rows);
+        // A twin is one row with both paths, counted once in the total.
+        assert_eq!(rows[0].also, ["/ai"]);
+        let t = table(&rows, None, None);
+        assert!(t.contains("/.well-known/ai, /ai "), "{t}");
+        assert_eq!(Total::of(&rows).bytes, body.len() + "# Notes\n".len());
     }
 
     #[test]

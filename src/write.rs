@@ -27,8 +27,6 @@ use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use sha2::{Digest, Sha256};
-
 use crate::emit::Artifact;
 use crate::emit::hosts::section::{self, Placement};
 use crate::emit::hosts::{self, Merge};
@@ -44,6 +42,15 @@ const JOURNAL_HEAD: &str =
 const SECTION: &str = "section";
 /// The manifest's mark for a folder wellgen created.
 const FOLDER: &str = "folder";
+/// The manifest's mark for a member wellgen created in a host file of entries
+/// (`/vercel.json#/headers member`, the file and a JSON Pointer to the member).
+const MEMBER: &str = "member";
+/// Said once, after the head, in a manifest that records members. Not part of the head: a
+/// wellgen that does not know a head takes the manifest for one from before folders were
+/// recorded, and a build that creates no member writes the very manifest it wrote before.
+const MEMBERS_NOTE: &str = "# Members wellgen created in a host file it merges into \
+     (`/vercel.json#/headers member`): taken out with wellgen's entries; a member the site wrote \
+     stays, even empty.";
 
 #[derive(Debug)]
 pub struct WriteError {
@@ -81,6 +88,9 @@ pub struct Report {
     pub removed: Vec<String>,
     /// Files of the previous build left in place, each with the reason (printed as warnings).
     pub kept: Vec<String>,
+    /// Host files the site has its own of (`/404.html`, `/.nojekyll`), which replace wellgen's
+    /// default: the right outcome, said in a note.
+    pub site_files: Vec<String>,
     /// What was done about a build interrupted earlier, if one was.
     pub recovered: Option<Recovered>,
 }
@@ -110,15 +120,7 @@ fn file_workers(files: usize) -> usize {
 
 /// The SHA-256 of `bytes` as the manifest writes it (`sha256:<hex>`).
 pub fn content_hash(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in digest.iter() {
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0xf)]));
-    }
-    out
+    crate::text::sha256_digest(bytes)
 }
 
 /// Writes `artifacts` into `out`, replacing the previous build's files and removing those it
@@ -209,6 +211,8 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     let mut files: Vec<(PathBuf, Arc<Vec<u8>>, bool)> = Vec::new();
     let mut removes = Vec::new();
     let mut manifest: BTreeMap<String, String> = BTreeMap::new();
+    // The members this build created, or keeps, in each host file of entries.
+    let mut members: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut clashes: Vec<String> = Vec::new();
     let mut destinations = Destinations::new(root);
     // Each error is met in artifact order, as it would be one file at a time.
@@ -249,7 +253,9 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
             merged.into()
         } else if matches!(merge, Merge::VercelJson | Merge::RoutesJson) {
             manifest.insert(a.path.clone(), SECTION.into());
-            merged_entries(merge, &dest, &a.body, &previous)?.into()
+            let merged = merged_entries(merge, &dest, &a.body, &previous)?;
+            members.insert(a.path.clone(), merged.created);
+            merged.text.into_bytes().into()
         } else {
             let Some(owned) = owned else {
                 unreachable!("`owned_file` looks at every file wellgen owns")
@@ -257,10 +263,7 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
             let (hash, changed) = match owned? {
                 Owned::SitesOwn => {
                     // A site's own 404.html (or .nojekyll) wins over wellgen's default.
-                    report.kept.push(format!(
-                        "`{}` is the site's own; wellgen's default was not written",
-                        a.path
-                    ));
+                    report.site_files.push(a.path.clone());
                     continue;
                 }
                 Owned::Found(_, Existing::Taken(clash)) => {
@@ -342,8 +345,17 @@ fn plan(root: &Path, artifacts: &[Artifact]) -> Result<Plan, WriteError> {
     for folder in &created {
         listing.insert(format!("{folder}/"), FOLDER);
     }
+    for (file, names) in &members {
+        for name in names {
+            listing.insert(format!("{file}#/{name}"), MEMBER);
+        }
+    }
     let mut text = String::from(MANIFEST_HEAD);
     text.push('\n');
+    if members.values().any(|names| !names.is_empty()) {
+        text.push_str(MEMBERS_NOTE);
+        text.push('\n');
+    }
     for (path, hash) in &listing {
         text.push_str(&format!("{path} {hash}\n"));
     }
@@ -413,8 +425,9 @@ fn owns_whole(root: &Path, previous: &Manifest) -> bool {
                 &String::from_utf8_lossy(&now),
                 "",
                 &previous.owned_by(rel),
+                &previous.created_in(rel),
             )
-            .is_ok_and(|rest| rest.trim().is_empty()),
+            .is_ok_and(|rest| rest.text.trim().is_empty()),
             Merge::Section(placement) => {
                 section::merge(&String::from_utf8_lossy(&now), "", placement)
                     .is_ok_and(|rest| rest.trim().is_empty())
@@ -599,8 +612,15 @@ fn plan_removal(
     }
     if matches!(merge, Merge::VercelJson | Merge::RoutesJson) {
         let text = String::from_utf8_lossy(&now);
-        let rest = hosts::merge_entries(merge, &text, "", &previous.owned_by(url_path))
-            .map_err(|e| kept(&e))?;
+        let rest = hosts::merge_entries(
+            merge,
+            &text,
+            "",
+            &previous.owned_by(url_path),
+            &previous.created_in(url_path),
+        )
+        .map_err(|e| kept(&e))?
+        .text;
         return Ok(Some(if rest.trim().is_empty() {
             Removal::Delete(dest, content_hash(&now))
         } else {
@@ -726,7 +746,7 @@ fn merged_entries(
     dest: &Path,
     ours: &[u8],
     previous: &Manifest,
-) -> Result<Vec<u8>, WriteError> {
+) -> Result<hosts::Merged, WriteError> {
     let existing = read_host_file(dest)?;
     let url_path = format!(
         "/{}",
@@ -737,8 +757,8 @@ fn merged_entries(
         &existing,
         &String::from_utf8_lossy(ours),
         &previous.owned_by(&url_path),
+        &previous.created_in(&url_path),
     )
-    .map(String::into_bytes)
     .map_err(|e| WriteError::new(format!("cannot update {}: {e}", dest.display())))
 }
 
@@ -877,6 +897,8 @@ struct Manifest {
     entries: BTreeMap<String, String>,
     /// The folders wellgen created (`/a/b`, no trailing slash).
     folders: BTreeSet<String>,
+    /// The members wellgen created in each host file of entries, by the file's URL path.
+    members: BTreeMap<String, BTreeSet<String>>,
     ignored: Vec<String>,
 }
 
@@ -888,6 +910,20 @@ impl Manifest {
             self.entries.keys().cloned().collect()
         } else {
             BTreeSet::new()
+        }
+    }
+
+    /// The members wellgen created in a host file of entries, when its last build wrote the
+    /// file. A manifest written before members were recorded names none: every member is then
+    /// taken for the site's and stays. Taking a list wellgen created for the site's costs an
+    /// empty list, which configures nothing on Vercel; taking the site's list for wellgen's
+    /// would delete what the site wrote, which no later build can give back.
+    fn created_in(&self, host_file: &str) -> BTreeSet<String> {
+        match self.entries.get(host_file) {
+            Some(mark) if mark == SECTION => {
+                self.members.get(host_file).cloned().unwrap_or_default()
+            }
+            _ => BTreeSet::new(),
         }
     }
 }
@@ -918,6 +954,15 @@ fn read_manifest(root: &Path) -> Result<Manifest, WriteError> {
             .filter(|f| plain_path(f))
         {
             manifest.folders.insert(folder.to_string());
+            continue;
+        }
+        if let Some((file, name)) = line
+            .strip_suffix(&format!(" {MEMBER}"))
+            .and_then(|m| m.rsplit_once("#/"))
+            .filter(|(file, name)| plain_path(file) && !name.is_empty())
+        {
+            let names = manifest.members.entry(file.to_string()).or_default();
+            names.insert(name.to_string());
             continue;
         }
         let (file, hash) = match line.rsplit_once(' ') {
@@ -1726,6 +1771,43 @@ mod tests {
         fs::write(&path, b"").unwrap();
         assert!(holds(&path, b"").unwrap());
         assert!(holds(&dir.path().join("missing"), b"").is_err());
+    }
+
+    /// Member lines are read for the host file they name, and count only while the manifest
+    /// still lists that file as merged into; a manifest without them names no member.
+    #[test]
+    fn the_manifest_names_the_members_wellgen_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = |lines: &str| {
+            fs::write(
+                dir.path().join(MANIFEST),
+                format!("{MANIFEST_HEAD}\n{MEMBERS_NOTE}\n{lines}"),
+            )
+            .unwrap();
+            read_manifest(dir.path()).unwrap()
+        };
+        let read = manifest(
+            "/vercel.json section\n/vercel.json#/$schema member\n/vercel.json#/headers member\n\
+             /_routes.json#/exclude member\n/../x#/headers member\n",
+        );
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(
+            read.created_in("/vercel.json"),
+            names(&["$schema", "headers"])
+        );
+        assert!(
+            read.created_in("/_routes.json").is_empty(),
+            "not written by the last build"
+        );
+        assert!(
+            !read.entries.keys().any(|k| k.contains('#')),
+            "{:?}",
+            read.entries
+        );
+        assert_eq!(read.ignored.len(), 1, "{:?}", read.ignored);
+        let old = manifest("/vercel.json section\n/ai sha256:00\n");
+        assert!(old.created_in("/vercel.json").is_empty());
+        assert!(old.ignored.is_empty());
     }
 
     #[test]

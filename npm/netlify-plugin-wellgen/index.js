@@ -1,7 +1,8 @@
 'use strict';
 // Netlify build plugin: after the site is built, `wellgen build SOURCE -o PUBLISH_DIR --host
 // netlify` writes the discovery documents and merges wellgen's rules into the site's `_headers`
-// and `_redirects`. A failed check fails the build with wellgen's own diagnostics.
+// and `_redirects`. A failed check fails the build with wellgen's own diagnostics, printed once
+// (in the failure message).
 
 const { spawnSync } = require('node:child_process');
 
@@ -33,14 +34,16 @@ module.exports = {
     console.log(`$ wellgen ${args.join(' ')}`);
     const run = spawnSync(binary, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (run.stdout) process.stdout.write(run.stdout);
-    if (run.stderr) process.stderr.write(run.stderr);
     if (run.error) {
+      if (run.stderr) process.stderr.write(run.stderr);
       return utils.build.failBuild(`wellgen could not run: ${run.error.message}`, { error: run.error });
     }
     if (run.status !== 0) {
+      // The diagnostics go into the failure message, which Netlify prints: once, not twice.
       const why = run.signal ? `was killed by ${run.signal}` : `exited with code ${run.status}`;
       return utils.build.failBuild(`wellgen ${why}:\n${(run.stderr || '').trim()}`);
     }
+    if (run.stderr) process.stderr.write(run.stderr);
     // wellgen's own closing line: "built N files into DIR (N written, N unchanged; problems)".
     const summary = (run.stderr || '').split('\n').reverse().find((line) => line.startsWith('built '));
     utils.status.show({

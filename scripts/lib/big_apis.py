@@ -9,8 +9,9 @@ spec, then a table of the figures:
   b. every operation of the source (method + path) is a capability of one of them, with every
      required path and query parameter;
   c. the build's token ratio (`ratio.o200k_base` of the --json summary: the source's tokens over
-     all the /.well-known/ai documents' tokens) is at least 14 (the documents state every place,
-     format, shape and allowed value a call needs: docs/targets/ai.md);
+     all the /.well-known/ai documents' tokens) is at least 13 (the documents state every place,
+     format, shape and allowed value a call needs, nested fields' and array items' allowed
+     values too: docs/targets/ai.md; Stripe, whose nested fields hold many enums, is at 13.6);
   d. no file the build writes is larger than the source.
 
 Used by scripts/check-big-apis, which makes the venv (jsonschema with its format checkers, PyYAML).
@@ -23,7 +24,7 @@ import jsonschema
 import yaml
 
 MAX_DOC = 65536
-MIN_RATIO = 14
+MIN_RATIO = 13
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 
 wellgen, schema_path, work, *specs = sys.argv[1:]

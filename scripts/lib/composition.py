@@ -3,8 +3,8 @@
 `wellgen serve --host cloudflare`. Checks, on every wellgen document (GET, and a CORS preflight
 `OPTIONS`), exactly one `Access-Control-Allow-Origin: *` and wellgen's own Cache-Control; on the
 site's pages, the site's headers untouched; and that both servers answer the same status and
-the same headers, header for header (the headers a runtime adds by itself, listed in RUNTIME,
-aside). Used by scripts/check-wrangler.
+the same headers, header for header (RUNTIME, the headers only the runtime sends, aside).
+Used by scripts/check-wrangler, beside same_answers.py, which compares every path.
 
 Usage: composition.py DIST RUNTIME_URL PREVIEW_URL SITE_PAGE...   (exit 1 on any problem)
 """
@@ -12,11 +12,12 @@ import os, subprocess, sys
 
 dist, runtime, preview, *site_pages = sys.argv[1:]
 
-# Set by the server, not by `_headers`: transport headers, and what `wrangler pages dev` adds to
-# every asset (x-server-env says "dev"; referrer-policy and x-content-type-options are the asset
-# server's defaults on GET). An empty ETag/Date comparison would prove nothing either way.
+# Sent by the runtime only: transport headers, the time, wrangler's ETag (a hash of the file)
+# and its mark of a dev server (`x-server-env: dev`). The headers Pages adds to every answer
+# (Access-Control-Allow-Origin, Referrer-Policy, X-Content-Type-Options, Cache-Control) are
+# compared: `wellgen serve` sends them too.
 RUNTIME = {"date", "etag", "transfer-encoding", "content-length", "connection", "keep-alive",
-           "server", "x-server-env", "referrer-policy", "x-content-type-options"}
+           "server", "x-server-env"}
 
 def fetch(base, path, method="GET"):
     """Status and headers (lower-case names, repeats kept in order)."""

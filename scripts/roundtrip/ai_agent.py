@@ -133,18 +133,41 @@ def authenticate(call, auth, doc_url, site):
     elif kind in ("bearer", "oauth2"):
         call.headers["Authorization"] = f"Bearer {BEARER}"
     elif kind == "apikey":
-        scheme = scheme_at(auth.get("docs"), doc_url, site)
+        target = value_at(auth.get("docs"), doc_url, site)
+        schemes = schemes_of(target, auth.get("docs"), doc_url, site)
         if not auth.get("docs"):
             call.note = "auth is apikey with neither `header` nor `docs`: sent without credentials"
-        elif scheme is None:
-            call.note = f"auth.docs {auth['docs']} is no Security Scheme Object on the site: sent without credentials"
-        elif not apply_scheme(call, scheme):
-            call.note = f"cannot satisfy the scheme {scheme}"
+        elif not schemes:
+            call.note = (f"auth.docs {auth['docs']} is no Security Scheme or Requirement Object "
+                         "on the site: sent without credentials")
+        else:
+            for scheme in schemes:
+                if not apply_scheme(call, scheme):
+                    call.note = f"cannot satisfy the scheme {scheme}"
 
 
-def scheme_at(docs, doc_url, site):
-    """The JSON value `docs` points at (`/openapi.json#/components/securitySchemes/x`) when it
-    is a document of the same site."""
+def schemes_of(target, docs, doc_url, site):
+    """The Security Scheme Objects `auth.docs` stands for: the scheme it points at, or every
+    scheme a Security Requirement Object it points at names (from the same document's
+    `components.securitySchemes`)."""
+    if not isinstance(target, dict):
+        return []
+    if "type" in target:
+        return [target]
+    address = urljoin(doc_url, docs).partition("#")[0]
+    found = []
+    for name in target:
+        scheme = value_at(f"{address}#/components/securitySchemes/{name.replace('~', '~0').replace('/', '~1')}",
+                          doc_url, site)
+        if not isinstance(scheme, dict):
+            return []
+        found.append(scheme)
+    return found
+
+
+def value_at(docs, doc_url, site):
+    """The JSON value `docs` points at (`/openapi.json#/components/securitySchemes/x`,
+    `/openapi.json#/security/0`) when it is a document of the same site."""
     if not isinstance(docs, str):
         return None
     target = urljoin(doc_url, docs)
@@ -160,4 +183,4 @@ def scheme_at(docs, doc_url, site):
             value = value[int(token)]
         else:
             return None
-    return value if isinstance(value, dict) else None
+    return value

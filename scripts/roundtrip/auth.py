@@ -1,5 +1,6 @@
 """Credentials placed as an OpenAPI Security Scheme Object says (both agents use it: the ai
-agent for the scheme `auth.docs` points at, the MCP agent for the binding's `security`)."""
+agent for the scheme `auth.docs` points at, the MCP agent for the binding's `security`), and
+as a requirement of several schemes sent together says."""
 from request import API_KEY, BEARER, basic_credentials
 
 DIGEST = ('Digest username="rtuser", realm="api", nonce="abc123", uri="x", '
@@ -37,3 +38,12 @@ def apply_scheme(call, scheme):
         call.headers["Authorization"] = f"Bearer {BEARER}"
         return True
     return False
+
+
+def apply_requirement(call, requirement):
+    """A binding's `security` entry: one scheme, or `{"allOf": [...]}` of schemes the call
+    sends together. False when some scheme of it cannot be satisfied."""
+    if isinstance(requirement, dict) and isinstance(requirement.get("allOf"), list):
+        schemes = requirement["allOf"]
+        return bool(schemes) and all(isinstance(s, dict) and apply_scheme(call, s) for s in schemes)
+    return isinstance(requirement, dict) and apply_scheme(call, requirement)

@@ -6,7 +6,7 @@ import json
 import os
 import re
 
-from auth import apply_scheme
+from auth import apply_requirement
 from request import Call, path_segment, set_body
 from values import value_for
 
@@ -69,6 +69,6 @@ def call_for(tool):
     if binding.get("contentType") or fields or has_whole:
         set_body(call, binding.get("contentType"), fields=fields, whole=whole, has_whole=has_whole)
     schemes = binding.get("security") or []
-    if schemes and not any(apply_scheme(call, s) for s in schemes if isinstance(s, dict)):
+    if schemes and not any(apply_requirement(call, s) for s in schemes):
         call.note = "no security scheme the agent can satisfy"
     return call

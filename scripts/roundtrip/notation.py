@@ -131,7 +131,8 @@ def is_number(text):
 
 
 def nested_type(text):
-    """`<type>` or `<type> {a: <type>, …}` (an object's required fields) as a schema."""
+    """`<type>`, `<type> {a: <type>, …}` (an object's required fields), `array items <type>`,
+    or a scalar's allowed values (`string a|b`, `string const v`) as a schema."""
     text = text.strip()
     kind, _, rest = text.partition(" ")
     schema = {"type": kind}
@@ -140,6 +141,11 @@ def nested_type(text):
         schema.update(fields(rest))
     elif rest.startswith("items "):
         schema["items"] = nested_type(rest[len("items "):])
+    elif rest.startswith("const "):
+        schema["const"] = typed(read_value(rest[len("const "):]), kind)
+    elif rest:
+        values, _ = split_top(rest, "|")
+        schema["enum"] = [typed(read_value(v), kind) for v in values]
     return schema
 
 
@@ -153,8 +159,11 @@ def fields(text):
     if inner.strip():
         entries, _ = split_top(inner, ",")
         for entry in entries:
-            name, _, kind = entry.partition(":")
-            name = read_value(name)
+            # The name ends at the first `:` outside a JSON string.
+            head = split_top(entry, ":")[0][0]
+            if len(head) == len(entry):
+                raise ValueError(f"not a field: {entry!r}")
+            name, kind = read_value(head), entry[len(head) + 1:]
             props[name] = nested_type(kind)
             required.append(name)
     return {"type": "object", "properties": props, "required": required}

@@ -78,7 +78,7 @@ def stop_all():
 def read_spec(node, yaml_module, spec):
     """What the harness needs of the spec: its server URLs (3.x `servers`, variables at their
     defaults; 2.0 schemes x host + basePath) and the path keys that hold a `#` (AWS writes
-    `/tags/{arn}#tagKeys`), which Prism cannot route. Read with Node and the js-yaml Prism
+    `/tags/{arn}#tagKeys`) or a query (`/rest?method=x`), which Prism cannot route. Read with Node and the js-yaml Prism
     brings, Python having no YAML reader."""
     script = r"""
 const fs = require('fs'), yaml = require(process.argv[1]);
@@ -95,7 +95,7 @@ if (doc && doc.swagger) {
   const schemes = doc.schemes && doc.schemes.length ? doc.schemes : ['https'];
   for (const sc of schemes) urls.push(doc.host ? sc + '://' + doc.host + (doc.basePath || '') : (doc.basePath || ''));
 }
-const hashPaths = Object.keys((doc && doc.paths) || {}).filter(k => k.includes('#'));
+const hashPaths = Object.keys((doc && doc.paths) || {}).filter(k => k.includes('#') || k.includes('?'));
 process.stdout.write(JSON.stringify({ servers: urls, hashPaths }));
 """
     out = subprocess.run([node, "-e", script, yaml_module, spec], capture_output=True, timeout=120)
@@ -105,11 +105,17 @@ process.stdout.write(JSON.stringify({ servers: urls, hashPaths }));
     return [u for u in read["servers"] if isinstance(u, str)], read["hashPaths"]
 
 
+# Prism's answer to any body of an operation whose spec names no media type for it (a Swagger
+# 2.0 body parameter with no `consumes`): it has nothing to validate the body against.
+NO_BODY_MEDIA = "No supported content types, but request included a non-empty body"
+
+
 def unroutable(path, hash_paths):
-    """Whether a path Prism could not route is one of the spec's `#` path keys, which Prism
-    matches literally, `#` and all: Prism says nothing about such a call, either way."""
+    """Whether a path Prism could not route is one of the spec's path keys that hold a `#` or
+    a query (`/rest?method=x`), which Prism matches literally, `#` or `?` and all: Prism says
+    nothing about such a call, either way."""
     for key in hash_paths:
-        template = re.escape(key.split("#", 1)[0])
+        template = re.escape(re.split(r"[#?]", key, maxsplit=1)[0])
         template = re.sub(r"\\\{[^}]*\\\}", "[^/]+", template)
         if re.fullmatch(template, path):
             return True

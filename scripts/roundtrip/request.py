@@ -5,6 +5,7 @@ query values and body fields into bytes the way each media type says.
 """
 import base64
 import json
+from xml.sax.saxutils import escape
 from urllib.parse import quote, urlencode
 
 # The fixed dummy credentials both agents use.
@@ -66,6 +67,17 @@ def basic_credentials():
     return "Basic " + base64.b64encode(raw).decode()
 
 
+def xml_elements(value):
+    """An object's fields as XML elements named by their keys, nested as the object nests (a
+    list repeats its element): the usual reading of a JSON shape as XML."""
+    out = []
+    for k, v in value.items():
+        for item in (v if isinstance(v, list) else [v]):
+            inner = xml_elements(item) if isinstance(item, dict) else escape(text(item))
+            out.append(f"<{k}>{inner}</{k}>")
+    return "".join(out)
+
+
 def set_body(call, media_type, fields=None, whole=None, has_whole=False):
     """Encodes the body: `whole` is the entire body, else `fields` are the fields of an object."""
     media = (media_type or "application/json").split(";")[0].strip().lower()
@@ -92,6 +104,8 @@ def set_body(call, media_type, fields=None, whole=None, has_whole=False):
         chunks.append(f"--{boundary}--\r\n")
         data = "".join(chunks).encode()
         media_type = f"multipart/form-data; boundary={boundary}"
+    elif (media.endswith("/xml") or media.endswith("+xml")) and isinstance(value, dict):
+        data = xml_elements(value).encode()
     elif isinstance(value, (dict, list)):
         data = json.dumps(value).encode()
     else:

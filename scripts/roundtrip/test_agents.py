@@ -35,6 +35,15 @@ class Notation(unittest.TestCase):
         self.assertEqual(item["properties"]["owner"]["properties"]["name"], {"type": "string"})
         self.assertEqual(value_for(p.schema), [{"id": 1, "tags": ["abc"], "owner": {"name": "abc"}}])
 
+    def test_nested_allowed_values(self):
+        p = notation.parse('object, required, fields {sku: object {name: string Basic|"Premium, v2"}, '
+                           '"a:b": integer const 3}')
+        self.assertEqual(p.schema["properties"]["sku"]["properties"]["name"]["enum"], ["Basic", "Premium, v2"])
+        self.assertEqual(p.schema["properties"]["a:b"]["const"], 3)
+        self.assertEqual(value_for(p.schema), {"sku": {"name": "Basic"}, "a:b": 3})
+        q = notation.parse("array, required, items string pdf|docx")
+        self.assertEqual(value_for(q.schema), ["pdf"])
+
     def test_body_and_bounds(self):
         p = notation.parse("integer, required, body, min 5, max 9")
         self.assertTrue(p.whole_body)
@@ -119,6 +128,18 @@ class AiAgent(unittest.TestCase):
         raw = base64.b64decode(call.headers["Authorization"].split()[1]).decode()
         self.assertEqual(raw, "rt-user:rt-password")
 
+    def test_auth_docs_to_a_requirement_of_two_schemes(self):
+        doc = {"aiendpoint": "1.0", "auth": {"type": "apikey", "docs": "/openapi.json#/security/0"},
+               "capabilities": [{"id": "list", "method": "GET", "endpoint": "/items"}]}
+        folder = self.site(doc, {"openapi.json": {
+            "security": [{"key": [], "client": []}],
+            "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+                                               "client": {"type": "apiKey", "in": "query", "name": "client"}}}}})
+        (call,) = ai_agent.calls(folder, "https://api.example.com/.well-known/ai")
+        self.assertEqual(call.headers["X-Key"], "rt-api-key-0123456789")
+        self.assertEqual(call.full_url(), "https://api.example.com/items?client=rt-api-key-0123456789")
+        self.assertIsNone(call.note)
+
 
 class McpAgent(unittest.TestCase):
     def test_the_binding_example(self):
@@ -142,6 +163,27 @@ class McpAgent(unittest.TestCase):
         self.assertEqual(call.header_lines()["Cookie"], "session=abc")
         self.assertEqual(json.loads(call.body), {"id": "abc"})
 
+    def test_schemes_sent_together(self):
+        both = {"allOf": [{"type": "apiKey", "in": "header", "name": "X-Key"},
+                          {"type": "apiKey", "in": "header", "name": "X-Client"}]}
+        tool = {"name": "t", "inputSchema": {"type": "object", "properties": {}},
+                "_meta": {"dev.wellgen/http": {"method": "GET", "url": "https://api.example.com/items",
+                                                "arguments": {}, "security": [both]}}}
+        call = mcp_agent.call_for(tool)
+        self.assertEqual((call.headers["X-Key"], call.headers["X-Client"]),
+                         ("rt-api-key-0123456789", "rt-api-key-0123456789"))
+        self.assertIsNone(call.note)
+
+    def test_an_xml_body_is_nested_elements(self):
+        tool = {"name": "t", "inputSchema": {"type": "object", "required": ["Config"],
+                                             "properties": {"Config": {"type": "object", "required": ["Name"],
+                                                                       "properties": {"Name": {"type": "string", "enum": ["a&b"]}}}}},
+                "_meta": {"dev.wellgen/http": {"method": "POST", "url": "https://api.example.com/keys",
+                                                "arguments": {"Config": {"in": "body", "name": "Config"}},
+                                                "contentType": "text/xml", "security": []}}}
+        call = mcp_agent.call_for(tool)
+        self.assertEqual(call.body, b"<Config><Name>a&amp;b</Name></Config>")
+
     def test_no_binding(self):
         self.assertEqual(mcp_agent.call_for({"name": "t", "inputSchema": {}}).refused[0], "no-binding")
 
@@ -153,6 +195,8 @@ class Harness(unittest.TestCase):
                          "http://127.0.0.1:9/quotes?a=1")
         self.assertIsNone(to_prism("https://elsewhere.com/forex-quotes/quotes", servers, 9))
         self.assertTrue(unroutable("/tags/abc", ["/tags/{resourceArn}#tagKeys"]))
+        self.assertTrue(unroutable("/rest", ["/rest?method=flickr.photos.search"]))
+        self.assertFalse(unroutable("/rest/x", ["/rest?method=flickr.photos.search"]))
 
     def test_classify(self):
         violations = [{"location": ["request", "query"], "severity": "Error", "code": "required",

@@ -286,7 +286,7 @@ fn report(
         if chars > MAX_AGENT_TEXT {
             diags.push(
                 Diagnostic::new(Code::LongText, format!(
-                    "is {chars} characters long; text an agent reads stays under \
+                    "`{field}` is {chars} characters long; text an agent reads stays under \
                      {MAX_AGENT_TEXT} here, as long text costs every agent tokens and can hide instructions"
                 ))
                 .at(field.to_string())

@@ -181,6 +181,9 @@ pub fn visit<'a>(s: &'a Service, visit: impl FnMut(&Field<'_>, &'a str, Use)) {
     for (i, a) in s.auth_also.iter().enumerate() {
         auth(&mut c, a, &format!("auth.also.{i}"));
     }
+    for (i, a) in s.auth_with.iter().enumerate() {
+        auth(&mut c, a, &format!("auth.with.{i}"));
+    }
     others(&mut c, s);
     for cap in &s.capabilities {
         capability(&mut c, cap);

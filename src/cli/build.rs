@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::compile::{Compiled, compile_into, notes_line, summary, unused_ref_root};
+use super::compile::{Compiled, compile_into, notes_line, summary, unused_import_flags};
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input, Report};
 use crate::diag::Code;
 use crate::diag::report::Format;
@@ -20,7 +20,7 @@ use crate::write;
 pub(super) const DEFAULT_OUT: &str = "dist";
 
 pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: bool) -> u8 {
-    if let Some(error) = unused_ref_root(input) {
+    if let Some(error) = unused_import_flags(input) {
         eprintln!("{error}");
         return EXIT_USAGE;
     }
@@ -49,6 +49,7 @@ pub(super) fn build(input: &Input, out: Option<&Path>, report: &Report, quiet: b
     if let Some(line) = &built.notes {
         eprintln!("{line}");
     }
+    eprintln!("{}", super::audit::level_line(out));
     let rows = built
         .counted
         .take()
@@ -221,12 +222,24 @@ pub(super) fn build_one(
                     );
                 }
             }
+            // The site's own page is kept, as it should be: a note, shown as notes are.
+            if !quiet && input.notes {
+                for path in &written.site_files {
+                    let _ = writeln!(
+                        err,
+                        "note[{}]: `{path}` is the site's own, which is kept; wellgen's default \
+                         is not written\n  = help: nothing to do; to record the choice, add \
+                         \"{path}\" to `[build] skip` in service.toml",
+                        Code::OutputSiteFile,
+                    );
+                }
+            }
             let problems = summary(&diags, written.kept.len());
             Ok(Built {
                 artifacts,
                 written,
                 problems,
-                notes: notes_line(&diags, input.notes),
+                notes: notes_line(&diags, input.notes, "check"),
                 counted,
             })
         }
@@ -310,6 +323,7 @@ fn source_row(path: &Path) -> Option<Row> {
     let (o200k_base, cl100k_base) = tokens::count_text(&text);
     Some(Row {
         path: path.display().to_string(),
+        also: Vec::new(),
         bytes: text.len(),
         o200k_base,
         cl100k_base,

@@ -1,11 +1,11 @@
 //! `wellgen check`: every check, nothing written; diagnostics in the format asked for.
 
-use super::compile::{Compiled, compile_as, notes_line, summary, unused_ref_root};
+use super::compile::{Compiled, compile_as, notes_line, summary, unused_import_flags};
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE, Input};
 use crate::diag::report::Format;
 
 pub(super) fn check(input: &Input, strict: bool, format: Format, quiet: bool) -> u8 {
-    if let Some(error) = unused_ref_root(input) {
+    if let Some(error) = unused_import_flags(input) {
         eprintln!("{error}");
         return EXIT_USAGE;
     }
@@ -20,7 +20,7 @@ pub(super) fn check(input: &Input, strict: bool, format: Format, quiet: bool) ->
                     crate::diag::shown::path(&input.source),
                     summary(&diags, 0)
                 );
-                if !quiet && let Some(line) = notes_line(&diags, input.notes) {
+                if !quiet && let Some(line) = notes_line(&diags, input.notes, "check") {
                     eprintln!("{line}");
                 }
             }

@@ -124,12 +124,32 @@ fn sources(input: &Input) -> (PathBuf, Option<PathBuf>) {
     }
 }
 
-/// `--ref-root` given where no OpenAPI document is imported (no `--openapi`, SOURCE a
-/// service.toml without `[source] openapi`): the usage error saying that the flag would do
-/// nothing, as for other flags that do not apply. A source that cannot be read or parsed is
-/// left to the compile, which reports it in place.
-pub(super) fn unused_ref_root(input: &Input) -> Option<String> {
-    let dir = input.ref_root.as_ref()?;
+/// `--ref-root`, `--include` or `--exclude` given where no OpenAPI document is imported (no
+/// `--openapi`, SOURCE a service.toml without `[source] openapi`): the usage error saying that
+/// the flag would do nothing, as for other flags that do not apply. A source that cannot be
+/// read or parsed is left to the compile, which reports it in place.
+pub(super) fn unused_import_flags(input: &Input) -> Option<String> {
+    let (flag, what) = if let Some(dir) = &input.ref_root {
+        (
+            "--ref-root",
+            format!(
+                "--ref-root {} names the folder an OpenAPI document's `$ref`s may reach",
+                dir.display()
+            ),
+        )
+    } else if !input.include.is_empty() {
+        (
+            "--include",
+            "--include keeps only some operations of an OpenAPI document".to_string(),
+        )
+    } else if !input.exclude.is_empty() {
+        (
+            "--exclude",
+            "--exclude leaves out operations of an OpenAPI document".to_string(),
+        )
+    } else {
+        return None;
+    };
     let (path, openapi) = sources(input);
     if openapi.is_some() {
         return None;
@@ -147,10 +167,8 @@ pub(super) fn unused_ref_root(input: &Input) -> Option<String> {
     .flatten();
     (imports == Some(false)).then(|| {
         format!(
-            "error: --ref-root {} names the folder an OpenAPI document's `$ref`s may reach, but \
-             {} imports no OpenAPI document: pass one with --openapi or `[source] openapi`, or \
-             drop --ref-root",
-            dir.display(),
+            "error: {what}, but {} imports no OpenAPI document: pass one with --openapi or \
+             `[source] openapi`, or drop {flag}",
             path.display()
         )
     })
@@ -172,11 +190,16 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
         host: input.host,
         env_host: pipeline::host_from_env(|name| std::env::var(name).ok()),
         site_worker: input.site_worker(),
+        site_files: input.site_files(),
         policy: check::Policy {
             allow_secret_like: input.allow_secret_like.clone(),
             allow_local: input.allow_local,
         },
         import: openapi::Options {
+            filter: openapi::Filter {
+                include: input.include.clone(),
+                exclude: input.exclude.clone(),
+            },
             max_input_size: input.max_input_size,
             ref_root: input.ref_root.clone(),
             base_url: input.base_url.clone(),
@@ -201,8 +224,8 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
 }
 
 /// The line after a run whose notes were not shown: `23 values derived for agis, adp, a2a
-/// (wellgen check --notes lists them)`.
-pub(super) fn notes_line(diags: &Diagnostics, shown: bool) -> Option<String> {
+/// (wellgen check --notes lists them)`; `command` is the one that lists them.
+pub(super) fn notes_line(diags: &Diagnostics, shown: bool, command: &str) -> Option<String> {
     let n = diags.note_count();
     if n == 0 || shown {
         return None;
@@ -215,7 +238,7 @@ pub(super) fn notes_line(diags: &Diagnostics, shown: bool) -> Option<String> {
         }
     }
     Some(format!(
-        "{} value{} derived for {} (wellgen check --notes lists {})",
+        "{} value{} derived for {} (wellgen {command} --notes lists {})",
         report::thousands(n),
         if n == 1 { "" } else { "s" },
         areas.join(", "),

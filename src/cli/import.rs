@@ -3,7 +3,9 @@
 use std::io::Write as _;
 use std::path::Path;
 
+use super::compile::notes_line;
 use super::{EXIT_INVALID, EXIT_OK, EXIT_USAGE};
+use crate::diag::report::{self, Format, Shown};
 use crate::diag::{Diagnostic, Diagnostics, SourceText};
 use crate::source::openapi::{Options, import_text, service_file};
 use crate::source::{self, TomlLocator, parse_service_toml};
@@ -33,8 +35,9 @@ pub(super) fn import(
     options: &Options,
     site_url: Option<&str>,
     time_limit: u64,
-    quiet: bool,
+    shown: Shown,
 ) -> u8 {
+    let quiet = shown.errors_only;
     if out.exists() {
         eprintln!(
             "error: {} already exists; refusing to overwrite it (choose another with -o)",
@@ -58,16 +61,16 @@ pub(super) fn import(
         Err(d) => {
             let mut one = Diagnostics::default();
             one.push(d);
-            print(openapi, "", &one, None, quiet);
+            print(openapi, "", &one, None, shown);
             return EXIT_USAGE;
         }
     };
-    print(openapi, &converted.text, &converted.diags, None, quiet);
+    print(openapi, &converted.text, &converted.diags, None, shown);
     let Some(written) = converted.written else {
         eprintln!("error: import failed; nothing written");
         return EXIT_INVALID;
     };
-    print(openapi, &converted.text, &converted.later, None, quiet);
+    print(openapi, &converted.text, &converted.later, None, shown);
     if let Err(e) = write_new(out, written.rendered.as_bytes()) {
         eprintln!(
             "error: cannot write {}: {}",
@@ -82,8 +85,11 @@ pub(super) fn import(
         &written.rendered,
         &written.checks,
         Some(&locator),
-        quiet,
+        shown,
     );
+    let mut all = Diagnostics::default();
+    all.extend(converted.diags.iter().chain(written.checks.iter()).cloned());
+    let notes = notes_line(&all, shown.notes, "import").filter(|_| !quiet);
     if written.builds {
         if !quiet {
             eprintln!(
@@ -93,6 +99,9 @@ pub(super) fn import(
                 written.version,
                 out.display()
             );
+        }
+        if let Some(line) = notes {
+            eprintln!("{line}");
         }
         EXIT_OK
     } else {
@@ -106,6 +115,9 @@ pub(super) fn import(
                 "set what its `set this` comments ask for"
             }
         );
+        if let Some(line) = notes {
+            eprintln!("{line}");
+        }
         EXIT_INVALID
     }
 }
@@ -178,16 +190,19 @@ fn write_new(out: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-fn print(path: &Path, text: &str, diags: &Diagnostics, locator: Option<&TomlLocator>, quiet: bool) {
+/// Prints diagnostics as `check` does: errors in full, warnings and notes grouped by kind
+/// unless `--verbose`, notes only with `--notes`.
+fn print(
+    path: &Path,
+    text: &str,
+    diags: &Diagnostics,
+    locator: Option<&TomlLocator>,
+    shown: Shown,
+) {
     let src = SourceText {
         path,
         text,
         locator: locator.map(|l| l as _),
     };
-    let mut err = std::io::stderr().lock();
-    let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
-    sorted.sort_by_key(|d| std::cmp::Reverse(d.severity));
-    for d in sorted.into_iter().filter(|d| d.is_error() || !quiet) {
-        let _ = writeln!(err, "{}", src.render(d));
-    }
+    report::print(Format::Human, &src, diags, shown);
 }

@@ -1,6 +1,7 @@
 //! The command line: argument definitions, dispatch and exit codes. Each command lives in its
 //! own module; `compile` is the pipeline they share.
 
+mod audit;
 mod batch;
 mod build;
 mod check;
@@ -10,13 +11,14 @@ mod import;
 mod init;
 mod schema;
 mod serve;
+mod site;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::diag::report::Format;
+use crate::diag::report::{Format, Shown};
 use crate::emit::{self, Target};
 use crate::model::Host;
 use crate::source::openapi;
@@ -28,6 +30,8 @@ pub use schema::{SCHEMA_URL, service_schema};
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_INVALID: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
+/// `audit --min-level N`: the site reaches a lower level.
+pub const EXIT_BELOW_LEVEL: u8 = 3;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -38,8 +42,10 @@ Examples:
   wellgen check --strict           fail CI on errors and warnings
   wellgen check --format github    annotate a GitHub Actions run (also json, sarif)
   wellgen schema                   the JSON Schema of service.toml, for editors
+  wellgen audit dist --min-level 3 grade a built folder (or an https URL) for agents
 
-Exit codes: 0 success, 1 invalid input (or warnings with --strict), 2 usage or I/O error.";
+Exit codes: 0 success, 1 invalid input (or warnings with --strict), 2 usage or I/O error,
+3 `audit --min-level` not reached.";
 
 #[derive(Debug, Parser)]
 #[command(name = "wellgen", version, about = "Publish AI-agent discovery documents from one service.toml", after_help = AFTER_HELP)]
@@ -111,6 +117,12 @@ pub enum Command {
         /// The https origin the documents are published at, written as `[service] site_url` (default: the base URL's origin, listed for review).
         #[arg(long, value_name = "URL", value_parser = parse_site_url)]
         site_url: Option<String>,
+        /// Also print notes: what the import rewrote into a form service.toml holds.
+        #[arg(long)]
+        notes: bool,
+        /// Print every diagnostic in full instead of grouping the warnings and notes of one kind.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Print the JSON Schema of service.toml (for editors; see docs/editors.md).
     Schema,
@@ -124,6 +136,9 @@ pub enum Command {
         #[arg(value_name = "COMMAND")]
         command: Option<String>,
     },
+    /// Grade a built folder or a served site for AI agents: the level it reaches (1-5), each
+    /// failed check's reason and fix.
+    Audit(audit::AuditArgs),
     /// Preview an output folder over HTTP with its `_headers` and `_redirects` applied.
     Serve(serve::ServeArgs),
     /// Write a commented starter service.toml that builds as it is.
@@ -204,9 +219,15 @@ pub struct Input {
     /// Also print notes: the values wellgen filled in that the source does not say.
     #[arg(long)]
     pub notes: bool,
-    /// Print every diagnostic in full instead of grouping those of one code.
+    /// Print every diagnostic in full instead of grouping the warnings and notes of one kind.
     #[arg(long)]
     pub verbose: bool,
+    /// For an OpenAPI source: keep only these operations, `tag:<glob>` or `op:<glob>` (`*`, `?`), as `[source] include` does. Repeatable.
+    #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+    pub include: Vec<String>,
+    /// For an OpenAPI source: leave out these operations (same patterns), as `[source] exclude` does. Repeatable.
+    #[arg(long, value_name = "PATTERN", value_delimiter = ',')]
+    pub exclude: Vec<String>,
 }
 
 /// `--base-url`: an https URL without query or fragment, its trailing `/` dropped.
@@ -247,6 +268,15 @@ fn parse_size(text: &str) -> Result<u64, String> {
 impl Input {
     pub(crate) fn targets(&self) -> Vec<Target> {
         Target::with_requirements(&self.targets)
+    }
+
+    /// The site's own skills in the output folder (`/.well-known/agent-skills/`), which the
+    /// skills index lists beside wellgen's.
+    pub(crate) fn site_files(&self) -> crate::model::SiteFiles {
+        match &self.site {
+            Some(site) => site::read(site, &crate::write::manifest_paths(site)),
+            None => crate::model::SiteFiles::default(),
+        }
     }
 
     /// Whether the output folder holds a `_worker.js` (a file, or a folder as some adapters
@@ -299,6 +329,7 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
         Command::Completions { shell } => completions::completions(*shell),
         Command::Man { command } => completions::man(command.as_deref()),
         Command::Serve(args) => serve::serve(args, cli.quiet),
+        Command::Audit(args) => audit::audit(args),
         Command::Targets { markdown } => {
             let text = if *markdown {
                 emit::catalog::markdown()
@@ -318,6 +349,8 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
             ref_root,
             base_url,
             site_url,
+            notes,
+            verbose,
         } => {
             let options = openapi::Options {
                 max_input_size: *max_input_size,
@@ -330,13 +363,18 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
                 command: "import",
                 exits_after: exiting,
             };
+            let shown = Shown {
+                errors_only: cli.quiet,
+                notes: *notes,
+                verbose: *verbose,
+            };
             import::import(
                 source,
                 out,
                 &options,
                 site_url.as_deref(),
                 *time_limit,
-                cli.quiet,
+                shown,
             )
         }
     }

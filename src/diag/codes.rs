@@ -204,7 +204,7 @@ codes! {
         "drop `required` or drop the default";
     LongText = "W-long-text", warning, "check",
         "text an agent reads is longer than agents should pay tokens for",
-        "is 2400 characters long; text an agent reads stays under 2000 here",
+        "`capabilities.0.details` is 2400 characters long; text an agent reads stays under 2000 here",
         "shorten the text";
     InstructionLike = "W-instruction-like", warning, "check",
         "text reads like an instruction to the agent",
@@ -212,7 +212,7 @@ codes! {
         "describe the service; do not address the agent";
     AiDescriptionLong = "W-ai-description-long", warning, "ai",
         "service.description is over aiendpoint's 200 characters (§3.2)",
-        "is 240 characters; aiendpoint asks for under 200",
+        "`service.description` is 240 characters; aiendpoint asks for under 200",
         "shorten `service.description` to under 200 characters";
     AiTooLarge = "W-ai-too-large", warning, "ai",
         "/.well-known/ai (or a sub-service) is over aiendpoint's 64 KB or 100 capabilities guidance",
@@ -223,7 +223,7 @@ codes! {
         "`split = \"tag\"` gives 1 sub-service",
         "give each capability `tags`";
     AuthSchemeLost = "W-auth-scheme-lost", warning, "targets",
-        "a target has no equivalent of the declared auth scheme and publishes a nearer one",
+        "a target has no equivalent of the declared auth scheme and publishes a nearer one, and no OpenAPI document built beside it states the scheme",
         "/.well-known/ai has no signed-key scheme: published as `apikey`",
         "set `auth.docs_url` so agents can find how to authenticate";
     AuthUnverified = "W-auth-unverified", warning, "ia-json",
@@ -272,7 +272,7 @@ codes! {
         "set SOURCE_DATE_EPOCH to a count of seconds, or unset it";
     AdpTextChanged = "W-adp-text-changed", warning, "adp",
         "a text ADP would refuse is published changed (shortened, lengthened, HTML stripped)",
-        "is 12 characters; the ADP registry needs at least 20",
+        "`capabilities.0.description` is 12 characters; the ADP registry needs at least 20",
         "write a text that fits ADP's limits";
     AdpDetailHost = "W-adp-detail-host", warning, "adp",
         "ADP detail documents published on a host the ADP registry refuses",
@@ -307,15 +307,23 @@ codes! {
         "a file in the output folder that wellgen would replace is kept",
         "kept dist/_headers: it was changed by hand",
         "remove or merge the file by hand";
+    SkillSiteInvalid = "W-skill-site-invalid", warning, "agent-skills",
+        "a skill of the site's own breaks the Agent Skills front matter rules: kept in the folder, and left out of the skills index (or listed by its folder's name)",
+        "/.well-known/agent-skills/deploy/SKILL.md has no `description` in its front matter: the skills index leaves it out",
+        "give the skill's front matter a `name` equal to its folder's and a `description` of 1-1024 characters";
+    SkillIndexKept = "W-skill-index-kept", warning, "agent-skills",
+        "the site has its own /.well-known/agent-skills/index.json: wellgen keeps it and writes none, so its skill is not listed",
+        "the site's own /.well-known/agent-skills/index.json is kept: it does not list /.well-known/agent-skills/bookshelf/SKILL.md",
+        "list wellgen's skill in the site's index, or delete that index to have wellgen write one listing every skill";
 
     // ---- notes: values wellgen filled in -------------------------------------------------------
     PluginShortened = "N-plugin-shortened", note, "ai-plugin",
         "a value too long or not allowed in ai-plugin.json is published changed",
-        "is 120 characters, too long for ai-plugin.json's name_for_human (at most 20)",
+        "`service.name` is 120 characters, too long for ai-plugin.json's name_for_human (at most 20)",
         "set `[plugin]` values that fit";
     DetailsShortened = "N-details-shortened", note, "service.toml",
         "a capability's `details` is published shortened to 2000 characters",
-        "is longer than 2000 characters: published cut after the last sentence (else word) within them",
+        "`capabilities.0.details` is longer than 2000 characters: published cut after the last sentence (else word) within them",
         "shorten it; put long documentation behind a link";
     ImportAdjusted = "N-import-adjusted", note, "import",
         "the import rewrote something of the OpenAPI document into a form the model holds, losing nothing an agent needs",
@@ -325,6 +333,14 @@ codes! {
         "a document built from a large OpenAPI file leaves out what its format lets it leave out, to stay no larger than the file",
         "ia.json would be larger than its 180 KB OpenAPI source: the `response` of 40 endpoints keeps only its compact description",
         "nothing to do: the OpenAPI description keeps everything; import fewer operations (`[source] include`/`exclude`) to keep it here too";
+    SkillNameTaken = "N-skill-name-taken", note, "agent-skills",
+        "the site has its own skill of the name wellgen's would have: the site's is kept and listed, wellgen's is not written",
+        "the site's own skill `bookshelf` is kept and listed; wellgen writes no skill of that name",
+        "nothing to do; rename the site's skill (its folder and `name`) to publish both";
+    SkillShortened = "N-skill-shortened", note, "agent-skills",
+        "SKILL.md lists the capabilities more briefly, to stay within the Agent Skills size guidance (500 lines, about 5,000 tokens)",
+        "SKILL.md lists 900 capabilities by tag only: with their parameters it would be over 500 lines or 15 KB",
+        "nothing to do: the SKILL.md links /.well-known/ai and the OpenAPI document, which describe every capability";
     AuthUndeclared = "N-auth-undeclared", note, "ai",
         "no [auth] table: agents assume authentication may be required; ADP says `none`",
         "no [auth] table: agents will assume authentication may be required (§3.4)",
@@ -333,6 +349,14 @@ codes! {
         "/.well-known/ai cannot name the auth scheme: `auth` is `apikey` with no header, its `docs` the scheme in the OpenAPI document or the docs URL",
         "/.well-known/ai cannot say an API key in the `api_key` query parameter: `auth.docs` points at /openapi.json#/components/securitySchemes/apiKeyQuery",
         "nothing to do: agents that find `apikey` without `header` follow `docs`";
+    AuthApproximated = "N-auth-approximated", note, "targets",
+        "a target has no word for the auth scheme and publishes the nearest it has, while the OpenAPI document built beside it states the scheme exactly",
+        "ia.json cannot say OAuth 2 with the implicit grant: published as an api_key in the `Authorization` header with its request_url",
+        "nothing to do: agents that need the exact scheme read the OpenAPI document (`/.well-known/ai` points at it)";
+    AuthWithLost = "N-auth-with-lost", note, "targets",
+        "a target has room for one scheme: the schemes requests carry together with `[auth]` ([[auth.with]]) are left out of it, as the OpenAPI document, the MCP tools list and /.well-known/ai state them",
+        "agents.json cannot say that requests also carry an API key in the `X-Client-Id` header",
+        "nothing to do: agents that need every credential read the OpenAPI document or the MCP tools list";
     AgisDerived = "N-agis-derived", note, "agis",
         "an AGIS value derived from the capability or service (method, namespace, domain, AGTP address, ...)",
         "AGIS endpoint `SEARCH /products` for `search_products`: derived method SEARCH …",
@@ -353,6 +377,10 @@ codes! {
         "a link rewritten because the host cannot answer a query-string URL",
         "a generic static host cannot answer /api/discovery?format=openapi",
         "deploy to a host with redirects (`[deploy] host`) if the exact URL matters";
+    OutputSiteFile = "N-output-site-file", note, "output",
+        "a host file wellgen writes by default (404.html, .nojekyll) is the site's own, which is kept",
+        "`/404.html` is the site's own, which is kept; wellgen's default is not written",
+        "nothing to do; to record the choice, add the path to `[build] skip` in service.toml";
     OutputRecovered = "N-output-recovered", note, "output",
         "a build interrupted earlier was completed or undone",
         "finished the renames of a build interrupted earlier in dist",
@@ -361,6 +389,18 @@ codes! {
         "a header rule the generic host may not apply",
         "… (this matters if the folder is deployed there)",
         "set `[deploy] host` to where the folder is deployed";
+    PrmDerived = "N-prm-derived", note, "oauth-protected-resource",
+        "an OAuth protected resource metadata value derived: the authorization server from the authorization or token URL, or the issuer from the OpenID discovery URL",
+        "`authorization_servers` is https://auth.example.com, the origin of `auth.authorization_url`",
+        "set `[auth] authorization_servers` to the issuer the authorization server publishes";
+    PrmLocation = "N-prm-location", note, "oauth-protected-resource",
+        "the resource is not the site's origin: RFC 9728 §3.1 clients that start from it look for its metadata at another URL",
+        "clients that start from https://api.example.com/v1 look at https://api.example.com/.well-known/oauth-protected-resource/v1",
+        "serve the same document there too, or name it in the API's `WWW-Authenticate: Bearer resource_metadata=…` (RFC 9728 §5.1)";
+    McpCardDerived = "N-mcp-card-derived", note, "mcp-server-card",
+        "an MCP Server Card value derived: the server name from the site's host, the description shortened to the card's 100 characters",
+        "the server card names the server `example.api/weather`, from the site's host and the service name",
+        "set `[mcp] name`; write a `[service] description` whose first sentence fits in 100 characters";
 }
 
 #[cfg(test)]

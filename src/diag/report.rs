@@ -8,7 +8,7 @@ use std::io::Write as _;
 use serde::Serialize;
 use serde_json::json;
 
-use super::{Code, Diagnostic, Diagnostics, Position, Severity, SourceText};
+use super::{Code, Diagnostic, Diagnostics, Origin, Position, Severity, SourceText};
 
 /// How `wellgen check` prints its diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -44,7 +44,8 @@ impl Format {
 
     /// Renders diagnostics, already in the order they are shown. Every format prints them
     /// with secrets masked (`SourceText::masked`), at the positions of the unmasked ones.
-    /// The human format groups the diagnostics of one code unless `verbose`.
+    /// The human format groups the warnings and notes of one code unless `verbose`; errors are
+    /// never grouped.
     pub fn render(self, src: &SourceText, diags: &[&Diagnostic], verbose: bool) -> String {
         match self {
             Format::Human if verbose => diags.iter().map(|d| src.render(d) + "\n").collect(),
@@ -103,50 +104,96 @@ pub fn print_to(
 pub fn in_order(diags: &Diagnostics) -> Vec<&Diagnostic> {
     let mut shown: Vec<&Diagnostic> = diags.iter().collect();
     shown.sort_by_key(|d| d.rank());
-    shown.dedup();
+    let keep = super::first_of_each(&shown);
+    let mut keep = keep.into_iter();
+    shown.retain(|_| keep.next().unwrap_or(false));
     shown
 }
 
-/// The most lines the grouped human output takes: with a build's summary lines (2) and its
-/// token table (at most `tokens::TABLE_ROWS` files and 5 more lines), the whole output of a
-/// build stays under 40.
+/// The most lines the grouped human output takes, errors aside: with a build's summary lines
+/// (2) and its token table (at most `tokens::TABLE_ROWS` files and 5 more lines), the whole
+/// output of a build without errors stays under 40.
 const LINES: usize = 26;
 
 /// How many places a grouped line names.
 const PLACES: usize = 3;
 
-/// The human format, grouped by code: the first `shown` diagnostics of each code in full, the
-/// rest as one line with their count and first places. `shown` is all, else 3, else 1, else 0
-/// (one line per code), whichever first fits the budget; codes past it are counted on a last line.
+/// The human format: every error in full (each says what to fix), then the warnings and notes
+/// grouped by kind within the lines left.
 fn grouped(src: &SourceText, diags: &[&Diagnostic]) -> String {
-    let mut groups: Vec<(Code, Vec<&Diagnostic>)> = Vec::new();
+    let (errors, others): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+        diags.iter().partition(|d| d.is_error());
+    let mut out: String = errors.iter().map(|d| src.render(d) + "\n").collect();
+    let left = LINES.saturating_sub(out.lines().count()).max(PLACES);
+    out.push_str(&grouped_within(src, &others, left));
+    out
+}
+
+/// What groups diagnostics: their code, and for findings at places of an imported document,
+/// their message (one kind of finding, found at many places).
+type Kind<'d> = (Code, Option<&'d str>);
+
+fn kind(d: &Diagnostic) -> Kind<'_> {
+    let message =
+        matches!(d.origin.as_deref(), Some(Origin::Document(_))).then_some(d.message.as_str());
+    (d.code, message)
+}
+
+/// Warnings and notes in at most `lines` lines, grouped by kind: the first `shown` of each
+/// kind in full, the rest as one line with their count and first places. `shown` is all, else
+/// 3, else 1, else 0 (one line per kind), whichever first fits, the notes cut down before the
+/// warnings; kinds past one line each are counted on a last line.
+fn grouped_within(src: &SourceText, diags: &[&Diagnostic], lines: usize) -> String {
+    let mut groups: Vec<(Kind, Vec<&Diagnostic>)> = Vec::new();
     for d in diags {
-        match groups.iter_mut().find(|(c, _)| *c == d.code) {
+        match groups.iter_mut().find(|(k, _)| *k == kind(d)) {
             Some((_, members)) => members.push(d),
-            None => groups.push((d.code, vec![d])),
+            None => groups.push((kind(d), vec![d])),
         }
     }
-    for shown in [usize::MAX, PLACES, 1] {
+    const ALL: usize = usize::MAX;
+    // (warnings, notes) shown in full of each kind, from the most.
+    let levels = [
+        (ALL, ALL),
+        (ALL, PLACES),
+        (PLACES, PLACES),
+        (ALL, 1),
+        (PLACES, 1),
+        (1, 1),
+        (ALL, 0),
+        (PLACES, 0),
+        (1, 0),
+    ];
+    for (warnings, notes) in levels {
         let text: String = groups
             .iter()
-            .map(|(_, members)| group(src, members, shown))
+            .map(|(_, members)| {
+                let shown = match members[0].severity {
+                    Severity::Note => notes,
+                    _ => warnings,
+                };
+                group(src, members, shown)
+            })
             .collect();
-        if text.lines().count() <= LINES {
+        if text.lines().count() <= lines {
             return text;
         }
     }
     let mut out = String::new();
     let mut used = 0;
     for (i, (_, members)) in groups.iter().enumerate() {
-        // An error keeps one instance in full: its message says what to fix.
-        let text = group(src, members, usize::from(members[0].is_error()));
+        let text = group(src, members, 0);
         let n = text.lines().count();
-        if used + n > LINES - 1 {
+        if used + n > lines - 1 {
             let rest: usize = groups[i..].iter().map(|(_, m)| m.len()).sum();
+            let mut codes: Vec<Code> = groups[i..].iter().map(|((c, _), _)| *c).collect();
+            codes.sort();
+            codes.dedup();
             out.push_str(&format!(
-                "… and {} more of {} other codes (--verbose)\n",
+                "… and {} more of {} other code{} (--verbose)\n",
                 thousands(rest),
-                groups.len() - i
+                codes.len(),
+                if codes.len() == 1 { "" } else { "s" }
             ));
             break;
         }
@@ -156,7 +203,8 @@ fn grouped(src: &SourceText, diags: &[&Diagnostic]) -> String {
     out
 }
 
-/// The diagnostics of one code: the first `shown` in full, then the others summed up.
+/// The diagnostics of one kind: the first `shown` in full, then the others summed up. One
+/// left to sum up is its first line.
 fn group(src: &SourceText, members: &[&Diagnostic], shown: usize) -> String {
     let mut out: String = members
         .iter()
@@ -164,14 +212,22 @@ fn group(src: &SourceText, members: &[&Diagnostic], shown: usize) -> String {
         .map(|d| src.render(d) + "\n")
         .collect();
     let rest = &members[shown.min(members.len())..];
-    if rest.is_empty() {
+    let Some(&first) = rest.first() else {
+        return out;
+    };
+    if shown == 0 && rest.len() == 1 {
+        out.push_str(&src.headline(first));
+        out.push('\n');
         return out;
     }
-    let first = rest[0];
-    let about = match (shown, rest.len()) {
-        (0, 1) => src.masked(first).message.clone(),
-        (0, n) => format!("{} × {}", thousands(n), first.code.info().summary),
-        (_, n) => format!("… and {} more like this", thousands(n)),
+    let about = match (shown, first.origin.as_deref()) {
+        (0, Some(Origin::Document(_))) => format!(
+            "{} ({} places)",
+            src.masked(first).message,
+            thousands(rest.len())
+        ),
+        (0, _) => format!("{} × {}", thousands(rest.len()), first.code.info().summary),
+        _ => format!("… and {} more like this", thousands(rest.len())),
     };
     let mut places: Vec<String> = Vec::new();
     for d in rest.iter().take(PLACES) {
@@ -198,13 +254,22 @@ fn group(src: &SourceText, members: &[&Diagnostic], shown: usize) -> String {
     out
 }
 
-/// Where a diagnostic is, in a few words: `line:col`, else its field, else its message's start.
-/// With `by_message`, its message's start (for diagnostics at one place).
+/// Where a diagnostic is, in a few words: `line:col`, else its place in an imported document
+/// (`#/paths/~1pets/get`), else its field, else its message's start. With `by_message`, its
+/// message's start (for diagnostics at one place).
 fn place(src: &SourceText, d: &Diagnostic, by_message: bool) -> String {
     let d_masked = src.masked(d);
     if !by_message {
         if let Some(p) = src.position(d) {
             return format!("{}:{}", p.line, p.column);
+        }
+        if let Some(Origin::Document(at)) = d_masked.origin.as_deref() {
+            let file = src.file();
+            return at
+                .strip_prefix(file.as_str())
+                .filter(|rest| rest.starts_with('#'))
+                .unwrap_or(at)
+                .to_string();
         }
         if let Some(f) = &d_masked.field {
             return f.clone();
@@ -262,6 +327,9 @@ struct JsonDiagnostic {
     line: Option<usize>,
     column: Option<usize>,
     field: Option<String>,
+    /// Where the value came from when not from the file: a flag, the environment, or the
+    /// place in an imported document (`openapi.yaml#/paths/~1pets/get`).
+    origin: Option<String>,
     help: Option<String>,
 }
 
@@ -281,6 +349,7 @@ impl JsonReport {
                     line: at.map(|p| p.line),
                     column: at.map(|p| p.column),
                     field: d.field,
+                    origin: d.origin.as_deref().map(Origin::describe),
                     help: d.help,
                 }
             })
@@ -294,12 +363,21 @@ impl JsonReport {
     }
 }
 
-/// The message with its help on a second line, for formats that have one text field.
+/// The message, then where its value came from and its help on lines of their own, for
+/// formats that have one text field.
 fn message_with_help(d: &Diagnostic) -> String {
-    match &d.help {
-        Some(help) => format!("{}\nhelp: {help}", d.message),
-        None => d.message.clone(),
+    let mut text = d.message.clone();
+    match d.origin.as_deref() {
+        Some(o @ (Origin::Flag(_) | Origin::Env(_))) => {
+            text.push_str(&format!("\nfrom: {}", o.describe()));
+        }
+        Some(Origin::Document(at)) => text.push_str(&format!("\nat: {at}")),
+        None => {}
     }
+    if let Some(help) = &d.help {
+        text.push_str(&format!("\nhelp: {help}"));
+    }
+    text
 }
 
 /// One workflow command: `::error file=F,line=L,col=C,endColumn=E,title=T::message`.
@@ -372,6 +450,9 @@ fn sarif(src: &SourceText, diags: &[&Diagnostic]) -> serde_json::Value {
             });
             if let Some(field) = &d.field {
                 result["properties"] = json!({ "field": field });
+            }
+            if let Some(origin) = &d.origin {
+                result["properties"]["origin"] = json!(origin.describe());
             }
             result
         })
@@ -484,7 +565,7 @@ mod tests {
             let code = codes[i % codes.len()];
             diags.push(Diagnostic::new(code, format!("finding {i}")).at(format!("x.{i}")));
         }
-        for c in Code::ALL {
+        for c in Code::ALL.iter().filter(|c| c.severity() != Severity::Error) {
             diags.push(Diagnostic::new(*c, "once").help("do this"));
         }
         let shown: Vec<&Diagnostic> = diags.iter().collect();
@@ -494,6 +575,111 @@ mod tests {
         assert!(out.contains(" other codes (--verbose)"), "{out}");
         let all = Format::Human.render(&source(text), &shown, true);
         assert_eq!(all.matches("finding ").count(), 2000);
+    }
+
+    #[test]
+    fn errors_are_never_grouped_and_warnings_fit_the_lines_left() {
+        let text = "[service]\nname = \"\"\n";
+        let mut diags: Vec<Diagnostic> = (0..12)
+            .map(|i| Diagnostic::new(Code::InvalidValue, format!("error {i}")).help("fix it"))
+            .collect();
+        diags.extend(
+            (0..40).map(|i| Diagnostic::new(Code::AgisRule, format!("warning {i}")).at("x")),
+        );
+        let shown: Vec<&Diagnostic> = diags.iter().collect();
+        let out = Format::Human.render(&source(text), &shown, false);
+        for i in 0..12 {
+            assert!(
+                out.contains(&format!("error[E-invalid-value]: error {i}\n")),
+                "{out}"
+            );
+        }
+        assert!(!out.contains("more like this: error"), "{out}");
+        assert!(out.contains("warning[W-agis-rule]"), "{out}");
+        assert!(out.contains("(--verbose)"), "{out}");
+    }
+
+    #[test]
+    fn one_finding_on_one_line_is_said_once() {
+        let d = Diagnostic::new(Code::AuthUndeclared, "no [auth] table: agents assume it");
+        let many: Vec<Diagnostic> = (0..40)
+            .map(|i| Diagnostic::new(Code::AgisRule, format!("rule {i}")).help("h"))
+            .collect();
+        let mut shown: Vec<&Diagnostic> = many.iter().collect();
+        shown.push(&d);
+        let out = Format::Human.render(&source(""), &shown, false);
+        let line = out
+            .lines()
+            .find(|l| l.contains("N-auth-undeclared"))
+            .expect("the note has a line");
+        assert_eq!(
+            line,
+            "api/service.toml: note[N-auth-undeclared]: no [auth] table: agents assume it"
+        );
+    }
+
+    #[test]
+    fn findings_at_places_of_a_document_are_grouped_by_kind_and_listed_in_json() {
+        let at = |i: usize| Origin::Document(format!("api/service.toml#/paths/~1p{i}/get"));
+        let mut diags: Vec<Diagnostic> = (0..30)
+            .map(|i| {
+                Diagnostic::new(Code::ImportLost, "cookie parameters are left out").from(at(i))
+            })
+            .collect();
+        diags.extend(
+            (0..30)
+                .map(|i| Diagnostic::new(Code::ImportLost, "callbacks are left out").from(at(i))),
+        );
+        let shown: Vec<&Diagnostic> = diags.iter().collect();
+        let out = Format::Human.render(&source(""), &shown, false);
+        for kind in ["cookie parameters are left out", "callbacks are left out"] {
+            assert!(out.contains(&format!("]: {kind}\n")), "{kind}: {out}");
+        }
+        assert!(
+            out.contains("more like this: #/paths/~1p3/get; #/paths/~1p4/get"),
+            "{out}"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&Format::Json.render(&source(""), &shown, false)).unwrap();
+        let listed = json["diagnostics"].as_array().unwrap();
+        assert_eq!(listed.len(), 60);
+        assert_eq!(listed[7]["origin"], "api/service.toml#/paths/~1p7/get");
+    }
+
+    #[test]
+    fn a_value_from_a_flag_or_the_environment_has_no_caret() {
+        let text = "[deploy]\nhost = \"netlify\"\n";
+        let src = SourceText {
+            path: Path::new("service.toml"),
+            text,
+            locator: Some(&crate::source::TomlLocator::new(text)),
+        };
+        for (origin, said) in [
+            (Origin::Flag("--host"), "--host on the command line"),
+            (
+                Origin::Env("NETLIFY=true"),
+                "NETLIFY=true in the environment",
+            ),
+        ] {
+            let d = Diagnostic::new(Code::HostHeaders, "GitHub Pages cannot set headers")
+                .at("deploy.host")
+                .from(origin);
+            let out = src.render(&d);
+            assert_eq!(
+                out,
+                format!(
+                    "service.toml: warning[W-host-headers]: GitHub Pages cannot set headers\n  \
+                     = field: deploy.host\n  = from: {said}\n"
+                )
+            );
+            let json: serde_json::Value =
+                serde_json::from_str(&Format::Json.render(&src, &[&d], false)).unwrap();
+            assert_eq!(json["diagnostics"][0]["origin"], said);
+            assert_eq!(json["diagnostics"][0]["line"], serde_json::Value::Null);
+        }
+        // From the file, the caret points at the line.
+        let d = Diagnostic::new(Code::HostHeaders, "x").at("deploy.host");
+        assert!(src.render(&d).starts_with("service.toml:2:8: "));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `wellgen targets` and the README's table (a test keeps the two equal), both read from the
-//! targets' descriptors, so they cannot drift from what is emitted.
+//! targets' descriptors, so they cannot drift from what is emitted. An opt-in target is marked
+//! so in both.
 
 use std::fmt::Write as _;
 
@@ -40,9 +41,10 @@ pub fn markdown() -> String {
     for t in Target::ALL {
         let d = t.descriptor();
         let paths: Vec<String> = paths(d).iter().map(|p| format!("`{p}`")).collect();
+        let opt_in = if d.opt_in.is_some() { " (opt-in)" } else { "" };
         let _ = writeln!(
             out,
-            "| `{}` | {} | `{}` | `{}` | {} | {} |",
+            "| `{}`{opt_in} | {} | `{}` | `{}` | {} | {} |",
             d.name,
             paths.join(", "),
             media_types(d),
@@ -65,6 +67,10 @@ pub fn text() -> String {
         let _ = writeln!(out, "  cache-control: {}", cache(d));
         let _ = writeln!(out, "  spec:          {}", d.spec);
         let _ = writeln!(out, "  status:        {}", d.status);
+        let _ = match d.opt_in {
+            None => writeln!(out, "  built:         by default"),
+            Some(how) => writeln!(out, "  built:         when asked for: {how}"),
+        };
     }
     out
 }

@@ -10,7 +10,7 @@ pub mod targets;
 
 use std::sync::Arc;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Code, Diagnostics};
 use crate::model::Service;
 pub use targets::Target;
 
@@ -120,8 +120,9 @@ pub fn lower<'a>(
         (t.lower(service, built, shared, &mut d), d)
     });
     let mut lowered = Vec::with_capacity(done.len());
-    for (l, d) in done {
+    for (l, mut d) in done {
         lowered.push(l);
+        stated_elsewhere(built, &mut d);
         diags.append(d);
     }
     // A service too large for one document is split already, whatever `[source] split` says.
@@ -181,7 +182,8 @@ pub fn lower_and_render<'a>(
     done.sort_by_key(|(i, ..)| *i);
     let mut split_already = false;
     let mut rendered = Vec::with_capacity(done.len());
-    for (_, d, split, artifacts) in done {
+    for (_, mut d, split, artifacts) in done {
+        stated_elsewhere(built, &mut d);
         diags.append(d);
         split_already |= split;
         rendered.push(artifacts);
@@ -201,6 +203,18 @@ pub fn lower_and_render<'a>(
     Some(artifacts)
 }
 
+/// A target that publishes the nearest scheme its vocabulary has loses nothing an agent needs
+/// when the OpenAPI document, built beside it, states every scheme exactly: then the
+/// approximation is a note, not a warning to act on.
+fn stated_elsewhere(built: &[Target], d: &mut Diagnostics) {
+    if built.contains(&Target::OpenApi) {
+        for d in d.iter_mut().filter(|d| d.code == Code::AuthSchemeLost) {
+            d.code = Code::AuthApproximated;
+            d.severity = Code::AuthApproximated.info().severity;
+        }
+    }
+}
+
 /// A target's share, in percent, of a large build's lowering and rendering (GitHub's
 /// description, sampled with `perf`, 2026-11): only the order in which [`lower_and_render`]
 /// starts them. The dearest first, so that the last to finish are small ones and no core
@@ -212,9 +226,13 @@ fn cost(target: Target) -> u8 {
         Target::Adp => 10,
         Target::Mcp | Target::IaJson => 5,
         Target::AiEndpoint => 4,
-        Target::LlmsTxt => 2,
+        Target::LlmsTxt | Target::AgentSkills => 2,
         Target::Rfc002 | Target::A2a => 1,
-        Target::ApiCatalog => 0,
+        Target::ApiCatalog
+        | Target::AiCatalog
+        | Target::McpServerCard
+        | Target::OAuthResource
+        | Target::AiPlugin => 0,
     }
 }
 

@@ -8,7 +8,7 @@ use super::Target;
 use super::hosts;
 use super::targets::adp;
 use crate::diag::{Code, Diagnostic, Diagnostics, did_you_mean};
-use crate::source::service_toml::BuildTable;
+use crate::source::service_toml::{BuildTable, ServiceToml};
 
 /// The resolved choice.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +66,7 @@ pub fn switch_for(path: &str) -> Option<String> {
     let target = Target::ALL.into_iter().find(|t| {
         t.descriptor().documents.iter().any(|d| {
             d.path == path
-                || (d.per_capability && path.starts_with(d.path) && path.len() > d.path.len())
+                || (d.family.is_some() && path.starts_with(d.path) && path.len() > d.path.len())
         })
     })?;
     // Excluding a target that a kept one links to is an error: name those too.
@@ -93,10 +93,22 @@ pub fn switch_for(path: &str) -> Option<String> {
     })
 }
 
-/// Resolves `[build]` (its diagnostics into `diags`); `cli` are the targets of `--target`, if
-/// any were given: they replace `targets` and `exclude`.
+/// The opt-in targets a service.toml asks for by writing their table: `[plugin]`, the
+/// manifest's wording, asks for ai-plugin.json.
+pub fn asked_for(raw: &ServiceToml) -> Vec<Target> {
+    let mut asked = Vec::new();
+    if raw.plugin.is_some() {
+        asked.push(Target::AiPlugin);
+    }
+    asked
+}
+
+/// Resolves `[build]` (its diagnostics into `diags`); `asked` are the opt-in targets the file
+/// asks for by other tables ([`asked_for`]), added to the default ones; `cli` are the targets
+/// of `--target`, if any were given: they replace `targets` and `exclude`.
 pub fn resolve(
     build: Option<&BuildTable>,
+    asked: &[Target],
     cli: Option<&[Target]>,
     diags: &mut Diagnostics,
 ) -> Choice {
@@ -104,7 +116,7 @@ pub fn resolve(
     let build = build.unwrap_or(&empty);
     let targets = match cli {
         Some(chosen) => Target::with_requirements(chosen),
-        None => from_file(build, diags),
+        None => from_file(build, asked, diags),
     };
     let mut skip = BTreeSet::new();
     let names = skippable();
@@ -163,7 +175,7 @@ fn named(list: &[String], key: &str, diags: &mut Diagnostics) -> Vec<Target> {
     out
 }
 
-fn from_file(build: &BuildTable, diags: &mut Diagnostics) -> Vec<Target> {
+fn from_file(build: &BuildTable, asked: &[Target], diags: &mut Diagnostics) -> Vec<Target> {
     let chosen = build
         .targets
         .as_deref()
@@ -176,7 +188,11 @@ fn from_file(build: &BuildTable, diags: &mut Diagnostics) -> Vec<Target> {
     let mut targets = match &chosen {
         Some(list) if !list.is_empty() => Target::with_requirements(list),
         Some(_) => Vec::new(),
-        None => Target::ALL.to_vec(),
+        None => {
+            let mut wanted = Target::defaults();
+            wanted.extend(asked);
+            Target::with_requirements(&wanted)
+        }
     };
     targets.retain(|t| !excluded.contains(t));
     for &kept in &targets {
@@ -232,10 +248,16 @@ mod tests {
     #[test]
     fn targets_add_their_requirements_and_exclude_removes() {
         let mut d = Diagnostics::default();
-        let c = resolve(Some(&table(Some(&["rfc002"]), None, &[])), None, &mut d);
+        let c = resolve(
+            Some(&table(Some(&["rfc002"]), None, &[])),
+            &[],
+            None,
+            &mut d,
+        );
         assert_eq!(c.targets, [Target::Rfc002, Target::OpenApi]);
         let c = resolve(
             Some(&table(None, Some(&["agis", "mcp"]), &[])),
+            &[],
             None,
             &mut d,
         );
@@ -244,10 +266,44 @@ mod tests {
     }
 
     #[test]
+    fn a_plugin_table_asks_for_the_opt_in_manifest() {
+        let mut d = Diagnostics::default();
+        let c = resolve(None, &[], None, &mut d);
+        assert_eq!(c.targets, Target::defaults());
+        assert!(!c.targets.contains(&Target::AiPlugin));
+        let c = resolve(None, &[Target::AiPlugin], None, &mut d);
+        assert!(c.targets.contains(&Target::AiPlugin) && c.targets.contains(&Target::Rfc002));
+        // A list of targets, in the file or on the command line, is the whole choice.
+        let c = resolve(
+            Some(&table(Some(&["ai"]), None, &[])),
+            &[Target::AiPlugin],
+            None,
+            &mut d,
+        );
+        assert_eq!(c.targets, [Target::AiEndpoint]);
+        let c = resolve(
+            None,
+            &[Target::AiPlugin],
+            Some(&[Target::AiEndpoint]),
+            &mut d,
+        );
+        assert_eq!(c.targets, [Target::AiEndpoint]);
+        let c = resolve(
+            Some(&table(None, Some(&["ai-plugin"]), &[])),
+            &[Target::AiPlugin],
+            None,
+            &mut d,
+        );
+        assert_eq!(c.targets, Target::defaults());
+        assert!(!d.has_errors());
+    }
+
+    #[test]
     fn the_command_line_wins() {
         let mut d = Diagnostics::default();
         let c = resolve(
             Some(&table(Some(&["agis"]), None, &[])),
+            &[],
             Some(&[Target::AiEndpoint]),
             &mut d,
         );
@@ -259,6 +315,7 @@ mod tests {
         let mut d = Diagnostics::default();
         resolve(
             Some(&table(Some(&["agsi"]), None, &["/ai.json"])),
+            &[],
             None,
             &mut d,
         );
@@ -277,7 +334,7 @@ mod tests {
     #[test]
     fn a_primary_document_is_left_out_by_excluding_its_target() {
         let mut d = Diagnostics::default();
-        resolve(Some(&table(None, None, &["/llms.txt"])), None, &mut d);
+        resolve(Some(&table(None, None, &["/llms.txt"])), &[], None, &mut d);
         let help = d.iter().next().unwrap().help.clone().unwrap();
         assert!(help.contains("\"llms-txt\" to `[build] exclude`"), "{help}");
     }
@@ -285,14 +342,19 @@ mod tests {
     #[test]
     fn excluding_a_required_target_is_an_error() {
         let mut d = Diagnostics::default();
-        resolve(Some(&table(None, Some(&["openapi"]), &[])), None, &mut d);
+        resolve(
+            Some(&table(None, Some(&["openapi"]), &[])),
+            &[],
+            None,
+            &mut d,
+        );
         assert!(d.has_errors());
     }
 
     #[test]
     fn twins_are_skipped_as_a_family() {
         let mut d = Diagnostics::default();
-        let c = resolve(Some(&table(None, None, &[TWINS, "/ai"])), None, &mut d);
+        let c = resolve(Some(&table(None, None, &[TWINS, "/ai"])), &[], None, &mut d);
         assert!(c.skips("/api/capabilities/search.json") && c.skips("/ai"));
         assert!(!c.skips("/api/capabilities/search") && !d.has_errors());
     }

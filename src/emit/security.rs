@@ -180,11 +180,11 @@ pub fn scheme(auth: &Auth) -> Option<(&'static str, Value)> {
     })
 }
 
-/// Every scheme of `service` (the primary, then the alternatives) with its unique name: a
-/// second scheme of one kind is numbered (`apiKey2`).
+/// Every scheme of `service` (the primary, the ones sent with it, then the alternatives) with
+/// its unique name: a second scheme of one kind is numbered (`apiKey2`).
 pub fn scheme_names(service: &Service) -> Vec<(&Auth, String)> {
     let mut out: Vec<(&Auth, String)> = Vec::new();
-    for a in service.auth.iter().chain(&service.auth_also) {
+    for a in schemes(service) {
         let Some((name, _)) = scheme(a) else { continue };
         let mut unique = name.to_string();
         let mut n = 2;
@@ -194,6 +194,31 @@ pub fn scheme_names(service: &Service) -> Vec<(&Auth, String)> {
         }
         out.push((a, unique));
     }
+    out
+}
+
+/// Every scheme of `service`, in the order `scheme_names` names them.
+fn schemes(service: &Service) -> impl Iterator<Item = &Auth> {
+    service
+        .auth
+        .iter()
+        .chain(&service.auth_with)
+        .chain(&service.auth_also)
+}
+
+/// The service's security requirements, each the schemes a request sends together, any one
+/// requirement enough (OpenAPI's Security Requirement Objects): the primary with the schemes
+/// sent with it, then each alternative alone. Empty for an open service.
+pub fn requirements(service: &Service) -> Vec<Vec<(&Auth, String)>> {
+    let named = scheme_names(service);
+    let mut out: Vec<Vec<(&Auth, String)>> = Vec::new();
+    let first = 1 + service.auth_with.len();
+    let primary = service.auth.as_ref().filter(|a| !a.is_none());
+    let mut rest = named.into_iter();
+    if primary.is_some() {
+        out.push(rest.by_ref().take(first).collect());
+    }
+    out.extend(rest.map(|one| vec![one]));
     out
 }
 
@@ -210,6 +235,11 @@ pub fn primary_name(service: &Service) -> Option<String> {
                 .then_some(name)
         })
 }
+
+/// The fragment of the OpenAPI document's first Security Requirement Object: the primary
+/// scheme and the ones sent with it (`requirements`' first), which the document's root
+/// `security` lists first.
+pub const REQUIREMENT_POINTER: &str = "#/security/0";
 
 /// A URI fragment of the JSON Pointer to a scheme (RFC 6901 §6): `~` and `/` escaped, then
 /// what a fragment cannot hold percent-encoded.

@@ -163,7 +163,7 @@ impl Cx<'_> {
             self.push(
                 Diagnostic::new(
                     Code::InvalidValue,
-                    format!("is {len} characters long; the limit is {max}"),
+                    format!("`{field}` is {len} characters long; the limit is {max}"),
                 )
                 .at(field)
                 .help("shorten it: agents read this, and every spec caps it"),
@@ -279,33 +279,50 @@ impl Cx<'_> {
             _ => FailedAuth::Unknown,
         });
         let mut auth_also = Vec::new();
+        let mut auth_with = Vec::new();
         let auth = doc.auth.and_then(|mut a| {
-            for (i, more) in a.also.take().unwrap_or_default().into_iter().enumerate() {
-                let field = format!("auth.also.{i}");
-                if more.also.is_some() {
-                    self.error(
-                        format!("{field}.also"),
-                        "`also` belongs to [auth] only: list every further scheme as its own \
-                         [[auth.also]] table",
-                    );
-                }
-                if let Some(m) = self.auth(more, &field) {
-                    if m.is_none() {
-                        self.error(
-                            format!("{field}.type"),
-                            "`none` cannot be an alternative to a scheme: an open API has \
-                             `[auth] type = \"none\"` and no [[auth.also]]",
-                        );
+            for (key, list, out) in [
+                ("also", a.also.take(), &mut auth_also),
+                ("with", a.with.take(), &mut auth_with),
+            ] {
+                for (i, more) in list.unwrap_or_default().into_iter().enumerate() {
+                    let field = format!("auth.{key}.{i}");
+                    for (nested, set) in
+                        [("also", more.also.is_some()), ("with", more.with.is_some())]
+                    {
+                        if set {
+                            self.error(
+                                format!("{field}.{nested}"),
+                                format!(
+                                    "`{nested}` belongs to [auth] only: list every further scheme \
+                                     as its own [[auth.{nested}]] table"
+                                ),
+                            );
+                        }
                     }
-                    auth_also.push(m);
+                    if let Some(m) = self.auth(more, &field) {
+                        if m.is_none() {
+                            self.error(
+                                format!("{field}.type"),
+                                format!(
+                                    "`none` cannot be sent with or instead of a scheme: an open \
+                                     API has `[auth] type = \"none\"` and no [[auth.{key}]]"
+                                ),
+                            );
+                        }
+                        out.push(m);
+                    }
                 }
             }
             self.auth(a, "auth")
         });
-        if auth.as_ref().is_some_and(Auth::is_none) && !auth_also.is_empty() {
+        if auth.as_ref().is_some_and(Auth::is_none)
+            && !(auth_also.is_empty() && auth_with.is_empty())
+        {
             self.error(
                 "auth.type",
-                "auth is `none` but [[auth.also]] lists schemes: declare the primary scheme here",
+                "auth is `none` but [[auth.also]] or [[auth.with]] lists schemes: declare the \
+                 primary scheme here",
             );
         }
         if auth.is_none() {
@@ -344,6 +361,12 @@ impl Cx<'_> {
             );
         }
         let capabilities = self.capabilities(doc.capabilities, auth.as_ref());
+        let mcp = match doc.mcp {
+            None => Some(None),
+            Some(m) => self
+                .mcp(m, site_url.as_ref().or(base_url.as_ref()), name.as_deref())
+                .map(Some),
+        };
 
         let base_url = base_url?;
         Some(Service {
@@ -366,6 +389,7 @@ impl Cx<'_> {
             tags: s.tags.unwrap_or_default(),
             auth,
             auth_also,
+            auth_with,
             rate_limits,
             token_hints,
             meta,
@@ -377,11 +401,13 @@ impl Cx<'_> {
             pricing,
             agis,
             route_left_out: false,
+            site: SiteFiles::default(),
             host,
             capabilities,
             a2a: A2a {
                 legacy_alias: doc.a2a.and_then(|a| a.legacy_alias).unwrap_or(false),
             },
+            mcp: mcp?,
         })
     }
 
@@ -475,8 +501,9 @@ impl Cx<'_> {
                 "scopes",
                 "grant_types",
                 "pkce",
+                "authorization_servers",
             ],
-            "openid" => &["discovery_url"],
+            "openid" => &["discovery_url", "authorization_servers"],
             "other" => &[],
             _ => &["key_url", "algorithm", "header_prefix", "key_rotation_days"],
         };
@@ -495,6 +522,7 @@ impl Cx<'_> {
             ("header_prefix", a.header_prefix.is_some()),
             ("key_rotation_days", a.key_rotation_days.is_some()),
             ("discovery_url", a.discovery_url.is_some()),
+            ("authorization_servers", a.authorization_servers.is_some()),
         ];
         for (key, _) in given.iter().filter(|(k, set)| *set && !allowed.contains(k)) {
             self.error(
@@ -632,10 +660,13 @@ impl Cx<'_> {
                 {
                     return None;
                 }
+                let authorization_servers =
+                    self.issuers(a.authorization_servers, &f("authorization_servers"));
                 Auth::OAuth2 {
                     docs,
                     authorization_url,
                     token_url,
+                    authorization_servers: authorization_servers?,
                     scopes: scopes?,
                     grant_types,
                     pkce: a.pkce.unwrap_or(true),
@@ -644,9 +675,12 @@ impl Cx<'_> {
             }
             "openid" => {
                 let url = self.required(a.discovery_url, &f("discovery_url"));
+                let authorization_servers =
+                    self.issuers(a.authorization_servers, &f("authorization_servers"));
                 Auth::OpenIdConnect {
                     docs,
                     discovery_url: self.https(url, &f("discovery_url"))?,
+                    authorization_servers: authorization_servers?,
                     description,
                 }
             }
@@ -803,6 +837,311 @@ impl Cx<'_> {
                     payload,
                 });
             }
+        }
+        out
+    }
+
+    /// `[auth] authorization_servers`: RFC 8414 issuer identifiers (https, no query or
+    /// fragment), at least one when the key is given; empty when it is not.
+    fn issuers(&mut self, list: Option<Vec<String>>, field: &str) -> Option<Vec<String>> {
+        let Some(list) = list else {
+            return Some(Vec::new());
+        };
+        let before = self.diags.error_count();
+        if list.is_empty() {
+            self.push(
+                Diagnostic::new(Code::InvalidValue, "lists no authorization server")
+                    .at(field)
+                    .help(
+                        "name the issuer of the API's tokens (`[\"https://auth.example.com\"]`), \
+                         or remove the key to derive it from the authorization URL",
+                    ),
+            );
+        }
+        for (i, issuer) in list.iter().enumerate() {
+            let at = format!("{field}.{i}");
+            match check_https(issuer) {
+                Err(e) => self.error(at, e),
+                Ok(_) if issuer.contains(['?', '#']) => self.push(
+                    Diagnostic::new(
+                        Code::InvalidValue,
+                        "an issuer identifier has no query or fragment (RFC 8414 §2)",
+                    )
+                    .at(at)
+                    .help("give the issuer URL alone, e.g. `https://auth.example.com`"),
+                ),
+                Ok(_) => {}
+            }
+            if list[..i].contains(issuer) {
+                self.error(format!("{field}.{i}"), "listed twice");
+            }
+        }
+        (self.diags.error_count() == before).then_some(list)
+    }
+
+    /// `[mcp]`: the remote MCP server. `site` and `service_name` give the default `name`.
+    fn mcp(
+        &mut self,
+        m: raw::McpTable,
+        site: Option<&HttpsUrl>,
+        service_name: Option<&str>,
+    ) -> Option<McpServer> {
+        let before = self.diags.error_count();
+        let endpoint = self.required(m.endpoint, "mcp.endpoint");
+        let variables = self.mcp_inputs(m.variables.unwrap_or_default(), "mcp.variables");
+        if let Some(e) = &endpoint {
+            self.mcp_endpoint(e, &variables);
+        }
+        let transport = match &m.transport {
+            None => Some(McpTransport::StreamableHttp),
+            Some(t) => self.one_of(
+                t,
+                "mcp.transport",
+                &McpTransport::NAMES,
+                McpTransport::parse,
+            ),
+        };
+        let named = m.name.is_some();
+        let name = match m.name {
+            Some(n) => {
+                if !is_mcp_name(&n) {
+                    self.push(
+                        Diagnostic::new(
+                            Code::InvalidValue,
+                            format!("`{n}` is not an MCP server name"),
+                        )
+                        .at("mcp.name")
+                        .help(
+                            "write `namespace/name` in reverse-DNS form, 3 to 200 letters, digits, \
+                             `.`, `-` (and `_` after the slash), e.g. `com.example/weather`",
+                        ),
+                    );
+                }
+                Some(n)
+            }
+            None => site.zip(service_name).and_then(|(site, service)| {
+                let name = default_mcp_name(site, service);
+                if name.is_none() {
+                    self.push(
+                        Diagnostic::new(
+                            Code::MissingKey,
+                            "no MCP server name can be derived from the site's host",
+                        )
+                        .at("mcp")
+                        .help("add `name = \"com.example/weather\"` (namespace/name, reverse DNS)"),
+                    );
+                }
+                name
+            }),
+        };
+        let protocol_versions = m.protocol_versions.unwrap_or_default();
+        for (i, v) in protocol_versions.iter().enumerate() {
+            let date = v.len() == 10
+                && v.bytes().enumerate().all(|(j, b)| {
+                    if j == 4 || j == 7 {
+                        b == b'-'
+                    } else {
+                        b.is_ascii_digit()
+                    }
+                });
+            if !date {
+                self.push(
+                    Diagnostic::new(
+                        Code::InvalidValue,
+                        format!("`{v}` is not an MCP protocol version"),
+                    )
+                    .at(format!("mcp.protocol_versions.{i}"))
+                    .help("MCP versions are dates, e.g. `2025-11-25`"),
+                );
+            } else if protocol_versions[..i].contains(v) {
+                self.error(format!("mcp.protocol_versions.{i}"), "listed twice");
+            }
+        }
+        let mut headers = Vec::new();
+        for (i, h) in m.headers.unwrap_or_default().into_iter().enumerate() {
+            let at = format!("mcp.headers.{i}");
+            let header_name = self.required(h.name, &format!("{at}.name"));
+            if let Some(n) = &header_name
+                && !is_header_name(n)
+            {
+                self.error(
+                    format!("{at}.name"),
+                    format!("`{n}` is not an HTTP header name"),
+                );
+            }
+            if let Some(n) = &header_name
+                && headers
+                    .iter()
+                    .any(|o: &McpHeader| o.name.eq_ignore_ascii_case(n))
+            {
+                self.error(
+                    format!("{at}.name"),
+                    format!("the `{n}` header is described twice"),
+                );
+            }
+            let variables =
+                self.mcp_inputs(h.variables.unwrap_or_default(), &format!("{at}.variables"));
+            let secret = h.secret.unwrap_or(false);
+            if let Some(v) = &h.value {
+                self.mcp_template(
+                    v,
+                    &variables,
+                    &format!("{at}.value"),
+                    &format!("{at}.variables"),
+                );
+                if secret && template_names(v).is_empty() {
+                    self.push(
+                        Diagnostic::new(
+                            Code::InvalidValue,
+                            "a secret header's value would be published as written",
+                        )
+                        .at(format!("{at}.value"))
+                        .concealed()
+                        .help(
+                            "write the value as a template (`Bearer {token}`) and declare \
+                             `token` under `variables` with `secret = true`",
+                        ),
+                    );
+                }
+            }
+            let input = McpInput {
+                description: h.description,
+                required: h.required.unwrap_or(false),
+                secret,
+                default: None,
+                choices: Vec::new(),
+            };
+            if let Some(name) = header_name {
+                headers.push(McpHeader {
+                    name,
+                    input,
+                    value: h.value,
+                    variables,
+                });
+            }
+        }
+        (self.diags.error_count() == before).then(|| McpServer {
+            name: name.unwrap_or_default(),
+            named,
+            endpoint: endpoint.unwrap_or_default(),
+            transport: transport.unwrap_or(McpTransport::StreamableHttp),
+            protocol_versions,
+            variables,
+            headers,
+        })
+    }
+
+    /// The MCP endpoint: an https URL once its `{name}` parts are filled in (it may start with
+    /// one, a whole origin the user gives), each part declared.
+    fn mcp_endpoint(&mut self, endpoint: &str, variables: &IndexMap<String, McpInput>) {
+        self.mcp_template(endpoint, variables, "mcp.endpoint", "mcp.variables");
+        let names = template_names(endpoint);
+        if endpoint.starts_with('{') {
+            return;
+        }
+        // Each part filled with a host-safe word, so the rest of the URL is checked as it is.
+        let mut filled = endpoint.to_string();
+        for n in &names {
+            filled = filled.replace(&format!("{{{n}}}"), "x");
+        }
+        match check_https(&filled) {
+            Err(e) => self.push(
+                Diagnostic::new(Code::InvalidValue, e)
+                    .at("mcp.endpoint")
+                    .help("the URL MCP clients connect to, e.g. `https://mcp.example.com/mcp`"),
+            ),
+            Ok(_) if filled.contains('#') => {
+                self.error("mcp.endpoint", "an MCP endpoint has no fragment")
+            }
+            Ok(_) => {}
+        }
+    }
+
+    /// `{name}` parts of `template` each declared in `variables`, and each variable used.
+    fn mcp_template(
+        &mut self,
+        template: &str,
+        variables: &IndexMap<String, McpInput>,
+        field: &str,
+        variables_field: &str,
+    ) {
+        let names = template_names(template);
+        if template.matches('{').count() != names.len()
+            || template.matches('}').count() != names.len()
+        {
+            self.push(
+                Diagnostic::new(Code::InvalidValue, "unbalanced `{` or `}`")
+                    .at(field)
+                    .help("mark each part the user fills in as `{name}`: a letter or `_`, then letters, digits or `_`"),
+            );
+        }
+        for n in &names {
+            if !variables.contains_key(n.as_str()) {
+                self.push(
+                    Diagnostic::new(Code::MissingKey, format!("`{{{n}}}` is not declared"))
+                        .at(field)
+                        .help(format!(
+                            "add `[{variables_field}.{n}]` with its `description`"
+                        )),
+                );
+            }
+        }
+        for n in variables.keys() {
+            if !names.contains(n) {
+                self.error(
+                    format!("{variables_field}.{n}"),
+                    format!(
+                        "`{n}` is declared but `{{{n}}}` is not in `{}`",
+                        field.rsplit('.').next().unwrap_or(field)
+                    ),
+                );
+            }
+        }
+    }
+
+    fn mcp_inputs(
+        &mut self,
+        inputs: IndexMap<String, raw::McpInputTable>,
+        field: &str,
+    ) -> IndexMap<String, McpInput> {
+        let mut out = IndexMap::new();
+        for (name, i) in inputs {
+            let at = format!("{field}.{name}");
+            if !is_template_name(&name) {
+                self.error(
+                    &at,
+                    format!("`{name}` is not a variable name: a letter or `_`, then letters, digits or `_`"),
+                );
+            }
+            let choices = i.choices.unwrap_or_default();
+            if let Some(d) = &i.default
+                && !choices.is_empty()
+                && !choices.contains(d)
+            {
+                self.error(
+                    format!("{at}.default"),
+                    format!("`{d}` is not one of `choices`"),
+                );
+            }
+            let secret = i.secret.unwrap_or(false);
+            if secret && i.default.is_some() {
+                self.push(
+                    Diagnostic::new(Code::InvalidValue, "a secret has no published default")
+                        .at(format!("{at}.default"))
+                        .concealed()
+                        .help("remove `default`: the user gives the secret when connecting"),
+                );
+            }
+            out.insert(
+                name,
+                McpInput {
+                    description: i.description,
+                    required: i.required.unwrap_or(false),
+                    secret,
+                    default: i.default,
+                    choices,
+                },
+            );
         }
         out
     }
@@ -1164,7 +1503,7 @@ impl Cx<'_> {
                 Diagnostic::new(
                     Code::DetailsShortened,
                     format!(
-                        "is longer than {DETAILS_MAX} characters: published cut after the last \
+                        "`{field}` is longer than {DETAILS_MAX} characters: published cut after the last \
                          sentence (else word) within them"
                     ),
                 )
@@ -1195,7 +1534,7 @@ impl Cx<'_> {
         } else if id.len() > 64 {
             self.error(
                 field,
-                format!("is {} characters long; the limit is 64", id.len()),
+                format!("`{field}` is {} characters long; the limit is 64", id.len()),
             );
         }
     }
@@ -1283,24 +1622,7 @@ impl Cx<'_> {
                         "add `{name} = \"string, required -- …\"` under params"
                     )),
                 );
-                params.push(Param {
-                    name: name.to_string(),
-                    kind: ParamType::String,
-                    required: true,
-                    location: ParamIn::Path,
-                    description: None,
-                    default: None,
-                    allowed: Vec::new(),
-                    min: None,
-                    max: None,
-                    pattern: None,
-                    example: None,
-                    items: None,
-                    nullable: false,
-                    schema: None,
-                    compact: None,
-                    wire_name: None,
-                });
+                params.push(Param::plain(name, ParamType::String, true, ParamIn::Path));
             }
         }
     }
@@ -1376,7 +1698,7 @@ impl Cx<'_> {
                     }
                 };
                 let kind = c.kind.unwrap_or(ParamType::String);
-                let typed = |v: String| typed_value(kind, v);
+                let typed = |v: String| super::param::typed_value(kind, v);
                 // `in cookie` and `body` are read, but the model has no place for them.
                 let location = match c.location.as_deref().map(|l| (l, ParamIn::parse(l))) {
                     None => default_in,
@@ -1706,13 +2028,12 @@ impl Cx<'_> {
             if let Some(v) = value
                 && v.chars().count() > 500
             {
-                self.error(
-                    f(key),
-                    format!(
-                        "is {} characters long; AGIS caps it at 500",
-                        v.chars().count()
-                    ),
+                let field = f(key);
+                let message = format!(
+                    "`{field}` is {} characters long; AGIS caps it at 500",
+                    v.chars().count()
                 );
+                self.error(field, message);
             }
         }
         Semantic {
@@ -1762,19 +2083,6 @@ fn parse_rate_limit(text: &str) -> Option<RateLimit> {
         count,
         period: Period::parse(period)?,
     })
-}
-
-fn typed_value(kind: ParamType, text: String) -> Value {
-    let parsed = match kind {
-        ParamType::Integer => text.parse::<i64>().ok().map(Value::from),
-        ParamType::Number => text
-            .parse::<f64>()
-            .ok()
-            .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number)),
-        ParamType::Boolean => text.parse::<bool>().ok().map(Value::Bool),
-        _ => None,
-    };
-    parsed.unwrap_or(Value::String(text))
 }
 
 pub(crate) fn is_snake_case(s: &str) -> bool {
@@ -1838,6 +2146,75 @@ fn is_header_name(s: &str) -> bool {
         && s.len() <= 64
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c))
+}
+
+/// The `{name}` parts of a template, in order, each once.
+fn template_names(template: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        let name = &after[..close];
+        if is_template_name(name) && !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+        rest = &after[close + 1..];
+    }
+    names
+}
+
+/// A template variable's name, as the Server Card schema's URL pattern has it.
+fn is_template_name(s: &str) -> bool {
+    s.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// An MCP server name (SEP-2127 `ServerCard.name`): `namespace/name`, 3 to 200 characters.
+pub fn is_mcp_name(s: &str) -> bool {
+    let Some((namespace, name)) = s.split_once('/') else {
+        return false;
+    };
+    (3..=200).contains(&s.len())
+        && !namespace.is_empty()
+        && !name.is_empty()
+        && namespace
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+/// The site's host reversed (`api.example.com` → `com.example.api`) and the service name as
+/// a slug: `com.example.api/weather`. `None` for a host that has no such form (an IP literal).
+fn default_mcp_name(site: &HttpsUrl, service: &str) -> Option<String> {
+    let authority = site.origin().as_str()["https://".len()..].to_string();
+    let host = authority.split(':').next().unwrap_or_default();
+    if host.is_empty()
+        || host.starts_with('[')
+        || host.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    {
+        return None;
+    }
+    let namespace: Vec<&str> = host.trim_end_matches('.').split('.').rev().collect();
+    let mut slug = String::new();
+    for c in service.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c);
+        } else if !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_matches('-');
+    let name = format!(
+        "{}/{}",
+        namespace.join("."),
+        if slug.is_empty() { "server" } else { slug }
+    );
+    is_mcp_name(&name).then_some(name)
 }
 
 fn is_request_size(s: &str) -> bool {

@@ -41,7 +41,10 @@ pub struct Service {
     pub timezone: Option<String>,
     pub tags: Vec<String>,
     pub auth: Option<Auth>,
-    /// Further schemes the service accepts, each an alternative to `auth`.
+    /// Schemes every request sends together with `auth` (a key and a client id): the first
+    /// security requirement is `auth` and these, all at once.
+    pub auth_with: Vec<Auth>,
+    /// Further schemes the service accepts, each an alternative to `auth` (and its `auth_with`).
     pub auth_also: Vec<Auth>,
     pub rate_limits: Option<RateLimits>,
     pub token_hints: Option<TokenHints>,
@@ -60,6 +63,8 @@ pub struct Service {
     pub route_left_out: bool,
     pub capabilities: Vec<Capability>,
     pub a2a: A2a,
+    /// `[mcp]`: the remote MCP server the service runs, if it declares one.
+    pub mcp: Option<McpServer>,
     /// `[source] split`: `/.well-known/ai` also as one sub-service document per tag.
     pub split: Option<Split>,
     /// `[source] compact`: `None` compacts /.well-known/ai only when its full form is over
@@ -69,6 +74,37 @@ pub struct Service {
     /// plain service.toml): large documents that would outgrow it leave out what their
     /// specification lets them leave out (`emit::source_budget`).
     pub source_bytes: Option<usize>,
+    /// What the output folder already holds of the site's own that a target lists: the skills
+    /// under `/.well-known/agent-skills/`. Empty when there is no output folder (`check`).
+    pub site: SiteFiles,
+}
+
+/// The site's own files in the output folder (those the last build's manifest does not list)
+/// that a document lists: never read by the model's lowering, set by the pipeline.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SiteFiles {
+    /// Each `/.well-known/agent-skills/<folder>/SKILL.md` of the site's own, by folder name.
+    pub skills: Vec<SiteSkill>,
+    /// The site has its own `/.well-known/agent-skills/index.json`.
+    pub skills_index: bool,
+}
+
+/// A skill of the site's own: kept byte for byte, listed in the skills index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteSkill {
+    /// Its folder's name, which the Agent Skills format asks to be the skill's `name`.
+    pub folder: String,
+    /// The front matter's `name` and `description`, or why they could not be read.
+    pub front: Result<SkillFront, String>,
+    /// `sha256:<hex>` of the file's bytes, as they are served.
+    pub digest: String,
+}
+
+/// The front matter fields of a SKILL.md that the skills index repeats.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillFront {
+    pub name: Option<String>,
+    pub description: Option<String>,
 }
 
 /// A2A agent card options.
@@ -76,6 +112,68 @@ pub struct Service {
 pub struct A2a {
     /// Also publish the card at the pre-1.0 path `/.well-known/agent.json`.
     pub legacy_alias: bool,
+}
+
+/// A remote MCP server (`[mcp]`), as its Server Card describes it (SEP-2127 `Remote`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpServer {
+    /// `namespace/name`, reverse-DNS (`com.example/weather`).
+    pub name: String,
+    /// Whether the author wrote `name` (else it is derived from the site's host).
+    pub named: bool,
+    /// The endpoint URL, `{name}` parts included.
+    pub endpoint: String,
+    pub transport: McpTransport,
+    pub protocol_versions: Vec<String>,
+    /// The endpoint's `{name}` parts, in the author's order.
+    pub variables: IndexMap<String, McpInput>,
+    pub headers: Vec<McpHeader>,
+}
+
+/// How an MCP client talks to the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpTransport {
+    StreamableHttp,
+    Sse,
+}
+
+impl McpTransport {
+    pub const NAMES: [&'static str; 2] = ["streamable-http", "sse"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::StreamableHttp => "streamable-http",
+            Self::Sse => "sse",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "streamable-http" => Some(Self::StreamableHttp),
+            "sse" => Some(Self::Sse),
+            _ => None,
+        }
+    }
+}
+
+/// A value the user supplies when connecting to the MCP server.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct McpInput {
+    pub description: Option<String>,
+    pub required: bool,
+    pub secret: bool,
+    pub default: Option<String>,
+    pub choices: Vec<String>,
+}
+
+/// An HTTP header sent to the MCP server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpHeader {
+    pub name: String,
+    pub input: McpInput,
+    /// The value's template, `{name}` parts included.
+    pub value: Option<String>,
+    pub variables: IndexMap<String, McpInput>,
 }
 
 /// How `/.well-known/ai` is split into sub-service documents (aiendpoint §4.5).
@@ -108,6 +206,22 @@ pub enum Host {
 }
 
 impl Service {
+    /// The note a target with room for one scheme gives when requests carry more
+    /// (`auth_with`), which it leaves out.
+    pub fn auth_with_left_out(&self, target: &str) -> Option<crate::diag::Diagnostic> {
+        (!self.auth_with.is_empty()).then(|| {
+            let with: Vec<String> = self.auth_with.iter().map(Auth::what).collect();
+            crate::diag::Diagnostic::new(
+                crate::diag::Code::AuthWithLost,
+                format!(
+                    "{target} cannot say that requests also carry {}",
+                    with.join(" and ")
+                ),
+            )
+            .at("auth.with")
+        })
+    }
+
     /// Whether this build answers `/api/discovery?format=openapi`; where it does not, documents
     /// link to the OpenAPI file's own path.
     pub fn routes_query(&self) -> bool {
@@ -384,6 +498,8 @@ pub enum Auth {
         docs: Option<String>,
         authorization_url: Option<String>,
         token_url: Option<String>,
+        /// `[auth] authorization_servers`: issuer URLs, when the author names them.
+        authorization_servers: Vec<String>,
         scopes: IndexMap<String, String>,
         grant_types: Vec<String>,
         pkce: bool,
@@ -393,6 +509,8 @@ pub enum Auth {
     OpenIdConnect {
         docs: Option<String>,
         discovery_url: String,
+        /// `[auth] authorization_servers`: issuer URLs, when the author names them.
+        authorization_servers: Vec<String>,
         description: Option<String>,
     },
     /// Mutual TLS: the client presents a certificate.

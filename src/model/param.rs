@@ -107,6 +107,29 @@ pub struct Param {
 }
 
 impl Param {
+    /// A parameter that says nothing but its name, type, whether it is required and where it
+    /// goes; every other fact is left out.
+    pub fn plain(name: &str, kind: ParamType, required: bool, location: ParamIn) -> Self {
+        Param {
+            name: name.to_string(),
+            kind,
+            required,
+            location,
+            description: None,
+            default: None,
+            allowed: Vec::new(),
+            min: None,
+            max: None,
+            pattern: None,
+            example: None,
+            items: None,
+            nullable: false,
+            schema: None,
+            compact: None,
+            wire_name: None,
+        }
+    }
+
     /// The name on the wire: in the path template, the query, the header or the body.
     pub fn wire(&self) -> &str {
         self.wire_name.as_deref().unwrap_or(&self.name)
@@ -190,6 +213,8 @@ pub struct Shape {
     pub items: Option<Box<Shape>>,
     /// An object's required fields, in order.
     pub fields: Vec<(String, Shape)>,
+    /// A scalar's allowed values (`enum`, or `const` as one), as written.
+    pub values: Vec<String>,
 }
 
 impl Shape {
@@ -198,6 +223,7 @@ impl Shape {
             kind,
             items: None,
             fields: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -217,7 +243,7 @@ impl Shape {
                     .map(Box::new);
             }
             ParamType::Object => shape.fields = required_fields(schema, depth - 1),
-            _ => {}
+            _ => shape.values = schema_values(schema),
         }
         Some(shape)
     }
@@ -231,6 +257,25 @@ impl Shape {
         if !self.fields.is_empty() {
             out.push(' ');
             write_fields(&self.fields, out);
+        }
+        match &self.values[..] {
+            [] => {}
+            [one] => {
+                out.push_str(" const ");
+                out.push_str(&quoted(one));
+            }
+            many => {
+                // A first value that opens like `const v` is quoted, to read back as a value.
+                let values: Vec<String> = many
+                    .iter()
+                    .map(|v| match v.starts_with("const ") && !needs_quotes(v) {
+                        true => serde_json::to_string(v).unwrap_or_default(),
+                        false => quoted(v),
+                    })
+                    .collect();
+                out.push(' ');
+                out.push_str(&values.join("|"));
+            }
         }
     }
 
@@ -254,7 +299,20 @@ impl Shape {
                 shape.items = Some(Box::new(Shape::parse(items)?));
             }
             ParamType::Object => shape.fields = parse_fields(rest)?,
-            _ => return Err(format!("`{text}`: a {word} holds nothing more")),
+            _ => {
+                shape.values = match rest.strip_prefix("const ") {
+                    Some(one) => vec![unquote(one)],
+                    None => match split_top(rest, '|') {
+                        many if many.len() > 1 => many.into_iter().map(unquote).collect(),
+                        _ => {
+                            return Err(format!(
+                                "`{text}`: a {word} holds nothing more than its allowed values \
+                                 (`a|b`, `const v`)"
+                            ));
+                        }
+                    },
+                };
+            }
         }
         Ok(shape)
     }
@@ -292,6 +350,20 @@ fn parse_fields(text: &str) -> Result<Vec<(String, Shape)>, String> {
         out.push((name, Shape::parse(&part[colon + 2..])?));
     }
     Ok(out)
+}
+
+/// A scalar schema's allowed values: its `enum`, else its `const`; none when they are not
+/// scalars.
+fn schema_values(schema: &Value) -> Vec<String> {
+    let list = match (schema.get("enum"), schema.get("const")) {
+        (Some(Value::Array(list)), _) => list.as_slice(),
+        (None, Some(one)) => std::slice::from_ref(one),
+        _ => return Vec::new(),
+    };
+    if list.iter().any(|v| v.is_object() || v.is_array()) {
+        return Vec::new();
+    }
+    list.iter().map(plain).collect()
 }
 
 /// The required properties of an object schema with their shapes (a property of no known
@@ -855,12 +927,19 @@ impl Shape {
             let names: Vec<Value> = self.fields.iter().map(|(n, _)| n.as_str().into()).collect();
             s.insert("required".into(), Value::Array(names));
         }
+        if !self.values.is_empty() {
+            let values = self
+                .values
+                .iter()
+                .map(|v| typed_value(self.kind, v.clone()));
+            s.insert("enum".into(), values.collect());
+        }
         Value::Object(s)
     }
 
     /// Whether it says more than a type.
     pub fn is_structured(&self) -> bool {
-        self.items.is_some() || !self.fields.is_empty()
+        self.items.is_some() || !self.fields.is_empty() || !self.values.is_empty()
     }
 }
 
@@ -882,9 +961,8 @@ impl Compact {
             s.insert("items".into(), items.to_schema());
         }
         let object = Shape {
-            kind: ParamType::Object,
-            items: None,
             fields: self.fields.clone(),
+            ..Shape::of(ParamType::Object)
         };
         if !self.fields.is_empty()
             && let Value::Object(shape) = object.to_schema()
@@ -915,6 +993,21 @@ pub fn plain(v: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// A value of the notation as the JSON value of its type: `5` for an integer, `true` for a
+/// boolean, else the text.
+pub(crate) fn typed_value(kind: ParamType, text: String) -> Value {
+    let parsed = match kind {
+        ParamType::Integer => text.parse::<i64>().ok().map(Value::from),
+        ParamType::Number => text
+            .parse::<f64>()
+            .ok()
+            .and_then(|n| serde_json::Number::from_f64(n).map(Value::Number)),
+        ParamType::Boolean => text.parse::<bool>().ok().map(Value::Bool),
+        _ => None,
+    };
+    parsed.unwrap_or(Value::String(text))
 }
 
 /// A bound as people write it: `10`, not `10.0`.
@@ -1109,20 +1202,25 @@ mod round_trip {
         ])
     }
 
-    /// A shape as the notation can say it: items on arrays, fields on objects, two levels.
+    /// A shape as the notation can say it: items on arrays, fields on objects, allowed values
+    /// on scalars, two levels.
     fn shape() -> impl Strategy<Value = Shape> {
-        let leaf = kind().prop_map(Shape::of);
+        let leaf = (kind(), prop::collection::vec(text(), 0..4)).prop_map(|(kind, values)| {
+            let scalar = !matches!(kind, ParamType::Array | ParamType::Object);
+            Shape {
+                values: if scalar { values } else { Vec::new() },
+                ..Shape::of(kind)
+            }
+        });
         leaf.prop_recursive(2, 8, 3, |inner| {
             prop_oneof![
                 inner.clone().prop_map(|i| Shape {
-                    kind: ParamType::Array,
                     items: Some(Box::new(i)),
-                    fields: Vec::new(),
+                    ..Shape::of(ParamType::Array)
                 }),
                 fields(inner).prop_map(|fields| Shape {
-                    kind: ParamType::Object,
-                    items: None,
                     fields,
+                    ..Shape::of(ParamType::Object)
                 }),
             ]
         })
@@ -1232,7 +1330,7 @@ mod round_trip {
                 schema.insert("items".into(), i.to_schema());
             }
             if kind == ParamType::Object && !fields.is_empty()
-                && let Value::Object(o) = (Shape { kind, items: None, fields }).to_schema()
+                && let Value::Object(o) = (Shape { fields, ..Shape::of(kind) }).to_schema()
             {
                 schema.extend(o.into_iter().filter(|(k, _)| k != "type"));
             }
@@ -1374,24 +1472,7 @@ mod round_trip {
 
     /// A required parameter with nothing but its name, type and place.
     fn bare(name: &str, kind: ParamType, location: ParamIn) -> Param {
-        Param {
-            name: name.into(),
-            kind,
-            required: true,
-            location,
-            description: None,
-            default: None,
-            allowed: vec![],
-            min: None,
-            max: None,
-            pattern: None,
-            example: None,
-            items: None,
-            nullable: false,
-            schema: None,
-            compact: None,
-            wire_name: None,
-        }
+        Param::plain(name, kind, true, location)
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! `wellgen serve`: a local preview of an output folder over HTTP that applies its `_headers`
-//! and `_redirects` the way Netlify and Cloudflare Pages do, so what agents will get can be
-//! checked before deploying.
+//! `wellgen serve`: a local preview of an output folder over HTTP that answers the way its host
+//! does (Cloudflare Pages header for header, Netlify where its docs say), `_headers` and
+//! `_redirects` applied, so what agents will get can be checked before deploying.
 
+pub mod cloudflare;
 pub mod headers_file;
 pub mod http;
 pub mod pattern;

@@ -76,7 +76,8 @@ impl Pattern {
                 }
             }
         }
-        // A trailing slash is the same path to both hosts.
+        // A trailing slash is the same path to Netlify (Cloudflare's paths match whole:
+        // `super::cloudflare::rules`).
         let extra = &parts[self.segments.len().min(parts.len())..];
         (parts.len() >= self.segments.len()
             && extra.iter().all(|p| p.is_empty())

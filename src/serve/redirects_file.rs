@@ -1,8 +1,9 @@
 //! A `_redirects` file read the way Netlify reads it: `from [key=value …] to [status][!]`, the
 //! first matching rule wins, a rule does not apply where a file exists unless forced with `!`,
 //! and `key=value` pairs after the path match the query string (`:name` values capture).
-//! Cloudflare Pages reads the same lines but ignores query conditions (wellgen routes the
-//! query with `_worker.js` there); `cloudflare_limits` says what it would reject.
+//! Cloudflare Pages reads the same lines its own way (no query conditions, no `!`, 302 by
+//! default: `super::cloudflare::rules`, which the preview of Pages uses); `cloudflare_limits`
+//! says what it would reject.
 
 use std::collections::BTreeMap;
 

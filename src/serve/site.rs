@@ -1,6 +1,7 @@
-//! The answer to one request on a published folder: redirects, then the file, then `404.html`.
-//! Pure over the folder's current contents (re-read per request, so rebuilds show at once);
-//! the HTTP server only carries the `Reply`.
+//! The answer to one request on a published folder, as the host it was built for answers it:
+//! Cloudflare Pages in `super::cloudflare`; Netlify and the hosts that do not read `_headers`
+//! here (redirects, then the file, then `404.html`). Pure over the folder's current contents
+//! (re-read per request, so rebuilds show at once); the HTTP server only carries the `Reply`.
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -9,7 +10,8 @@ use super::headers_file::{Composition, HeadersFile};
 use super::redirects_file::RedirectsFile;
 use crate::model::Host;
 
-/// Host files a host reads but never publishes; the preview answers them with 404 too.
+/// Host files a host reads but never publishes; the preview answers them with 404 too (on
+/// Cloudflare, the files its deploy leaves out instead: `super::cloudflare`).
 const HIDDEN: [&str; 9] = [
     "_headers",
     "_redirects",
@@ -27,6 +29,8 @@ const HIDDEN: [&str; 9] = [
 pub struct Site {
     root: PathBuf,
     host: Host,
+    /// Cloudflare's reading of the host files, kept between requests.
+    pages: std::sync::Arc<super::cloudflare::RulesCache>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +45,11 @@ impl Site {
     pub fn new(root: impl Into<PathBuf>) -> Self {
         let root = root.into();
         let host = host_of_build(&root);
-        Self { root, host }
+        Self {
+            root,
+            host,
+            pages: Default::default(),
+        }
     }
 
     /// The folder answered as `host` answers it.
@@ -82,21 +90,33 @@ impl Site {
     /// What the host files say is wrong, for the preview to print (Cloudflare's limits too).
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        if let Ok(text) = fs::read_to_string(self.root.join("_headers")) {
-            out.extend(HeadersFile::parse(&text).problems);
-            out.extend(crate::emit::hosts::headers::cloudflare_limits(&text));
-            out.extend(crate::emit::hosts::headers::overlaps(&text));
+        let headers = fs::read_to_string(self.root.join("_headers")).ok();
+        if self.host == Host::Cloudflare {
+            out.extend(super::cloudflare::problems(&self.root));
+            if let Some(text) = &headers {
+                out.extend(crate::emit::hosts::headers::overlaps(text));
+            }
+        } else {
+            if let Some(text) = &headers {
+                out.extend(HeadersFile::parse(text).problems);
+                out.extend(crate::emit::hosts::headers::cloudflare_limits(text));
+                out.extend(crate::emit::hosts::headers::overlaps(text));
+            }
+            if let Ok(text) = fs::read_to_string(self.root.join("_redirects")) {
+                let file = RedirectsFile::parse(&text);
+                out.extend(
+                    file.cloudflare_limits(&text)
+                        .into_iter()
+                        .map(|p| format!("{p} (fine on Netlify)")),
+                );
+                out.extend(file.problems);
+            }
         }
-        if let Ok(text) = fs::read_to_string(self.root.join("_redirects")) {
-            let file = RedirectsFile::parse(&text);
-            out.extend(
-                file.cloudflare_limits(&text)
-                    .into_iter()
-                    .map(|p| format!("{p} (fine on Netlify)")),
-            );
-            out.extend(file.problems);
-        }
-        if self.root.join("_worker.js").is_file() && self.worker().is_none() {
+        let worker = fs::read_to_string(self.root.join("_worker.js"));
+        if self.host == Host::Cloudflare
+            && let Ok(text) = worker
+            && super::cloudflare::worker::Worker::parse(&text).is_none()
+        {
             out.push(
                 "_worker.js is not run here: its routes are missing from this preview; \
                  `npx wrangler pages dev` runs it (see docs/hosting.md)"
@@ -106,54 +126,40 @@ impl Site {
         out
     }
 
-    /// Answers `method url`. GET and HEAD get the file; any other method (a CORS preflight's
-    /// `OPTIONS` too) gets what `wrangler pages dev` answers: 405 with the `_headers` rules of
-    /// the path and no body. Netlify's answer is not established (docs/hosting.md).
+    /// Answers `method url` (a request target: a path and an optional query). On Cloudflare,
+    /// what Pages answers (`super::cloudflare`). Elsewhere GET and HEAD get the file; any other
+    /// method (a CORS preflight's `OPTIONS` too) gets what `wrangler pages dev` answers: 405
+    /// with the `_headers` rules of the path and no body. Netlify's answer is not established
+    /// (docs/hosting.md).
     pub fn respond_to(&self, method: &str, url: &str) -> Reply {
-        if method == "GET" || method == "HEAD" {
-            return self.respond(url);
+        if self.host == Host::Cloudflare {
+            return super::cloudflare::respond(&self.root, &self.pages, method, url);
         }
-        let Some((path, _)) = parse_request(url) else {
-            return text_reply(400, "400 Bad Request\n");
-        };
-        let headers = match self.read("_headers") {
-            Some(text) if !self.hides(&path) => {
-                HeadersFile::parse(&text).headers_for(&path, self.composition())
-            }
-            _ => Vec::new(),
-        };
-        Reply {
-            status: 405,
-            headers,
-            body: Vec::new(),
-        }
-    }
-
-    /// Answers `GET url` (a path with an optional query string).
-    pub fn respond(&self, url: &str) -> Reply {
         let Some((path, query)) = parse_request(url) else {
             return text_reply(400, "400 Bad Request\n");
         };
+        if method != "GET" && method != "HEAD" {
+            let headers = match self.read("_headers") {
+                Some(text) if !self.hides(&path) => {
+                    HeadersFile::parse(&text).headers_for(&path, self.composition())
+                }
+                _ => Vec::new(),
+            };
+            return Reply {
+                status: 405,
+                headers,
+                body: Vec::new(),
+            };
+        }
         if self.hides(&path) {
             return self.not_found();
         }
-        let Some(worker) = self.worker() else {
-            return self.respond_static(&path, &query);
-        };
-        // What wellgen's `_worker.js` does: the query route, then its headers on a 2xx answer.
-        let routed =
-            path == worker.discovery && query.iter().any(|(k, v)| k == "format" && v == "openapi");
-        let path = if routed { worker.openapi.clone() } else { path };
-        let mut reply = self.respond_static(&path, &[]);
-        if let Some(set) = worker.headers.get(&path)
-            && (200..300).contains(&reply.status)
-        {
-            for (name, value) in set {
-                reply.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-                reply.headers.push((name.clone(), value.clone()));
-            }
-        }
-        reply
+        self.respond_static(&path, &query)
+    }
+
+    /// Answers `GET url`.
+    pub fn respond(&self, url: &str) -> Reply {
+        self.respond_to("GET", url)
     }
 
     /// The answer of the static files and their `_headers` and `_redirects`.
@@ -188,30 +194,31 @@ impl Site {
         }
     }
 
-    /// wellgen's own `_worker.js`, read as data, on Cloudflare; `None` elsewhere, without one,
-    /// or for a worker wellgen did not write (which this preview cannot run).
-    fn worker(&self) -> Option<Worker> {
-        if self.host != Host::Cloudflare {
-            return None;
-        }
-        Worker::parse(&self.read("_worker.js")?)
-    }
-
     fn read(&self, name: &str) -> Option<String> {
         fs::read_to_string(self.root.join(name)).ok()
     }
 
-    /// The file published at a URL path: the file itself, or a folder's `index.html`; never
+    /// The file published at a URL path: the file itself, or a folder's `index.html`, and on
+    /// Netlify a page without its `.html` (its "pretty URLs": `/about` is about.html or
+    /// about/index.html; where both exist, about.html, as `netlify dev` looks them up); never
     /// outside the folder (no `..`, no symlink out).
     fn file_for(&self, path: &str) -> Option<PathBuf> {
         let rel = Path::new(path.trim_start_matches('/'));
         if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
             return None;
         }
-        let mut file = self.root.join(rel);
-        if path.ends_with('/') || file.is_dir() {
-            file = file.join("index.html");
-        }
+        let file = self.root.join(rel);
+        let page = (self.host == Host::Netlify && !path.ends_with('/') && !file.is_file())
+            .then(|| {
+                self.root
+                    .join(format!("{}.html", path.trim_start_matches('/')))
+            })
+            .filter(|page| page.is_file());
+        let file = match page {
+            Some(page) => page,
+            None if path.ends_with('/') || file.is_dir() => file.join("index.html"),
+            None => file,
+        };
         let real = file.canonicalize().ok()?;
         let root = self.root.canonicalize().ok()?;
         (real.starts_with(&root) && real.is_file()).then_some(real)
@@ -264,49 +271,6 @@ pub fn host_of_build(root: &Path) -> Host {
         Host::GithubPages
     } else {
         Host::Generic
-    }
-}
-
-/// What wellgen's Cloudflare worker (src/emit/hosts/cloudflare.rs) routes and sets: its
-/// `DISCOVERY`, `OPENAPI` and `HEADERS` constants.
-#[derive(Debug)]
-struct Worker {
-    discovery: String,
-    openapi: String,
-    headers: std::collections::BTreeMap<String, Vec<(String, String)>>,
-}
-
-impl Worker {
-    const MARK: &str = "// Generated by wellgen for Cloudflare Pages";
-
-    fn parse(text: &str) -> Option<Self> {
-        if !text.starts_with(Self::MARK) {
-            return None;
-        }
-        let constant = |name: &str| -> Option<serde_json::Value> {
-            let start = text.find(&format!("\nconst {name} = "))? + name.len() + 10;
-            let end = start + text[start..].find(";\n")?;
-            serde_json::from_str(&text[start..end]).ok()
-        };
-        let string = |name: &str| Some(constant(name)?.as_str()?.to_string());
-        let headers = constant("HEADERS")?
-            .as_object()?
-            .iter()
-            .map(|(path, set)| {
-                let set = set
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|(n, v)| Some((n.clone(), v.as_str()?.to_string())))
-                    .collect();
-                (path.clone(), set)
-            })
-            .collect();
-        Some(Self {
-            discovery: string("DISCOVERY")?,
-            openapi: string("OPENAPI")?,
-            headers,
-        })
     }
 }
 
@@ -384,7 +348,7 @@ pub(crate) fn parse_request(url: &str) -> Option<(String, Vec<(String, String)>)
 }
 
 /// Decodes `%XX` escapes; `None` for a bad escape or bytes that are not UTF-8.
-fn percent_decode(s: &str) -> Option<String> {
+pub(super) fn percent_decode(s: &str) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -471,25 +435,6 @@ mod tests {
         let moved = site.respond("/old");
         assert_eq!(moved.status, 301);
         assert_eq!(header(&moved, "location"), Some("/.well-known/ai"));
-    }
-
-    #[test]
-    fn wellgens_worker_reads_as_data_and_no_other_does() {
-        use crate::emit::{Artifact, Serving};
-        let serving = Serving {
-            content_type: "application/json; charset=utf-8",
-            cache_control: "public, max-age=60",
-            cors: true,
-        };
-        let docs = [Artifact::document("/openapi.json", b"{}".to_vec(), serving)];
-        let text = crate::emit::hosts::cloudflare::worker(&docs);
-        let worker = Worker::parse(&text).expect("wellgen's worker parses");
-        assert_eq!(worker.discovery, "/api/discovery");
-        assert_eq!(worker.openapi, "/api/discovery.openapi.json");
-        let set = &worker.headers["/openapi.json"];
-        assert!(set.contains(&("Cache-Control".into(), "public, max-age=60".into())));
-        assert!(set.contains(&("Access-Control-Allow-Origin".into(), "*".into())));
-        assert!(Worker::parse("export default { fetch() {} };\n").is_none());
     }
 
     #[test]

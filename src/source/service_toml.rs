@@ -42,6 +42,9 @@ pub struct ServiceToml {
     #[serde(default)]
     pub capabilities: Vec<CapabilityTable>,
     pub a2a: Option<A2aTable>,
+    /// The service's remote MCP server, described by an MCP Server Card
+    /// (`/.well-known/mcp/server-card.json`); no table, no card.
+    pub mcp: Option<McpTable>,
     /// An OpenAPI document this file completes and corrects (see docs/openapi-import.md).
     pub source: Option<SourceTable>,
     /// How `wellgen check` and `build` report: the diagnostic codes this project silences.
@@ -69,6 +72,61 @@ pub struct CheckTable {
 pub struct A2aTable {
     /// Also publish the card at the pre-1.0 path `/.well-known/agent.json`.
     pub legacy_alias: Option<bool>,
+}
+
+/// `[mcp]`: the remote MCP server that serves the capabilities (SEP-2127 Server Card `remotes`).
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct McpTable {
+    /// Required: the server's URL, `https://…`; `{name}` marks a part the user fills in, each
+    /// declared under `[mcp.variables]`.
+    pub endpoint: Option<String>,
+    /// `streamable-http` (default) or `sse`.
+    pub transport: Option<String>,
+    /// The server's name, `namespace/name` in reverse-DNS form (`com.example/weather`); default
+    /// the site's host reversed and the service name.
+    pub name: Option<String>,
+    /// MCP protocol versions the server supports (`2025-11-25`), newest last.
+    pub protocol_versions: Option<Vec<String>>,
+    /// The `{name}` parts of `endpoint`: name = their description, default and choices.
+    pub variables: Option<IndexMap<String, McpInputTable>>,
+    /// HTTP headers the server requires or accepts, one `[[mcp.headers]]` table each.
+    pub headers: Option<Vec<McpHeaderTable>>,
+}
+
+/// A value the user supplies when connecting: a `{name}` of the endpoint or of a header value.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct McpInputTable {
+    /// What it is, for the user who fills it in.
+    pub description: Option<String>,
+    /// Whether the connection needs it; default false.
+    pub required: Option<bool>,
+    /// Whether it is a secret (a token, a password); default false.
+    pub secret: Option<bool>,
+    /// The value used when the user gives none.
+    pub default: Option<String>,
+    /// The only values allowed.
+    pub choices: Option<Vec<String>>,
+}
+
+/// `[[mcp.headers]]`: one HTTP header sent to the MCP server.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct McpHeaderTable {
+    /// Required: the header's name (`Authorization`).
+    pub name: Option<String>,
+    /// What it carries.
+    pub description: Option<String>,
+    /// Whether the connection needs it; default false.
+    pub required: Option<bool>,
+    /// Whether its value is a secret; default false. A secret's value is never written: only a
+    /// template of `{name}`s (`Bearer {token}`).
+    pub secret: Option<bool>,
+    /// The value's template: `{name}` parts are declared under `variables`.
+    pub value: Option<String>,
+    /// The `{name}` parts of `value`.
+    pub variables: Option<IndexMap<String, McpInputTable>>,
 }
 
 /// `[source]`: import capabilities from an OpenAPI document; this file's values win per key.
@@ -325,6 +383,10 @@ pub struct AuthTable {
     pub key_rotation_days: Option<i64>,
     /// openid: https URL of the OpenID Connect discovery document.
     pub discovery_url: Option<String>,
+    /// oauth2, openid: the issuer URLs of the authorization servers (RFC 8414) that issue the
+    /// API's tokens; default the origin of `authorization_url` (else `token_url`), or the issuer
+    /// the `discovery_url` names.
+    pub authorization_servers: Option<Vec<String>>,
     /// How to authenticate, in words, up to 500 characters: required for `other` (e.g. "AWS
     /// Signature Version 4"); for any other type, what agents should know beyond the type
     /// (e.g. "The API key with format `Token token=<API_KEY>`"). Published text.
@@ -332,6 +394,9 @@ pub struct AuthTable {
     /// Further schemes the service accepts, each an alternative to this one: `[[auth.also]]`
     /// tables with the same keys (but no `also`).
     pub also: Option<Vec<AuthTable>>,
+    /// Further schemes every request sends together with this one (an API key and a client
+    /// id in two headers): `[[auth.with]]` tables with the same keys (but no `also` or `with`).
+    pub with: Option<Vec<AuthTable>>,
 }
 
 /// `[rate_limits]`.

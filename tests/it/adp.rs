@@ -480,9 +480,10 @@ fn service_descriptions_outside_20_to_200_are_fitted_with_a_warning() {
         let warns = at(&diags, "service.description", Severity::Warning);
         assert_eq!(warns.len(), 1, "{len}: {warns:?}");
         assert!(
-            warns[0]
-                .message
-                .starts_with(&description_length_message(len)),
+            warns[0].message.starts_with(&format!(
+                "`service.description` {}",
+                description_length_message(len)
+            )),
             "{}",
             warns[0].message
         );

@@ -6,7 +6,7 @@
 use serde_json::Value;
 use wellgen::diag::{Code, Diagnostics, Severity};
 use wellgen::emit::Target;
-use wellgen::emit::targets::{a2a, adp, ai, ia_json, llms_txt, mcp, openapi, rfc002};
+use wellgen::emit::targets::{a2a, adp, ai, ai_plugin, ia_json, llms_txt, mcp, openapi, rfc002};
 use wellgen::model;
 
 use crate::common::{iajson_validator, mcp_validator, root, schema_errors, schema_validator};
@@ -132,12 +132,17 @@ fn build(auth: &str) -> Built {
 }
 
 fn approximations<'a>(b: &'a Built, target: &str) -> Vec<&'a str> {
+    said(b, target, Code::AuthSchemeLost)
+        .into_iter()
+        .filter(|_| Code::AuthSchemeLost.info().severity == Severity::Warning)
+        .collect()
+}
+
+/// The messages of `code` in which `target` says what it cannot say.
+fn said<'a>(b: &'a Built, target: &str, code: Code) -> Vec<&'a str> {
     b.diags
         .iter()
-        .filter(|d| {
-            d.severity == Severity::Warning
-                && d.message.starts_with(&format!("{target} cannot say"))
-        })
+        .filter(|d| d.code == code && d.message.starts_with(&format!("{target} cannot say")))
         .map(|d| d.message.as_str())
         .collect()
 }
@@ -162,8 +167,8 @@ fn invalid(b: &Built) -> Vec<String> {
         out.push(format!("agents.json: {e}"));
     }
     // Written only when the service has a logo and a contact e-mail.
-    if b.artifact(rfc002::AI_PLUGIN_PATH).is_some() {
-        let plugin = b.json(rfc002::AI_PLUGIN_PATH);
+    if b.artifact(ai_plugin::PATH).is_some() {
+        let plugin = b.json(ai_plugin::PATH);
         assert_ne!(plugin["auth"]["type"], "none", "never `none`");
     }
     let openapi_text = b.text(openapi::PATHS[0]);
@@ -218,10 +223,28 @@ fn every_scheme_builds_valid_documents_for_every_target_with_one_warning_where_u
         assert!(b.errors().is_empty(), "{case}: {:#?}", b.errors());
         let problems = invalid(&b);
         assert!(problems.is_empty(), "{case}: {problems:#?}");
+        // The OpenAPI document built beside them states the scheme exactly: a note.
         for target in NAMED {
-            let got = approximations(&b, target);
+            let got = said(&b, target, Code::AuthApproximated);
             let want = usize::from(approximated.contains(&target));
             assert_eq!(got.len(), want, "{case}, {target}: {got:#?}");
+            assert!(approximations(&b, target).is_empty(), "{case}, {target}");
+        }
+        // Without it, nothing on the site does: a warning to act on (`/.well-known/ai` then
+        // has no pointer, and its own rule decides).
+        let alone: Vec<Target> = Target::ALL
+            .into_iter()
+            .filter(|t| *t != Target::OpenApi)
+            .collect();
+        let without = build_targets(&BASE.replace("AUTH", auth), &alone);
+        for target in NAMED.into_iter().filter(|t| *t != AI) {
+            let got = approximations(&without, target);
+            let want = usize::from(approximated.contains(&target));
+            assert_eq!(
+                got.len(),
+                want,
+                "{case}, {target} without OpenAPI: {got:#?}"
+            );
         }
         let auth = &b.json(ai::PATHS[0])["auth"];
         let pointed = auth["type"] == "apikey" && auth.get("header").is_none();
@@ -304,6 +327,68 @@ fn alternatives_are_listed_where_a_target_can_list_them() {
     assert!(b.text(llms_txt::PATH).contains("Also accepted instead"));
 }
 
+#[test]
+fn schemes_sent_together_are_one_requirement_in_every_target_that_lists_requirements() {
+    let auth = "[auth]\ntype = \"api_key\"\nheader = \"X-Key\"\n\n[[auth.with]]\ntype = \"api_key\"\nin = \"query\"\nname = \"client\"\n\n[[auth.also]]\ntype = \"basic\"";
+    let b = build(auth);
+    assert!(b.errors().is_empty(), "{:#?}", b.errors());
+    assert!(invalid(&b).is_empty(), "{:#?}", invalid(&b));
+    let doc: Value = serde_json::from_str(&b.text(openapi::PATHS[0])).unwrap();
+    assert_eq!(
+        doc["security"],
+        serde_json::json!([{"apiKey": [], "apiKeyQuery": []}, {"basicAuth": []}])
+    );
+    // /.well-known/ai has room for one scheme: `docs` points at the requirement that names both.
+    let ai_doc = b.json(ai::PATHS[0]);
+    assert_eq!(ai_doc["auth"]["type"], "apikey");
+    assert!(ai_doc["auth"].get("header").is_none());
+    let docs = ai_doc["auth"]["docs"].as_str().unwrap();
+    let pointer = docs.split_once('#').unwrap().1;
+    assert_eq!(doc.pointer(pointer).unwrap(), &doc["security"][0]);
+    // Every MCP tool's binding: both schemes under `allOf`, then the alternative.
+    let schema: Value =
+        serde_json::from_str(include_str!("../schemas/mcp-http/schema.json")).unwrap();
+    let binding_schema = jsonschema::options().build(&schema).unwrap();
+    let tools = b.json(mcp::PATH);
+    for tool in tools["tools"].as_array().unwrap() {
+        let http = &tool["_meta"]["dev.wellgen/http"];
+        assert!(schema_errors(&binding_schema, http).is_empty(), "{http}");
+        let all = http["security"][0]["allOf"].as_array().unwrap();
+        assert_eq!(all[0]["name"], "X-Key");
+        assert_eq!(
+            (&all[1]["in"], &all[1]["name"]),
+            (&"query".into(), &"client".into())
+        );
+        assert_eq!(http["security"][1]["scheme"], "basic");
+    }
+    let card = b.json(a2a::PATH);
+    let requirements = card["securityRequirements"].as_array().unwrap();
+    assert_eq!(requirements.len(), 2);
+    assert_eq!(requirements[0]["schemes"].as_object().unwrap().len(), 2);
+    // Prose says both; the single-scheme targets say what they leave out, as a note.
+    assert!(
+        b.text(rfc002::AGENTS_PATH)
+            .contains("together with an API key in the `client` query parameter")
+    );
+    assert!(
+        b.text(llms_txt::PATH)
+            .contains("Each request also carries an API key in the `client` query parameter.")
+    );
+    let left_out: Vec<&str> = b
+        .diags
+        .iter()
+        .filter(|d| d.code == Code::AuthWithLost)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(left_out.len(), 3, "{left_out:#?}");
+    assert!(
+        left_out
+            .iter()
+            .all(|m| m.ends_with("also carry an API key in the `client` query parameter"))
+    );
+    assert!(b.diags.iter().any(|d| d.code == Code::AiAuthPointer));
+}
+
 /// The field of each error of lowering `auth`.
 fn lowering_errors(auth: &str) -> Vec<(String, String)> {
     let raw = wellgen::source::parse_service_toml(&BASE.replace("AUTH", auth)).expect("parses");
@@ -361,6 +446,22 @@ fn bad_auth_values_are_errors_at_their_field() {
         (
             "[auth]\ntype = \"basic\"\n\n[[auth.also]]\ntype = \"api_key\"\nin = \"cookie\"\nname = \"a b\"",
             "auth.also.0.name",
+        ),
+        (
+            "[auth]\ntype = \"basic\"\n\n[[auth.with]]\ntype = \"none\"",
+            "auth.with.0.type",
+        ),
+        (
+            "[auth]\ntype = \"none\"\n\n[[auth.with]]\ntype = \"basic\"",
+            "auth.type",
+        ),
+        (
+            "[auth]\ntype = \"basic\"\n\n[[auth.with]]\ntype = \"api_key\"\nheader = \"X-Id\"\n\n[[auth.with.also]]\ntype = \"bearer\"",
+            "auth.with.0.also",
+        ),
+        (
+            "[auth]\ntype = \"basic\"\n\n[[auth.also]]\ntype = \"api_key\"\nheader = \"X-Id\"\n\n[[auth.also.with]]\ntype = \"bearer\"",
+            "auth.also.0.with",
         ),
     ];
     for (auth, field) in cases {
@@ -543,4 +644,57 @@ paths:
     let b = build_targets(&written, &Target::ALL);
     assert!(b.errors().is_empty(), "{:#?}", b.errors());
     assert_eq!(b.service.auth_also.len(), 3);
+}
+
+#[test]
+fn import_writes_schemes_required_together_as_auth_with() {
+    // A key and a client id in one requirement (as apisetu.gov.in's APIs ask); two OAuth 2
+    // schemes in one requirement (as Google's do) are met by one token and stay alternatives.
+    let spec = r#"openapi: 3.0.3
+info: {title: Ledger, version: "1", description: Ledger entries for accounting agents}
+servers: [{url: "https://api.ledger.example/v1"}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: X-Key}
+    client: {type: apiKey, in: header, name: X-Client-Id}
+    code: {type: oauth2, flows: {authorizationCode: {authorizationUrl: "https://a.example/a", tokenUrl: "https://a.example/t", scopes: {}}}}
+    implicit: {type: oauth2, flows: {implicit: {authorizationUrl: "https://a.example/a", scopes: {}}}}
+paths:
+  /entries:
+    get:
+      operationId: listEntries
+      summary: List ledger entries
+      security: [{code: [], implicit: []}, {key: [], client: []}]
+      responses: {"200": {description: ok}}
+"#;
+    let mut diags = Diagnostics::default();
+    let options = wellgen::source::openapi::Options::default();
+    let imported = wellgen::source::openapi::import_text(None, spec, &options, &mut diags).unwrap();
+    let doc = wellgen::source::openapi::finish(imported, &mut diags);
+    let auth = doc.auth.as_ref().expect("[auth]");
+    assert_eq!(auth.header.as_deref(), Some("X-Key"));
+    let with = auth.with.as_ref().expect("[[auth.with]]");
+    assert_eq!(with.len(), 1);
+    assert_eq!(with[0].header.as_deref(), Some("X-Client-Id"));
+    let also: Vec<_> = auth
+        .also
+        .iter()
+        .flatten()
+        .map(|a| a.kind.as_deref())
+        .collect();
+    assert_eq!(also, [Some("oauth2"), Some("oauth2")]);
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d.is_error() || d.severity == Severity::Warning),
+        "{diags:#?}"
+    );
+    let written = wellgen::source::toml_out::render(&doc, &Default::default());
+    assert!(
+        written.contains("\n[[auth.with]]\ntype = \"api_key\"\nheader = \"X-Client-Id\"\n"),
+        "{written}"
+    );
+    let b = build_targets(&written, &Target::ALL);
+    assert!(b.errors().is_empty(), "{:#?}", b.errors());
+    assert_eq!(b.service.auth_with.len(), 1);
 }

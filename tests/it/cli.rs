@@ -89,7 +89,13 @@ fn a_failed_build_leaves_the_previous_output_untouched() {
 #[test]
 fn check_writes_nothing_and_strict_fails_on_warnings() {
     let work = tempfile::tempdir().unwrap();
-    fs::copy(example("simplenotes"), work.path().join("service.toml")).unwrap();
+    // `[plugin]` asks for ai-plugin.json, which simplenotes lacks a logo and an e-mail for.
+    let text = fs::read_to_string(example("simplenotes")).unwrap();
+    fs::write(
+        work.path().join("service.toml"),
+        format!("{text}\n[plugin]\n"),
+    )
+    .unwrap();
     let (code, _, stderr) = run(wellgen().current_dir(work.path()).arg("check"));
     assert_eq!(code, 0, "{stderr}");
     // A value filled in is a note: counted, not printed, and never fails --strict.
@@ -482,4 +488,260 @@ fn a_rebuild_swaps_in_the_files_it_leaves_as_they_were_without_copying_them() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(files(&out), after);
     assert_eq!(inodes(&out), after_inodes, "{stdout}");
+}
+
+/// An OpenAPI document whose path-level query parameter `id` shadows the path's `{id}` for three
+/// operations (one finding, at one place), with 15 `HEAD` operations (one finding at 15: more
+/// than the terminal shows in full).
+fn document_with_repeated_findings(dir: &Path) -> std::path::PathBuf {
+    let mut paths = serde_json::Map::new();
+    paths.insert(
+        "/users/{id}".into(),
+        serde_json::json!({
+            "parameters": [
+                {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+                {"name": "id", "in": "query", "schema": {"type": "string"}}
+            ],
+            "get": {"operationId": "getUser", "summary": "Get a user", "responses": {"200": {"description": "ok"}}},
+            "put": {"operationId": "putUser", "summary": "Replace a user", "responses": {"200": {"description": "ok"}}},
+            "delete": {"operationId": "deleteUser", "summary": "Delete a user", "responses": {"200": {"description": "ok"}}}
+        }),
+    );
+    for i in 0..15 {
+        paths.insert(
+            format!("/things{i}"),
+            serde_json::json!({
+                "get": {"operationId": format!("listThings{i}"), "summary": "List things", "responses": {"200": {"description": "ok"}}},
+                "head": {"operationId": format!("headThings{i}"), "responses": {"200": {"description": "ok"}}}
+            }),
+        );
+    }
+    let doc = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Users", "version": "1", "description": "Users and their things."},
+        "servers": [{"url": "https://users.example"}],
+        "paths": paths
+    });
+    let path = dir.join("openapi.json");
+    fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    path
+}
+
+/// A finding of the import at several places is one diagnostic per place, each place once:
+/// grouped on the terminal, every one with `--verbose` (on `import` too) and in `--format json`.
+#[test]
+fn findings_of_the_import_are_one_diagnostic_per_place_each_place_once() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = document_with_repeated_findings(work.path());
+    let (code, stdout, _) = run(wellgen().arg("check").arg(&spec).args(["--format", "json"]));
+    assert_eq!(code, 0, "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let found = |words: &str| -> Vec<String> {
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["message"].as_str().unwrap().starts_with(words))
+            .map(|d| d["origin"].as_str().unwrap_or("no origin").to_string())
+            .collect()
+    };
+    let shadowed = found("header and query parameters named like a path placeholder");
+    assert_eq!(
+        shadowed,
+        [format!(
+            "{}#/paths/~1users~1{{id}}/parameters/1",
+            spec.display()
+        )],
+        "{stdout}"
+    );
+    let skipped = found("HEAD, OPTIONS, TRACE and QUERY operations are skipped");
+    assert_eq!(skipped.len(), 15, "{stdout}");
+    for (i, origin) in skipped.iter().enumerate() {
+        assert!(
+            origin.ends_with(&format!("#/paths/~1things{i}/head")),
+            "{origin}"
+        );
+    }
+    // The terminal: the place leads the line, the rest of a kind is counted.
+    let (_, _, grouped) = run(wellgen().arg("check").arg(&spec));
+    let head = format!(
+        "{}#/paths/~1things0/head: warning[W-import-lost]: HEAD",
+        spec.display()
+    );
+    assert!(grouped.contains(&head), "{grouped}");
+    assert!(
+        grouped.contains("more like this: #/paths/~1things"),
+        "{grouped}"
+    );
+    let (_, _, verbose) = run(wellgen().arg("check").arg(&spec).arg("--verbose"));
+    assert_eq!(
+        verbose.matches("operations are skipped").count(),
+        15,
+        "{verbose}"
+    );
+    assert_eq!(
+        verbose.matches("path placeholder are left out").count(),
+        1,
+        "{verbose}"
+    );
+    // `import` groups alike, and takes `--verbose`.
+    let (code, _, imported) = run(wellgen()
+        .arg("import")
+        .arg(&spec)
+        .arg("-o")
+        .arg(work.path().join("a.toml")));
+    assert_eq!(code, 0, "{imported}");
+    assert!(
+        imported.contains("more like this: #/paths/~1things"),
+        "{imported}"
+    );
+    let (code, _, imported) = run(wellgen()
+        .arg("import")
+        .arg(&spec)
+        .arg("-o")
+        .arg(work.path().join("b.toml"))
+        .arg("--verbose"));
+    assert_eq!(code, 0, "{imported}");
+    assert_eq!(
+        imported.matches("operations are skipped").count(),
+        15,
+        "{imported}"
+    );
+}
+
+/// A note on its own line says its message once, with the place it is at: not the message
+/// again after it (`no [auth] table: … (§3.4): no [auth] table`).
+#[test]
+fn a_note_on_one_line_says_its_message_once() {
+    let (code, _, stderr) = run(wellgen()
+        .args(["check", "--notes"])
+        .arg(example("simplenotes")));
+    assert_eq!(code, 0, "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("note[N-auth-undeclared]"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert_eq!(line.matches("no [auth] table").count(), 1, "{line}");
+}
+
+/// A length message says what is too long, also where no caret shows it (an OpenAPI source,
+/// a grouped line, `--format json`).
+#[test]
+fn a_length_message_names_what_it_is_about() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    let text = fs::read_to_string(example("simplenotes")).unwrap();
+    let long = "Keeps notes. ".repeat(20);
+    let (before, after) = text.split_once("description = \"").unwrap();
+    let (_, after) = after.split_once('"').unwrap();
+    fs::write(
+        &source,
+        format!("{before}description = \"{}\"{after}", long.trim()),
+    )
+    .unwrap();
+    let (_, stdout, _) = run(wellgen()
+        .arg("check")
+        .arg(&source)
+        .args(["--format", "json"]));
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .filter(|m| m.contains(" characters"))
+        .collect();
+    assert!(!messages.is_empty(), "{stdout}");
+    for m in messages {
+        assert!(!m.starts_with("is "), "{m}");
+        assert!(
+            m.starts_with("`service.description` is 259 characters"),
+            "{m}"
+        );
+    }
+}
+
+/// `--include` and `--exclude` choose the operations of an OpenAPI source on `build` and
+/// `check` as on `import`; on a service.toml that imports nothing they are a usage error.
+#[test]
+fn build_takes_include_and_exclude_for_an_openapi_source() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = document_with_repeated_findings(work.path());
+    let out = work.path().join("dist");
+    let (code, _, stderr) = run(wellgen().arg("build").arg(&spec).arg("-o").arg(&out).args([
+        "--include",
+        "op:listThings*",
+        "--exclude",
+        "op:listThings4",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    let tools: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join(".well-known/mcp/tools.json")).unwrap()).unwrap();
+    let names: Vec<&str> = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = (0..15)
+        .filter(|&i| i != 4)
+        .map(|i| format!("list_things{i}"))
+        .collect();
+    assert_eq!(names, expected);
+    let (code, _, stderr) = run(wellgen()
+        .arg("check")
+        .arg(example("simplenotes"))
+        .args(["--include", "op:x"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("imports no OpenAPI document") && stderr.contains("drop --include"),
+        "{stderr}"
+    );
+}
+
+/// ai-plugin.json is opt-in: the examples without `[plugin]` neither publish it nor warn that
+/// they cannot; `[plugin]` or `--target ai-plugin` ask for it.
+#[test]
+fn the_plugin_manifest_is_built_only_when_asked_for() {
+    for name in ["exampleshop", "simplenotes", "worldweather"] {
+        let (code, _, stderr) = run(wellgen().args(["check", "--strict"]).arg(example(name)));
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(!stderr.contains("plugin"), "{name}: {stderr}");
+        let dir = tempfile::tempdir().unwrap();
+        let (code, _, stderr) = run(wellgen()
+            .arg("build")
+            .arg(example(name))
+            .arg("-o")
+            .arg(dir.path()));
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(
+            !dir.path().join(".well-known/ai-plugin.json").exists(),
+            "{name}"
+        );
+        let agents = fs::read_to_string(dir.path().join(".well-known/agents.json")).unwrap();
+        assert!(!agents.contains("aiPlugin"), "{name}: {agents}");
+    }
+    // bookshelf has a `[plugin]` table, a logo and an e-mail address.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(example("bookshelf"))
+        .arg("-o")
+        .arg(dir.path()));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(dir.path().join(".well-known/ai-plugin.json").exists());
+    // Asked for on the command line, without a logo: the warning says what is missing.
+    let (code, _, stderr) = run(wellgen()
+        .arg("check")
+        .arg(example("simplenotes"))
+        .args(["--target", "ai-plugin"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("warning[W-plugin-not-written]"), "{stderr}");
+    let (code, text, _) = run(wellgen().arg("targets"));
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("ai-plugin\n")
+            && text.contains("built:         when asked for: a `[plugin]` table"),
+        "{text}"
+    );
 }

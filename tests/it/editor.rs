@@ -107,7 +107,8 @@ fn json_holds_what_the_human_output_shows() {
             assert_eq!(
                 keys,
                 [
-                    "code", "severity", "message", "file", "line", "column", "field", "help"
+                    "code", "severity", "message", "file", "line", "column", "field", "origin",
+                    "help"
                 ]
             );
             assert_eq!(d["file"], file.as_str());
@@ -244,7 +245,11 @@ fn sarif_is_a_2_1_0_log_with_the_same_results() {
 
 #[test]
 fn quiet_drops_warnings_from_human_formats_only() {
-    let source = root().join("examples/simplenotes/service.toml");
+    // `[plugin]` asks for ai-plugin.json, which simplenotes lacks a logo and an e-mail for.
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("service.toml");
+    let text = std::fs::read_to_string(root().join("examples/simplenotes/service.toml")).unwrap();
+    std::fs::write(&source, format!("{text}\n[plugin]\n")).unwrap();
     let (code, stdout, _) = check(&source, &["--format", "github", "--quiet"]);
     assert_eq!(code, 0);
     assert!(stdout.is_empty(), "{stdout}");

@@ -26,6 +26,8 @@
 //!   lowering refuses the authored values first.
 //! - W-host-missing-target (src/emit/hosts/mod.rs): `rfc002` always brings `openapi`, and the
 //!   OpenAPI document cannot be skipped alone, so no input builds the one without the other.
+//! - N-prm-location (src/emit/targets/oauth_resource.rs): its help is to serve the metadata at a
+//!   second URL or name it in the API's `WWW-Authenticate` header, outside service.toml.
 //! - E-openapi-invalid "set [auth] in service.toml" for protected operations (src/source/openapi/
 //!   lower.rs): the importer publishes every scheme it meets, an unknown one as `type = "other"`.
 //!
@@ -743,7 +745,7 @@ fn cases() -> Vec<Case> {
         // ---- targets ----------------------------------------------------------------------------
         case(
             "ai-plugin.json cannot be written",
-            Input::toml(&base, &["--target", "rfc002"]),
+            Input::toml(&base, &["--target", "ai-plugin"]),
             "W-plugin-not-written",
             "set `logo_url` and `[service.contact] email`",
             |i| {
@@ -763,7 +765,7 @@ fn cases() -> Vec<Case> {
                     "Keep a list of things to do.",
                     "Keep a list of the things you have to do, tick them off when they are done, and see at a glance what is left.",
                 ),
-                &["--target", "rfc002"],
+                &["--target", "ai-plugin"],
             ),
             "N-plugin-shortened",
             "set `[plugin] description_for_human`",
@@ -775,14 +777,14 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "ai-plugin.json: a name with more than letters and digits",
-            Input::toml(FULL.replace("name = \"Todos\"", "name = \"Todos & Co\""), &["--target", "rfc002"]),
+            Input::toml(FULL.replace("name = \"Todos\"", "name = \"Todos & Co\""), &["--target", "ai-plugin"]),
             "N-plugin-shortened",
             "set `[plugin] name_for_model`",
             |i| i.service(|t| after(t, "[plugin]\n", "name_for_model = \"TodosCo\"\n")),
         ),
         case(
             "ai-plugin.json: a name with no letter or digit",
-            Input::toml(FULL.replace("name = \"Todos\"", "name = \"✓ ✓ ✓\""), &["--target", "rfc002"]),
+            Input::toml(FULL.replace("name = \"Todos\"", "name = \"✓ ✓ ✓\""), &["--target", "ai-plugin"]),
             "E-target-rule",
             "set `[plugin] name_for_model`",
             |i| i.service(|t| after(t, "[plugin]\n", "name_for_model = \"Todos\"\n")),
@@ -1183,8 +1185,8 @@ fn cases() -> Vec<Case> {
             |i| i.service(|t| after(t, "[rfc002]\n", "instructions = [\"Ask before deleting a todo\", \"Read the list first\"]\n")),
         ),
         case(
-            "RFC-002: no description_for_model",
-            Input::toml(drop_line(FULL, "description_for_model ="), &["--target", "rfc002"]),
+            "ai-plugin.json: no description_for_model",
+            Input::toml(drop_line(FULL, "description_for_model ="), &["--target", "ai-plugin"]),
             "N-rfc002-defaulted",
             "write one (RFC-002 asks for 500-1000 characters",
             |i| {
@@ -1192,8 +1194,8 @@ fn cases() -> Vec<Case> {
             },
         ),
         case(
-            "RFC-002: no terms_url",
-            Input::toml(drop_line(FULL, "terms_url ="), &["--target", "rfc002"]),
+            "ai-plugin.json: no terms_url",
+            Input::toml(drop_line(FULL, "terms_url ="), &["--target", "ai-plugin"]),
             "N-rfc002-defaulted",
             "set `terms_url` under [service]",
             |i| i.service(|t| service_key(t, "terms_url = \"https://todos.example/terms\"")),
@@ -1246,8 +1248,8 @@ fn cases() -> Vec<Case> {
             "[build] skip of a document another target links to",
             Input::toml(format!("{FULL}\n[build]\nskip = [\"/openapi.json\"]\n"), &[]),
             "E-invalid-value",
-            "add \"openapi\" to `[build] exclude` in service.toml, and \"rfc002\", which links to it",
-            |i| i.service(|t| t.replace("skip = [\"/openapi.json\"]", "exclude = [\"openapi\", \"rfc002\"]")),
+            "add \"openapi\" to `[build] exclude` in service.toml, and \"rfc002\", \"ai-plugin\", which link to it",
+            |i| i.service(|t| t.replace("skip = [\"/openapi.json\"]", "exclude = [\"openapi\", \"rfc002\", \"ai-plugin\"]")),
         ),
         case(
             "[build] skip of something wellgen never writes",
@@ -1268,7 +1270,7 @@ fn cases() -> Vec<Case> {
             Input::toml(format!("{FULL}\n[build]\nexclude = [\"openapi\"]\n"), &[]),
             "E-invalid-value",
             "exclude `rfc002` too",
-            |i| i.service(|t| t.replace("[\"openapi\"]", "[\"openapi\", \"rfc002\"]")),
+            |i| i.service(|t| t.replace("[\"openapi\"]", "[\"openapi\", \"rfc002\", \"ai-plugin\"]")),
         ),
         case(
             "[build] with no target",
@@ -1335,8 +1337,91 @@ fn cases() -> Vec<Case> {
             "--base-url https://…`",
             |i| i.args.extend(["--base-url".into(), "https://todos.example".into()]),
         ),
+        // ---- OAuth protected resource metadata and the MCP server card -------------------------
+        case(
+            "OAuth metadata: the authorization server derived",
+            Input::toml(OAUTH, &["--target", "oauth-protected-resource"]),
+            "N-prm-derived",
+            "set `auth.authorization_servers`",
+            |i| i.service(|t| after(t, "[auth]\n", "authorization_servers = [\"https://todos.example\"]\n")),
+        ),
+        case(
+            "OAuth metadata: no authorization server listed",
+            Input::toml(
+                after(OAUTH, "[auth]\n", "authorization_servers = []\n"),
+                &["--target", "oauth-protected-resource"],
+            ),
+            "E-invalid-value",
+            "or remove the key to derive it",
+            |i| i.service(|t| drop_line(t, "authorization_servers =")),
+        ),
+        case(
+            "MCP server card: the name derived",
+            Input::toml(MCP, &["--target", "mcp-server-card"]),
+            "N-mcp-card-derived",
+            "set `[mcp] name",
+            |i| i.service(|t| after(t, "[mcp]\n", "name = \"example.todos/todos\"\n")),
+        ),
+        case(
+            "MCP server card: a name without a namespace",
+            Input::toml(
+                after(MCP, "[mcp]\n", "name = \"todos\"\n"),
+                &["--target", "mcp-server-card"],
+            ),
+            "E-invalid-value",
+            "write `namespace/name`",
+            |i| i.service(|t| t.replace("name = \"todos\"", "name = \"example.todos/todos\"")),
+        ),
+        case(
+            "MCP server card: an undeclared endpoint variable",
+            Input::toml(
+                after(MCP, "[mcp]\n", "name = \"example.todos/todos\"\n")
+                    .replace("/mcp\"", "/{tenant}/mcp\""),
+                &["--target", "mcp-server-card"],
+            ),
+            "E-missing-key",
+            "add `[mcp.variables.tenant]`",
+            |i| i.service(|t| format!("{t}\n[mcp.variables.tenant]\ndescription = \"Your tenant\"\n")),
+        ),
+        case(
+            "MCP server card: a secret header written out",
+            Input::toml(
+                format!(
+                    "{}\n[[mcp.headers]]\nname = \"X-Todos-Key\"\nsecret = true\nvalue = \"Key 12\"\n",
+                    after(MCP, "[mcp]\n", "name = \"example.todos/todos\"\n")
+                ),
+                &["--target", "mcp-server-card"],
+            ),
+            "E-invalid-value",
+            "write the value as a template",
+            |i| {
+                i.service(|t| {
+                    format!(
+                        "{}\n[mcp.headers.variables.token]\nsecret = true\n",
+                        t.replace("value = \"Key 12\"", "value = \"Key {token}\"")
+                    )
+                })
+            },
+        ),
     ]
 }
+
+/// [`FULL`] with OAuth 2 instead of a bearer token.
+const OAUTH: &str = concat!(
+    "[service]\nname = \"Todos\"\ndescription = \"Keep a list of things to do.\"\n",
+    "base_url = \"https://todos.example\"\n",
+    "\n[auth]\ntype = \"oauth2\"\nauthorization_url = \"https://todos.example/authorize\"\n",
+    "token_url = \"https://todos.example/token\"\nscopes = { read = \"Read your todos\" }\n",
+    "\n[[capabilities]]\nid = \"list_todos\"\ndescription = \"List the todos\"\npath = \"/todos\"\n",
+);
+
+/// A service with a remote MCP server and nothing else to say.
+const MCP: &str = concat!(
+    "[service]\nname = \"Todos\"\ndescription = \"Keep a list of things to do.\"\n",
+    "base_url = \"https://todos.example\"\n",
+    "\n[mcp]\nendpoint = \"https://todos.example/mcp\"\n",
+    "\n[[capabilities]]\nid = \"list_todos\"\ndescription = \"List the todos\"\npath = \"/todos\"\n",
+);
 
 /// What is wrong with `case`, if anything.
 fn verify(case: &Case) -> Result<(), String> {
@@ -1410,9 +1495,18 @@ fn the_draft_examples_give_no_warning_for_ai_and_one_per_unpublishable_target() 
         assert!(warnings.is_empty(), "{name} --target ai: {warnings:#?}");
         assert_eq!(code, 0, "{name}");
 
-        let (_, diags) = check_toml(&text, &[]);
+        // Every default target: none warns (ai-plugin.json is opt-in; asked for, it cannot be
+        // published from the file: one warning, naming the keys).
+        let (code, diags) = check_toml(&text, &["--strict"]);
         let warnings: Vec<&Value> = diags.iter().filter(|d| d["severity"] != "note").collect();
-        // ai-plugin.json alone cannot be published from the file: one warning, naming the keys.
+        assert!(warnings.is_empty(), "{name}: {warnings:#?}");
+        assert_eq!(code, 0, "{name}");
+        assert!(
+            diags.iter().any(|d| d["severity"] == "note"),
+            "{name}: no notes"
+        );
+        let (_, diags) = check_toml(&format!("{text}\n[plugin]\n"), &[]);
+        let warnings: Vec<&Value> = diags.iter().filter(|d| d["severity"] != "note").collect();
         assert_eq!(warnings.len(), 1, "{name}: {warnings:#?}");
         assert_eq!(warnings[0]["code"], "W-plugin-not-written");
         let message = warnings[0]["message"].as_str().unwrap();

@@ -253,6 +253,214 @@ fn a_users_vercel_entry_for_a_wellgen_path_is_refused() {
     assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), user);
 }
 
+/// A site folder holding `files` (name, text).
+fn site(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    fs::create_dir_all(&out).unwrap();
+    for (name, text) in files {
+        fs::write(out.join(name), text).unwrap();
+    }
+    (dir, out)
+}
+
+/// The members of the site's vercel.json that the manifest says wellgen created.
+fn created_members(out: &Path) -> Vec<String> {
+    fs::read_to_string(out.join(".wellgen-manifest"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("/vercel.json#/"))
+        .filter_map(|l| l.strip_suffix(" member"))
+        .map(str::to_string)
+        .collect()
+}
+
+fn build_ok(out: &Path, host: &str) {
+    let (code, stderr) = build(&root().join(BOOKSHELF), out, &["--host", host]);
+    assert_eq!(code, 0, "--host {host}: {stderr}");
+}
+
+/// A list the site wrote into vercel.json (`headers`, `redirects`, `rewrites`), even an empty
+/// one, is the site's: wellgen puts its entries in and takes them out, and the list stays with
+/// the very bytes it had, however often the host changes.
+#[test]
+fn a_sites_own_vercel_lists_stay_byte_for_byte_even_empty() {
+    let users = [
+        "{\n  \"cleanUrls\": true,\n  \"headers\": [ ],\n  \"redirects\": [],\n  \"rewrites\": []\n}\n",
+        "{\n    \"headers\": [\n    ],\n    \"redirects\": [\n\n    ]\n}",
+        "{\"headers\":[],\"redirects\":[ ],\"trailingSlash\":false}",
+        "{\n  \"headers\": [\n    { \"source\": \"/(.*)\", \"headers\": [{ \"key\": \"X-Frame-Options\", \"value\": \"DENY\" }] }\n  ],\n  \"redirects\": [\t]\n}\n",
+    ];
+    let documents = documents(Host::Vercel).len();
+    for user in users {
+        let (_d, out) = site(&[("vercel.json", user)]);
+        for _ in 0..2 {
+            build_ok(&out, "vercel");
+            let merged = fs::read_to_string(out.join("vercel.json")).unwrap();
+            let v: Value = serde_json::from_str(&merged).unwrap();
+            let ours = v["headers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["source"] != "/(.*)")
+                .count();
+            assert_eq!(ours, documents, "{merged}");
+            assert_eq!(v["redirects"][0]["source"], "/api/discovery", "{merged}");
+            assert!(created_members(&out).is_empty(), "{user}");
+            build_ok(&out, "vercel");
+            assert_eq!(
+                fs::read_to_string(out.join("vercel.json")).unwrap(),
+                merged,
+                "a second build changes nothing"
+            );
+            build_ok(&out, "netlify");
+            assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), user);
+        }
+    }
+}
+
+/// A vercel.json with none of the lists gets them from wellgen, which records that it created
+/// them and takes them out again: the file returns to its exact bytes, even `{}`.
+#[test]
+fn lists_wellgen_adds_to_a_sites_vercel_json_leave_with_its_entries() {
+    let users = [
+        "{}",
+        "{ }\n",
+        "{\n  \"cleanUrls\": true\n}\n",
+        "{\"cleanUrls\":true,\"rewrites\":[{\"source\":\"/(.*)\",\"destination\":\"/\"}]}",
+        "{\n  \"$schema\": \"https://openapi.vercel.sh/vercel.json\"\n}\n",
+    ];
+    for user in users {
+        let (_d, out) = site(&[("vercel.json", user)]);
+        for _ in 0..2 {
+            build_ok(&out, "vercel");
+            assert_eq!(created_members(&out), ["headers", "redirects"], "{user}");
+            let v = crate::common::read_json(&out.join("vercel.json"));
+            assert!(v["headers"].as_array().is_some_and(|h| !h.is_empty()));
+            build_ok(&out, "netlify");
+            assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), user);
+        }
+    }
+    // wellgen's own vercel.json, `$schema` and all, goes whole.
+    let (_d, out) = site(&[]);
+    build_ok(&out, "vercel");
+    assert_eq!(created_members(&out), ["$schema", "headers", "redirects"]);
+    build_ok(&out, "netlify");
+    assert!(!out.join("vercel.json").exists());
+}
+
+/// A list wellgen created that the site has since emptied by hand (or replaced by a `[]` of
+/// its own) cannot be told from one the site wrote: it stays, as does one the site added its
+/// own entry to.
+#[test]
+fn a_list_wellgen_created_and_the_site_changed_is_kept() {
+    let user = "{\n  \"cleanUrls\": true\n}\n";
+    let (_d, out) = site(&[("vercel.json", user)]);
+    build_ok(&out, "vercel");
+    let mut v = crate::common::read_json(&out.join("vercel.json"));
+    v["headers"] = serde_json::json!([]);
+    v["redirects"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({ "source": "/old", "destination": "/new" }));
+    let edited = serde_json::to_string_pretty(&v).unwrap();
+    fs::write(out.join("vercel.json"), &edited).unwrap();
+    build_ok(&out, "netlify");
+    let left = fs::read_to_string(out.join("vercel.json")).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&left).unwrap(),
+        serde_json::json!({
+            "cleanUrls": true,
+            "headers": [],
+            "redirects": [{ "source": "/old", "destination": "/new" }]
+        })
+    );
+    assert!(left.contains("\"headers\": [],"), "{left}");
+    // From now on both lists are the site's.
+    build_ok(&out, "vercel");
+    assert!(created_members(&out).is_empty());
+    build_ok(&out, "netlify");
+    assert_eq!(fs::read_to_string(out.join("vercel.json")).unwrap(), left);
+}
+
+/// Netlify, Vercel, Netlify, Vercel, then a generic host into one site folder: every file of
+/// the site's is, at every step, what the site wrote plus at most wellgen's part, and ends as
+/// the site wrote it.
+#[test]
+fn switching_hosts_back_and_forth_keeps_every_site_file() {
+    let vercel = "{\n  \"headers\": [ ],\n  \"rewrites\": [\n    { \"source\": \"/(.*)\", \"destination\": \"/index.html\" }\n  ]\n}\n";
+    let headers = "/*\n  X-Frame-Options: DENY\n";
+    let redirects = "/old /new 301\n";
+    let htaccess = "Options -Indexes\n";
+    let page = "<h1>my site</h1>\n";
+    let own = [
+        ("vercel.json", vercel),
+        ("_headers", headers),
+        ("_redirects", redirects),
+        (".htaccess", htaccess),
+        ("index.html", page),
+    ];
+    let (_d, out) = site(&own);
+    // The site's files each host merges its part into.
+    let merged: [(&str, &[&str]); 3] = [
+        ("netlify", &["_headers", "_redirects"]),
+        ("vercel", &["vercel.json"]),
+        ("generic", &["_headers", ".htaccess"]),
+    ];
+    for host in ["netlify", "vercel", "netlify", "vercel", "generic"] {
+        build_ok(&out, host);
+        let touched = merged.iter().find(|(h, _)| *h == host).unwrap().1;
+        for (name, text) in own {
+            let now = fs::read_to_string(out.join(name)).unwrap();
+            if !touched.contains(&name) {
+                assert_eq!(now, text, "{name} after --host {host}");
+            } else if name == "vercel.json" {
+                assert!(now.contains("\"source\": \"/ai\""), "{now}");
+            } else {
+                let placement = if name == "_headers" {
+                    wellgen::emit::hosts::section::Placement::Append
+                } else {
+                    wellgen::emit::hosts::section::Placement::Prepend
+                };
+                let rest = wellgen::emit::hosts::section::merge(&now, "", placement).unwrap();
+                assert_eq!(
+                    format!("{}\n", rest.trim_matches('\n')),
+                    text,
+                    "{name} after --host {host}"
+                );
+            }
+        }
+    }
+    assert!(
+        fs::read_to_string(out.join("_headers"))
+            .unwrap()
+            .starts_with(&format!("{headers}\n# BEGIN wellgen\n"))
+    );
+}
+
+/// A manifest written before wellgen recorded the members it creates says nothing of them:
+/// every list is then taken for the site's and kept (an empty list configures nothing on
+/// Vercel; a list of the site's, once deleted, is gone).
+#[test]
+fn a_manifest_without_member_records_keeps_every_list() {
+    let (_d, out) = site(&[]);
+    build_ok(&out, "vercel");
+    let manifest = out.join(".wellgen-manifest");
+    let old: String = fs::read_to_string(&manifest)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("#/") && !l.starts_with("# Members"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&manifest, old).unwrap();
+    build_ok(&out, "netlify");
+    assert_eq!(
+        fs::read_to_string(out.join("vercel.json")).unwrap(),
+        "{\n  \"$schema\": \"https://openapi.vercel.sh/vercel.json\",\n  \"headers\": [],\n  \
+         \"redirects\": []\n}\n"
+    );
+}
+
 #[test]
 fn github_pages_warns_per_octet_stream_document_and_twins_adp_details() {
     let (_d, out, stderr) = built("github-pages");
@@ -264,9 +472,41 @@ fn github_pages_warns_per_octet_stream_document_and_twins_adp_details() {
         .filter(|a| a.needs_content_type() && !a.path.ends_with(".json"))
         .collect();
     assert!(extensionless.iter().any(|a| a.path == "/.well-known/ai"));
+    // Pages sends `.md` as text/markdown, the type a SKILL.md declares: no warning for it.
+    let (markdown, extensionless): (Vec<&Artifact>, Vec<&Artifact>) = extensionless
+        .into_iter()
+        .partition(|a| a.path.ends_with(".md"));
+    assert!(!markdown.is_empty());
+    for a in &markdown {
+        assert!(
+            !stderr.contains(&format!("serve {} as", a.path)),
+            "{stderr}"
+        );
+    }
     for a in &extensionless {
         let line = format!(
             "GitHub Pages will serve {} as application/octet-stream",
+            a.path
+        );
+        assert!(
+            stderr.contains(&line),
+            "no warning for {}:\n{stderr}",
+            a.path
+        );
+    }
+    // A `.json` file it serves as JSON, though not with the document's own `+json` type.
+    let typed_json: Vec<&Artifact> = docs
+        .iter()
+        .filter(|a| a.needs_content_type() && a.path.ends_with(".json"))
+        .collect();
+    assert!(
+        typed_json
+            .iter()
+            .any(|a| a.path == "/.well-known/ai-catalog.json")
+    );
+    for a in &typed_json {
+        let line = format!(
+            "GitHub Pages will serve {} as application/json, not",
             a.path
         );
         assert!(
@@ -329,6 +569,43 @@ fn cloudflare_404_page_and_a_users_own_files_are_kept() {
         htaccess.ends_with("# END wellgen\n\nOptions -Indexes\n"),
         "{htaccess}"
     );
+}
+
+/// Keeping a site's own 404.html is the right outcome: no warning, and with `--notes` a note
+/// naming the `[build] skip` entry that records the choice.
+#[test]
+fn a_sites_own_404_page_is_a_note_naming_the_skip_that_records_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    fs::create_dir_all(&site).unwrap();
+    fs::write(site.join("404.html"), "mine").unwrap();
+    let src = root().join(BOOKSHELF);
+    let (code, stderr) = build(&src, &site, &["--host", "cloudflare"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert!(stderr.contains("; no problems)"), "{stderr}");
+    let (code, stderr) = build(&src, &site, &["--host", "cloudflare", "--notes"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "note[N-output-site-file]: `/404.html` is the site's own, which is kept; wellgen's \
+             default is not written\n  = help: nothing to do; to record the choice, add \
+             \"/404.html\" to `[build] skip` in service.toml"
+        ),
+        "{stderr}"
+    );
+    // Recorded, nothing is said.
+    let with_skip = dir.path().join("service.toml");
+    let text = fs::read_to_string(&src).unwrap();
+    fs::write(
+        &with_skip,
+        format!("{text}\n[build]\nskip = [\"/404.html\"]\n"),
+    )
+    .unwrap();
+    let (code, stderr) = build(&with_skip, &site, &["--host", "cloudflare", "--notes"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("404.html"), "{stderr}");
+    assert_eq!(fs::read_to_string(site.join("404.html")).unwrap(), "mine");
 }
 
 #[test]
@@ -457,4 +734,52 @@ fn a_headers_file_with_two_wellgen_sections_is_refused() {
         assert_eq!(stderr.contains(message), said, "--host {host}: {stderr}");
         assert_eq!(fs::read_to_string(out.join("_headers")).unwrap(), doubled);
     }
+}
+
+/// `--host` wins over the file's `[deploy] host`: its warnings say the value came from the
+/// command line, and point no caret at the file's `host = "netlify"`, which is not the host
+/// they are about.
+#[test]
+fn a_host_given_on_the_command_line_is_named_not_the_files_line() {
+    let (code, _, stderr) = run(wellgen().arg("check").arg(root().join(BOOKSHELF)).args([
+        "--host",
+        "github-pages",
+        "--verbose",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    let warnings = stderr.matches("warning[W-host-headers]").count();
+    assert!(warnings >= 5, "{stderr}");
+    assert!(!stderr.contains("host = \"netlify\""), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("  = from: --host on the command line\n")
+            .count(),
+        warnings,
+        "{stderr}"
+    );
+    let (_, stdout, _) = run(wellgen().arg("check").arg(root().join(BOOKSHELF)).args([
+        "--host",
+        "github-pages",
+        "--format",
+        "json",
+    ]));
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for d in report["diagnostics"].as_array().unwrap() {
+        if d["field"] == "deploy.host" {
+            assert_eq!(d["origin"], "--host on the command line", "{d}");
+            assert_eq!(d["line"], serde_json::Value::Null, "{d}");
+        }
+    }
+    // From the file, the caret points at the file's value.
+    let work = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(root().join(BOOKSHELF)).unwrap();
+    let source = work.path().join("service.toml");
+    fs::write(
+        &source,
+        text.replace("host = \"netlify\"", "host = \"github-pages\""),
+    )
+    .unwrap();
+    let (_, _, stderr) = run(wellgen().arg("check").arg(&source));
+    assert!(stderr.contains("host = \"github-pages\"\n"), "{stderr}");
+    assert!(!stderr.contains("= from:"), "{stderr}");
 }

@@ -225,8 +225,8 @@ fn query_strings_in_path_keys_become_constant_parameters_and_every_operation_bui
     assert_eq!(version.kind, wellgen::model::ParamType::Array);
     assert_eq!(
         warnings(&compiled, "query strings written into paths"),
-        1,
-        "one grouped warning"
+        9,
+        "one at each place"
     );
 
     // The OpenAPI output holds every capability: those sharing method and path carry their

@@ -442,15 +442,19 @@ fn plugin_text_limits_are_said_only_where_the_plugin_manifest_is_published() {
             .len()
     };
     assert_eq!(
-        warned(&with_manifest, &[Target::OpenApi, Target::Rfc002]),
+        warned(&with_manifest, &[Target::OpenApi, Target::AiPlugin]),
         1
     );
     assert!(
-        build_targets(&with_manifest, &[Target::Rfc002])
+        build_targets(&with_manifest, &[Target::AiPlugin])
             .artifact("/.well-known/ai-plugin.json")
             .is_some()
     );
-    // No manifest: no logo or e-mail, or no rfc002 target.
-    assert_eq!(warned(&text, &[Target::OpenApi, Target::Rfc002]), 0);
+    // No manifest: no logo or e-mail, or no ai-plugin target (opt-in: RFC-002 alone has none).
+    assert_eq!(warned(&text, &[Target::OpenApi, Target::AiPlugin]), 0);
     assert_eq!(warned(&with_manifest, &[Target::OpenApi]), 0);
+    assert_eq!(
+        warned(&with_manifest, &[Target::OpenApi, Target::Rfc002]),
+        0
+    );
 }

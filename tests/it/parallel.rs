@@ -123,7 +123,7 @@ fn a_check_error_beside_the_targets_drops_the_documents() {
     let service = wellgen::pipeline::load(&file, &mut one_by_one).expect("the service lowers");
     wellgen::check::run(&service, &options.policy, &mut one_by_one);
     assert!(one_by_one.has_errors(), "the key is an error");
-    assert!(wellgen::pipeline::emit(&service, &Target::ALL, &mut one_by_one).is_empty());
+    assert!(wellgen::pipeline::emit(&service, &Target::defaults(), &mut one_by_one).is_empty());
     let messages = |d: &Diagnostics| d.iter().map(|m| format!("{m:?}")).collect::<Vec<_>>();
     assert_eq!(messages(&compiled.diags), messages(&one_by_one));
 }

@@ -387,16 +387,24 @@ fn targets_promise_the_content_type_that_serve_sends() {
     let mut checked = 0;
     for target in wellgen::emit::Target::ALL {
         for doc in target.descriptor().documents {
-            let url = if doc.per_capability {
+            let url = if let Some(suffix) = doc.family_suffix() {
+                // The first member of the family that is there (a skill's folder holds its
+                // SKILL.md; the index beside them is another document).
                 let dir = out.join(doc.path.trim_start_matches('/'));
-                let Some(first) = fs::read_dir(&dir).ok().and_then(|mut d| d.next()) else {
+                let mut names: Vec<String> = fs::read_dir(&dir)
+                    .into_iter()
+                    .flatten()
+                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect();
+                names.sort();
+                let Some(url) = names
+                    .iter()
+                    .map(|n| format!("{}{n}{suffix}", doc.path))
+                    .find(|u| out.join(u.trim_start_matches('/')).is_file())
+                else {
                     continue;
                 };
-                format!(
-                    "{}{}",
-                    doc.path,
-                    first.unwrap().file_name().to_string_lossy()
-                )
+                url
             } else {
                 doc.path.to_string()
             };

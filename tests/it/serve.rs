@@ -1,7 +1,9 @@
 //! `wellgen serve` over real HTTP on 127.0.0.1: every generated document of every example is
 //! requested from the running binary and checked for status, Content-Type, Cache-Control, CORS
 //! and its exact bytes; host files stay unpublished, the Netlify query rule routes, a missing
-//! path is a 404, and `--watch` rebuilds.
+//! path is a 404, and `--watch` rebuilds. A site's own pages are answered as Cloudflare Pages
+//! answers them (what `wrangler pages dev` 4.86.0 answered; scripts/check-wrangler compares
+//! every path with it) and as Netlify's docs say.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -124,7 +126,9 @@ fn request(base: &str, method: &str, path: &str) -> Response {
         headers,
         body,
     };
-    if let Some(len) = r.header("content-length") {
+    if let Some(len) = r.header("content-length")
+        && method != "HEAD"
+    {
         assert_eq!(len.parse::<usize>().unwrap(), r.body.len(), "{path}");
     }
     r
@@ -540,4 +544,240 @@ fn netlify_preview_hides_dotfiles_but_well_known() {
         assert_eq!(get(&server.base, hidden).status, 404, "{hidden}");
     }
     assert_eq!(get(&server.base, "/.well-known/ai").status, 200);
+}
+
+/// A site folder of `(path, text)` files.
+fn site_folder(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let file = dir.path().join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    dir
+}
+
+/// A site's own pages, with a `_headers` `/*` block and a `_redirects`.
+const SITE: &[(&str, &str)] = &[
+    ("index.html", "<p>home</p>\n"),
+    ("about.html", "<p>about</p>\n"),
+    ("docs/index.html", "<p>docs</p>\n"),
+    ("404.html", "<p>not found</p>\n"),
+    ("blog/404.html", "<p>no such post</p>\n"),
+    ("style.css", "p {}\n"),
+    (
+        "_headers",
+        "/*\n  Cache-Control: public, max-age=120\n  X-Site: kept\n/style.css\n  ! X-Site\n",
+    ),
+    (
+        "_redirects",
+        "/old /about\n/moved /about 301\n/style.css /docs/\n/forced /about 200!\n",
+    ),
+];
+
+fn serve_site(files: &[(&str, &str)], host: &str) -> (tempfile::TempDir, Server) {
+    let site = site_folder(files);
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let server = serve(&[site.path().to_str().unwrap(), "--host", host], log.path());
+    (site, server)
+}
+
+#[test]
+fn cloudflare_adds_what_pages_adds_to_every_answer() {
+    let (_site, server) = serve_site(&SITE[..6], "cloudflare");
+    let page = get(&server.base, "/about");
+    assert_eq!(
+        (page.status, page.body.as_slice()),
+        (200, b"<p>about</p>\n".as_slice())
+    );
+    assert_eq!(values(&page, "access-control-allow-origin"), ["*"]);
+    assert_eq!(
+        values(&page, "referrer-policy"),
+        ["strict-origin-when-cross-origin"]
+    );
+    assert_eq!(values(&page, "x-content-type-options"), ["nosniff"]);
+    assert_eq!(
+        values(&page, "cache-control"),
+        ["public, max-age=0, must-revalidate"]
+    );
+    assert_eq!(values(&page, "content-type"), ["text/html; charset=utf-8"]);
+    // The same on HEAD, without the body; a preflight's 405 gets the two headers only.
+    let head = request(&server.base, "HEAD", "/about");
+    assert_eq!((head.status, head.body.len()), (200, 0));
+    assert_eq!(
+        values(&head, "cache-control"),
+        values(&page, "cache-control")
+    );
+    let pre = request(&server.base, "OPTIONS", "/about");
+    assert_eq!(pre.status, 405);
+    assert_eq!(values(&pre, "access-control-allow-origin"), ["*"]);
+    assert_eq!(
+        values(&pre, "referrer-policy"),
+        ["strict-origin-when-cross-origin"]
+    );
+    assert!(values(&pre, "x-content-type-options").is_empty());
+    assert!(values(&pre, "cache-control").is_empty());
+    // Pages' media types, not a plain server's.
+    assert_eq!(
+        values(&get(&server.base, "/style.css"), "content-type"),
+        ["text/css; charset=utf-8"]
+    );
+}
+
+#[test]
+fn cloudflare_moves_a_page_to_its_canonical_path_with_308() {
+    let (_site, server) = serve_site(&SITE[..6], "cloudflare");
+    for (path, location) in [
+        ("/about/", "/about"),
+        ("/about.html", "/about"),
+        ("/about.html?x=1", "/about?x=1"),
+        ("/index.html", "/"),
+        ("/404.html", "/404"),
+        ("/docs", "/docs/"),
+        ("/docs/index.html", "/docs/"),
+        ("/docs/index", "/docs/"),
+    ] {
+        let r = get(&server.base, path);
+        assert_eq!(r.status, 308, "{path}");
+        assert_eq!(values(&r, "location"), [location], "{path}");
+        assert!(r.body.is_empty(), "{path}");
+        assert_eq!(values(&r, "access-control-allow-origin"), ["*"], "{path}");
+        assert!(values(&r, "cache-control").is_empty(), "{path}");
+        assert!(values(&r, "content-type").is_empty(), "{path}");
+    }
+    // The canonical paths answer; `/404` is the page itself, with 200.
+    for (path, body) in [("/docs/", "<p>docs</p>\n"), ("/404", "<p>not found</p>\n")] {
+        let r = get(&server.base, path);
+        assert_eq!(
+            (r.status, r.body.as_slice()),
+            (200, body.as_bytes()),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn cloudflare_404_is_the_nearest_page_with_the_sites_rules_and_no_store() {
+    let (_site, server) = serve_site(SITE, "cloudflare");
+    for (path, body) in [
+        ("/nope", "<p>not found</p>\n"),
+        ("/blog/nope", "<p>no such post</p>\n"),
+        ("/blog/a/b/c", "<p>no such post</p>\n"),
+        // Below a file: Pages has nothing there (`wrangler pages dev` fails with 502).
+        ("/about.html/", "<p>not found</p>\n"),
+    ] {
+        let r = get(&server.base, path);
+        assert_eq!(
+            (r.status, r.body.as_slice()),
+            (404, body.as_bytes()),
+            "{path}"
+        );
+        assert_eq!(values(&r, "cache-control"), ["no-store"], "{path}");
+        assert_eq!(values(&r, "x-site"), ["kept"], "{path}");
+        assert_eq!(values(&r, "access-control-allow-origin"), ["*"], "{path}");
+        assert_eq!(values(&r, "x-content-type-options"), ["nosniff"], "{path}");
+    }
+    // A page gets the site's rule over Pages' own Cache-Control.
+    let home = get(&server.base, "/");
+    assert_eq!(values(&home, "cache-control"), ["public, max-age=120"]);
+    assert_eq!(values(&home, "x-site"), ["kept"]);
+}
+
+#[test]
+fn cloudflare_reads_redirects_as_pages_does() {
+    let (_site, server) = serve_site(SITE, "cloudflare");
+    // 302 by default (Netlify's is 301), the request's query carried over.
+    let r = get(&server.base, "/old?x=1");
+    assert_eq!(r.status, 302);
+    assert_eq!(values(&r, "location"), ["/about?x=1"]);
+    assert_eq!(r.body, b"Redirecting to /about?x=1");
+    assert_eq!(values(&r, "x-site"), ["kept"]);
+    assert_eq!(get(&server.base, "/moved").status, 301);
+    // A rule applies even where a file exists, and `200!` is not Pages' syntax: skipped.
+    assert_eq!(get(&server.base, "/style.css").status, 302);
+    assert_eq!(get(&server.base, "/forced").status, 404);
+}
+
+#[test]
+fn cloudflare_without_a_404_page_answers_as_a_single_page_app() {
+    let (_site, server) = serve_site(&[("index.html", "<p>app</p>\n")], "cloudflare");
+    let r = get(&server.base, "/some/route");
+    assert_eq!(
+        (r.status, r.body.as_slice()),
+        (200, b"<p>app</p>\n".as_slice())
+    );
+    assert_eq!(
+        values(&r, "cache-control"),
+        ["public, max-age=0, must-revalidate"]
+    );
+}
+
+#[test]
+fn cloudflare_answers_the_manifest_as_wellgens_worker_or_redirects_do() {
+    let source = root().join("examples/bookshelf/service.toml");
+    let with_worker = crate::common::build(&source, &["--host", "cloudflare", "-q"]);
+    let without = crate::common::build(
+        &source,
+        &["--host", "cloudflare", "--target", "ai,ia-json", "-q"],
+    );
+    assert!(with_worker.path().join("_worker.js").exists());
+    assert!(!without.path().join("_worker.js").exists());
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let server = serve(&[with_worker.path().to_str().unwrap()], log.path());
+    // The worker's own answer: its text, its one header, nothing Pages adds.
+    let r = get(&server.base, "/.wellgen-manifest");
+    assert_eq!(
+        (r.status, r.body.as_slice()),
+        (404, b"404 Not Found\n".as_slice())
+    );
+    let names: Vec<String> = r
+        .headers
+        .iter()
+        .map(|(n, _)| n.to_ascii_lowercase())
+        .filter(|n| n != "content-length" && n != "connection")
+        .collect();
+    assert_eq!(names, ["content-type"]);
+    assert_eq!(values(&r, "content-type"), ["text/plain; charset=utf-8"]);
+    drop(server);
+    let server = serve(&[without.path().to_str().unwrap()], log.path());
+    // Without it, wellgen's `_redirects` rule sends it where nothing is published.
+    let r = get(&server.base, "/.wellgen-manifest");
+    assert_eq!(r.status, 302);
+    let to = values(&r, "location")[0].to_string();
+    assert_eq!(get(&server.base, &to).status, 404);
+}
+
+#[test]
+fn netlify_serves_pages_without_html_and_its_404_page() {
+    let (_site, server) = serve_site(
+        &[
+            ("index.html", "<p>home</p>\n"),
+            ("about.html", "<p>about</p>\n"),
+            ("team/index.html", "<p>team</p>\n"),
+            ("404.html", "<p>not found</p>\n"),
+            (".env", "SECRET=1\n"),
+        ],
+        "netlify",
+    );
+    for (path, body) in [
+        ("/about", "<p>about</p>\n"),
+        ("/about.html", "<p>about</p>\n"),
+        ("/team", "<p>team</p>\n"),
+        ("/team/", "<p>team</p>\n"),
+    ] {
+        let r = get(&server.base, path);
+        assert_eq!(
+            (r.status, r.body.as_slice()),
+            (200, body.as_bytes()),
+            "{path}"
+        );
+    }
+    for path in ["/nope", "/.env"] {
+        let r = get(&server.base, path);
+        assert_eq!(
+            (r.status, r.body.as_slice()),
+            (404, b"<p>not found</p>\n".as_slice()),
+            "{path}"
+        );
+    }
 }

@@ -48,7 +48,7 @@ fn declared() -> BTreeSet<&'static str> {
     Target::ALL
         .iter()
         .flat_map(|t| t.descriptor().documents)
-        .filter(|d| !d.per_capability)
+        .filter(|d| d.family.is_none())
         .map(|d| d.path)
         .collect()
 }
@@ -217,7 +217,10 @@ fn a_diagnostic_about_the_flags_value_names_the_flag_not_the_files_line() {
         .args(["--site-url", "https://localhost"]));
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("error[E-local-url]"), "{stderr}");
-    assert!(stderr.contains("= field: --site-url"), "{stderr}");
+    assert!(
+        stderr.contains("= from: --site-url on the command line"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("service.toml:8:"), "{stderr}");
     // A public site on an unrelated host: ADP's registry warning names the flag too.
     let (code, _, stderr) = run(wellgen().arg("check").arg(example("bookshelf")).args([
@@ -228,7 +231,8 @@ fn a_diagnostic_about_the_flags_value_names_the_flag_not_the_files_line() {
     ]));
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        stderr.contains("warning[W-adp-detail-host]") && stderr.contains("= field: --site-url"),
+        stderr.contains("warning[W-adp-detail-host]")
+            && stderr.contains("= from: --site-url on the command line"),
         "{stderr}"
     );
 }

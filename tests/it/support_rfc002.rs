@@ -107,8 +107,9 @@ pub fn build_targets(text: &str, targets: &[Target]) -> Built {
     }
 }
 
+/// RFC-002's documents with ai-plugin.json (which its §3.2 describes) and the OpenAPI one.
 pub fn build(text: &str) -> Built {
-    build_targets(text, &[Target::Rfc002, Target::OpenApi])
+    build_targets(text, &[Target::Rfc002, Target::AiPlugin, Target::OpenApi])
 }
 
 /// Sources that lower without errors (bad-input fixtures of other targets are left out).

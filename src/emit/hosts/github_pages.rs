@@ -13,17 +13,29 @@ use crate::emit::targets::adp;
 pub fn lower(documents: &[Artifact], diags: &mut Diagnostics) -> Vec<String> {
     let mut twins = Vec::new();
     let has = |path: &str| documents.iter().any(|a| a.path == path);
-    for a in documents.iter().filter(|a| a.needs_content_type()) {
+    for a in documents
+        .iter()
+        .filter(|a| a.needs_content_type() && !markdown_known(a))
+    {
         let Some(serving) = &a.serving else {
             continue;
         };
         let twin = format!("{}.json", a.path);
         let json = serving.content_type.starts_with("application/json");
         let movable = a.path.starts_with(adp::DETAIL_PREFIX);
-        let mut d = Diagnostic::new(Code::HostHeaders, format!(
-            "GitHub Pages will serve {} as application/octet-stream, not {}: it cannot set headers",
-            a.path, serving.content_type
-        ))
+        // It knows `.json`; an extensionless file it sends as bytes.
+        let sent = if a.path.ends_with(".json") {
+            "application/json"
+        } else {
+            "application/octet-stream"
+        };
+        let mut d = Diagnostic::new(
+            Code::HostHeaders,
+            format!(
+                "GitHub Pages will serve {} as {sent}, not {}: it cannot set headers",
+                a.path, serving.content_type
+            ),
+        )
         .at("deploy.host");
         if json && movable && !has(&twin) {
             d = d.help(format!(
@@ -61,4 +73,13 @@ pub fn render(documents: &[Artifact], twins: &[String]) -> Vec<Artifact> {
         }
     }
     out
+}
+
+/// GitHub Pages sends `.md` files (a skill's SKILL.md) as `text/markdown`, from their
+/// extension, the type they declare: nothing to warn about.
+fn markdown_known(a: &Artifact) -> bool {
+    a.path.ends_with(".md")
+        && a.serving
+            .as_ref()
+            .is_some_and(|s| s.content_type.starts_with("text/markdown"))
 }

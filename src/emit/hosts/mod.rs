@@ -11,6 +11,8 @@ pub mod netlify;
 pub mod section;
 pub mod vercel;
 
+use std::collections::BTreeSet;
+
 use super::Artifact;
 use super::Target;
 use super::publish::Choice;
@@ -110,18 +112,34 @@ pub enum Merge {
     Default,
 }
 
+/// A host file of entries as a merge leaves it.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Merged {
+    /// Its text; empty when nothing of it is left (the file goes).
+    pub text: String,
+    /// The members of the file wellgen created in it (a `vercel.json` list, its `$schema`):
+    /// the writer records them, and a later merge takes out only those. Names without `/`,
+    /// `~` or spaces, so the manifest can write each as a JSON Pointer (`/vercel.json#/headers`).
+    pub created: BTreeSet<String>,
+}
+
 /// Merges wellgen's entries (`ours`; empty to take them out) into a host file of the site's
 /// that holds entries of both (`Merge::VercelJson`, `Merge::RoutesJson`). `owned` are the
-/// paths the previous build wrote: its entries are those for them.
+/// paths the previous build wrote: its entries are those for them; `created` the members the
+/// previous build recorded creating ([`Merged::created`]).
 pub fn merge_entries(
     merge: Merge,
     existing: &str,
     ours: &str,
-    owned: &std::collections::BTreeSet<String>,
-) -> Result<String, String> {
+    owned: &BTreeSet<String>,
+    created: &BTreeSet<String>,
+) -> Result<Merged, String> {
     match merge {
-        Merge::VercelJson => vercel::merge(existing, ours, owned),
-        Merge::RoutesJson => cloudflare::merge_routes(existing, ours, owned),
+        Merge::VercelJson => vercel::merge(existing, ours, owned, created),
+        Merge::RoutesJson => cloudflare::merge_routes(existing, ours, owned).map(|text| Merged {
+            text,
+            created: BTreeSet::new(),
+        }),
         _ => Err("internal error: not a file of entries".into()),
     }
 }

@@ -4,16 +4,18 @@
 //! Vercel checks the filesystem before `rewrites`, so a rewrite of `/api/discovery` (a file)
 //! never applies; `redirects` run before the filesystem, so the query route is a redirect.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
-use super::Artifact;
 use super::headers::document_headers;
+use super::{Artifact, Merged};
 use crate::emit::targets::{openapi, rfc002};
 
 pub const PATH: &str = "/vercel.json";
 const SCHEMA: &str = "https://openapi.vercel.sh/vercel.json";
+/// The member naming the schema: wellgen writes it only into a vercel.json it creates.
+const SCHEMA_KEY: &str = "$schema";
 /// The arrays whose entries wellgen may own, each identified by its `source`.
 const LISTS: [&str; 3] = ["headers", "redirects", "rewrites"];
 
@@ -30,8 +32,12 @@ pub fn emit(artifacts: &[Artifact], route_query: bool) -> Artifact {
         })
         .collect();
     let mut doc = Map::new();
-    doc.insert("$schema".into(), SCHEMA.into());
-    doc.insert("headers".into(), headers.into());
+    doc.insert(SCHEMA_KEY.into(), SCHEMA.into());
+    // Only lists with entries: an empty one would be a member wellgen created that no entry
+    // of its marks as its own, and so the site's at the next build.
+    if !headers.is_empty() {
+        doc.insert("headers".into(), headers.into());
+    }
     if route_query {
         doc.insert(
             "redirects".into(),
@@ -56,19 +62,37 @@ pub fn emit(artifacts: &[Artifact], route_query: bool) -> Artifact {
 /// build): those entries are replaced. Any other entry is the user's and is kept as it was, in
 /// its place; a user's entry for one of wellgen's paths is refused rather than silently merged.
 /// Our headers go after the user's (later entries win on Vercel), our redirects before (the
-/// first match wins). Returns "" when nothing but `$schema` would be left.
+/// first match wins).
+///
+/// `created` names the members the last build created (`Merged::created`): a list there that
+/// still holds wellgen's entries goes once they go, and `$schema` goes when wellgen leaves; the
+/// file goes (`text` empty) when it was wellgen's and nothing else is left. Every other list is
+/// the user's and stays when wellgen's entries leave it, even empty, with the very whitespace
+/// it had: a list wellgen created but the user has since emptied by hand, or replaced, cannot
+/// be told from one the user wrote, so it is theirs from then on.
 ///
 /// The user's file is edited, not re-serialised: every byte outside wellgen's entries stays as
 /// the user wrote it (numbers beyond `f64`, duplicate keys, `\u` escapes, odd whitespace). Where
 /// a key appears twice, the last one is edited, as Vercel's `JSON.parse` reads the last one.
-pub fn merge(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Result<String, String> {
+pub fn merge(
+    existing: &str,
+    ours: &str,
+    owned: &BTreeSet<String>,
+    created: &BTreeSet<String>,
+) -> Result<Merged, String> {
     let ours: Map<String, Value> = if ours.trim().is_empty() {
         Map::new()
     } else {
         serde_json::from_str(ours).map_err(|e| format!("internal error: {e}"))?
     };
     if existing.trim().is_empty() {
-        return Ok(render(ours));
+        let text = render(&ours);
+        let created = if text.is_empty() {
+            BTreeSet::new()
+        } else {
+            ours.keys().cloned().collect()
+        };
+        return Ok(Merged { text, created });
     }
     // Checked, not read into a `Value`: that would refuse numbers past `f64` (valid JSON).
     if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(existing) {
@@ -83,18 +107,22 @@ pub fn merge(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Result<Str
         .flat_map(|k| entries(&ours, k))
         .filter_map(source)
         .collect();
-    let mut lists: Vec<(&str, Option<text::Array>)> = Vec::new();
+    // The indent of a member's line, as it was when wellgen's entries went in.
+    let member = doc.layout();
+    // Each list wellgen's entries were taken out of, and whether it is wellgen's own.
+    let mut taken: BTreeMap<&str, (text::Array, bool)> = BTreeMap::new();
     for key in LISTS {
         let Some(value) = doc.value(key) else {
-            lists.push((key, None));
             continue;
         };
         let Some(mut items) = text::Array::parse(value) else {
             return Err(format!("its `{key}` is not an array"));
         };
         let before = items.len();
-        items.retain(|e| source_of(e).is_none_or(|s| !owned.contains(&s)));
-        let had_ours = items.len() < before;
+        items.retain(
+            |e| source_of(e).is_none_or(|s| !owned.contains(&s)),
+            member.as_deref(),
+        );
         if let Some(s) = items
             .texts()
             .filter_map(source_of)
@@ -105,44 +133,70 @@ pub fn merge(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Result<Str
                  Vercel applies wellgen's"
             ));
         }
-        // A list that held only wellgen's entries goes with them; a user's own `[]` stays.
-        lists.push((key, Some(items).filter(|i| i.len() > 0 || !had_ours)));
+        if items.len() < before {
+            // Created by wellgen and still holding its entries: wellgen's. Otherwise the user's.
+            taken.insert(key, (items, created.contains(key)));
+        }
     }
-    for (key, items) in lists {
+    let mut now_created = BTreeSet::new();
+    for key in LISTS {
         let mine: Vec<Value> = entries(&ours, key).cloned().collect();
-        let items = match items {
-            Some(items) => items,
-            None if !mine.is_empty() => text::Array::empty(),
-            None => {
-                doc.remove(key);
-                continue;
-            }
+        let (mut items, wellgens) = match (taken.remove(key), doc.value(key)) {
+            (Some(list), _) => list,
+            // The user's list, untouched so far: edited only to add wellgen's entries.
+            (None, Some(value)) if !mine.is_empty() => (
+                text::Array::parse(value).unwrap_or_else(text::Array::empty),
+                false,
+            ),
+            (None, None) if !mine.is_empty() => (text::Array::empty(), true),
+            (None, _) => continue,
         };
-        let mut items = items.laid_out_below(doc.layout().as_deref());
-        let layout = items.layout();
+        if mine.is_empty() {
+            if wellgens && items.len() == 0 {
+                doc.remove(key);
+            } else {
+                doc.set(key, items.render());
+            }
+            continue;
+        }
+        if wellgens {
+            now_created.insert(key.to_string());
+        }
+        let member = doc.layout();
+        let layout = items.layout_filled(member.as_deref());
         let mine = mine
             .iter()
             .map(|e| text::render(e, layout.as_deref()))
             .collect();
         if key == "redirects" {
-            items.prepend(mine);
+            items.prepend(mine, member.as_deref());
         } else {
-            items.append(mine);
+            items.append(mine, member.as_deref());
         }
         doc.set(key, items.render());
     }
-    Ok(if doc.keys().all(|k| k == "$schema") {
-        String::new()
-    } else {
-        doc.render()
+    // `$schema` is wellgen's only in a file it created, and leaves with wellgen.
+    if created.contains(SCHEMA_KEY) && doc.value(SCHEMA_KEY).is_some() {
+        if ours.is_empty() {
+            doc.remove(SCHEMA_KEY);
+        } else {
+            now_created.insert(SCHEMA_KEY.to_string());
+        }
+        if doc.keys().all(|k| k == SCHEMA_KEY) {
+            return Ok(Merged::default());
+        }
+    }
+    Ok(Merged {
+        text: doc.render(),
+        created: now_created,
     })
 }
 
-fn render(doc: Map<String, Value>) -> String {
-    if doc.keys().all(|k| k == "$schema") {
+fn render(doc: &Map<String, Value>) -> String {
+    if doc.keys().all(|k| k == SCHEMA_KEY) {
         return String::new();
     }
-    String::from_utf8(crate::emit::to_json_bytes(&doc)).unwrap_or_default()
+    String::from_utf8(crate::emit::to_json_bytes(doc)).unwrap_or_default()
 }
 
 fn entries<'a>(doc: &'a Map<String, Value>, key: &str) -> impl Iterator<Item = &'a Value> {
@@ -299,7 +353,9 @@ mod text {
             format!(",{}", self.lead)
         }
 
-        fn remove(&mut self, n: usize) {
+        /// Removes item `n`; the last one leaves the text between the brackets as it was
+        /// before [`Seq::fill`] (see there).
+        fn remove(&mut self, n: usize, outer: Option<&str>) {
             self.items.remove(n);
             // With the text that joined it to its neighbour: inserting and removing are inverse.
             if n > 0 {
@@ -307,17 +363,41 @@ mod text {
             } else if !self.gaps.is_empty() {
                 self.gaps.remove(0);
             }
+            if self.items.is_empty() {
+                self.lead.clear();
+                if let Some(outer) = outer
+                    && let Some(before) = self.trail.strip_suffix(&format!("\n{outer}"))
+                {
+                    self.trail = before.to_string();
+                }
+            }
         }
 
-        fn push(&mut self, item: String) {
-            if !self.items.is_empty() {
+        /// Lays out a sequence without items for its first: each item on a line of its own
+        /// indented one step past `outer`, the closing bracket on a line indented by `outer`
+        /// (`None`: all on one line). The whitespace the user had between the brackets stays,
+        /// before that last line break, so that removing the last item gives it back whole:
+        /// `[ ]` filled and emptied again is `[ ]`, not `[]`.
+        fn fill(&mut self, outer: Option<&str>) {
+            if let Some(outer) = outer {
+                self.lead = format!("\n{outer}{INDENT}");
+                self.trail = format!("{}\n{outer}", self.trail);
+            }
+        }
+
+        fn push(&mut self, item: String, outer: Option<&str>) {
+            if self.items.is_empty() {
+                self.fill(outer);
+            } else {
                 self.gaps.push(self.separator());
             }
             self.items.push(item);
         }
 
-        fn insert_first(&mut self, item: String) {
-            if !self.items.is_empty() {
+        fn insert_first(&mut self, item: String, outer: Option<&str>) {
+            if self.items.is_empty() {
+                self.fill(outer);
+            } else {
                 self.gaps.insert(0, self.separator());
             }
             self.items.insert(0, item);
@@ -354,7 +434,7 @@ mod text {
     impl Object {
         pub fn parse(text: &str) -> Self {
             let open = skip_ws(text.as_bytes(), 0);
-            let (mut seq, spans) = Seq::cut(text, open, true);
+            let (seq, spans) = Seq::cut(text, open, true);
             let keys = spans
                 .iter()
                 .map(|item| {
@@ -363,11 +443,6 @@ mod text {
                     (key, item.value - item.start)
                 })
                 .collect();
-            if seq.items.is_empty() {
-                // `{}`: members get a line each.
-                seq.lead = format!("\n{INDENT}");
-                seq.trail = "\n".into();
-            }
             Object { seq, keys }
         }
 
@@ -381,8 +456,12 @@ mod text {
             Some(&self.seq.items[n][self.keys[n].1..])
         }
 
-        /// The indent of a member's line, or `None` when the members share one line.
+        /// The indent of a member's line, or `None` when the members share one line. Members
+        /// added to `{}` get a line each.
         pub fn layout(&self) -> Option<String> {
+            if self.seq.items.is_empty() {
+                return Some(INDENT.into());
+            }
             self.seq.layout()
         }
 
@@ -393,14 +472,10 @@ mod text {
                     self.seq.items[n].replace_range(at.., &value);
                 }
                 None => {
-                    let colon = if self.seq.layout().is_some() {
-                        ": "
-                    } else {
-                        ":"
-                    };
+                    let colon = if self.layout().is_some() { ": " } else { ":" };
                     let name = serde_json::to_string(key).unwrap_or_default();
                     self.keys.push((key.into(), name.len() + colon.len()));
-                    self.seq.push(format!("{name}{colon}{value}"));
+                    self.seq.push(format!("{name}{colon}{value}"), Some(""));
                 }
             }
         }
@@ -408,7 +483,7 @@ mod text {
         pub fn remove(&mut self, key: &str) {
             if let Some(n) = self.position(key) {
                 self.keys.remove(n);
-                self.seq.remove(n);
+                self.seq.remove(n, Some(""));
             }
         }
 
@@ -449,19 +524,12 @@ mod text {
             }
         }
 
-        /// An array with no items takes the layout of a member indented by `member` (`None`:
-        /// on one line); one with items keeps its own.
-        pub fn laid_out_below(mut self, member: Option<&str>) -> Self {
+        /// The indent of an item's line once the array has items (`None`: on one line), for
+        /// an array in a member indented by `member`: its own, or the one it will be given.
+        pub fn layout_filled(&self, member: Option<&str>) -> Option<String> {
             if self.seq.items.is_empty() {
-                (self.seq.lead, self.seq.trail) = match member {
-                    Some(indent) => (format!("\n{indent}{INDENT}"), format!("\n{indent}")),
-                    None => (String::new(), String::new()),
-                };
+                return member.map(|m| format!("{m}{INDENT}"));
             }
-            self
-        }
-
-        pub fn layout(&self) -> Option<String> {
             self.seq.layout()
         }
 
@@ -473,26 +541,31 @@ mod text {
             self.seq.items.iter().map(String::as_str)
         }
 
-        pub fn retain(&mut self, keep: impl Fn(&str) -> bool) {
+        /// Keeps the items `keep` accepts. `member` (as for [`Array::append`]) is the indent
+        /// of the member holding the array.
+        pub fn retain(&mut self, keep: impl Fn(&str) -> bool, member: Option<&str>) {
             let mut n = 0;
             while n < self.seq.items.len() {
                 if keep(&self.seq.items[n]) {
                     n += 1;
                 } else {
-                    self.seq.remove(n);
+                    self.seq.remove(n, member);
                 }
             }
         }
 
-        pub fn append(&mut self, items: Vec<String>) {
+        /// Adds `items` after the others; the first item of an empty array is laid out below
+        /// `member`, the indent of the member holding the array (`None`: on one line).
+        pub fn append(&mut self, items: Vec<String>, member: Option<&str>) {
             for item in items {
-                self.seq.push(item);
+                self.seq.push(item, member);
             }
         }
 
-        pub fn prepend(&mut self, items: Vec<String>) {
+        /// Adds `items` before the others, laid out as by [`Array::append`].
+        pub fn prepend(&mut self, items: Vec<String>, member: Option<&str>) {
             for item in items.into_iter().rev() {
-                self.seq.insert_first(item);
+                self.seq.insert_first(item, member);
             }
         }
 
@@ -536,13 +609,19 @@ mod tests {
         paths.iter().map(|p| p.to_string()).collect()
     }
 
+    /// A merge by a build that follows one which created nothing in the file.
+    fn merged(existing: &str, ours: &str, owned: &BTreeSet<String>) -> Result<String, String> {
+        merge(existing, ours, owned, &BTreeSet::new()).map(|m| m.text)
+    }
+
     #[test]
     fn a_new_file_is_ours_alone() {
-        let text = merge("", &ours(), &owned(&[])).unwrap();
-        let v: Value = serde_json::from_str(&text).unwrap();
+        let new = merge("", &ours(), &owned(&[]), &BTreeSet::new()).unwrap();
+        let v: Value = serde_json::from_str(&new.text).unwrap();
         assert_eq!(v["$schema"], SCHEMA);
         assert_eq!(v["headers"][0]["source"], "/ai");
-        assert!(text.ends_with("}\n"));
+        assert!(new.text.ends_with("}\n"));
+        assert_eq!(new.created, owned(&["$schema", "headers", "redirects"]));
     }
 
     #[test]
@@ -554,7 +633,7 @@ mod tests {
             "rewrites": [{ "source": "/(.*)", "destination": "/index.html" }]
         })
         .to_string();
-        let first = merge(&user, &ours(), &owned(&[])).unwrap();
+        let first = merged(&user, &ours(), &owned(&[])).unwrap();
         let v: Value = serde_json::from_str(&first).unwrap();
         assert_eq!(v["cleanUrls"], true);
         assert_eq!(v["headers"][0]["source"], "/(.*)");
@@ -569,13 +648,13 @@ mod tests {
         // The next build replaces our entries in place of appending a second copy.
         let owned = owned(&["/ai", "/api/discovery", "/vercel.json"]);
         let newer = ours().replace("\"x\"", "\"y\"");
-        let second = merge(&first, &newer, &owned).unwrap();
+        let second = merged(&first, &newer, &owned).unwrap();
         let v2: Value = serde_json::from_str(&second).unwrap();
         assert_eq!(v2["headers"].as_array().unwrap().len(), 2);
         assert_eq!(v2["headers"][1]["headers"][0]["value"], "y");
-        assert_eq!(merge(&second, &newer, &owned).unwrap(), second);
+        assert_eq!(merged(&second, &newer, &owned).unwrap(), second);
         // Taking ours out leaves exactly the user's entries.
-        assert_eq!(merge(&second, "", &owned).unwrap(), user);
+        assert_eq!(merged(&second, "", &owned).unwrap(), user);
     }
 
     /// The user's text outside wellgen's entries is kept byte for byte: numbers past `f64`,
@@ -594,7 +673,8 @@ mod tests {
         ];
         let owned = owned(&["/ai", "/api/discovery", "/vercel.json"]);
         for user in users {
-            let merged = merge(user, &ours(), &owned).unwrap();
+            let m = merge(user, &ours(), &owned, &BTreeSet::new()).unwrap();
+            let merged = m.text.clone();
             let v: Value = serde_json::from_str(&merged).unwrap();
             let headers = v["headers"].as_array().unwrap();
             assert_eq!(headers.last().unwrap()["source"], "/ai", "{merged}");
@@ -613,46 +693,105 @@ mod tests {
                 );
                 assert_eq!(headers[0]["source"], "/b");
             }
-            assert_eq!(merge(&merged, &ours(), &owned).unwrap(), merged, "stable");
-            let back = merge(&merged, "", &owned).unwrap();
-            if user == "{}" {
-                assert_eq!(back, "");
-            } else if user.contains("\"redirects\":[]") {
-                // A `[]` that wellgen filled goes when wellgen's entries go; nothing else moves.
-                assert_eq!(back, user.replace(",\n\"redirects\":[]", ""), "{merged}");
-            } else {
-                assert_eq!(back, user, "{merged}");
+            let again = merge(&merged, &ours(), &owned, &m.created).unwrap();
+            assert_eq!(again, m, "stable");
+            // Lists wellgen added go with its entries; the user's stay, `[]` and `{}` too.
+            let back = merge(&merged, "", &owned, &m.created).unwrap();
+            assert_eq!(back.text, user, "{merged}");
+            assert!(back.created.is_empty());
+        }
+    }
+
+    /// An empty list or object the user wrote comes back with its very whitespace once
+    /// wellgen's entries leave it, build after build; a list wellgen writes nothing into is
+    /// not touched at all.
+    #[test]
+    fn the_users_empty_lists_come_back_with_their_whitespace() {
+        let owned = owned(&["/ai", "/api/discovery"]);
+        for user in [
+            "{\n  \"headers\": [],\n  \"rewrites\": []\n}\n",
+            "{\n  \"headers\": [ ],\n  \"redirects\": [\n  ],\n  \"rewrites\": [ ]\n}\n",
+            "{\n\t\"headers\": [\n\n\t],\n\t\"redirects\": [\t]\n}",
+            "{\"headers\":[ ],\"redirects\":[\n],\"rewrites\":[]}",
+            "{}",
+            "{ }",
+            "{\n}\n",
+            " {\r\n} ",
+        ] {
+            let mut text = user.to_string();
+            let mut created = BTreeSet::new();
+            for _ in 0..2 {
+                let m = merge(&text, &ours(), &owned, &created).unwrap();
+                let v: Value = serde_json::from_str(&m.text).unwrap();
+                assert_eq!(v["headers"][0]["source"], "/ai", "{}", m.text);
+                if let Some(rewrites) = user.find("\"rewrites\"") {
+                    let list = &user[rewrites..];
+                    let list = &list[..=list.find(']').unwrap()];
+                    assert!(m.text.contains(list), "{}", m.text);
+                }
+                let back = merge(&m.text, "", &owned, &m.created).unwrap();
+                assert_eq!(back.text, user, "{}", m.text);
+                assert!(back.created.is_empty());
+                (text, created) = (back.text, back.created);
             }
         }
     }
 
+    /// A list wellgen created that the user has since emptied of wellgen's entries cannot be
+    /// told from a `[]` of the user's: it stays, and is the user's from then on. One the user
+    /// added an entry to stays with that entry.
+    #[test]
+    fn a_created_list_the_user_changed_is_theirs() {
+        let owned = owned(&["/ai", "/api/discovery"]);
+        let user = "{\n  \"cleanUrls\": true\n}\n";
+        let first = merge(user, &ours(), &owned, &BTreeSet::new()).unwrap();
+        assert_eq!(first.created, self::owned(&["headers", "redirects"]));
+        let mut v: Value = serde_json::from_str(&first.text).unwrap();
+        v["headers"] = json!([]);
+        v["redirects"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({ "source": "/old", "destination": "/new" }));
+        let edited = serde_json::to_string_pretty(&v).unwrap();
+        let next = merge(&edited, &ours(), &owned, &first.created).unwrap();
+        assert_eq!(next.created, self::owned(&["redirects"]));
+        let left = merge(&next.text, "", &owned, &next.created).unwrap();
+        assert_eq!(
+            left.text,
+            "{\n  \"cleanUrls\": true,\n  \"headers\": [],\n  \"redirects\": [\n    {\n      \
+             \"source\": \"/old\",\n      \"destination\": \"/new\"\n    }\n  ]\n}"
+        );
+        assert!(left.created.is_empty());
+    }
+
     #[test]
     fn only_ours_removed_leaves_nothing() {
-        let text = merge("", &ours(), &owned(&[])).unwrap();
+        let new = merge("", &ours(), &owned(&[]), &BTreeSet::new()).unwrap();
+        let owned = owned(&["/ai", "/api/discovery"]);
         assert_eq!(
-            merge(&text, "", &owned(&["/ai", "/api/discovery"])).unwrap(),
-            ""
+            merge(&new.text, "", &owned, &new.created).unwrap(),
+            Merged::default()
         );
     }
 
     #[test]
     fn refuses_a_users_entry_for_our_path_and_bad_files() {
         let user = json!({ "headers": [{ "source": "/ai", "headers": [] }] }).to_string();
-        let err = merge(&user, &ours(), &owned(&[])).unwrap_err();
+        let err = merged(&user, &ours(), &owned(&[])).unwrap_err();
         assert!(err.contains("`/ai`"), "{err}");
         assert!(
-            merge("[1]", &ours(), &owned(&[]))
+            merged("[1]", &ours(), &owned(&[]))
                 .unwrap_err()
                 .contains("object")
         );
         assert!(
-            merge("{", &ours(), &owned(&[]))
+            merged("{", &ours(), &owned(&[]))
                 .unwrap_err()
                 .contains("not valid JSON")
         );
         let bad = json!({ "headers": {} }).to_string();
         assert!(
-            merge(&bad, &ours(), &owned(&[]))
+            merged(&bad, &ours(), &owned(&[]))
                 .unwrap_err()
                 .contains("not an array")
         );

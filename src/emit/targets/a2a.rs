@@ -22,6 +22,10 @@ pub const SERVING: Serving = Serving {
     cors: true,
 };
 
+/// The media type that names an A2A agent card in an AI catalog (AI Catalog §3.3). The card
+/// itself is served as `application/json`.
+pub const CATALOG_MEDIA_TYPE: &str = "application/a2a-agent-card+json";
+
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "a2a",
     documents: &[Document::linked(
@@ -32,10 +36,12 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             note: "the service as an A2A 1.0 agent: skills, interfaces and security schemes",
             media_type: "application/json",
             relation: Relation::ServiceMeta,
+            ai_catalog: Some(CATALOG_MEDIA_TYPE),
         },
     )],
     spec: "A2A 1.0.1",
     status: "released specification",
+    opt_in: None,
     requires: &[],
 };
 pub const PROTOCOL_VERSION: &str = "1.0";
@@ -204,16 +210,34 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         }
     }
     let mut security_schemes = IndexMap::new();
-    for a in service.auth.iter().chain(&service.auth_also) {
-        for (name, scheme) in security_schemes_of(a, diags) {
-            // Two schemes of one kind (a header key and a query key): the second gets a number.
-            let mut unique = name.to_string();
-            let mut n = 2;
-            while security_schemes.contains_key(&unique) {
-                unique = format!("{name}_{n}");
-                n += 1;
+    // Per security requirement, per scheme of it, the names of that scheme's entries (an
+    // OAuth 2 scheme has one per flow, any of which serves).
+    let mut together: Vec<Vec<Vec<String>>> = Vec::new();
+    let primary = service.auth.iter().chain(&service.auth_with);
+    let groups = std::iter::once(primary.collect::<Vec<_>>())
+        .chain(service.auth_also.iter().map(|a| vec![a]));
+    for group in groups {
+        let mut requirement = Vec::new();
+        for a in group {
+            let mut names = Vec::new();
+            for (name, scheme) in security_schemes_of(a, diags) {
+                // Two schemes of one kind (a header key and a query key): the second gets a
+                // number.
+                let mut unique = name.to_string();
+                let mut n = 2;
+                while security_schemes.contains_key(&unique) {
+                    unique = format!("{name}_{n}");
+                    n += 1;
+                }
+                security_schemes.insert(unique.clone(), scheme);
+                names.push(unique);
             }
-            security_schemes.insert(unique, scheme);
+            if !names.is_empty() {
+                requirement.push(names);
+            }
+        }
+        if !requirement.is_empty() {
+            together.push(requirement);
         }
     }
     let card = AgentCard {
@@ -233,8 +257,8 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
             push_notifications: !service.webhooks.is_empty(),
             extended_agent_card: false,
         },
-        security_requirements: requirements(&security_schemes, &[]),
-        skills: skills(service, &security_schemes, diags),
+        security_requirements: requirements(&security_schemes, &together, &[]),
+        skills: skills(service, &security_schemes, &together, diags),
         security_schemes,
         default_input_modes: MODES,
         default_output_modes: MODES,
@@ -474,27 +498,49 @@ fn security_schemes_of<'a>(
 }
 
 /// One requirement per scheme, each an alternative. Scopes only mean something to OAuth.
+/// One Security Requirement per way to authenticate: each requirement's schemes together, one
+/// entry of each (`together`, from `card`); OAuth 2 entries carry `scopes`.
 fn requirements<'a>(
     schemes: &IndexMap<String, SecurityScheme<'a>>,
+    together: &[Vec<Vec<String>>],
     scopes: &[&'a str],
 ) -> Vec<SecurityRequirement<'a>> {
-    schemes
-        .iter()
-        .map(|(name, scheme)| {
-            let list = match scheme {
-                SecurityScheme::OAuth2 { .. } => scopes.to_vec(),
-                _ => Vec::new(),
-            };
-            SecurityRequirement {
-                schemes: IndexMap::from([(name.clone(), StringList { list })]),
-            }
-        })
-        .collect()
+    let mut out = Vec::new();
+    for requirement in together {
+        let mut ways: Vec<Vec<&String>> = vec![Vec::new()];
+        for entries in requirement {
+            ways = ways
+                .into_iter()
+                .flat_map(|way| {
+                    entries.iter().map(move |e| {
+                        let mut way = way.clone();
+                        way.push(e);
+                        way
+                    })
+                })
+                .collect();
+        }
+        for way in ways {
+            let schemes = way
+                .into_iter()
+                .map(|name| {
+                    let list = match schemes.get(name) {
+                        Some(SecurityScheme::OAuth2 { .. }) => scopes.to_vec(),
+                        _ => Vec::new(),
+                    };
+                    (name.clone(), StringList { list })
+                })
+                .collect();
+            out.push(SecurityRequirement { schemes });
+        }
+    }
+    out
 }
 
 fn skills<'a>(
     service: &'a Service,
     schemes: &IndexMap<String, SecurityScheme<'a>>,
+    together: &[Vec<Vec<String>>],
     diags: &mut Diagnostics,
 ) -> Vec<AgentSkill<'a>> {
     let mut untagged = Vec::new();
@@ -522,7 +568,7 @@ fn skills<'a>(
                 security_requirements: if scopes.is_empty() {
                     Vec::new()
                 } else {
-                    requirements(schemes, &scopes)
+                    requirements(schemes, together, &scopes)
                 },
             }
         })

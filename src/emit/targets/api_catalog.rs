@@ -32,10 +32,12 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             note: "an RFC 9727 linkset of the API and its descriptions",
             media_type: "application/linkset+json",
             relation: Relation::ServiceMeta,
+            ai_catalog: None,
         },
     )],
     spec: "RFC 9727 (api-catalog)",
     status: "IETF RFC, Standards Track",
+    opt_in: None,
     requires: &[],
 };
 

@@ -30,10 +30,12 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             note: "a plain-text overview of the service for language models",
             media_type: "text/plain",
             relation: Relation::ServiceDoc,
+            ai_catalog: Some("text/plain"),
         },
     )],
     spec: "llms.txt proposal (llmstxt.org)",
     status: "informal proposal",
+    opt_in: None,
     requires: &[],
 };
 /// The proposal's section whose links a reader may skip when context is short.
@@ -209,6 +211,10 @@ fn details(service: &Service) -> String {
             format!("Requests are signed with a registered key (`{header_prefix}` headers).")
         }
     });
+    if !service.auth_with.is_empty() {
+        let with: Vec<String> = service.auth_with.iter().map(Auth::what).collect();
+        out.push_str(&format!(" Each request also carries {}.", with.join("; ")));
+    }
     if !service.auth_also.is_empty() {
         let also: Vec<String> = service.auth_also.iter().map(Auth::what).collect();
         out.push_str(&format!(" Also accepted instead: {}.", also.join("; ")));

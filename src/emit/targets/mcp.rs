@@ -7,14 +7,14 @@
 
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::targets::agis;
 use crate::emit::{Artifact, JSON, Serving, source_budget, to_json_bytes_budgeted};
 use crate::model::agis::{Derived, Endpoint};
-use crate::model::{Access, Capability, HttpsUrl, Impact, Param, ParamIn, Service};
+use crate::model::{Access, Auth, Capability, HttpsUrl, Impact, Param, ParamIn, Service};
 use indexmap::IndexMap;
 use std::sync::Arc;
 
@@ -44,10 +44,12 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             note: "every capability as an MCP tool definition (a static tools/list result)",
             media_type: "application/json",
             relation: Relation::ServiceMeta,
+            ai_catalog: Some("application/json"),
         },
     )],
     spec: "MCP tools/list result, schema 2026-07-28 (AGIS Appendix C mapping)",
     status: "published specification",
+    opt_in: None,
     requires: &[],
 };
 
@@ -93,7 +95,8 @@ struct Http {
     /// Only when the call has a body.
     #[serde(skip_serializing_if = "Option::is_none")]
     content_type: Option<String>,
-    /// OpenAPI 3.1 Security Scheme Objects, any one of which authenticates; empty for a
+    /// The security requirements, any one of which authenticates: an OpenAPI 3.1 Security
+    /// Scheme Object, or `{"allOf": [...]}` of the schemes a call sends together; empty for a
     /// public capability or a service without authentication.
     security: Vec<Value>,
 }
@@ -112,18 +115,24 @@ struct Argument {
 /// What every tool's binding reads from the service: computed once.
 struct Calls<'a> {
     base: &'a HttpsUrl,
-    /// The service's schemes (its `auth`, then `auth_also`), as Security Scheme Objects.
+    /// The service's security requirements (`emit::security::requirements`), as the binding
+    /// states them.
     schemes: Vec<Value>,
 }
 
 impl<'a> Calls<'a> {
     fn of(service: &'a Service) -> Self {
-        let schemes = service.auth.iter().chain(&service.auth_also);
+        let object = |a: &Auth| crate::emit::security::scheme(a).map(|(_, s)| s);
+        let schemes = crate::emit::security::requirements(service)
+            .into_iter()
+            .filter_map(|r| match r.as_slice() {
+                [(one, _)] => object(one),
+                all => Some(json!({ "allOf": all.iter().filter_map(|(a, _)| object(a)).collect::<Vec<_>>() })),
+            })
+            .collect();
         Calls {
             base: &service.base_url,
-            schemes: schemes
-                .filter_map(|a| crate::emit::security::scheme(a).map(|(_, s)| s))
-                .collect(),
+            schemes,
         }
     }
 

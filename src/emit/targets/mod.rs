@@ -14,12 +14,17 @@
 
 pub mod a2a;
 pub mod adp;
+pub mod agent_skills;
 pub mod agis;
 pub mod ai;
+pub mod ai_catalog;
+pub mod ai_plugin;
 pub mod api_catalog;
 pub mod ia_json;
 pub mod llms_txt;
 pub mod mcp;
+pub mod mcp_server_card;
+pub mod oauth_resource;
 pub mod openapi;
 pub mod rfc002;
 
@@ -41,6 +46,9 @@ pub struct Descriptor {
     pub spec: &'static str,
     /// Where that spec stands.
     pub status: &'static str,
+    /// `None`: every build publishes it unless told otherwise. Else how a build asks for it:
+    /// a target whose spec its publisher has retired is left out unless asked for.
+    pub opt_in: Option<&'static str>,
     /// Targets built along with this one, because its documents link to theirs.
     pub requires: &'static [Target],
 }
@@ -51,14 +59,23 @@ pub struct Document {
     /// URL path; for a family, the prefix that each capability's id completes.
     pub path: &'static str,
     pub serving: Serving,
-    /// One file per capability below `path`.
-    pub per_capability: bool,
+    /// A family of files below `path`, one per capability or per skill: how each path goes
+    /// on from `path`, as listings show it (`<id>`, `<name>/SKILL.md`).
+    pub family: Option<&'static str>,
     /// A second URL for the same bytes as another document of the target (an alias or a
     /// twin) that nothing links to: `[build] skip` may leave it out.
     pub alias: bool,
     /// How the other documents (the API catalog, llms.txt) link to it; `None` for aliases,
-    /// twins and per-capability files.
+    /// twins and families.
     pub link: Option<Link>,
+    /// Whether a service has it written: most documents always are, some only when the service
+    /// declares what they describe (an MCP server, an OAuth scheme).
+    pub written: fn(&Service) -> bool,
+}
+
+/// `Document::written` of the documents every build of their target writes.
+fn always(_: &Service) -> bool {
+    true
 }
 
 impl Document {
@@ -67,9 +84,10 @@ impl Document {
         Self {
             path,
             serving,
-            per_capability: false,
+            family: None,
             alias: false,
             link: None,
+            written: always,
         }
     }
 
@@ -78,9 +96,10 @@ impl Document {
         Self {
             path,
             serving,
-            per_capability: false,
+            family: None,
             alias: true,
             link: None,
+            written: always,
         }
     }
 
@@ -89,10 +108,17 @@ impl Document {
         Self {
             path,
             serving,
-            per_capability: false,
+            family: None,
             alias: false,
             link: Some(link),
+            written: always,
         }
+    }
+
+    /// This document, written only for the services `written` accepts.
+    pub const fn when(mut self, written: fn(&Service) -> bool) -> Self {
+        self.written = written;
+        self
     }
 
     /// The Content-Type a host sends for this document: its own where wellgen sets the header
@@ -107,13 +133,19 @@ impl Document {
         }
     }
 
-    /// The path as `wellgen targets` shows it: a family's with `<id>`.
+    /// The path as `wellgen targets` shows it: a family's with `<id>` (or `<name>/SKILL.md`).
     pub fn display_path(&self) -> String {
-        if self.per_capability {
-            format!("{}<id>", self.path)
-        } else {
-            self.path.to_string()
+        match self.family {
+            Some(rest) => format!("{}{rest}", self.path),
+            None => self.path.to_string(),
         }
+    }
+
+    /// What a family member's path ends with after its own name (`/SKILL.md`; nothing for
+    /// `<id>`).
+    pub fn family_suffix(&self) -> Option<&'static str> {
+        self.family
+            .map(|rest| rest.split_once('>').map_or("", |(_, suffix)| suffix))
     }
 }
 
@@ -128,6 +160,9 @@ pub struct Link {
     pub media_type: &'static str,
     /// Its RFC 8631 relation to the API in the catalog.
     pub relation: Relation,
+    /// The media type the AI catalog (`/.well-known/ai-catalog.json`) lists it under, the one
+    /// that names the kind of artifact; `None` leaves it out of the AI catalog.
+    pub ai_catalog: Option<&'static str>,
 }
 
 /// RFC 8631 relations the catalog uses for the documents (RFC 9727 Appendix A.1).
@@ -162,8 +197,6 @@ pub struct Linked {
 /// The documents of the `built` targets that others link to, as `service` has them written:
 /// descriptions of the API itself (`service-desc`) first, then the rest in target order.
 pub fn linked(service: &Service, built: &[Target]) -> Vec<Linked> {
-    // The one document a target writes only sometimes.
-    let plugin = rfc002::plugin_manifest_written(service);
     let mut all: Vec<Linked> = Target::ALL
         .iter()
         .filter(|t| built.contains(t))
@@ -172,14 +205,26 @@ pub fn linked(service: &Service, built: &[Target]) -> Vec<Linked> {
                 Some(Linked {
                     target,
                     path: d.path,
-                    link: d.link?,
+                    link: d.link.filter(|_| (d.written)(service))?,
                 })
             })
         })
-        .filter(|l| plugin || l.path != rfc002::AI_PLUGIN_PATH)
         .collect();
     all.sort_by_key(|l| l.link.relation != Relation::ServiceDesc);
     all
+}
+
+/// The URL documents link the OpenAPI description by (agents.json's `discovery.openapi`,
+/// ai-plugin.json's `api.url`): RFC-002's `/api/discovery?format=openapi` where the host
+/// routes the query, else the static file it is routed to.
+pub fn openapi_link(service: &Service) -> String {
+    if service.routes_query() {
+        service
+            .site_url
+            .join(&format!("{}?format=openapi", rfc002::DISCOVERY_PATH))
+    } else {
+        service.site_url.join(openapi::DISCOVERY_PATH)
+    }
 }
 
 /// Declares the targets: the enum, `ALL` in target order (the order of documents, messages
@@ -208,13 +253,18 @@ targets! {
     AiEndpoint => ai,
     IaJson => ia_json,
     Rfc002 => rfc002,
+    AiPlugin => ai_plugin,
     OpenApi => openapi,
     Adp => adp,
     Agis => agis,
     Mcp => mcp,
     A2a => a2a,
+    McpServerCard => mcp_server_card,
+    OAuthResource => oauth_resource,
     LlmsTxt => llms_txt,
     ApiCatalog => api_catalog,
+    AgentSkills => agent_skills,
+    AiCatalog => ai_catalog,
 }
 
 impl Target {
@@ -228,10 +278,21 @@ impl Target {
         Self::ALL.into_iter().find(|t| t.name() == name)
     }
 
-    /// `chosen` with the targets they require, in target order; every target when none is chosen.
+    /// Whether a build publishes it unless told otherwise.
+    pub fn by_default(self) -> bool {
+        self.descriptor().opt_in.is_none()
+    }
+
+    /// The targets a build publishes unless told otherwise, in target order.
+    pub fn defaults() -> Vec<Target> {
+        Self::ALL.into_iter().filter(|t| t.by_default()).collect()
+    }
+
+    /// `chosen` with the targets they require, in target order; every default target when
+    /// none is chosen.
     pub fn with_requirements(chosen: &[Target]) -> Vec<Target> {
         if chosen.is_empty() {
-            return Self::ALL.to_vec();
+            return Self::defaults();
         }
         let mut all: Vec<Target> = chosen
             .iter()
@@ -263,14 +324,19 @@ impl<'a> Shared<'a> {
 pub enum Lowered<'a> {
     AiEndpoint(ai::Lowered),
     IaJson(ia_json::Lowered),
-    Rfc002(rfc002::Lowered<'a>),
+    Rfc002(rfc002::Lowered),
+    AiPlugin(ai_plugin::Lowered<'a>),
     OpenApi(openapi::Lowered<'a>),
     Adp(adp::Lowered<'a>),
     Agis(agis::Lowered<'a>),
     Mcp(mcp::Lowered<'a>),
     A2a(a2a::Lowered<'a>),
+    McpServerCard(mcp_server_card::Lowered<'a>),
+    OAuthResource(oauth_resource::Lowered<'a>),
     LlmsTxt(llms_txt::Lowered),
     ApiCatalog(api_catalog::Lowered<'a>),
+    AgentSkills(agent_skills::Lowered),
+    AiCatalog(ai_catalog::Lowered),
 }
 
 impl Target {
@@ -286,14 +352,19 @@ impl Target {
         match self {
             Self::AiEndpoint => Lowered::AiEndpoint(ai::lower(service, built, diags)),
             Self::IaJson => Lowered::IaJson(ia_json::lower(service, diags)),
-            Self::Rfc002 => Lowered::Rfc002(rfc002::lower(service, diags)),
+            Self::Rfc002 => Lowered::Rfc002(rfc002::lower(service, built, diags)),
+            Self::AiPlugin => Lowered::AiPlugin(ai_plugin::lower(service, diags)),
             Self::OpenApi => Lowered::OpenApi(openapi::lower(service, built, diags)),
             Self::Adp => Lowered::Adp(adp::lower(service, diags)),
             Self::Agis => Lowered::Agis(agis::lower(service, shared.agis(service), diags)),
             Self::Mcp => Lowered::Mcp(mcp::lower(service, shared.agis(service), diags)),
             Self::A2a => Lowered::A2a(a2a::lower(service, diags)),
+            Self::McpServerCard => Lowered::McpServerCard(mcp_server_card::lower(service, diags)),
+            Self::OAuthResource => Lowered::OAuthResource(oauth_resource::lower(service, diags)),
             Self::LlmsTxt => Lowered::LlmsTxt(llms_txt::lower(service, built, diags)),
             Self::ApiCatalog => Lowered::ApiCatalog(api_catalog::lower(service, diags)),
+            Self::AgentSkills => Lowered::AgentSkills(agent_skills::lower(service, built, diags)),
+            Self::AiCatalog => Lowered::AiCatalog(ai_catalog::lower(service, built, diags)),
         }
     }
 }
@@ -317,13 +388,18 @@ impl Lowered<'_> {
             Self::AiEndpoint(l) => ai::render(service, l),
             Self::IaJson(l) => ia_json::render(service, l),
             Self::Rfc002(l) => rfc002::render(service, l),
+            Self::AiPlugin(l) => ai_plugin::render(l),
             Self::OpenApi(l) => openapi::render(service, l),
             Self::Adp(l) => adp::render(service, l),
             Self::Agis(l) => agis::render(service, l),
             Self::Mcp(l) => mcp::render(service, l),
             Self::A2a(l) => a2a::render(service, l),
+            Self::McpServerCard(l) => mcp_server_card::render(service, l),
+            Self::OAuthResource(l) => oauth_resource::render(service, l),
             Self::LlmsTxt(l) => llms_txt::render(service, l),
             Self::ApiCatalog(l) => api_catalog::render(service, built, l),
+            Self::AgentSkills(l) => agent_skills::render(service, l),
+            Self::AiCatalog(l) => ai_catalog::render(service, l),
         }
     }
 }
@@ -363,7 +439,12 @@ mod tests {
 
     #[test]
     fn requirements_are_added_and_ordered() {
-        assert_eq!(Target::with_requirements(&[]), Target::ALL.to_vec());
+        assert_eq!(Target::with_requirements(&[]), Target::defaults());
+        assert!(!Target::defaults().contains(&Target::AiPlugin));
+        assert_eq!(
+            Target::with_requirements(&[Target::AiPlugin]),
+            [Target::AiPlugin, Target::OpenApi]
+        );
         let with = Target::with_requirements(&[Target::Agis, Target::Rfc002]);
         assert_eq!(
             with,

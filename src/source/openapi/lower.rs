@@ -11,7 +11,7 @@ use super::load::Version;
 use super::naming::{IdAllocator, glob, one_line, shorten, snake_case};
 use super::operation::Job;
 use super::refs::{Documents, Node};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Origin};
 use crate::model::{CATEGORIES, HttpsUrl};
 use crate::source::service_toml as raw;
 
@@ -145,7 +145,7 @@ pub(super) struct Lx<'a> {
     pub(super) diags: Diagnostics,
     /// The errors the caller's diagnostics held before the import.
     prior_errors: usize,
-    /// Repeated, minor findings, reported once per kind with a count and the first places.
+    /// Repeated, minor findings by kind, with their places: one diagnostic each at the end.
     notes: BTreeMap<&'static str, Vec<String>>,
     deferred: Vec<(String, Diagnostic)>,
     /// The `{placeholders}` of the path of the operation being imported: names only path
@@ -189,6 +189,9 @@ impl Lx<'_> {
         self.notes.entry(kind).or_default().push(place);
     }
 
+    /// One diagnostic per place of each repeated finding, its place as its origin: the
+    /// renderer groups them by kind, `--verbose` and `--format json` list every one. A place
+    /// reached twice (a path-level parameter, once from each of its operations) counts once.
     fn flush_notes(&mut self) {
         for (kind, places) in std::mem::take(&mut self.notes) {
             // A rewrite into a form the model holds is said, but is nothing to act on.
@@ -197,21 +200,13 @@ impl Lx<'_> {
             } else {
                 Code::ImportLost
             };
-            let shown: Vec<&str> = places.iter().take(3).map(String::as_str).collect();
-            let more = if places.len() > 3 {
-                format!(" and {} more", places.len() - 3)
-            } else {
-                String::new()
-            };
-            self.diags.push(Diagnostic::new(
-                code,
-                format!(
-                    "{kind} ({} place{}: {}{more})",
-                    places.len(),
-                    if places.len() == 1 { "" } else { "s" },
-                    shown.join(", ")
-                ),
-            ));
+            let mut seen = std::collections::HashSet::new();
+            for place in places {
+                if seen.insert(place.clone()) {
+                    self.diags
+                        .push(Diagnostic::new(code, kind).from(Origin::Document(place)));
+                }
+            }
         }
     }
 
@@ -492,6 +487,7 @@ impl Lx<'_> {
                 build: None,
                 capabilities,
                 a2a: None,
+                mcp: None,
                 source: None,
                 check: None,
                 source_bytes: None,

@@ -766,7 +766,14 @@ impl Lx<'_> {
                 .as_ref()
                 .or_else(|| schema.get("example"))
                 .or_else(|| schema.get("examples").and_then(|e| e.get(0))),
-        );
+        )
+        .filter(|e| {
+            // An example the parameter's own schema refuses (the whole body's example given to
+            // one of its fields) would lead an agent to a call the API refuses.
+            let fits = (allowed.is_empty() || allowed.contains(e)) && has_required(e, schema, 8);
+            dropped.set(dropped.get() || !fits);
+            fits
+        });
         let numeric = matches!(kind, ParamType::Integer | ParamType::Number);
         let (mut min, mut max) = if numeric {
             (
@@ -1401,6 +1408,34 @@ pub(super) fn scrub_words(text: &str) -> Option<String> {
     Some(words.join(" "))
 }
 
+/// Whether `value` holds every property its schema requires, at every level the schema
+/// describes (to `depth`).
+fn has_required(value: &Value, schema: &Value, depth: usize) -> bool {
+    if depth == 0 {
+        return true;
+    }
+    match value {
+        Value::Object(fields) => {
+            let required = schema.get("required").and_then(Value::as_array);
+            let props = schema.get("properties").and_then(Value::as_object);
+            required
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .all(|name| fields.contains_key(name))
+                && fields.iter().all(|(name, v)| {
+                    props
+                        .and_then(|p| p.get(name))
+                        .is_none_or(|s| has_required(v, s, depth - 1))
+                })
+        }
+        Value::Array(items) => schema
+            .get("items")
+            .is_none_or(|s| items.iter().all(|v| has_required(v, s, depth - 1))),
+        _ => true,
+    }
+}
+
 /// Leaves out of a schema the `examples`, `enum`, `default` and `const` values that only look
 /// random (see `entropy_only`), and their random-looking words from descriptions, at every
 /// depth; whether it left any out.
@@ -1449,6 +1484,7 @@ fn scrub(schema: &mut Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn paragraphs_keep_blank_lines_and_list_items_and_join_the_rest() {
@@ -1497,6 +1533,26 @@ mod tests {
             ]
         );
         assert!(named_errors(Some(&serde_json::json!("x"))).is_empty());
+    }
+
+    #[test]
+    fn an_example_must_hold_what_its_schema_requires() {
+        let schema = json!({"type": "object", "required": ["id", "type"], "properties": {
+            "id": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "object", "required": ["k"]}}}});
+        assert!(has_required(&json!({"id": "1", "type": "a"}), &schema, 8));
+        // The whole body's example, given to its `data` field.
+        assert!(!has_required(
+            &json!({"data": {"id": "1", "type": "a"}}),
+            &schema,
+            8
+        ));
+        assert!(!has_required(
+            &json!({"id": "1", "type": "a", "tags": [{"v": 1}]}),
+            &schema,
+            8
+        ));
+        assert!(has_required(&json!("text"), &schema, 8));
     }
 
     #[test]

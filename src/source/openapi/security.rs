@@ -13,6 +13,24 @@ use super::naming::one_line;
 use super::refs::Node;
 use crate::source::service_toml as raw;
 
+/// Where a scheme's credential travels: two schemes of one requirement that share it are met
+/// by one credential.
+fn credential_place(scheme: &Node, name: &str) -> String {
+    match scheme.str("type").unwrap_or_default() {
+        "apiKey" => format!(
+            "{}:{}",
+            scheme.str("in").unwrap_or_default(),
+            scheme.str("name").unwrap_or_default().to_ascii_lowercase()
+        ),
+        "http" | "basic" | "oauth2" | "openIdConnect" => "header:authorization".into(),
+        _ => format!("scheme:{name}"),
+    }
+}
+
+fn same_set(a: &[String], b: &[String]) -> bool {
+    a.len() == b.len() && a.iter().all(|n| b.contains(n))
+}
+
 /// One imported scheme, and whether every target could always say it (the kinds wellgen
 /// imported before it carried every scheme: such a one is preferred as the primary).
 struct Imported {
@@ -90,14 +108,34 @@ impl Lx<'_> {
         if imported.is_empty() {
             return (None, None);
         }
-        // The primary: the first scheme every target can say, else the first required one.
-        let primary = imported
-            .iter()
-            .position(|(_, s)| s.classic)
-            .or_else(|| imported.iter().position(|(n, _)| referenced.contains(n)))
-            .unwrap_or(0);
-        let (name, first) = imported.remove(primary);
-        let mut table = first.table;
+        // Schemes a request must send together (an API key and a client id): the first such
+        // requirement is the primary and its `with`; the service's other schemes stay
+        // alternatives.
+        let together = self.together(root, &schemes);
+        let (name, mut table, with) = if together.len() > 1 {
+            let mut pick = |n: &String| {
+                let i = imported.iter().position(|(m, _)| m == n)?;
+                Some(imported.remove(i))
+            };
+            let mut members: Vec<(String, Imported)> =
+                together.iter().filter_map(&mut pick).collect();
+            let first = members.iter().position(|(_, s)| s.classic).unwrap_or(0);
+            let (name, first) = members.remove(first);
+            (
+                name,
+                first.table,
+                members.into_iter().map(|(_, s)| s.table).collect(),
+            )
+        } else {
+            // The primary: the first scheme every target can say, else the first required one.
+            let primary = imported
+                .iter()
+                .position(|(_, s)| s.classic)
+                .or_else(|| imported.iter().position(|(n, _)| referenced.contains(n)))
+                .unwrap_or(0);
+            let (name, first) = imported.remove(primary);
+            (name, first.table, Vec::new())
+        };
         let also: Vec<raw::AuthTable> = imported
             .into_iter()
             .filter(|(n, _)| referenced.contains(n))
@@ -105,6 +143,9 @@ impl Lx<'_> {
             .collect();
         if !also.is_empty() {
             table.also = Some(also);
+        }
+        if !with.is_empty() {
+            table.with = Some(with);
         }
         let oauth2 = table.kind.as_deref() == Some("oauth2");
         (Some(table), Some(Chosen { name, oauth2 }))
@@ -184,6 +225,73 @@ impl Lx<'_> {
         if !text.trim().is_empty() {
             table.description = Some(text);
         }
+    }
+
+    /// The schemes of the first security requirement (the document's, then the operations')
+    /// that sends two credentials or more, in its order; empty when every requirement is
+    /// met by one credential. Schemes of one requirement that send the same credential (two
+    /// OAuth 2 flows, both in `Authorization`) count once: one token serves both. A later
+    /// requirement of other schemes together is published as alternatives, with a warning.
+    fn together(&mut self, root: &Node, schemes: &Node) -> Vec<String> {
+        let mut lists = vec![root.child("security")];
+        for (path, item) in root.child("paths").entries() {
+            if path.starts_with("x-") {
+                continue;
+            }
+            let Ok(item) = self.docs.deref(item) else {
+                continue;
+            };
+            lists.extend(
+                item.entries()
+                    .into_iter()
+                    .filter(|(_, op)| op.get("security").is_some())
+                    .map(|(_, op)| op.child("security")),
+            );
+        }
+        let mut found: Vec<String> = Vec::new();
+        let mut other: Option<(Node, Vec<String>)> = None;
+        for req in lists.iter().flat_map(Node::items) {
+            let mut names: Vec<String> = Vec::new();
+            let mut places: Vec<String> = Vec::new();
+            for (name, _) in req.entries() {
+                let place = match self.docs.deref(schemes.child(&name)) {
+                    Ok(node) => credential_place(&node, &name),
+                    Err(_) => continue,
+                };
+                if !places.contains(&place) {
+                    places.push(place);
+                    names.push(name);
+                }
+            }
+            if names.len() < 2 {
+                continue;
+            }
+            if found.is_empty() {
+                found = names;
+            } else if other.is_none() && !same_set(&found, &names) {
+                other = Some((req.clone(), names));
+            }
+        }
+        if let Some((at, names)) = other {
+            self.warn(
+                &at,
+                format!(
+                    "requests may send {} together, but the model holds one requirement of \
+                     several schemes ({}): each is published as an alternative",
+                    names
+                        .iter()
+                        .map(|n| format!("`{}`", one_line(n)))
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    found
+                        .iter()
+                        .map(|n| format!("`{}`", one_line(n)))
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                ),
+            );
+        }
+        found
     }
 
     /// The names of every scheme a security requirement of the document or of an operation

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::Imported;
 use super::naming::snake_case;
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Origin};
 use crate::model::HttpsUrl;
 use crate::source::toml_out::{self, Notes, WIDTH};
 
@@ -191,7 +191,10 @@ fn review(
     let warnings = reported
         .iter()
         .filter(|d| !d.is_error())
-        .map(|d| place(&d.message));
+        .map(|d| match d.origin.as_deref() {
+            Some(Origin::Document(at)) => place(&format!("{at}: {}", d.message)),
+            _ => place(&d.message),
+        });
     for message in warnings.chain(deferred) {
         // `file#/pointer: what`: the same `what` at several places is one finding.
         let (at, what) = match message.split_once(": ") {
@@ -206,7 +209,6 @@ fn review(
         }
     }
     for (what, places) in findings {
-        let what = first_place_only(&what);
         out.push(match places.as_slice() {
             [] => what,
             [one] => format!("{one}: {what}"),
@@ -254,26 +256,6 @@ fn review(
     out
 }
 
-/// A finding counted at several places, `what (12 places: a, b, c and 9 more)`, as
-/// `what (12 places, first a)`: the count says how much, the first where to start.
-fn first_place_only(what: &str) -> String {
-    let Some((text, list)) = what.rsplit_once(" (") else {
-        return what.to_string();
-    };
-    let Some((count, places)) = list.strip_suffix(')').and_then(|l| l.split_once(": ")) else {
-        return what.to_string();
-    };
-    let Some(n) = count
-        .strip_suffix(" places")
-        .and_then(|n| n.parse::<usize>().ok())
-    else {
-        return what.to_string();
-    };
-    let first = places.split(", ").next().unwrap_or(places);
-    let first = first.split(" and ").next().unwrap_or(first);
-    format!("{text} ({n} places, first {first})")
-}
-
 /// The method and path of the operation at `origin` (`openapi.yaml#/paths/~1pets/get`), as the
 /// document writes them; `None` for an operation reached through a `$ref` to another place.
 fn source_operation(origin: &str) -> Option<(String, String)> {
@@ -306,15 +288,5 @@ mod tests {
             Some(("GET".into(), "/pets/{petId}/a~b".into()))
         );
         assert_eq!(source_operation("paths.yaml#/pets/get"), None);
-    }
-
-    #[test]
-    fn a_finding_at_many_places_names_the_first() {
-        assert_eq!(
-            first_place_only("x are cut (12 places: a#/b, a#/c, a#/d and 9 more)"),
-            "x are cut (12 places, first a#/b)"
-        );
-        assert_eq!(first_place_only("x (1 place: a#/b)"), "x (1 place: a#/b)");
-        assert_eq!(first_place_only("x (see y)"), "x (see y)");
     }
 }

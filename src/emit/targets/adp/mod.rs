@@ -44,18 +44,21 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "the ADP 1.0 manifest, with one detail file per capability",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: None,
             },
         ),
         Document {
             path: DETAIL_PREFIX,
             serving: SERVING,
-            per_capability: true,
+            family: Some("<id>"),
             alias: false,
             link: None,
+            written: |_| true,
         },
     ],
     spec: "Agent Discovery Protocol 1.0",
     status: "community specification",
+    opt_in: None,
     requires: &[],
 };
 
@@ -156,6 +159,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     } = fit_text(service, diags);
     let detail_origin = detail_origin(service, diags);
     let header = auth_header(service.auth.as_ref());
+    diags.extend(service.auth_with_left_out("ADP"));
     let manifest = Manifest {
         spec_version: rules::SPEC_VERSION,
         name,
@@ -235,42 +239,44 @@ struct Fitted<'a> {
 fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
     let name = fit_name(service, diags);
     let len = rules::visible_len(&service.description);
-    let description =
-        if len > rules::DESCRIPTION_MAX {
-            let (short, _) = crate::text::shorten(&service.description, rules::DESCRIPTION_MAX);
-            diags.push(
+    let description = if len > rules::DESCRIPTION_MAX {
+        let (short, _) = crate::text::shorten(&service.description, rules::DESCRIPTION_MAX);
+        diags.push(
                 Diagnostic::new(
                     Code::AdpTextChanged,
                     format!(
-                        "{}; /.well-known/agent publishes it shortened at a word boundary",
+                        "`service.description` {}; /.well-known/agent publishes it shortened at a word boundary",
                         rules::description_length_message(len)
                     ),
                 )
                 .at("service.description")
                 .help("write a description of at most 200 characters to choose the words yourself"),
             );
-            Cow::Owned(short)
-        } else if len < rules::DESCRIPTION_MIN {
-            let longer = format!("{name}: {}", service.description.trim_end_matches('.'));
-            let longer = if rules::visible_len(&longer) < rules::DESCRIPTION_MIN {
-                format!("{longer} (an API for AI agents)")
-            } else {
-                longer
-            };
-            diags.push(
-            Diagnostic::new(Code::AdpTextChanged, format!(
-                "{}; /.well-known/agent publishes `{longer}`",
-                rules::description_length_message(len)
-            ))
+        Cow::Owned(short)
+    } else if len < rules::DESCRIPTION_MIN {
+        let longer = format!("{name}: {}", service.description.trim_end_matches('.'));
+        let longer = if rules::visible_len(&longer) < rules::DESCRIPTION_MIN {
+            format!("{longer} (an API for AI agents)")
+        } else {
+            longer
+        };
+        diags.push(
+            Diagnostic::new(
+                Code::AdpTextChanged,
+                format!(
+                    "`service.description` {}; /.well-known/agent publishes `{longer}`",
+                    rules::description_length_message(len)
+                ),
+            )
             .at("service.description")
             .help(
                 "say what the service does and when an agent should use it, in a sentence or two",
             ),
         );
-            Cow::Owned(longer)
-        } else {
-            Cow::Borrowed(service.description.as_str())
-        };
+        Cow::Owned(longer)
+    } else {
+        Cow::Borrowed(service.description.as_str())
+    };
     let mut texts = vec![(
         "service.description".to_string(),
         service.description.as_str(),
@@ -295,7 +301,8 @@ fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
             }
             diags.push(
                 Diagnostic::new(Code::AdpTextChanged, format!(
-                    "is {len} characters; the ADP registry needs at least {}, so `{longer}` is published",
+                    "`{}` is {len} characters; the ADP registry needs at least {}, so `{longer}` is published",
+                    c.field("description"),
                     rules::CAPABILITY_DESCRIPTION_MIN
                 ))
                 .at(c.field("description"))

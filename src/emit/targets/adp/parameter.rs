@@ -253,24 +253,7 @@ mod tests {
     use serde_json::json;
 
     fn param(kind: ParamType) -> Param {
-        Param {
-            name: "limit".into(),
-            kind,
-            required: false,
-            location: ParamIn::Query,
-            description: None,
-            default: None,
-            allowed: vec![],
-            min: None,
-            max: None,
-            pattern: None,
-            example: None,
-            items: None,
-            nullable: false,
-            schema: None,
-            compact: None,
-            wire_name: None,
-        }
+        Param::plain("limit", kind, false, ParamIn::Query)
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "the AGIS methods, vocabulary and data classes of the service",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: None,
             },
         ),
         Document::at(YAML_PATH, SERVING_YAML),
@@ -58,6 +59,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     ],
     spec: "AGIS draft-hood-independent-agis-01",
     status: "superseded by draft-hood-agtp-api-00, which deprecates it",
+    opt_in: None,
     // agis.json's mcp_tools_list names the MCP tools file.
     requires: &[Target::Mcp],
 };

@@ -35,12 +35,14 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "capabilities, parameters and auth in the aiendpoint 1.0 format",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: Some("application/json"),
             },
         ),
         targets::Document::alias(PATHS[1], SERVING),
     ],
     spec: "draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0)",
     status: "individual Internet-Draft, expired 2026-09-24",
+    opt_in: None,
     requires: &[],
 };
 /// §4.5: SHOULD NOT exceed 64 KB; agents MAY refuse over 256 KB.
@@ -161,15 +163,19 @@ pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lo
     check(service, diags);
     let auth = published_auth(service, built);
     if let (Some(a), Some(view)) = (&service.auth, &auth)
-        && !exact(a)
+        && (!exact(a) || !service.auth_with.is_empty())
     {
+        let what = std::iter::once(a)
+            .chain(&service.auth_with)
+            .map(Auth::what)
+            .collect::<Vec<_>>()
+            .join(" together with ");
         diags.push(match &view.docs {
             Some(docs) => Diagnostic::new(
                 Code::AiAuthPointer,
                 format!(
-                    "/.well-known/ai cannot say {}: `auth` is `apikey` with no header, and \
-                     `auth.docs` points at {docs}",
-                    a.what()
+                    "/.well-known/ai cannot say {what}: `auth` is `apikey` with no header, and \
+                     `auth.docs` points at {docs}"
                 ),
             )
             .at("auth.type"),
@@ -440,6 +446,24 @@ fn with_media_type<'a>(description: Cow<'a, str>, media: Option<&str>) -> Cow<'a
 pub(super) fn published_auth<'a>(service: &'a Service, built: &[Target]) -> Option<AuthView<'a>> {
     let a = service.auth.as_ref()?;
     let docs = a.docs().map(Cow::Borrowed);
+    let on_site = |fragment: String| {
+        built.contains(&Target::OpenApi).then(|| {
+            Cow::Owned(format!(
+                "{}{fragment}",
+                service.site_url.join(openapi::PATHS[0])
+            ))
+        })
+    };
+    if !service.auth_with.is_empty() {
+        // Schemes sent together: the draft has room for one, so `docs` points at the
+        // published document's first Security Requirement Object, which names them all.
+        let pointer = on_site(security::REQUIREMENT_POINTER.to_string());
+        return Some(AuthView {
+            kind: "apikey",
+            header: None,
+            docs: pointer.or(docs),
+        });
+    }
     let (kind, header, docs) = match a {
         Auth::None { .. } => ("none", None, docs),
         Auth::ApiKey {
@@ -451,17 +475,8 @@ pub(super) fn published_auth<'a>(service: &'a Service, built: &[Target]) -> Opti
         // OpenID Connect is OAuth 2 with an identity layer: the token is an OAuth 2 one.
         Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. } => ("oauth2", None, docs),
         _ => {
-            let pointer = built
-                .contains(&Target::OpenApi)
-                .then(|| security::primary_name(service))
-                .flatten()
-                .map(|name| {
-                    Cow::Owned(format!(
-                        "{}{}",
-                        service.site_url.join(openapi::PATHS[0]),
-                        security::pointer_fragment(&name)
-                    ))
-                });
+            let pointer = security::primary_name(service)
+                .and_then(|name| on_site(security::pointer_fragment(&name)));
             ("apikey", None, pointer.or(docs))
         }
     };
@@ -489,7 +504,7 @@ fn check(service: &Service, diags: &mut Diagnostics) {
     if len > 200 {
         diags.push(
             Diagnostic::new(Code::AiDescriptionLong, format!(
-                "is {len} characters; aiendpoint asks for under 200 to save agents' tokens (§3.2)"
+                "`service.description` is {len} characters; aiendpoint asks for under 200 to save agents' tokens (§3.2)"
             ))
             .at("service.description"),
         );

@@ -7,6 +7,7 @@ use crate::model::{Auth, KeyPlace, Service};
 
 pub fn auth<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<view::Auth<'a>> {
     let primary = service.auth.as_ref()?;
+    diags.extend(service.auth_with_left_out("ia.json"));
     let mut out = view::Auth::default();
     if !fill(&mut out, primary, diags) {
         // ia.json's four schemes cannot say this one: the credential in the Authorization

@@ -42,12 +42,14 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "endpoints, access groups and rate limits in the ia.json 1.0.0 format",
                 media_type: "application/json",
                 relation: Relation::ServiceMeta,
+                ai_catalog: None,
             },
         ),
         Document::alias(PATHS[1], SERVING),
     ],
     spec: "ia.json 1.0.0",
     status: "community specification",
+    opt_in: None,
     requires: &[],
 };
 /// The version of the spec this back end follows; also the document's `version`.

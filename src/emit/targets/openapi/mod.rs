@@ -32,12 +32,14 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 note: "the whole API as an OpenAPI 3.1 document",
                 media_type: MEDIA_TYPE,
                 relation: Relation::ServiceDesc,
+                ai_catalog: Some(MEDIA_TYPE),
             },
         ),
         Document::at(PATHS[1], rfc002::SERVING),
     ],
     spec: "OpenAPI 3.1.0",
     status: "published standard",
+    opt_in: None,
     requires: &[],
 };
 /// Shared schemas live in `components/schemas` (OpenAPI 3.1 §4.8.7); a schema is shared from
@@ -56,6 +58,8 @@ const PLUGIN_TEXT_LIMIT: usize = 200;
 pub struct Lowered<'a> {
     /// Security scheme name → scheme object, from `[auth]` and its `[[auth.also]]`.
     pub schemes: IndexMap<String, Value>,
+    /// The names of the schemes each security requirement sends together, any one enough.
+    pub requirements: Vec<Vec<String>>,
     /// In capability order, without the capabilities OpenAPI cannot hold (reported as errors).
     pub operations: Vec<Operation<'a>>,
     /// The document, when it has a source's byte budget (`emit::source_budget`): made in
@@ -79,7 +83,7 @@ pub struct Operation<'a> {
 pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics) -> Lowered<'a> {
     // OpenAI's tooling reads the document through the plugin manifest: its text limits
     // matter only where the build publishes one.
-    let plugin = built.contains(&Target::Rfc002) && rfc002::plugin_manifest_written(service);
+    let plugin = built.contains(&Target::AiPlugin) && super::ai_plugin::written(service);
     let mut operations = Vec::with_capacity(service.capabilities.len());
     // OpenAPI forbids two templates that differ only in parameter names (`/a/{id}`, `/a/{n}`).
     let mut shapes: IndexMap<String, String> = IndexMap::new();
@@ -179,6 +183,10 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
     }
     let mut lowered = Lowered {
         schemes: security_schemes(service),
+        requirements: crate::emit::security::requirements(service)
+            .into_iter()
+            .map(|r| r.into_iter().map(|(_, name)| name).collect())
+            .collect(),
         operations,
         fitted: None,
     };
@@ -552,7 +560,7 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
     }
     if !schemes.is_empty() {
         // The default for every operation that does not say otherwise (`protected`).
-        let any: Vec<Value> = schemes.keys().map(|n| json!({ n: [] })).collect();
+        let any: Vec<Value> = requirement_objects(&lowered.requirements, &[]);
         doc.insert("security".into(), Value::Array(any));
     }
     let tags = tags(service);
@@ -633,7 +641,7 @@ fn paths<'a>(
     let mut paths: IndexMap<&str, Map<String, Value>> = IndexMap::new();
     for o in &lowered.operations {
         let c = o.capability;
-        let op = operation(service, o, &lowered.schemes, held, lean);
+        let op = operation(service, o, &lowered.requirements, held, lean);
         paths
             .entry(&o.path)
             .or_default()
@@ -931,7 +939,7 @@ fn shape(c: &Capability) -> String {
 fn operation<'a>(
     service: &Service,
     o: &Operation<'a>,
-    schemes: &IndexMap<String, Value>,
+    requirements: &[Vec<String>],
     held: &mut Vec<Cow<'a, Value>>,
     lean: bool,
 ) -> Value {
@@ -964,7 +972,7 @@ fn operation<'a>(
     if c.deprecated {
         op.insert("deprecated".into(), json!(true));
     }
-    if let Some(sec) = security(c, schemes) {
+    if let Some(sec) = security(c, requirements) {
         op.insert("security".into(), sec);
     }
     if let Some(host) = &c.host {
@@ -1209,15 +1217,21 @@ fn response_order(key: &str) -> u16 {
 
 /// Per-operation security: public operations opt out, user-scoped ones name their scopes,
 /// protected ones inherit the document-wide requirement.
-fn security(c: &Capability, schemes: &IndexMap<String, Value>) -> Option<Value> {
-    if schemes.is_empty() {
+fn security(c: &Capability, requirements: &[Vec<String>]) -> Option<Value> {
+    if requirements.is_empty() {
         return None;
     }
     match c.access {
         Access::Public => Some(json!([])),
-        Access::UserRequired => Some(Value::Array(
-            schemes.keys().map(|n| json!({ n: c.scopes })).collect(),
-        )),
+        Access::UserRequired => Some(Value::Array(requirement_objects(requirements, &c.scopes))),
         Access::Protected => None,
     }
+}
+
+/// Security Requirement Objects: each requirement's schemes, every one with `scopes`.
+fn requirement_objects(requirements: &[Vec<String>], scopes: &[String]) -> Vec<Value> {
+    requirements
+        .iter()
+        .map(|names| Value::Object(names.iter().map(|n| (n.clone(), json!(scopes))).collect()))
+        .collect()
 }

@@ -6,10 +6,11 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Links, clause, list};
+use super::Links;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{targets::openapi, to_json_bytes};
 use crate::model::{Auth, Capability, KeyPlace, Method, ParamIn, Service};
+use crate::text::{clause, list};
 
 /// The schema's `$id`, as the RFC's demo apps write it.
 pub const SCHEMA: &str = "https://ar-agents.ar/schemas/agents.v1.json";
@@ -338,7 +339,10 @@ pub fn derived_rules(service: &Service) -> Vec<String> {
             "sign every request and send the `{header_prefix}*` headers"
         )),
     };
-    if let (Some(how), Some(a)) = (how, &service.auth) {
+    if let (Some(mut how), Some(a)) = (how, &service.auth) {
+        for with in &service.auth_with {
+            how.push_str(&format!(" together with {}", with.what()));
+        }
         let docs = a.docs().map(|d| format!(" (see {d})")).unwrap_or_default();
         rules.push(format!(
             "{how}{docs}, and never put credentials in URLs or logs"

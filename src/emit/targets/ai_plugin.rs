@@ -1,13 +1,65 @@
 //! `/.well-known/ai-plugin.json`: OpenAI's plugin manifest, with RFC-002 §3.2's overlay
 //! (a `description_for_model` that says when to use the service and when not to, `api.url`
 //! pointing at the OpenAPI 3.1 document, a human-monitored `contact_email`).
+//!
+//! Opt-in: OpenAI has retired the plugin program, and the manifest needs a logo and an e-mail
+//! address that cannot honestly be derived. A build publishes it when service.toml has a
+//! `[plugin]` table (the manifest's wording), or when `--target` or `[build] targets` name it;
+//! agents.json then links to it.
 
 use serde::Serialize;
 
-use super::{Links, clause, list};
+use super::rfc002::SERVING;
+use super::{Descriptor, Document, Link, Relation, Target, openapi_link};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::to_json_bytes;
+use crate::emit::{Artifact, to_json_bytes};
 use crate::model::{Auth, KeyPlace, Service};
+use crate::text::{clause, list};
+
+pub const PATH: &str = "/.well-known/ai-plugin.json";
+
+pub const DESCRIPTOR: Descriptor = Descriptor {
+    name: "ai-plugin",
+    documents: &[Document::linked(
+        PATH,
+        SERVING,
+        Link {
+            title: "AI plugin manifest",
+            note: "the OpenAI plugin manifest pointing at the OpenAPI description",
+            media_type: "application/json",
+            relation: Relation::ServiceMeta,
+            ai_catalog: None,
+        },
+    )
+    .when(written)],
+    spec: "OpenAI plugin manifest v1, with RFC-002 §3.2's overlay",
+    status: "retired by OpenAI",
+    opt_in: Some("a `[plugin]` table in service.toml, or `--target ai-plugin`"),
+    // `api.url` links the OpenAPI document.
+    requires: &[Target::OpenApi],
+};
+
+/// The manifest, or `None` when it cannot be written (said in a warning).
+pub struct Lowered<'a> {
+    manifest: Option<Manifest<'a>>,
+}
+
+/// Every check of the manifest: `None` inside when a field OpenAI requires has no source.
+pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
+    let openapi = openapi_link(service);
+    Lowered {
+        manifest: manifest(service, &openapi, diags),
+    }
+}
+
+/// Pure: the manifest, when it can be written.
+pub fn render(lowered: &Lowered) -> Vec<Artifact> {
+    lowered
+        .manifest
+        .iter()
+        .map(|m| Artifact::document(PATH, to_json_bytes(m), SERVING))
+        .collect()
+}
 
 pub const NAME_FOR_MODEL_MAX: usize = 50;
 pub const NAME_FOR_HUMAN_MAX: usize = 20;
@@ -75,18 +127,18 @@ struct Api {
     url: String,
 }
 
-/// Whether the manifest is written: OpenAI requires a logo and a contact e-mail, which
-/// cannot honestly be derived.
-pub fn plugin_manifest_written(service: &Service) -> bool {
+/// Whether the manifest can be written, when asked for: OpenAI requires a logo and a contact
+/// e-mail, which cannot honestly be derived.
+pub fn written(service: &Service) -> bool {
     service.links.logo.is_some() && service.contact.email.is_some()
 }
 
 /// The manifest, or `None` (with a warning) when a field OpenAI requires has no source and
 /// cannot honestly be derived: the logo and the contact e-mail; or (with an error) when the
 /// name an agent calls it by cannot be derived.
-pub fn lower<'a>(
+fn manifest<'a>(
     service: &'a Service,
-    links: &Links,
+    openapi: &str,
     diags: &mut Diagnostics,
 ) -> Option<Manifest<'a>> {
     let (Some(logo_url), Some(contact_email)) = (
@@ -106,10 +158,11 @@ pub fn lower<'a>(
                  contact_email, and RFC-002 §3.2 a human-monitored contact_email; {} not set",
                 list(&missing)
             ))
-            .help("set `logo_url` and `[service.contact] email` to publish all four RFC-002 documents"),
+            .help("set `logo_url` and `[service.contact] email`, or leave out the `[plugin]` table (or `--target ai-plugin`) that asks for the manifest"),
         );
         return None;
     };
+    diags.extend(service.auth_with_left_out("ai-plugin.json"));
     let name_for_human = limited(
         service.plugin.name_for_human.as_deref(),
         &service.name,
@@ -127,7 +180,7 @@ pub fn lower<'a>(
         diags,
     );
     let name_for_model = name_for_model(service, diags);
-    let description_for_model = description_for_model(service, links, diags);
+    let description_for_model = description_for_model(service, openapi, diags);
     let auth = auth(service, diags);
     let legal_info_url = legal_info_url(service, diags);
     Some(Manifest {
@@ -139,16 +192,12 @@ pub fn lower<'a>(
         auth,
         api: Api {
             kind: "openapi",
-            url: links.openapi.clone(),
+            url: openapi.to_string(),
         },
         logo_url,
         contact_email,
         legal_info_url,
     })
-}
-
-pub fn render(manifest: &Manifest) -> Vec<u8> {
-    to_json_bytes(manifest)
 }
 
 /// The author's value (already checked against the limit by the model), else the service's own
@@ -169,7 +218,7 @@ fn limited(
     if cut {
         diags.push(
             Diagnostic::new(Code::PluginShortened, format!(
-                "is {len} characters, too long for ai-plugin.json's {key} (at most {max}): \
+                "`{fallback_field}` is {len} characters, too long for ai-plugin.json's {key} (at most {max}): \
                  published shortened as `{short}`"
             ))
             .at(fallback_field)
@@ -223,7 +272,7 @@ fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> 
 /// even the composed text is longer than OpenAI allows.
 fn description_for_model(
     service: &Service,
-    links: &Links,
+    openapi: &str,
     diags: &mut Diagnostics,
 ) -> Option<String> {
     if let Some(d) = &service.plugin.description_for_model {
@@ -231,7 +280,8 @@ fn description_for_model(
         if !DESCRIPTION_FOR_MODEL_TARGET.contains(&len) {
             diags.push(
                 Diagnostic::new(Code::PluginShortened, format!(
-                    "is {len} characters; RFC-002 §3.2 asks for about 500-1000 that say when to use \
+                    "`plugin.description_for_model` is {len} characters; RFC-002 §3.2 asks for about \
+                     500-1000 that say when to use \
                      the service and when not to"
                 ))
                 .at("plugin.description_for_model"),
@@ -239,7 +289,7 @@ fn description_for_model(
         }
         return Some(d.clone());
     }
-    let text = derive_description_for_model(service, links);
+    let text = derive_description_for_model(service, openapi);
     let len = text.chars().count();
     if len > DESCRIPTION_FOR_MODEL_MAX {
         // Only a site URL thousands of characters long gets here: every other part is bounded.
@@ -269,7 +319,7 @@ fn description_for_model(
 /// Composes "use it when … / do not use it when …" from the capabilities, aiming at the RFC's
 /// 1,000 characters: capabilities past the budget are counted, not listed, and so are the
 /// capabilities to confirm past theirs (they are all marked in the OpenAPI document).
-pub fn derive_description_for_model(service: &Service, links: &Links) -> String {
+pub fn derive_description_for_model(service: &Service, openapi: &str) -> String {
     const LIST_BUDGET: usize = 600;
     const CONFIRM_BUDGET: usize = 300;
     let name = &service.name;
@@ -322,7 +372,7 @@ pub fn derive_description_for_model(service: &Service, links: &Links) -> String 
             list(&confirm)
         ));
     }
-    out.push_str(&format!(". Full API description: {}", links.openapi));
+    out.push_str(&format!(". Full API description: {openapi}"));
     out
 }
 

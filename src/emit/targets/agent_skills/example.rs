@@ -1,0 +1,338 @@
+//! One example call per capability, and the values in it: each one its parameter's own
+//! schema admits, or a visible placeholder.
+
+use serde_json::Value;
+
+use crate::model::param::whole_body;
+use crate::model::path::Segment;
+use crate::model::{Access, Auth, Capability, KeyPlace, Param, ParamIn, ParamType, Service};
+use crate::text::one_line;
+
+/// One example call: the request line, the headers it needs and the body. The capability's
+/// own example request where it has one (arguments by parameter name, or the raw body);
+/// otherwise its required parameters, each with a value its own schema admits (`value_for`).
+pub(super) fn example_call(service: &Service, c: &Capability) -> String {
+    let given = c.example.as_ref().and_then(|e| e.request.as_ref());
+    let mut args: Vec<(&Param, Value)> = Vec::new();
+    for p in &c.params {
+        let from_example = given
+            .and_then(Value::as_object)
+            .and_then(|m| m.get(&p.name))
+            .filter(|v| admits(p, v))
+            .cloned();
+        let value = match from_example {
+            Some(v) => Some(v),
+            None if p.required || p.location == ParamIn::Path => Some(value_for(p)),
+            None => None,
+        };
+        if let Some(v) = value {
+            args.push((p, v));
+        }
+    }
+    let mut url = c
+        .host
+        .as_ref()
+        .unwrap_or(&service.base_url)
+        .as_str()
+        .to_string();
+    for segment in c.path.segments() {
+        match segment {
+            Segment::Literal(l) => url.push_str(l),
+            Segment::Param(n) => {
+                let v = args
+                    .iter()
+                    .find(|(p, _)| p.wire() == n || p.name == *n)
+                    .map(|(_, v)| scalar(v))
+                    .unwrap_or_else(|| format!("<{n}>"));
+                url.push_str(&encode(&v));
+            }
+        }
+    }
+    if c.path.segments().is_empty() {
+        url.push('/');
+    }
+    let mut query: Vec<String> = args
+        .iter()
+        .filter(|(p, _)| p.location == ParamIn::Query)
+        .flat_map(|(p, v)| match v {
+            Value::Array(items) => items
+                .iter()
+                .map(|i| format!("{}={}", encode(p.wire()), encode(&scalar(i))))
+                .collect(),
+            v => vec![format!("{}={}", encode(p.wire()), encode(&scalar(v)))],
+        })
+        .collect();
+    let mut headers: Vec<String> = Vec::new();
+    if c.access != Access::Public {
+        match &service.auth {
+            Some(Auth::ApiKey {
+                name,
+                place: KeyPlace::Header,
+                ..
+            }) => headers.push(format!("{name}: <API key>")),
+            Some(Auth::ApiKey {
+                name,
+                place: KeyPlace::Query,
+                ..
+            }) => query.push(format!("{}=<API key>", encode(name))),
+            Some(Auth::Bearer { .. } | Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. }) => {
+                headers.push("Authorization: Bearer <token>".into());
+            }
+            Some(Auth::Basic { .. }) => {
+                headers.push("Authorization: Basic <base64 of user:password>".into());
+            }
+            _ => {}
+        }
+    }
+    for (p, v) in args.iter().filter(|(p, _)| p.location == ParamIn::Header) {
+        headers.push(format!("{}: {}", p.wire(), scalar(v)));
+    }
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(&query.join("&"));
+    }
+    let whole = whole_body(&c.params, c.content_type.as_deref());
+    let body: Option<Value> = match given {
+        Some(raw) if !raw.is_object() => Some(raw.clone()),
+        _ => {
+            let fields: Vec<(usize, &(&Param, Value))> = args
+                .iter()
+                .enumerate()
+                .filter(|(_, (p, _))| p.location == ParamIn::Body)
+                .collect();
+            match fields.as_slice() {
+                [] => None,
+                [(_, (p, v))] if whole.is_some_and(|w| c.params[w].name == p.name) => {
+                    Some(v.clone())
+                }
+                _ => Some(Value::Object(
+                    fields
+                        .iter()
+                        .map(|(_, (p, v))| (p.wire().to_string(), v.clone()))
+                        .collect(),
+                )),
+            }
+        }
+    };
+    let mut out = format!("{} {url}\n", c.method.as_str());
+    if body.is_some() {
+        headers.push(format!(
+            "Content-Type: {}",
+            c.content_type.as_deref().unwrap_or("application/json")
+        ));
+    }
+    for h in headers {
+        out.push_str(&one_line(&h));
+        out.push('\n');
+    }
+    if let Some(body) = body {
+        let text = match &body {
+            Value::String(s) => s.clone(),
+            v => serde_json::to_string(v).expect("JSON values serialise"),
+        };
+        out.push('\n');
+        out.push_str(&text);
+        out.push('\n');
+    }
+    out
+}
+
+/// A value for `p` its own schema admits: its example, else its default, else its first
+/// allowed value, else one made from its type within its bounds, each taken only if it fits
+/// (type, allowed values, bounds, lengths, pattern, format); `<name>` where none does.
+pub fn value_for(p: &Param) -> Value {
+    let candidates = [
+        p.example.clone(),
+        p.default.clone(),
+        p.allowed.first().cloned(),
+        Some(made_up(p)),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|v| admits(p, v))
+        .unwrap_or_else(|| Value::String(format!("<{}>", p.name)))
+}
+
+/// A value of `p`'s type, within its bounds and lengths, of its format where it names one.
+fn made_up(p: &Param) -> Value {
+    let keyword = |k: &str| p.schema.as_ref().and_then(|s| s.get(k));
+    match p.kind {
+        ParamType::Integer => {
+            let lo = p.min.map_or(1.0, f64::ceil);
+            let n = p.max.map_or(lo, |hi| lo.min(hi.floor()));
+            Value::from(n as i64)
+        }
+        ParamType::Number => {
+            let n = p.min.unwrap_or(1.0);
+            let n = p.max.map_or(n, |hi| n.min(hi));
+            serde_json::Number::from_f64(n).map_or(Value::from(1), Value::Number)
+        }
+        ParamType::Boolean => Value::Bool(true),
+        ParamType::Object => Value::Object(serde_json::Map::new()),
+        ParamType::Array => {
+            let item = match p.items {
+                Some(ParamType::Integer | ParamType::Number) => Value::from(1),
+                Some(ParamType::Boolean) => Value::Bool(true),
+                Some(ParamType::Object) => Value::Object(serde_json::Map::new()),
+                Some(ParamType::Array) => Value::Array(Vec::new()),
+                Some(ParamType::String) | None => Value::String("example".into()),
+            };
+            Value::Array(vec![item])
+        }
+        ParamType::String => {
+            let format = keyword("format").and_then(Value::as_str);
+            let text = match format {
+                Some("date-time") => "2026-01-01T00:00:00Z".to_string(),
+                Some("date") => "2026-01-01".to_string(),
+                Some("email") => "user@example.com".to_string(),
+                Some("uri" | "url") => "https://example.com".to_string(),
+                Some("uuid") => "123e4567-e89b-12d3-a456-426614174000".to_string(),
+                _ => "example".to_string(),
+            };
+            let min = keyword("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+            let max = keyword("maxLength")
+                .and_then(Value::as_u64)
+                .map(|m| m as usize);
+            let mut text = text;
+            while text.chars().count() < min {
+                text.push('x');
+            }
+            if let Some(max) = max {
+                text = text.chars().take(max).collect();
+            }
+            Value::String(text)
+        }
+    }
+}
+
+/// Whether `v` is a value of `p`'s own schema, as far as its type, allowed values, bounds,
+/// lengths, pattern and common formats say.
+pub fn admits(p: &Param, v: &Value) -> bool {
+    if v.is_null() {
+        return p.nullable;
+    }
+    if !p.kind.admits(v) {
+        return false;
+    }
+    if !p.allowed.is_empty() && !p.allowed.contains(v) {
+        return false;
+    }
+    if let Some(n) = v.as_f64()
+        && (p.min.is_some_and(|m| n < m) || p.max.is_some_and(|m| n > m))
+    {
+        return false;
+    }
+    if let (ParamType::Array, Some(items), Value::Array(values)) = (p.kind, p.items, v)
+        && !values.iter().all(|i| items.admits(i))
+    {
+        return false;
+    }
+    let Some(s) = v.as_str() else {
+        return true;
+    };
+    let keyword = |k: &str| p.schema.as_ref().and_then(|s| s.get(k));
+    let length = s.chars().count() as u64;
+    if keyword("minLength")
+        .and_then(Value::as_u64)
+        .is_some_and(|m| length < m)
+        || keyword("maxLength")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| length > m)
+    {
+        return false;
+    }
+    if let Some(pattern) = &p.pattern {
+        let matches = fancy_regex::RegexBuilder::new(pattern)
+            .backtrack_limit(100_000)
+            .build()
+            .ok()
+            .and_then(|re| re.is_match(s).ok());
+        // A pattern that cannot be read or run is no proof: the value is not claimed valid.
+        if matches != Some(true) {
+            return false;
+        }
+    }
+    match keyword("format").and_then(Value::as_str) {
+        Some("date-time") => s.parse::<jiff::Timestamp>().is_ok(),
+        Some("date") => s.len() == 10 && s.parse::<jiff::civil::Date>().is_ok(),
+        Some("email") => s.contains('@'),
+        Some("uri" | "url") => url::Url::parse(s).is_ok(),
+        Some("uuid") => {
+            let groups: Vec<&str> = s.split('-').collect();
+            groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
+                && groups
+                    .iter()
+                    .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+        }
+        _ => true,
+    }
+}
+
+/// A value as it reads in a URL or header: strings bare, everything else as JSON.
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// Everything but RFC 3986's unreserved characters.
+const NOT_UNRESERVED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// Percent-encoding of everything but RFC 3986's unreserved characters, and `<` `>` around a
+/// placeholder kept as they are so it reads as one.
+fn encode(text: &str) -> String {
+    if text.starts_with('<') && text.ends_with('>') {
+        return text.to_string();
+    }
+    percent_encoding::utf8_percent_encode(text, NOT_UNRESERVED).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ParamIn;
+
+    fn param(kind: ParamType) -> Param {
+        Param::plain("x", kind, true, ParamIn::Query)
+    }
+
+    #[test]
+    fn made_up_values_fit_their_own_schema() {
+        let mut p = param(ParamType::Integer);
+        p.min = Some(10.0);
+        p.max = Some(20.0);
+        assert_eq!(value_for(&p), Value::from(10));
+        p.example = Some(Value::from(30));
+        assert_eq!(
+            value_for(&p),
+            Value::from(10),
+            "an example out of bounds is passed over"
+        );
+
+        let mut s = param(ParamType::String);
+        s.schema = Some(serde_json::json!({"minLength": 12, "maxLength": 20}));
+        let v = value_for(&s);
+        assert!(admits(&s, &v), "{v}");
+        s.schema = Some(serde_json::json!({"format": "date"}));
+        assert_eq!(value_for(&s), Value::from("2026-01-01"));
+        s.allowed = vec![Value::from("asc"), Value::from("desc")];
+        s.schema = None;
+        assert_eq!(value_for(&s), Value::from("asc"));
+        s.allowed.clear();
+        s.pattern = Some("^[A-Z]{3}$".into());
+        assert_eq!(
+            value_for(&s),
+            Value::from("<x>"),
+            "no value is claimed to match"
+        );
+        s.example = Some(Value::from("EUR"));
+        assert_eq!(value_for(&s), Value::from("EUR"));
+    }
+}
