@@ -492,52 +492,12 @@ fn spend(left: &mut usize, bytes: usize) -> Result<(), Over> {
 
 #[cfg(test)]
 mod tests {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-
     use super::*;
     use crate::source::openapi::load::{alias_limit, parse_text};
 
-    /// The system allocator, counting the bytes each thread holds and the most it held, so
-    /// that a test can say what reading a text cost.
-    struct Meter;
-
-    thread_local! {
-        static HELD: Cell<isize> = const { Cell::new(0) };
-        static PEAK: Cell<isize> = const { Cell::new(0) };
-    }
-
-    fn count(bytes: isize) {
-        let held = HELD.get() + bytes;
-        HELD.set(held);
-        PEAK.set(PEAK.get().max(held));
-    }
-
-    // SAFETY: every call is passed on to `System` unchanged; the counting allocates nothing.
-    unsafe impl GlobalAlloc for Meter {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            count(layout.size() as isize);
-            unsafe { System.alloc(layout) }
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            count(-(layout.size() as isize));
-            unsafe { System.dealloc(ptr, layout) }
-        }
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            count(new_size as isize - layout.size() as isize);
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-    }
-
-    #[global_allocator]
-    static METER: Meter = Meter;
-
     /// What `parse_text` gives for `text`, and the most it held at once beyond the text.
     fn metered(text: &str) -> (Result<Value, crate::diag::Diagnostic>, usize) {
-        let before = HELD.get();
-        PEAK.set(before);
-        let result = parse_text(text, "metered.yaml");
-        (result, (PEAK.get() - before) as usize)
+        libyaml::meter::peak_of(|| parse_text(text, "metered.yaml"))
     }
 
     /// One anchored list of 41 numbers and `n` aliases to it, in a flow sequence.
