@@ -1,6 +1,6 @@
 //! (b) The largest OpenAPI files of ../shared/corpus into every target, each beside its floor:
 //! reading the file and parsing + re-serialising it with serde_json alone (YAML parsed with
-//! serde_norway into a `serde_json::Value`). Skips, with a message, when ../shared is absent.
+//! libyaml into a `serde_json::Value`). Skips, with a message, when ../shared is absent.
 //!
 //! `WELLGEN_BENCH_ONCE=floor|build|output FILE` runs one of them once and exits: scripts/bench
 //! runs that under callgrind (instruction counts) and `/usr/bin/time -v` (peak RSS). `output`

@@ -78,6 +78,83 @@ pub fn openapi(text: &str) {
     render(text, None, &diags);
 }
 
+/// YAML text through the importer's YAML reader alone (`load::parse_text`; text starting with
+/// `{` is JSON, left to [`openapi`]), many times faster than the whole import: it must not
+/// panic, a refusal must point into the text, and what it reads must be what serde_norway (the
+/// same libyaml parser, which wellgen read YAML with before) reads, wherever serde_norway reads
+/// the text and the two are meant to agree.
+pub fn openapi_yaml_read(text: &str) {
+    if text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('{')
+    {
+        return;
+    }
+    let ours = openapi::load::parse_text(text, "fuzz.yaml");
+    let ours = match ours {
+        Ok(value) => value,
+        Err(d) => {
+            let span = d.span.expect("a YAML refusal points into the text");
+            assert!(
+                span.start <= text.len(),
+                "a refusal past the end: {span:?} of {}",
+                text.len()
+            );
+            return;
+        }
+    };
+    if anchors_defined_once(text)
+        && let Ok(theirs) = serde_norway::from_str::<serde_json::Value>(text)
+    {
+        assert!(
+            read_alike(&ours, &theirs),
+            "the YAML reader and serde_norway read the text differently:\n{ours}\n{theirs}"
+        );
+    }
+}
+
+/// Whether no anchor name is defined twice in `text`, counting every `&name` wherever it is
+/// (more than the anchors, never fewer): serde_norway numbers anchors by how many names it has
+/// seen, and mixes up an alias to a name defined again, which the YAML reader does not.
+fn anchors_defined_once(text: &str) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        rest = &rest[at + 1..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || ",[]{}".contains(c))
+            .unwrap_or(rest.len());
+        if !seen.insert(&rest[..end]) {
+            return false;
+        }
+    }
+    true
+}
+
+/// `ours` and `theirs` alike, but for the keys that YAML reads as numbers, booleans or null:
+/// the YAML reader keys by their JSON text (`0x1F:` is `"31"`), serde_norway by the text as
+/// written.
+fn read_alike(ours: &serde_json::Value, theirs: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (ours, theirs) {
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
+                    let typed = !matches!(
+                        serde_json::from_str::<Value>(ka),
+                        Ok(Value::String(_)) | Err(_)
+                    );
+                    (ka == kb || typed) && read_alike(va, vb)
+                })
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| read_alike(x, y))
+        }
+        _ => ours == theirs,
+    }
+}
+
 /// A host file merge: the first byte picks `_headers` (append) or `_redirects` (prepend); the
 /// rest is the existing file and wellgen's section, split at the first NUL byte.
 pub fn headers_merge(data: &[u8]) {

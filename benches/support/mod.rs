@@ -51,14 +51,14 @@ pub fn build_all(source: &Path) -> Vec<Artifact> {
 }
 
 /// The floor for an OpenAPI file: read it, parse it into a `serde_json::Value` (YAML with
-/// serde_norway, as wellgen reads it) and serialise that with serde_json. Returns the serialised length.
+/// wellgen's own reader) and serialise that with serde_json. Returns the serialised length.
 pub fn floor(source: &Path) -> usize {
     let text = std::fs::read_to_string(source).expect("readable");
     if source.extension().is_some_and(|e| e == "json") {
         let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
         serde_json::to_vec(&value).expect("serialises").len()
     } else {
-        // Through the YAML reader wellgen uses (serde_norway with an alias budget): openai.yaml's
+        // Through the YAML reader wellgen uses (libyaml with an alias budget): openai.yaml's
         // `-9223372036854776000` fits no 64-bit integer, and both serde_json's `Value` and
         // serde_norway's refuse it.
         let value = wellgen::source::openapi::load::parse_text(&text, "floor").expect("YAML");

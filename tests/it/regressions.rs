@@ -10,10 +10,11 @@ use crate::common::*;
 
 /// The fuzz targets (`fuzz/fuzz_targets/<target>.rs`), each a folder name under
 /// `tests/regressions` and `fuzz/seeds`.
-const TARGETS: [&str; 5] = [
+const TARGETS: [&str; 6] = [
     "service_toml",
     "openapi_json",
     "openapi_yaml",
+    "openapi_yaml_read",
     "headers_merge",
     "serve_rules",
 ];
@@ -65,6 +66,7 @@ fn replay(dir: &std::path::Path) -> usize {
                     };
                     match target {
                         "service_toml" => wellgen::fuzzing::service_toml(text),
+                        "openapi_yaml_read" => wellgen::fuzzing::openapi_yaml_read(text),
                         _ => wellgen::fuzzing::openapi(text),
                     }
                 }

@@ -1,8 +1,7 @@
 //! How deep a YAML text's collections nest, measured before the parser runs.
 //!
-//! libyaml's scanner (under serde_norway) is quadratic in the nesting depth: every token
-//! revisits each open flow level, and all events are read before the deserialiser meets its
-//! recursion limit (128). `x: ` and 200,000 `[` (400 KB) took the whole time limit; block
+//! libyaml's scanner (the YAML parser, `load/yaml/libyaml.rs`) is quadratic in the nesting
+//! depth: every token revisits each open flow level, before the reader meets its limit (128). `x: ` and 200,000 `[` (400 KB) took the whole time limit; block
 //! mappings nested by indentation, 18 s. This scan is linear: it counts block collections by
 //! indentation and their indicators (`- `, `? `, `key:`), and flow collections by their
 //! brackets, skipping quoted scalars, block scalars, plain scalars and comments. It may count

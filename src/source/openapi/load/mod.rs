@@ -1,7 +1,6 @@
 //! Reading an OpenAPI document: JSON or YAML into one `serde_json::Value`, with YAML alias
 //! expansion capped, and the specification version detected from the content.
 
-use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -10,6 +9,7 @@ use serde_json::{Map, Number, Value};
 use crate::diag::{Code, Diagnostic};
 
 mod halves;
+mod yaml;
 
 /// The OpenAPI generations the importer understands; one walker serves all three.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,39 +249,44 @@ impl<'de> Visitor<'de> for Exact<'_> {
     }
 }
 
-/// How many values a YAML document may expand to: generous for real files (each value costs
-/// at least two bytes of text unless aliased), small enough that an alias bomb fails in
-/// milliseconds.
-fn yaml_budget(len: usize) -> usize {
-    (len.saturating_mul(4)).max(100_000)
+/// How many bytes of values YAML anchors and aliases may copy: 16 times the text, at least
+/// 8 MB. Real documents copy a small fraction of this (none of ../shared/corpus's YAML files
+/// has an alias); an alias bomb is refused once it has built this much, so that reading a
+/// document costs a small multiple of its size.
+pub fn alias_limit(len: usize) -> usize {
+    len.saturating_mul(16).max(8 << 20)
 }
 
 fn parse_yaml(text: &str, file: &str) -> Result<Value, Diagnostic> {
     super::yaml_depth::check(text, MAX_DEPTH)?;
-    let budget = Cell::new(yaml_budget(text.len()));
-    let de = serde_norway::Deserializer::from_str(text);
-    let seed = Bounded {
-        budget: &budget,
-        depth: 0,
+    let limits = yaml::Limits {
+        depth: MAX_DEPTH,
+        alias_bytes: alias_limit(text.len()),
     };
-    seed.deserialize(de).map_err(|e| {
-        let message = e.to_string();
-        let mut d = if budget.get() == 0 || message.contains("repetition limit") {
-            Diagnostic::new(Code::OpenapiParse, format!(
-                "{file}: YAML aliases expand to more than {} values; refusing to expand further (an alias bomb?)",
-                yaml_budget(text.len())
-            ))
-            .help("write the repeated parts out, or use `$ref`s instead of YAML aliases")
-        } else if e.location().is_some() {
+    yaml::read(text, limits).map_err(|refusal| {
+        let d = match refusal.kind {
+            yaml::Refused::AliasBudget => Diagnostic::new(
+                Code::OpenapiParse,
+                format!(
+                    "{file}: {}; refusing to expand further (an alias bomb?)",
+                    refusal.message
+                ),
+            )
+            .help("write the repeated parts out, or use `$ref`s instead of YAML aliases"),
+            yaml::Refused::TooDeep => Diagnostic::new(
+                Code::OpenapiParse,
+                format!("{}; refusing to parse it", refusal.message),
+            )
+            .help(format!(
+                "wellgen reads collections nested at most {MAX_DEPTH} deep: flatten the document"
+            )),
             // The rendered `file:line:col` names the file.
-            Diagnostic::new(Code::OpenapiParse, format!("invalid YAML: {message}"))
-        } else {
-            Diagnostic::new(Code::OpenapiParse, format!("{file}: invalid YAML: {message}"))
+            yaml::Refused::Invalid => Diagnostic::new(
+                Code::OpenapiParse,
+                format!("invalid YAML: {}", refusal.message),
+            ),
         };
-        if let Some(loc) = e.location() {
-            d = d.with_span(loc.index()..loc.index() + 1);
-        }
-        d
+        d.with_span(refusal.at..refusal.at + 1)
     })
 }
 
@@ -294,130 +299,8 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
     (start + column.saturating_sub(1)).min(text.len())
 }
 
-/// How deep collections may nest: the recursion limit serde_json and serde_norway apply too.
+/// How deep collections may nest: the recursion limit serde_json applies too.
 const MAX_DEPTH: usize = 128;
-
-/// Builds a `Value` while counting every node against a shared budget, so YAML aliases cannot
-/// expand without bound; keys that YAML writes as numbers or booleans (`200:`) become strings.
-struct Bounded<'a> {
-    budget: &'a Cell<usize>,
-    depth: usize,
-}
-
-impl Bounded<'_> {
-    fn spend<E: serde::de::Error>(&self) -> Result<(), E> {
-        match self.budget.get() {
-            0 => Err(E::custom("alias expansion budget exhausted")),
-            n => {
-                self.budget.set(n - 1);
-                Ok(())
-            }
-        }
-    }
-
-    fn child<E: serde::de::Error>(&self) -> Result<Bounded<'_>, E> {
-        if self.depth >= MAX_DEPTH {
-            return Err(E::custom(format!(
-                "nested more than {MAX_DEPTH} levels deep"
-            )));
-        }
-        Ok(Bounded {
-            budget: self.budget,
-            depth: self.depth + 1,
-        })
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Bounded<'_> {
-    type Value = Value;
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Bounded<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON-compatible value")
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Value, E> {
-        self.spend()?;
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Value, E> {
-        self.spend()?;
-        Ok(Value::from(v))
-    }
-    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Value, E> {
-        self.spend()?;
-        Ok(Value::from(v))
-    }
-    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Value, E> {
-        // Beyond 64 bits: kept as the nearest float, as JSON readers do.
-        self.visit_f64(v as f64)
-    }
-    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Value, E> {
-        self.visit_f64(v as f64)
-    }
-    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
-        self.spend()?;
-        // JSON has no NaN or infinity; YAML `.nan` becomes null rather than an error.
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Value, E> {
-        self.spend()?;
-        Ok(Value::String(v.to_owned()))
-    }
-    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Value, E> {
-        self.spend()?;
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
-        self.spend()?;
-        Ok(Value::Null)
-    }
-    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
-        self.visit_unit()
-    }
-    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        self.spend()?;
-        let mut out = Vec::new();
-        while let Some(v) = seq.next_element_seed(self.child()?)? {
-            out.push(v);
-        }
-        Ok(Value::Array(out))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        self.spend()?;
-        let mut out = Map::new();
-        while let Some(key) = map.next_key_seed(self.child()?)? {
-            let key = match key {
-                Value::String(s) => s,
-                Value::Number(n) => n.to_string(),
-                Value::Bool(b) => b.to_string(),
-                Value::Null => "null".to_owned(),
-                _ => {
-                    return Err(serde::de::Error::custom(
-                        "a mapping key must be a string, number or boolean",
-                    ));
-                }
-            };
-            let value = map.next_value_seed(self.child()?)?;
-            if out.contains_key(&key) {
-                return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
-            }
-            out.insert(key, value);
-        }
-        Ok(Value::Object(out))
-    }
-}
 
 #[cfg(test)]
 mod tests {
