@@ -6,6 +6,7 @@
 //! stage after parsing can point into the author's file without carrying spans around.
 
 pub mod codes;
+pub mod redact;
 pub mod report;
 pub mod shown;
 
@@ -14,7 +15,6 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
 
-use crate::check::redact;
 pub use codes::Code;
 
 /// Ordered from the least to the most serious.

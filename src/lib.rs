@@ -7,6 +7,7 @@ pub mod audit;
 pub mod check;
 pub mod cli;
 pub mod confine;
+pub mod detect;
 pub mod diag;
 pub mod emit;
 #[doc(hidden)]

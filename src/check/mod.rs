@@ -1,17 +1,13 @@
 //! Publication checks on the whole model, before any back end runs: discovery documents are
 //! public and read by LLM agents, so nothing secret, hidden or local may reach them.
 
-pub mod redact;
-pub mod secrets;
 mod strings;
-mod text;
-
-pub(crate) use text::{hidden_char, injection};
 
 // foldhash, not SipHash: every text of a large API is looked up here.
 use foldhash::HashMap;
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::detect::{secrets, text};
+use crate::diag::{Code, Diagnostic, Diagnostics, redact};
 use crate::model::Service;
 use strings::{Field, Use};
 

@@ -1610,7 +1610,7 @@ impl Cx<'_> {
                 .at(field)
                 .help(format!(
                     "use lowercase letters, digits and `_`, starting with a letter (e.g. `{}`)",
-                    crate::check::secrets::safe_suggestion(id, suggest_id(id), "my_capability")
+                    crate::detect::secrets::safe_suggestion(id, suggest_id(id), "my_capability")
                 )),
             );
         } else if id.len() > 64 {

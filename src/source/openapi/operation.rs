@@ -12,7 +12,7 @@ use super::lower::{
 use super::naming::{IdAllocator, one_line, plural, shorten, snake_case};
 use super::refs::{Expander, Node, Place};
 use super::schema::{coerce, compact, extra_keywords, fold_null, schema_type, to_toml, toml_shape};
-use crate::check::secrets;
+use crate::detect::secrets;
 use crate::diag::Diagnostic;
 use crate::model::agis::verbs::GENERIC_ERRORS;
 use crate::model::{ParamType, PathTemplate};
@@ -202,7 +202,7 @@ impl Lx<'_> {
         }
         // The same for an invisible character (a zero-width space pasted from a web page), which
         // the publication check refuses.
-        if crate::check::hidden_char(&details).is_some() {
+        if crate::detect::hidden_char(&details).is_some() {
             self.note(
                 "operation descriptions holding an invisible character are not carried into `details`",
                 op,
@@ -211,7 +211,7 @@ impl Lx<'_> {
         }
         // And for text that reads like an instruction to the agent: where the short text did,
         // AGIS and MCP publish an intent made from the method and path instead.
-        if crate::check::injection(&details).is_some() {
+        if crate::detect::injection(&details).is_some() {
             self.note(
                 "operation descriptions that read like an instruction to the agent are not carried into `details`",
                 op,

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::secrets;
+use crate::detect::secrets;
 
 /// How much of a secret stays readable: enough to recognise it, not to use it.
 const HINT: usize = 4;
