@@ -6,9 +6,9 @@ use std::path::Path;
 
 use crate::diag::report::{self, Format};
 use crate::diag::{Diagnostics, Locate, SourceText};
+use crate::emit::hosts::headers_file::{Composition, HeadersFile};
 use crate::emit::{self, hosts::section};
 use crate::pipeline;
-use crate::serve::headers_file::{Composition, HeadersFile};
 use crate::serve::{redirects_file::RedirectsFile, site};
 use crate::source::{self, openapi, service_toml::ServiceToml};
 

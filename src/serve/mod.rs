@@ -3,9 +3,7 @@
 //! `_redirects` applied, so what agents will get can be checked before deploying.
 
 pub mod cloudflare;
-pub mod headers_file;
 pub mod http;
-pub mod pattern;
 pub mod redirects_file;
 pub mod site;
 

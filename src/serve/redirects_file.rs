@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::pattern::{Captures, Pattern, substitute};
+use crate::emit::hosts::pattern::{Captures, Pattern, substitute};
 
 /// Cloudflare Pages' limits on `_redirects`.
 pub const MAX_STATIC: usize = 2000;

@@ -6,8 +6,8 @@
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use super::headers_file::{Composition, HeadersFile};
 use super::redirects_file::RedirectsFile;
+use crate::emit::hosts::headers_file::{Composition, HeadersFile};
 use crate::model::Host;
 
 /// Host files a host reads but never publishes; the preview answers them with 404 too (on

@@ -206,7 +206,7 @@ pub fn cloudflare_limits(text: &str) -> Vec<String> {
 /// lines (Netlify, generic), and rules below the section on Cloudflare (a `! Name` drops only
 /// what came before). One message per rule and header, naming the edit that settles it.
 pub fn overlaps(text: &str) -> Vec<String> {
-    use crate::serve::headers_file::HeadersFile;
+    use super::headers_file::HeadersFile;
     let line_of = |marker: &str| text.lines().position(|l| l.trim_end() == marker);
     let (Some(begin), Some(end)) = (line_of(BEGIN), line_of(END)) else {
         return Vec::new();

@@ -1,5 +1,5 @@
 //! `_headers` and `_redirects` as Cloudflare Pages reads them, which is not Netlify's reading
-//! (`super::super::headers_file`, `super::super::redirects_file`). Measured with `wrangler pages
+//! (`crate::emit::hosts::headers_file`, `super::super::redirects_file`). Measured with `wrangler pages
 //! dev` 4.86.0 and read in its bundled parsers:
 //!
 //! - A rule's path is a regular expression: `*` is `(?<splat>.*)` (across `/`, anywhere in the
@@ -22,7 +22,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::serve::pattern::{Captures, substitute};
+use crate::emit::hosts::pattern::{Captures, substitute};
 
 /// Pages' limits, as its parsers count them.
 const MAX_LINE: usize = 2000;

@@ -1,10 +1,11 @@
 //! A `_headers` file read the way Netlify reads it: blocks of a path pattern followed by
 //! indented `Name: value` lines (and Cloudflare's `! Name` to detach a header an earlier block
 //! set). The preview of Cloudflare Pages reads it as Pages does instead, paths as regular
-//! expressions (`super::cloudflare::rules`); this reading also serves the hosts that do not
-//! read `_headers` and the build's overlap warnings. Every block whose pattern matches applies, in file order; what
-//! a header set by two blocks becomes depends on the host (`Composition`), as measured in
-//! docs/hosting.md: Cloudflare joins the values with `, `, Netlify's later block replaces.
+//! expressions (`crate::serve::cloudflare::rules`); this reading also serves the hosts that do
+//! not read `_headers` and the build's overlap warnings. Every block whose pattern matches
+//! applies, in file order; what a header set by two blocks becomes depends on the host
+//! (`Composition`), as measured in docs/hosting.md: Cloudflare joins the values with `, `,
+//! Netlify's later block replaces. It is the hosts' format, read by the build and by `serve`.
 
 use super::pattern::Pattern;
 
