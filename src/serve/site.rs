@@ -40,6 +40,16 @@ pub struct Reply {
     pub body: Vec<u8>,
 }
 
+impl Reply {
+    /// The value of the header `name` (any case), as a client reads it.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
 impl Site {
     /// The folder answered as the host its last build was for (`host_of_build`).
     pub fn new(root: impl Into<PathBuf>) -> Self {
@@ -400,26 +410,19 @@ mod tests {
         (dir, site)
     }
 
-    fn header<'a>(r: &'a Reply, name: &str) -> Option<&'a str> {
-        r.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
     #[test]
     fn files_get_their_rules_and_a_type_by_extension() {
         let (_d, site) = site();
         let r = site.respond("/.well-known/ai");
         assert_eq!(r.status, 200);
         assert_eq!(
-            header(&r, "content-type"),
+            r.header("content-type"),
             Some("application/json; charset=utf-8")
         );
-        assert_eq!(header(&r, "access-control-allow-origin"), Some("*"));
+        assert_eq!(r.header("access-control-allow-origin"), Some("*"));
         assert_eq!(r.body, b"{\"a\":1}\n");
         let d = site.respond("/api/discovery");
-        assert_eq!(header(&d, "content-type"), Some("application/octet-stream"));
+        assert_eq!(d.header("content-type"), Some("application/octet-stream"));
         assert_eq!(site.respond("/").body, b"<p>home</p>");
         assert_eq!(site.documents(), vec!["/.well-known/ai"]);
     }
@@ -435,7 +438,7 @@ mod tests {
         assert_eq!(site.respond("/api/discovery?format=x").body, b"{\"d\":1}\n");
         let moved = site.respond("/old");
         assert_eq!(moved.status, 301);
-        assert_eq!(header(&moved, "location"), Some("/.well-known/ai"));
+        assert_eq!(moved.header("location"), Some("/.well-known/ai"));
     }
 
     #[test]

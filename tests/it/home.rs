@@ -20,6 +20,33 @@ fn build(out: &Path, extra: &[&str]) -> String {
     stderr
 }
 
+/// Bookshelf built for the generic host into `dir`: its `.htaccess` and nginx snippet.
+fn generic_files(dir: &Path) -> (String, String) {
+    let out = dir.join("generic");
+    let config = dir.join("config");
+    build(
+        &out,
+        &[
+            "--host",
+            "generic",
+            "--server-config",
+            config.to_str().unwrap(),
+        ],
+    );
+    (
+        fs::read_to_string(out.join(".htaccess")).unwrap(),
+        fs::read_to_string(config.join("wellgen-nginx.conf")).unwrap(),
+    )
+}
+
+/// Bookshelf built for Vercel into `dir`: the folder and its vercel.json.
+fn vercel_build(dir: &Path) -> (std::path::PathBuf, serde_json::Value) {
+    let out = dir.join("vercel");
+    build(&out, &["--host", "vercel"]);
+    let json = serde_json::from_slice(&fs::read(out.join("vercel.json")).unwrap()).unwrap();
+    (out, json)
+}
+
 const LINKS: [&str; 5] = [
     "</.well-known/api-catalog>; rel=\"api-catalog\"; type=\"application/linkset+json\"",
     "</openapi.json>; rel=\"service-desc\"; type=\"application/vnd.oai.openapi+json;version=3.1\"",
@@ -41,20 +68,8 @@ fn the_home_page_links_what_the_build_writes_on_every_host() {
             "{host}:\n{headers}"
         );
     }
-    let out = dir.path().join("generic");
-    let config = dir.path().join("config");
-    build(
-        &out,
-        &[
-            "--host",
-            "generic",
-            "--server-config",
-            config.to_str().unwrap(),
-        ],
-    );
-    let htaccess = fs::read_to_string(out.join(".htaccess")).unwrap();
+    let (htaccess, nginx) = generic_files(dir.path());
     assert!(htaccess.contains("  <If \"%{REQUEST_URI} =~ m#^/(index\\.html)?$#\">\n    Header always merge Link \"</.well-known/api-catalog>; rel=\\\"api-catalog\\\""), "{htaccess}");
-    let nginx = fs::read_to_string(config.join("wellgen-nginx.conf")).unwrap();
     assert!(
         nginx.contains(&format!(
             "location = /index.html {{\n    add_header Link '{value}' always;\n    add_header Vary Accept always;\n}}"
@@ -62,10 +77,7 @@ fn the_home_page_links_what_the_build_writes_on_every_host() {
         "{nginx}"
     );
     // Vercel: an entry of wellgen's own for `/` and `/index.html` in vercel.json.
-    let out = dir.path().join("vercel");
-    build(&out, &["--host", "vercel"]);
-    let vercel: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("vercel.json")).unwrap()).unwrap();
+    let (_, vercel) = vercel_build(dir.path());
     let home = vercel["headers"]
         .as_array()
         .unwrap()
@@ -116,10 +128,7 @@ fn markdown_for_agents_is_index_md_and_each_hosts_negotiation() {
     assert!(worker.contains("const ROUTE = false;"), "{worker}");
 
     // Vercel redirects a Markdown request for the home page to index.md, before its files.
-    let out = dir.path().join("vercel");
-    build(&out, &["--host", "vercel"]);
-    let vercel: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("vercel.json")).unwrap()).unwrap();
+    let (out, vercel) = vercel_build(dir.path());
     let markdown = &vercel["redirects"][0];
     assert_eq!(markdown["source"], "/{index.html}?", "{vercel}");
     assert_eq!(
@@ -129,18 +138,7 @@ fn markdown_for_agents_is_index_md_and_each_hosts_negotiation() {
     assert_eq!(markdown["destination"], "/index.md");
     assert!(out.join("index.md").is_file());
 
-    let out = dir.path().join("generic");
-    let config = dir.path().join("config");
-    build(
-        &out,
-        &[
-            "--host",
-            "generic",
-            "--server-config",
-            config.to_str().unwrap(),
-        ],
-    );
-    let htaccess = fs::read_to_string(out.join(".htaccess")).unwrap();
+    let (htaccess, nginx) = generic_files(dir.path());
     assert!(
         htaccess.contains(
             "    RewriteCond %{HTTP:Accept} text/markdown [NC]\n    RewriteRule ^$ /index.md [END]\n"
@@ -148,7 +146,6 @@ fn markdown_for_agents_is_index_md_and_each_hosts_negotiation() {
         "{htaccess}"
     );
     assert!(htaccess.contains("  <If \"%{REQUEST_URI} == '/index.md'\">\n    ForceType \"text/markdown; charset=utf-8\"\n    Header always merge Vary Accept\n"), "{htaccess}");
-    let nginx = fs::read_to_string(config.join("wellgen-nginx.conf")).unwrap();
     assert!(
         nginx.contains(
             "location = / {\n    if ($http_accept ~* \"text/markdown\") {\n        rewrite ^ /index.md last;\n    }\n}"

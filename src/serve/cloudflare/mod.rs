@@ -114,7 +114,9 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str, acce
                 continue;
             };
             let mut reply = assets.respond(method, &twin_url);
-            let html = header(&reply, "content-type").is_some_and(|t| t.starts_with("text/html"));
+            let html = reply
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("text/html"));
             if (200..300).contains(&reply.status) && !html {
                 let mut headers = Headers(std::mem::take(&mut reply.headers));
                 headers.set("content-type", markdown);
@@ -139,7 +141,10 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str, acce
     } else {
         assets.respond(method, &url)
     };
-    if header(&reply, "content-type").is_some_and(|t| t.starts_with("text/html")) {
+    if reply
+        .header("content-type")
+        .is_some_and(|t| t.starts_with("text/html"))
+    {
         // A page may have a Markdown twin: caches keep the two answers apart.
         let mut headers = Headers(std::mem::take(&mut reply.headers));
         headers.append("vary", "Accept");
@@ -155,15 +160,6 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str, acce
         reply.headers = headers.0;
     }
     reply
-}
-
-/// The value of the header `name` (lower case) in `reply`.
-fn header<'r>(reply: &'r Reply, name: &str) -> Option<&'r str> {
-    reply
-        .headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.as_str())
 }
 
 /// What Pages' rules read from the folder, and why it skips a rule (its `_headers` and
@@ -458,13 +454,6 @@ mod tests {
     use super::*;
     use std::fs;
 
-    fn header<'a>(r: &'a Reply, name: &str) -> Option<&'a str> {
-        r.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
     fn site(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         for (path, text) in files {
@@ -506,7 +495,7 @@ mod tests {
         ] {
             let r = get(target);
             assert_eq!(r.status, status, "{target}");
-            assert_eq!(header(&r, "location"), location, "{target}");
+            assert_eq!(r.header("location"), location, "{target}");
             assert_eq!(r.body, body.as_bytes(), "{target}");
         }
     }
@@ -515,27 +504,27 @@ mod tests {
     fn every_answer_gets_the_servers_headers_and_a_404_no_store() {
         let d = site(&[("index.html", "home"), ("404.html", "gone")]);
         let r = respond(d.path(), &RulesCache::default(), "GET", "/", "");
-        assert_eq!(header(&r, "access-control-allow-origin"), Some("*"));
+        assert_eq!(r.header("access-control-allow-origin"), Some("*"));
         assert_eq!(
-            header(&r, "referrer-policy"),
+            r.header("referrer-policy"),
             Some("strict-origin-when-cross-origin")
         );
-        assert_eq!(header(&r, "x-content-type-options"), Some("nosniff"));
-        assert_eq!(header(&r, "cache-control"), Some(FILE_CACHE));
+        assert_eq!(r.header("x-content-type-options"), Some("nosniff"));
+        assert_eq!(r.header("cache-control"), Some(FILE_CACHE));
         let moved = respond(d.path(), &RulesCache::default(), "GET", "/index.html", "");
-        assert_eq!(header(&moved, "x-content-type-options"), None);
-        assert_eq!(header(&moved, "cache-control"), None);
+        assert_eq!(moved.header("x-content-type-options"), None);
+        assert_eq!(moved.header("cache-control"), None);
         let missing = respond(d.path(), &RulesCache::default(), "GET", "/nope", "");
         assert_eq!(missing.status, 404);
-        assert_eq!(header(&missing, "cache-control"), Some("no-store"));
+        assert_eq!(missing.header("cache-control"), Some("no-store"));
         assert_eq!(
-            header(&missing, "content-type"),
+            missing.header("content-type"),
             Some("text/html; charset=utf-8")
         );
         let options = respond(d.path(), &RulesCache::default(), "OPTIONS", "/", "");
         assert_eq!((options.status, options.body.len()), (405, 0));
-        assert_eq!(header(&options, "access-control-allow-origin"), Some("*"));
-        assert_eq!(header(&options, "x-content-type-options"), None);
+        assert_eq!(options.header("access-control-allow-origin"), Some("*"));
+        assert_eq!(options.header("x-content-type-options"), None);
     }
 
     #[test]
@@ -563,7 +552,7 @@ mod tests {
         let empty = site(&[("a.txt", "a")]);
         let r = respond(empty.path(), &RulesCache::default(), "GET", "/nope", "");
         assert_eq!((r.status, r.body.len()), (404, 0));
-        assert_eq!(header(&r, "content-type"), None);
+        assert_eq!(r.header("content-type"), None);
     }
 
     #[test]
@@ -578,15 +567,15 @@ mod tests {
             ),
         ]);
         let r = respond(d.path(), &RulesCache::default(), "GET", "/", "");
-        assert_eq!(header(&r, "cache-control"), Some("public, max-age=60"));
+        assert_eq!(r.header("cache-control"), Some("public, max-age=60"));
         assert_eq!(
-            header(&r, "access-control-allow-origin"),
+            r.header("access-control-allow-origin"),
             Some("https://a.example")
         );
-        assert_eq!(header(&r, "referrer-policy"), None);
+        assert_eq!(r.header("referrer-policy"), None);
         let missing = respond(d.path(), &RulesCache::default(), "GET", "/missing", "");
-        assert_eq!(header(&missing, "cache-control"), Some("no-store"));
-        assert_eq!(header(&missing, "x-missing"), Some("yes"));
+        assert_eq!(missing.header("cache-control"), Some("no-store"));
+        assert_eq!(missing.header("x-missing"), Some("yes"));
     }
 
     #[test]
@@ -603,18 +592,18 @@ mod tests {
         ]);
         let get = |t: &str| respond(d.path(), &RulesCache::default(), "GET", t, "");
         let r = get("/shadowed.txt");
-        assert_eq!((r.status, header(&r, "location")), (302, Some("/file")));
+        assert_eq!((r.status, r.header("location")), (302, Some("/file")));
         assert_eq!(r.body, b"Redirecting to /file");
-        assert_eq!(header(&r, "content-type"), Some("text/plain;charset=UTF-8"));
-        assert_eq!(header(&get("/r301?x=1"), "location"), Some("/file?x=1"));
+        assert_eq!(r.header("content-type"), Some("text/plain;charset=UTF-8"));
+        assert_eq!(get("/r301?x=1").header("location"), Some("/file?x=1"));
         let r308 = get("/r308");
         assert_eq!((r308.status, r308.body.len()), (308, 0));
-        assert_eq!(header(&r308, "content-type"), None);
-        assert_eq!(header(&get("/q?b=2"), "location"), Some("/file?a=1"));
+        assert_eq!(r308.header("content-type"), None);
+        assert_eq!(get("/q?b=2").header("location"), Some("/file?a=1"));
         assert_eq!(get("/rw").body, b"{}");
-        assert_eq!(header(&get("/rw-html"), "location"), Some("/file"));
+        assert_eq!(get("/rw-html").header("location"), Some("/file"));
         assert_eq!(
-            header(&get("/out?y=2"), "location"),
+            get("/out?y=2").header("location"),
             Some("https://example.com/x?y=2")
         );
         // Before the method: a preflight to a redirected path is redirected too.
