@@ -5,7 +5,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::source::openapi::refs::RefRoot;
+use crate::diag::{Code, Diagnostic};
 
 /// The folder a service.toml's paths must stay in: `--ref-root` when given, else its
 /// project (the repository holding it, else the current folder if it holds it, else its own
@@ -81,7 +81,7 @@ pub fn service_path(
         Err(Refusal::Io(e)) => Err((
             format!(
                 "`{field}` cannot be resolved: {}",
-                crate::source::io_reason(&e)
+                crate::diag::io_reason(&e)
             ),
             help.to_string(),
         )),
@@ -216,6 +216,99 @@ pub fn confine_to_be(root: &Path, dir: &Path, relative: &Path) -> Result<PathBuf
         }
     }
     Err(Refusal::Leaves)
+}
+
+/// The folder whose files `$ref`s may reach, and why it is that folder (for the refusal).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefRoot {
+    /// Canonical.
+    pub dir: PathBuf,
+    pub kind: RootKind,
+}
+
+/// How the ref root was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootKind {
+    /// `--ref-root DIR`.
+    Given,
+    /// The nearest folder above the entry document that holds `.git`.
+    Repository,
+    /// The current folder, which holds the entry document.
+    CurrentFolder,
+    /// The entry document's own folder: neither of the above holds it.
+    DocumentFolder,
+}
+
+impl RefRoot {
+    /// The default root of an entry document at the canonical path `entry`: the repository
+    /// holding it (nearest ancestor with a `.git`, folder or file as in a worktree), else the
+    /// current folder if it holds the document, else the document's folder. The filesystem's
+    /// root is never a default: nobody's repository, and it would open every file to refs.
+    pub fn default_for(entry: &Path) -> Option<Self> {
+        let folder = entry.parent()?;
+        let usable = |dir: &Path| dir.parent().is_some();
+        if let Some(repo) = folder
+            .ancestors()
+            .filter(|d| usable(d))
+            .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+        {
+            return Some(Self {
+                dir: repo.to_path_buf(),
+                kind: RootKind::Repository,
+            });
+        }
+        if let Some(cwd) = std::env::current_dir()
+            .and_then(|d| d.canonicalize())
+            .ok()
+            .filter(|cwd| usable(cwd) && entry.starts_with(cwd))
+        {
+            return Some(Self {
+                dir: cwd,
+                kind: RootKind::CurrentFolder,
+            });
+        }
+        Some(Self {
+            dir: folder.to_path_buf(),
+            kind: RootKind::DocumentFolder,
+        })
+    }
+
+    /// `--ref-root DIR`: an existing folder, canonicalised so that symlinks cannot widen it.
+    pub fn given(dir: &Path) -> Result<Self, Diagnostic> {
+        let canonical = dir.canonicalize().map_err(|e| {
+            Diagnostic::new(
+                Code::OpenapiRef,
+                format!(
+                    "--ref-root {}: cannot be read: {}",
+                    dir.display(),
+                    crate::diag::io_reason(&e)
+                ),
+            )
+        })?;
+        if !canonical.is_dir() {
+            return Err(Diagnostic::new(
+                Code::OpenapiRef,
+                format!("--ref-root {}: not a folder", dir.display()),
+            )
+            .help("name the folder that holds the document and every file its `$ref`s reach"));
+        }
+        Ok(Self {
+            dir: canonical,
+            kind: RootKind::Given,
+        })
+    }
+
+    /// What this folder is, for the refusal of a ref that leaves it.
+    pub fn what(&self) -> &'static str {
+        match self.kind {
+            RootKind::Given => "the folder given by --ref-root",
+            RootKind::Repository => "the repository that holds the document",
+            RootKind::CurrentFolder => "the current folder",
+            RootKind::DocumentFolder => {
+                "the document's folder (no repository and not the current folder holds it)"
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -717,6 +717,15 @@ pub fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
+/// An I/O error as a message says it: the common two in plain words, the rest as the OS puts it.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,8 +12,8 @@ use crate::emit::Artifact;
 
 /// The path of the document whose size the source is compared with.
 pub const AI_DOCUMENT: &str = crate::emit::targets::ai::PATHS[0];
-const PARTS: &str = crate::emit::targets::ai::split::DIR;
-const SPLIT_INDEX: &str = crate::emit::targets::ai::split::INDEX_PATH;
+const PARTS: &str = crate::emit::derive::published::AI_PARTS_DIR;
+const SPLIT_INDEX: &str = crate::emit::derive::published::AI_PARTS_INDEX;
 
 /// Files listed one by one in a table: a big API's build writes hundreds.
 pub const TABLE_ROWS: usize = 6;

@@ -77,7 +77,7 @@ impl WriteError {
 }
 
 fn io(context: impl std::fmt::Display) -> impl FnOnce(std::io::Error) -> WriteError {
-    move |e| WriteError::new(format!("{context}: {}", crate::source::io_reason(&e)))
+    move |e| WriteError::new(format!("{context}: {}", crate::diag::io_reason(&e)))
 }
 
 /// What a successful write changed.
@@ -601,7 +601,7 @@ fn plan_removal(
     if !meta.is_file() {
         return Err(kept("it is not a regular file"));
     }
-    let now = fs::read(&dest).map_err(|e| kept(&crate::source::io_reason(&e)))?;
+    let now = fs::read(&dest).map_err(|e| kept(&crate::diag::io_reason(&e)))?;
     let merge = hosts::merge_of(url_path);
     let merged = matches!(
         merge,

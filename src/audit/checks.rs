@@ -311,13 +311,6 @@ pub const CATALOG: [Spec; 25] = [
     },
 ];
 
-pub fn spec(id: &str) -> &'static Spec {
-    CATALOG
-        .iter()
-        .find(|s| s.id == id)
-        .unwrap_or_else(|| panic!("`{id}` is in the catalog"))
-}
-
 /// One check's result.
 #[derive(Debug, Clone)]
 pub struct Outcome {

@@ -98,10 +98,6 @@ impl<'a> Prober<'a> {
         }
     }
 
-    pub fn origin(&self) -> &dyn Origin {
-        self.origin
-    }
-
     /// How many requests the origin was sent.
     pub fn requests(&self) -> u64 {
         *self.requests.borrow()

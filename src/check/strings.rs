@@ -7,8 +7,8 @@
 use serde_json::Value;
 
 use crate::diag::field_key;
-use crate::model::path::Segment;
 use crate::model::{Auth, KeyPlace, Param, Service};
+use crate::values::path::Segment;
 
 /// How a string is used, which decides the checks that apply to it (all of them are checked
 /// for credentials and hidden characters).

@@ -140,7 +140,7 @@ pub(crate) fn find_services(root: &Path) -> (Vec<PathBuf>, Vec<String>) {
 
 fn walk_reason(e: &walkdir::Error) -> String {
     match e.io_error() {
-        Some(io) => crate::source::io_reason(io),
+        Some(io) => crate::diag::io_reason(io),
         None => e.to_string(),
     }
 }

@@ -75,7 +75,7 @@ pub(super) fn import(
         eprintln!(
             "error: cannot write {}: {}",
             out.display(),
-            source::io_reason(&e)
+            crate::diag::io_reason(&e)
         );
         return EXIT_USAGE;
     }

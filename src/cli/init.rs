@@ -4,7 +4,6 @@ use std::io::Write as _;
 use std::path::Path;
 
 use super::{EXIT_OK, EXIT_USAGE};
-use crate::source;
 
 pub const STARTER: &str = include_str!("../../templates/service.toml");
 
@@ -38,7 +37,7 @@ pub(super) fn init(dir: &Path, quiet: bool) -> u8 {
             eprintln!(
                 "error: cannot write {}: {}",
                 path.display(),
-                source::io_reason(&e)
+                crate::diag::io_reason(&e)
             );
             EXIT_USAGE
         }

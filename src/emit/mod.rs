@@ -2,6 +2,7 @@
 //! them). Emitters are pure; `write` is the only code that touches the disk.
 
 pub mod catalog;
+pub mod derive;
 pub mod hosts;
 pub mod publish;
 pub mod schemas;

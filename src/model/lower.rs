@@ -5,12 +5,12 @@
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::param::{Param, ParamIn, ParamType, parse_compact};
-use super::path::PathTemplate;
-use super::url::{HttpsUrl, check_https};
 use super::*;
 use crate::diag::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::source::service_toml::{self as raw, to_json};
+use crate::values::param::{Param, ParamIn, ParamType, parse_compact};
+use crate::values::path::PathTemplate;
+use crate::values::url::{HttpsUrl, check_https};
 
 /// ia.json capability flags, plus `x_` custom flags.
 pub const FEATURES: [&str; 9] = [
@@ -1780,7 +1780,7 @@ impl Cx<'_> {
                     }
                 };
                 let kind = c.kind.unwrap_or(ParamType::String);
-                let typed = |v: String| super::param::typed_value(kind, v);
+                let typed = |v: String| crate::values::param::typed_value(kind, v);
                 // `in cookie` and `body` are read, but the model has no place for them.
                 let location = match c.location.as_deref().map(|l| (l, ParamIn::parse(l))) {
                     None => default_in,

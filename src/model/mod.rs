@@ -3,20 +3,15 @@
 //! It has no `Deserialize` on purpose: the only way in is `lower`, which checks everything and
 //! collects every diagnostic first.
 
-pub mod agis;
 mod lower;
-pub mod param;
-pub mod path;
 pub mod returns;
 pub mod robots;
-pub mod url;
-pub mod values;
 
+pub use crate::values::param::{Param, ParamIn, ParamType};
+pub use crate::values::path::PathTemplate;
+pub use crate::values::url::HttpsUrl;
+pub use crate::values::{CATEGORIES, Email, LanguageTag, MetaDate, Method};
 pub use lower::{DETAILS_MAX, FEATURES, cut_details, lower};
-pub use param::{Param, ParamIn, ParamType};
-pub use path::PathTemplate;
-pub use url::HttpsUrl;
-pub use values::{Email, LanguageTag, MetaDate};
 
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -414,28 +409,6 @@ impl SiteType {
     }
 }
 
-/// aiendpoint's category vocabulary (draft §3.2).
-pub const CATEGORIES: [&str; 18] = [
-    "productivity",
-    "ecommerce",
-    "finance",
-    "news",
-    "weather",
-    "maps",
-    "search",
-    "data",
-    "communication",
-    "calendar",
-    "storage",
-    "media",
-    "health",
-    "education",
-    "travel",
-    "food",
-    "government",
-    "developer",
-];
-
 /// Where an API key travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyPlace {
@@ -768,39 +741,6 @@ pub struct Webhook {
     pub name: String,
     pub description: String,
     pub payload: Vec<Param>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Method {
-    Get,
-    Post,
-    Put,
-    Patch,
-    Delete,
-}
-
-impl Method {
-    pub const NAMES: [&'static str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "GET" => Self::Get,
-            "POST" => Self::Post,
-            "PUT" => Self::Put,
-            "PATCH" => Self::Patch,
-            "DELETE" => Self::Delete,
-            _ => return None,
-        })
-    }
-
-    pub fn as_str(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-
-    /// Whether the method changes state on the server.
-    pub fn writes(self) -> bool {
-        !matches!(self, Self::Get)
-    }
 }
 
 /// ia.json's access groups.

@@ -38,7 +38,11 @@ pub fn read_limited(path: &Path, max: u64) -> Result<String, Diagnostic> {
     let bytes = bytes.map_err(|e| {
         let d = Diagnostic::new(
             Code::SourceUnreadable,
-            format!("cannot read {}: {}", path.display(), io_reason(&e)),
+            format!(
+                "cannot read {}: {}",
+                path.display(),
+                crate::diag::io_reason(&e)
+            ),
         );
         if e.kind() == std::io::ErrorKind::NotFound {
             d.help("run `wellgen init` to write a starter service.toml, or name the file to build")
@@ -74,14 +78,6 @@ pub fn human_size(bytes: u64) -> String {
         b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MB", b >> 20),
         b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KB", b >> 10),
         b => format!("{b} bytes"),
-    }
-}
-
-pub fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or directory".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
     }
 }
 

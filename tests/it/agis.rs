@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use wellgen::diag::{Diagnostics, Severity};
+use wellgen::emit::derive::agis::rules::Pass;
 use wellgen::emit::targets::agis;
 use wellgen::emit::{Artifact, Target};
-use wellgen::model::agis::rules::Pass;
 
 use crate::support_agis::validate;
 
@@ -101,7 +101,10 @@ fn every_built_document_conforms_and_json_and_yaml_agree() {
         for e in json["endpoints"].as_array().unwrap() {
             let m = e["method"].as_str().unwrap();
             assert!(m.chars().all(|c| c.is_ascii_uppercase()), "{m}");
-            assert!(!wellgen::model::agis::verbs::PROHIBITED.contains(&m), "{m}");
+            assert!(
+                !wellgen::emit::derive::agis::verbs::PROHIBITED.contains(&m),
+                "{m}"
+            );
             let h = &e["http_binding"];
             assert!(h["url"].as_str().unwrap().starts_with("https://"));
             assert_eq!(h["headers"]["X-AGIS-Method"], e["method"]);

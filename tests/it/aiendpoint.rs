@@ -200,7 +200,7 @@ fn every_compact_string_written_reads_back() {
             for (name, text) in c["params"].as_object().into_iter().flatten() {
                 count += 1;
                 let text = text.as_str().unwrap();
-                if let Err(e) = wellgen::model::param::parse_compact(text) {
+                if let Err(e) = wellgen::values::param::parse_compact(text) {
                     refused.push(format!("{}: {name}: {text}: {e}", path.display()));
                 }
             }
@@ -292,7 +292,7 @@ required = true
     );
     let mode = create["mode"].as_str().unwrap();
     assert!(mode.ends_with("|value number 19"), "{mode}");
-    let read = wellgen::model::param::parse_compact(mode).unwrap();
+    let read = wellgen::values::param::parse_compact(mode).unwrap();
     assert_eq!(read.allowed.len(), 20);
     let delete = &doc["capabilities"][1];
     assert_eq!(delete["params"]["audit"], "string, required");

@@ -16,6 +16,7 @@ mod ai_catalog;
 mod ai_split;
 mod aiendpoint;
 mod api_catalog;
+mod architecture;
 mod audit;
 mod auth_schemes;
 mod batch;

@@ -612,7 +612,10 @@ fn every_rfc002_document_is_served_with_the_rfc_cache_policy() {
         b.artifact(OPENAPI_FILES[0]).unwrap().body,
         b.artifact(OPENAPI_FILES[1]).unwrap().body
     );
-    assert_eq!(rfc002::SERVING.cache_control, rfc002::CACHE_CONTROL);
+    assert_eq!(
+        rfc002::SERVING.cache_control,
+        wellgen::emit::derive::published::RFC002_CACHE_CONTROL
+    );
 }
 
 #[test]
@@ -662,7 +665,7 @@ fn cloudflare_gets_a_worker_not_a_query_redirect() {
     ] {
         assert_eq!(
             table[path]["Cache-Control"],
-            rfc002::CACHE_CONTROL,
+            wellgen::emit::derive::published::RFC002_CACHE_CONTROL,
             "{path}"
         );
         assert_eq!(table[path]["Access-Control-Allow-Origin"], "*");

@@ -502,7 +502,7 @@ fn check_parameters(params: &[Value], out: &mut Problems) {
                 && PARAMETER_TYPES.contains(&k)
                 && !admits(k, v)
             {
-                let kind = wellgen::model::param::with_article(k);
+                let kind = wellgen::values::param::with_article(k);
                 out.push(field(key), format!("{v} is not {kind}"));
             }
         }

@@ -12,11 +12,11 @@
 use std::fmt;
 
 use serde_json::{Map, Value};
-use wellgen::model::agis::rules::{
+use wellgen::emit::derive::agis::rules::{
     Pass, consistency, method_class, method_syntax, path_syntax, schema_shape, text_rules,
 };
-use wellgen::model::agis::verbs::GENERIC_ERRORS;
 use wellgen::model::{ACTORS, CAPABILITY_CLASSES};
+use wellgen::values::GENERIC_ERRORS;
 /// The endpoint a violation is about: its position and how it reads (`BOOK /reservation`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EndpointRef {

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
-use crate::model::path::Segment;
 use crate::model::{Auth, Capability, KeyPlace, Method, Service};
+use crate::values::path::Segment;
 
 pub const PATH: &str = "/.well-known/agent-card.json";
 /// The pre-1.0 well-known path (A2A 0.2/0.3), written only when `[a2a] legacy_alias = true`.

@@ -9,9 +9,9 @@
 
 use serde::Serialize;
 
-use super::rfc002::SERVING;
 use super::{Descriptor, Document, Link, Relation, Target, openapi_link};
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::derive::published::RFC002_SERVING as SERVING;
 use crate::emit::{Artifact, to_json_bytes};
 use crate::model::{Auth, KeyPlace, Service};
 use crate::text::{clause, list};

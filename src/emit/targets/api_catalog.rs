@@ -41,12 +41,6 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     requires: &[],
 };
 
-/// The detail file of one capability, as the ADP back end publishes it.
-/// Kept here so /llms.txt and the catalog agree with it on one spelling.
-pub fn capability_detail_path(id: &str) -> String {
-    format!("{}{id}", crate::emit::targets::adp::DETAIL_PREFIX)
-}
-
 #[derive(Serialize)]
 struct Linkset<'a> {
     linkset: Vec<Context<'a>>,

@@ -8,7 +8,6 @@ use crate::emit::targets::{self, Descriptor, Document, Relation};
 use serde::Serialize;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::targets::api_catalog::capability_detail_path;
 use crate::emit::{Artifact, Serving, Target};
 use crate::model::{Auth, Capability, KeyPlace, Service};
 use crate::templates;
@@ -126,7 +125,7 @@ fn view<'a>(service: &'a Service, built: &[Target], lowered: &'a Texts) -> View<
             name: &c.id,
             // The ADP detail file when it is published, else the endpoint itself.
             url: link_url(&if built.contains(&Target::Adp) {
-                site.join(&capability_detail_path(&c.id))
+                site.join(&Target::Adp.member_path(&c.id))
             } else {
                 c.url(&service.base_url)
             }),

@@ -1,8 +1,8 @@
 //! A static MCP tools/list result (MCP 2026-07-28), per AGIS Appendix C: one tool per AGIS
-//! endpoint, named after its capability (`model::agis::tools`), described by the intent (plus
+//! endpoint, named after its capability (`emit::derive::agis::tools`), described by the intent (plus
 //! parameter hints), with the AGIS input schema as `inputSchema`, and in its `_meta` the HTTP
 //! call its arguments make (`dev.wellgen/http`, docs/targets/mcp.md). The endpoints and names
-//! are the ones `model::agis` derives for the AGIS target too; MCP reports only the naming
+//! are the ones `emit::derive::agis` derives for the AGIS target too; MCP reports only the naming
 //! problems.
 
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
@@ -10,15 +10,15 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::derive::agis::{Derived, Endpoint};
+use crate::emit::derive::published::MCP_TOOLS_PATH;
 use crate::emit::schemas::{self, Policy, Root};
-use crate::emit::targets::agis;
 use crate::emit::{Artifact, JSON, Serving, source_budget, to_json_bytes_budgeted};
-use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Access, Auth, Capability, HttpsUrl, Impact, Param, ParamIn, Service};
 use indexmap::IndexMap;
 use std::sync::Arc;
 
-pub const PATH: &str = agis::MCP_TOOLS_PATH;
+pub const PATH: &str = MCP_TOOLS_PATH;
 /// `ttlMs` and `Cache-Control` say the same thing: fresh for an hour.
 const TTL_MS: u64 = 3_600_000;
 /// A schema repeated inside one tool's input is shared from this size up (`emit::schemas`).
@@ -137,7 +137,7 @@ impl<'a> Calls<'a> {
     }
 
     fn binding(&self, c: &Capability) -> Http {
-        let whole = crate::model::param::whole_body(&c.params, c.content_type.as_deref());
+        let whole = crate::values::param::whole_body(&c.params, c.content_type.as_deref());
         let arguments = c
             .params
             .iter()

@@ -32,8 +32,8 @@ use std::sync::OnceLock;
 
 use super::{Artifact, Serving};
 use crate::diag::Diagnostics;
+use crate::emit::derive::agis::Derived;
 use crate::model::Service;
-use crate::model::agis::Derived;
 
 /// What a target is, for everything that lists targets.
 #[derive(Debug)]
@@ -139,6 +139,12 @@ impl Document {
             Some(rest) => format!("{}{rest}", self.path),
             None => self.path.to_string(),
         }
+    }
+
+    /// The path of the family member `name` (ADP's detail file of capability `name`); `None`
+    /// for a single document.
+    pub fn path_for(&self, name: &str) -> Option<String> {
+        Some(format!("{}{name}{}", self.path, self.family_suffix()?))
     }
 
     /// What a family member's path ends with after its own name (`/SKILL.md`; nothing for
@@ -283,6 +289,29 @@ impl Target {
         self.descriptor().opt_in.is_none()
     }
 
+    /// The URL path of its primary document: how a target links another without importing it.
+    pub fn path(self) -> &'static str {
+        self.descriptor().documents[0].path
+    }
+
+    /// Whether `service` has its primary document written (`Document::when`).
+    pub fn writes(self, service: &Service) -> bool {
+        (self.descriptor().documents[0].written)(service)
+    }
+
+    /// The path of the member `name` of its family of documents (ADP's detail file of a
+    /// capability).
+    ///
+    /// # Panics
+    /// If the target publishes no family: a mistake in the caller, which names the target.
+    pub fn member_path(self, name: &str) -> String {
+        self.descriptor()
+            .documents
+            .iter()
+            .find_map(|d| d.path_for(name))
+            .expect("the target publishes a family of documents")
+    }
+
     /// The targets a build publishes unless told otherwise, in target order.
     pub fn defaults() -> Vec<Target> {
         Self::ALL.into_iter().filter(|t| t.by_default()).collect()
@@ -314,7 +343,7 @@ pub struct Shared<'a> {
 impl<'a> Shared<'a> {
     pub fn agis(&self, service: &'a Service) -> &Derived<'a> {
         self.agis
-            .get_or_init(|| crate::model::agis::derive(service))
+            .get_or_init(|| crate::emit::derive::agis::derive(service))
     }
 }
 

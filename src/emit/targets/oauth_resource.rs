@@ -12,8 +12,8 @@ use serde::Serialize;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes};
-use crate::model::url::check_https;
 use crate::model::{Auth, Service};
+use crate::values::url::check_https;
 
 pub const PATH: &str = "/.well-known/oauth-protected-resource";
 /// RFC 9728 §3.2: a JSON object served as `application/json`. The path has no extension, so

@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
-use crate::model::ParamType;
+use crate::values::param::ParamType;
 
 use super::schema::coerce;
 

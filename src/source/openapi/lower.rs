@@ -12,8 +12,9 @@ use super::naming::{IdAllocator, glob, one_line, shorten, snake_case};
 use super::operation::Job;
 use super::refs::{Documents, Node};
 use crate::diag::{Code, Diagnostic, Diagnostics, Origin};
-use crate::model::{CATEGORIES, HttpsUrl};
 use crate::source::service_toml as raw;
+use crate::values::CATEGORIES;
+use crate::values::url::HttpsUrl;
 
 /// Which operations to keep: `tag:<glob>` / `op:<glob>` patterns (a bare glob means `op:`).
 #[derive(Debug, Clone, Default)]
@@ -628,7 +629,7 @@ impl Lx<'_> {
         if url.is_empty() {
             return None;
         }
-        if crate::model::url::check_https(url).is_ok() {
+        if crate::values::url::check_https(url).is_ok() {
             Some(url.to_string())
         } else {
             self.note("links that are not https URLs are left out", node);
@@ -969,7 +970,7 @@ mod tests {
         let mut docs =
             Documents::new(path, "big.json", doc.clone()).with_limits(max_input, text.len());
         if let Some(dir) = path.and_then(std::path::Path::parent) {
-            docs = docs.with_ref_root(super::super::refs::RefRoot::given(dir).unwrap());
+            docs = docs.with_ref_root(crate::confine::RefRoot::given(dir).unwrap());
         }
         let mut diags = Diagnostics::default();
         let imported = lower_on(

@@ -32,7 +32,7 @@ pub struct Options {
     /// The most bytes read for one import: the document and every file its refs reach.
     pub max_input_size: u64,
     /// `--ref-root`: the folder whose files `$ref`s may reach; `None`: the default root (see
-    /// `refs::RefRoot::default_for`).
+    /// `confine::RefRoot::default_for`).
     pub ref_root: Option<PathBuf>,
     /// `--base-url`: the base URL, over the document's servers and `[service] base_url`.
     pub base_url: Option<String>,
@@ -98,7 +98,7 @@ pub fn import_text(
     let mut docs =
         refs::Documents::new(path, &name, doc).with_limits(options.max_input_size, text.len());
     if let Some(dir) = &options.ref_root {
-        match refs::RefRoot::given(dir) {
+        match crate::confine::RefRoot::given(dir) {
             Ok(root) => docs = docs.with_ref_root(root),
             Err(d) => {
                 diags.push(d);

@@ -14,10 +14,11 @@ use super::refs::{Expander, Node, Place};
 use super::schema::{coerce, compact, extra_keywords, fold_null, schema_type, to_toml, toml_shape};
 use crate::detect::secrets;
 use crate::diag::Diagnostic;
-use crate::model::agis::verbs::GENERIC_ERRORS;
-use crate::model::{ParamType, PathTemplate};
 use crate::source::service_toml as raw;
 use crate::text::{plain_text, summary};
+use crate::values::GENERIC_ERRORS;
+use crate::values::param::ParamType;
+use crate::values::path::PathTemplate;
 
 /// An operation whose path and id are settled, in document order: the rest of its import
 /// (`Lx::operation`) depends on nothing another operation did, so it may run on any thread.

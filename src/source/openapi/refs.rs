@@ -2,7 +2,7 @@
 //! repository or current folder holding the entry document, or `--ref-root`), and schema
 //! expansion that stops at cycles instead of recursing forever. Network refs are refused.
 
-use crate::confine::{Refusal, confine, lexical};
+use crate::confine::{RefRoot, Refusal, RootKind, confine, lexical};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -162,99 +162,6 @@ impl LoadMark {
     #[cfg(test)]
     pub fn files(&self) -> usize {
         self.files
-    }
-}
-
-/// The folder whose files `$ref`s may reach, and why it is that folder (for the refusal).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefRoot {
-    /// Canonical.
-    pub dir: PathBuf,
-    pub kind: RootKind,
-}
-
-/// How the ref root was chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RootKind {
-    /// `--ref-root DIR`.
-    Given,
-    /// The nearest folder above the entry document that holds `.git`.
-    Repository,
-    /// The current folder, which holds the entry document.
-    CurrentFolder,
-    /// The entry document's own folder: neither of the above holds it.
-    DocumentFolder,
-}
-
-impl RefRoot {
-    /// The default root of an entry document at the canonical path `entry`: the repository
-    /// holding it (nearest ancestor with a `.git`, folder or file as in a worktree), else the
-    /// current folder if it holds the document, else the document's folder. The filesystem's
-    /// root is never a default: nobody's repository, and it would open every file to refs.
-    pub fn default_for(entry: &Path) -> Option<Self> {
-        let folder = entry.parent()?;
-        let usable = |dir: &Path| dir.parent().is_some();
-        if let Some(repo) = folder
-            .ancestors()
-            .filter(|d| usable(d))
-            .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
-        {
-            return Some(Self {
-                dir: repo.to_path_buf(),
-                kind: RootKind::Repository,
-            });
-        }
-        if let Some(cwd) = std::env::current_dir()
-            .and_then(|d| d.canonicalize())
-            .ok()
-            .filter(|cwd| usable(cwd) && entry.starts_with(cwd))
-        {
-            return Some(Self {
-                dir: cwd,
-                kind: RootKind::CurrentFolder,
-            });
-        }
-        Some(Self {
-            dir: folder.to_path_buf(),
-            kind: RootKind::DocumentFolder,
-        })
-    }
-
-    /// `--ref-root DIR`: an existing folder, canonicalised so that symlinks cannot widen it.
-    pub fn given(dir: &Path) -> Result<Self, Diagnostic> {
-        let canonical = dir.canonicalize().map_err(|e| {
-            Diagnostic::new(
-                Code::OpenapiRef,
-                format!(
-                    "--ref-root {}: cannot be read: {}",
-                    dir.display(),
-                    crate::source::io_reason(&e)
-                ),
-            )
-        })?;
-        if !canonical.is_dir() {
-            return Err(Diagnostic::new(
-                Code::OpenapiRef,
-                format!("--ref-root {}: not a folder", dir.display()),
-            )
-            .help("name the folder that holds the document and every file its `$ref`s reach"));
-        }
-        Ok(Self {
-            dir: canonical,
-            kind: RootKind::Given,
-        })
-    }
-
-    /// What this folder is, for the refusal of a ref that leaves it.
-    fn what(&self) -> &'static str {
-        match self.kind {
-            RootKind::Given => "the folder given by --ref-root",
-            RootKind::Repository => "the repository that holds the document",
-            RootKind::CurrentFolder => "the current folder",
-            RootKind::DocumentFolder => {
-                "the document's folder (no repository and not the current folder holds it)"
-            }
-        }
     }
 }
 
@@ -436,10 +343,6 @@ impl Documents {
         self.expansion_left = self.expansion_left.saturating_sub(bytes);
     }
 
-    pub fn ref_root(&self) -> Option<&RefRoot> {
-        self.root.as_ref()
-    }
-
     /// Counts `bytes` copied into an expanded schema; an error once the import's budget is spent.
     fn spend_expansion(&mut self, bytes: usize, at: &Place) -> Result<(), Diagnostic> {
         match self.expansion_left.checked_sub(bytes) {
@@ -608,7 +511,7 @@ impl Documents {
             Refusal::Io(e) => Diagnostic::new(Code::OpenapiRef, format!(
                 "{at}: `{reference}` names {}, which cannot be read: {}",
                 wanted.display(),
-                crate::source::io_reason(&e)
+                crate::diag::io_reason(&e)
             )),
         })?;
         // Only a regular file is opened: opening a FIFO blocks until something writes to it
@@ -634,7 +537,7 @@ impl Documents {
                     format!(
                         "{at}: `{reference}` names {}, which cannot be read: {}",
                         wanted.display(),
-                        crate::source::io_reason(&e)
+                        crate::diag::io_reason(&e)
                     ),
                 ));
             }

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::json::Field;
-use crate::model::ParamType;
+use crate::values::param::ParamType;
 
 /// How many levels of nested `properties` a parameter's schema keeps: its own properties and
 /// theirs. Deeper objects are published as `{"type": "object"}` with their description:

@@ -553,7 +553,7 @@ impl Lx<'_> {
             };
             let bad = |u: Option<&str>, needed: bool| match u {
                 None => needed,
-                Some(u) => crate::model::url::check_https(u).is_err(),
+                Some(u) => crate::values::url::check_https(u).is_err(),
             };
             if bad(this_auth, needs_auth) || bad(this_token, needs_token) {
                 broken.get_or_insert_with(|| {
@@ -603,7 +603,7 @@ fn split_docs(text: &str) -> (&str, Option<String>) {
 /// `url` when it is an https URL.
 fn https(url: Option<&str>) -> Option<String> {
     let url = url?.trim();
-    crate::model::url::check_https(url)
+    crate::values::url::check_https(url)
         .is_ok()
         .then(|| url.to_string())
 }

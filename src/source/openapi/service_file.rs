@@ -6,8 +6,8 @@ use std::path::Path;
 use super::Imported;
 use super::naming::snake_case;
 use crate::diag::{Diagnostics, Origin};
-use crate::model::HttpsUrl;
 use crate::source::toml_out::{self, Notes, WIDTH};
+use crate::values::url::HttpsUrl;
 
 /// The most findings listed one by one at the top; the rest are counted.
 const REVIEW_MAX: usize = 20;

@@ -10,8 +10,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::sample;
-use crate::model::path::Segment;
 use crate::model::{Capability, Method, ParamIn};
+use crate::values::path::Segment;
 
 #[derive(Serialize)]
 pub struct RequestExample {

@@ -1,7 +1,7 @@
 //! Model parameters as ADP parameter objects: the six-word type vocabulary, a description that
 //! carries what ADP has no field for (location, allowed values, bounds, pattern), and an example.
 
-use crate::model::param::{number, plain};
+use crate::values::param::{number, plain};
 use serde::Serialize;
 use serde_json::{Map, Value};
 

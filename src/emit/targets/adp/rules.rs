@@ -14,8 +14,8 @@ use serde_json::Value;
 
 use super::{Detail, Manifest};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::param::with_article;
 use crate::model::{Capability, Service};
+use crate::values::param::with_article;
 
 pub const SPEC_VERSION: &str = "1.0";
 /// Spec page: 10–200; registry: 20–500. Both hold inside 20–200.

@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
-use crate::model::param::whole_body;
-use crate::model::path::Segment;
 use crate::model::{Access, Auth, Capability, KeyPlace, Param, ParamIn, ParamType, Service};
 use crate::text::one_line;
+use crate::values::param::whole_body;
+use crate::values::path::Segment;
 
 /// One example call: the request line, the headers it needs and the body. The capability's
 /// own example request where it has one (arguments by parameter name, or the raw body);

@@ -8,11 +8,12 @@ use serde::Serialize;
 
 use super::{BYTES_MAX, DESCRIPTION_MAX, LINES_MAX};
 use crate::emit::Target;
-use crate::emit::targets::{self, ai};
-use crate::model::param::whole_body;
-use crate::model::path::Segment;
+use crate::emit::derive::published::AI_PARTS_INDEX;
+use crate::emit::targets;
 use crate::model::{Auth, Capability, ParamIn, Service};
 use crate::text::{one_line, shorten};
+use crate::values::param::whole_body;
+use crate::values::path::Segment;
 
 /// The front matter wellgen writes; serde_norway quotes what YAML would misread.
 #[derive(Serialize)]
@@ -278,14 +279,14 @@ fn documents(service: &Service, built: &[Target]) -> Vec<String> {
         out.push(format!(
             "- [{}]({}): every capability with its parameters (aiendpoint); for a large API, \
              an index of parts, one per group of capabilities: fetch the part you need",
-            ai::PATHS[0],
-            site.join(ai::PATHS[0])
+            Target::AiEndpoint.path(),
+            site.join(Target::AiEndpoint.path())
         ));
         if service.split.is_some() {
             out.push(format!(
                 "- [{}]({}): the capabilities by tag, one document each",
-                ai::split::INDEX_PATH,
-                site.join(ai::split::INDEX_PATH)
+                AI_PARTS_INDEX,
+                site.join(AI_PARTS_INDEX)
             ));
         }
     }

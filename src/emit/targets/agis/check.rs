@@ -10,12 +10,12 @@
 //! parameters). The test suite's validator checks every one of them on the written JSON.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::Service;
-use crate::model::agis::rules::{
+use crate::emit::derive::agis::rules::{
     Pass, consistency, method_class, method_syntax, path_syntax, schema_shape, text_rules,
 };
-use crate::model::agis::verbs::GENERIC_ERRORS;
-use crate::model::agis::{Endpoint, ToolName};
+use crate::emit::derive::agis::{Endpoint, ToolName};
+use crate::model::Service;
+use crate::values::GENERIC_ERRORS;
 
 /// The endpoint field a rule is about, by the service.toml field it comes from.
 #[derive(Clone, Copy)]

@@ -1,12 +1,12 @@
-//! The AGIS document built from the model and its derived endpoints (`model::agis`), and the
+//! The AGIS document built from the model and its derived endpoints (`emit::derive::agis`), and the
 //! `/.well-known/agis.json` summary of §11.1.
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::Lowered;
+use crate::emit::derive::agis::{Endpoint, verbs};
 use crate::emit::schemas::{self, Policy, Root};
-use crate::model::agis::{Endpoint, verbs};
 use crate::model::{Impact, Service, SiteType};
 
 pub const VERSION: &str = "1.0";

@@ -1,7 +1,7 @@
 //! AGIS (draft-hood-independent-agis-01): the full document in both normative serialisations,
 //! JSON and YAML, and the `/.well-known/agis.json` summary (§11.1).
 //!
-//! The endpoints, verbs and MCP tool names are derived once in `model::agis`; `lower` reports
+//! The endpoints, verbs and MCP tool names are derived once in `emit::derive::agis`; `lower` reports
 //! what was derived and checks the values against the eight validation passes of §9.1 (`check`),
 //! so `render` writes a conforming document and cannot fail.
 
@@ -12,11 +12,12 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::derive::agis::{Derived, Endpoint};
+use crate::emit::derive::published::MCP_TOOLS_PATH;
 use crate::emit::{
     Artifact, JSON, OUTPUT_LEVELS, Reshare, Serving, cut_levels, schemas, source_budget,
     to_json_bytes, to_json_bytes_budgeted,
 };
-use crate::model::agis::{Derived, Endpoint};
 use crate::model::{Impact, Service};
 
 /// The YAML serialisation (§10 recommends YAML for reading; `.agis` is the registered extension).
@@ -24,8 +25,6 @@ pub const YAML_PATH: &str = "/.well-known/agis/service.agis";
 /// The JSON serialisation (§10 recommends JSON for machine-generated documents).
 pub const JSON_PATH: &str = "/.well-known/agis/service.agis.json";
 pub const SUMMARY_PATH: &str = "/.well-known/agis.json";
-/// Where the MCP back end publishes the tools/list result the summary points at.
-pub const MCP_TOOLS_PATH: &str = "/.well-known/mcp/tools.json";
 /// The draft sets no cache policy; an hour keeps agents close to a redeploy.
 const CACHE: &str = "public, max-age=3600";
 pub const SERVING_JSON: Serving = Serving {

@@ -11,8 +11,8 @@ use std::borrow::Cow;
 use foldhash::HashSet;
 
 use crate::model::Capability;
-use crate::model::param::{Compact, Param, ParamIn, ParamType, whole_body};
 use crate::text::{plain_text, shorten};
+use crate::values::param::{Compact, Param, ParamIn, ParamType, whole_body};
 
 /// A description's first sentence, as plain text.
 pub const DESCRIPTION_MAX: usize = 160;

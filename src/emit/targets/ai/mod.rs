@@ -7,14 +7,14 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::emit::security;
-use crate::emit::targets::{self, Descriptor, Link, Relation, Target, openapi};
+use crate::emit::targets::{self, Descriptor, Link, Relation, Target};
 use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes_within};
-use crate::model::param::{ParamIn, whole_body};
 use crate::model::{Auth, Capability, KeyPlace, Service};
+use crate::values::param::{ParamIn, whole_body};
 
 pub const PATHS: [&str; 2] = ["/.well-known/ai", "/ai"];
 /// §4.2 recommends a day.
@@ -450,7 +450,7 @@ pub(super) fn published_auth<'a>(service: &'a Service, built: &[Target]) -> Opti
         built.contains(&Target::OpenApi).then(|| {
             Cow::Owned(format!(
                 "{}{fragment}",
-                service.site_url.join(openapi::PATHS[0])
+                service.site_url.join(Target::OpenApi.path())
             ))
         })
     };

@@ -9,9 +9,12 @@ use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::derive::published::RFC002_SERVING;
+use crate::emit::derive::request::{body_content_type, rate_limited};
 use crate::emit::schemas::{self, Policy, Root};
-use crate::emit::{Artifact, Reshare, source_budget, targets::rfc002, to_json_bytes_budgeted};
-use crate::model::{Access, Capability, Method, Param, ParamIn, ParamType, Service, path::Segment};
+use crate::emit::{Artifact, Reshare, source_budget, to_json_bytes_budgeted};
+use crate::model::{Access, Capability, Method, Param, ParamIn, ParamType, Service};
+use crate::values::path::Segment;
 
 /// `/openapi.json` for people and tools that look there; the second path is the static file
 /// that hosts route `/api/discovery?format=openapi` to (see `emit::hosts`). Same bytes.
@@ -26,7 +29,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     documents: &[
         Document::linked(
             PATHS[0],
-            rfc002::SERVING,
+            RFC002_SERVING,
             Link {
                 title: "OpenAPI description",
                 note: "the whole API as an OpenAPI 3.1 document",
@@ -35,7 +38,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
                 ai_catalog: Some(MEDIA_TYPE),
             },
         ),
-        Document::at(PATHS[1], rfc002::SERVING),
+        Document::at(PATHS[1], RFC002_SERVING),
     ],
     spec: "OpenAPI 3.1.0",
     status: "published standard",
@@ -83,7 +86,7 @@ pub struct Operation<'a> {
 pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics) -> Lowered<'a> {
     // OpenAI's tooling reads the document through the plugin manifest: its text limits
     // matter only where the build publishes one.
-    let plugin = built.contains(&Target::AiPlugin) && super::ai_plugin::written(service);
+    let plugin = built.contains(&Target::AiPlugin) && Target::AiPlugin.writes(service);
     let mut operations = Vec::with_capacity(service.capabilities.len());
     // OpenAPI forbids two templates that differ only in parameter names (`/a/{id}`, `/a/{n}`).
     let mut shapes: IndexMap<String, String> = IndexMap::new();
@@ -496,7 +499,7 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         .unwrap_or_else(|| to_json_bytes_budgeted(&render_document(service, lowered), None).into());
     PATHS
         .iter()
-        .map(|p| Artifact::document(*p, body.clone(), rfc002::SERVING))
+        .map(|p| Artifact::document(*p, body.clone(), RFC002_SERVING))
         .collect()
 }
 
@@ -990,16 +993,6 @@ fn operation<'a>(
     Value::Object(op)
 }
 
-/// A capability is rate limited when a limit is declared for it or for the whole service, or
-/// when it names a 429 (Too Many Requests) error.
-pub fn rate_limited(service: &Service, c: &Capability) -> bool {
-    c.rate_limit.is_some()
-        || c.errors.iter().any(|e| e.status == Some(429))
-        || service
-            .rate_limits
-            .is_some_and(|r| r.requests_per_minute.is_some())
-}
-
 /// Header names OpenAPI says are ignored as parameters: they are described elsewhere.
 const RESERVED_HEADERS: [&str; 3] = ["accept", "content-type", "authorization"];
 
@@ -1067,10 +1060,6 @@ fn number(n: f64) -> Value {
     } else {
         json!(n)
     }
-}
-
-pub fn body_content_type(c: &Capability) -> &str {
-    c.content_type.as_deref().unwrap_or("application/json")
 }
 
 fn request_body(c: &Capability) -> Option<Value> {

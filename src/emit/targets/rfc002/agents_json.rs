@@ -8,7 +8,8 @@ use serde_json::{Map, Value};
 
 use super::Links;
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::{targets::openapi, to_json_bytes};
+use crate::emit::derive::request::{body_content_type, rate_limited};
+use crate::emit::to_json_bytes;
 use crate::model::{Auth, Capability, KeyPlace, Method, ParamIn, Service};
 use crate::text::{clause, list};
 
@@ -161,8 +162,8 @@ pub fn render(service: &Service, links: &Links, derived: &Derived) -> Vec<u8> {
                     url_template,
                     method: c.method.as_str(),
                     description: &c.description,
-                    input_content_type: carries_body(c).then(|| openapi::body_content_type(c)),
-                    rate_limited: openapi::rate_limited(service, c),
+                    input_content_type: carries_body(c).then(|| body_content_type(c)),
+                    rate_limited: rate_limited(service, c),
                 }
             })
             .collect(),

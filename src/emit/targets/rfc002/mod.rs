@@ -8,23 +8,15 @@ mod discovery;
 mod generated_at;
 
 use crate::diag::Diagnostics;
-use crate::emit::targets::{
-    Descriptor, Document, Link, Relation, Target, ai_plugin, openapi, openapi_link,
-};
-use crate::emit::{Artifact, JSON, Serving};
+use crate::emit::derive::published::RFC002_SERVING;
+use crate::emit::targets::{Descriptor, Document, Link, Relation, Target, openapi_link};
+use crate::emit::{Artifact, Serving};
 use crate::model::Service;
 
 pub use generated_at::{generated_at, rfc3339};
 
-/// §4's "recommended cache headers", for all four documents.
-pub const CACHE_CONTROL: &str = "public, max-age=300, s-maxage=600, stale-while-revalidate=86400";
-/// The RFC names no media type or CORS policy: the documents are public JSON (§8), so JSON
-/// with `Access-Control-Allow-Origin: *` for browser-based agents.
-pub const SERVING: Serving = Serving {
-    content_type: JSON,
-    cache_control: CACHE_CONTROL,
-    cors: true,
-};
+/// §4's cache headers and public JSON, for all four documents.
+pub const SERVING: Serving = RFC002_SERVING;
 pub const AGENTS_PATH: &str = "/.well-known/agents.json";
 pub const DISCOVERY_PATH: &str = "/api/discovery";
 
@@ -103,14 +95,14 @@ pub struct Links {
 impl Links {
     /// The links of a build of `built`.
     fn new(service: &Service, built: &[Target]) -> Self {
-        let plugin = built.contains(&Target::AiPlugin) && ai_plugin::written(service);
+        let plugin = built.contains(&Target::AiPlugin) && Target::AiPlugin.writes(service);
         let site = &service.site_url;
         let openapi = openapi_link(service);
         Self {
             machine_readable: site.join(DISCOVERY_PATH),
             openapi,
-            openapi31: site.join(openapi::PATHS[0]),
-            ai_plugin: plugin.then(|| site.join(ai_plugin::PATH)),
+            openapi31: site.join(Target::OpenApi.path()),
+            ai_plugin: plugin.then(|| site.join(Target::AiPlugin.path())),
         }
     }
 }

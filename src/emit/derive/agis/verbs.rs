@@ -6,7 +6,8 @@
 //! English verbs listed here, and judges an intent by its first word. It is a floor, not an
 //! oracle — an intent whose first word is unknown is never flagged.
 
-use crate::model::{Capability, Method, path::Segment};
+use crate::model::{Capability, Method};
+use crate::values::path::Segment;
 
 /// What a verb does to the world, coarse enough that two classes either plainly contradict each
 /// other (creating vs reading) or are left alone.
@@ -452,28 +453,6 @@ pub const INJECTION_PATTERNS: [&str; 6] = [
     "you are",
     "system:",
     "assistant:",
-];
-
-/// §7: generic error names are not specific conditions.
-pub const GENERIC_ERRORS: &[&str] = &[
-    "error",
-    "errors",
-    "failure",
-    "fail",
-    "failed",
-    "err",
-    "exception",
-    "unknown",
-    "unknown_error",
-    "generic_error",
-    "internal_error",
-    "server_error",
-    "bad_request",
-    "other",
-    "problem",
-    "invalid",
-    "not_found",
-    "unexpected_error",
 ];
 
 fn resolve(word: &str) -> &str {

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-use super::{Auth, Capability, Impact, Method, Param, Service};
+use crate::model::{Auth, Capability, Impact, Method, Param, Service};
 use rules::{consistency, path_syntax, text_rules};
 pub use tools::{ToolName, is_mcp_tool_name};
 use verbs::VerbClass;
