@@ -75,17 +75,6 @@ impl Artifact {
 
 pub const JSON: &str = "application/json; charset=utf-8";
 
-/// Every chosen target lowered, ready to render: every check made.
-pub struct Lowered<'a> {
-    service: &'a Service,
-    built: &'a [Target],
-    workers: usize,
-    targets: Vec<targets::Lowered<'a>>,
-    /// `[source] split`'s sub-service documents, part of the `ai` target; after the targets
-    /// in messages and files, as they always were.
-    split: Option<targets::ai::split::Lowered<'a>>,
-}
-
 /// Services at least this large lower and render their targets on several threads: below it,
 /// a build takes about a millisecond and threads would only cost (and batch builds are
 /// parallel already).
@@ -104,64 +93,11 @@ fn workers(service: &Service, targets: usize) -> usize {
     }
 }
 
-/// Lowers every target in `built`, in target order, the targets shared among `workers` threads
-/// (by default one per core for a large service; rendering uses as many).
-/// Each target keeps its own diagnostics, appended in target order, so the result is the same
-/// whatever the number of workers.
-pub fn lower<'a>(
-    service: &'a Service,
-    built: &'a [Target],
-    shared: &'a targets::Shared<'a>,
-    workers: Option<usize>,
-    diags: &mut Diagnostics,
-) -> Lowered<'a> {
-    let workers = workers.unwrap_or_else(|| self::workers(service, built.len()));
-    let done = crate::parallel::map_here(built, workers, |t| {
-        let mut d = Diagnostics::default();
-        (t.lower(service, built, shared, &mut d), d)
-    });
-    let mut lowered = Vec::with_capacity(done.len());
-    for (l, mut d) in done {
-        lowered.push(l);
-        stated_elsewhere(built, &mut d);
-        diags.append(d);
-    }
-    // A service too large for one document is split already, whatever `[source] split` says.
-    let split_already = lowered
-        .iter()
-        .any(|l| matches!(l, targets::Lowered::AiEndpoint(ai) if ai.is_split()));
-    let split = service
-        .split
-        .filter(|_| built.contains(&Target::AiEndpoint) && !split_already)
-        .map(|split| targets::ai::split::lower(service, built, split, diags));
-    Lowered {
-        service,
-        built,
-        workers,
-        targets: lowered,
-        split,
-    }
-}
-
-impl Lowered<'_> {
-    /// Every document, in target order; pure.
-    pub fn render(&self) -> Vec<Artifact> {
-        let rendered = crate::parallel::map_here(&self.targets, self.workers, |l| {
-            l.render(self.service, self.built)
-        });
-        let mut artifacts: Vec<Artifact> = rendered.into_iter().flatten().collect();
-        if let Some(split) = &self.split {
-            artifacts.extend(targets::ai::split::render(self.service, split));
-        }
-        artifacts
-    }
-}
-
 /// Every document of `built`, or `None` when a check (before or during the targets' lowering)
 /// reports an error. Each target is lowered and, unless something is an error already, at once
 /// rendered on the same worker: a target never waits for the others' lowering, and the dearest
 /// start first, so that no core idles at the end. Diagnostics and artifacts come in target order,
-/// as from [`lower`] then [`Lowered::render`], whatever the number of workers.
+/// whatever the number of workers (by default one per core for a large service).
 pub fn lower_and_render<'a>(
     service: &'a Service,
     built: &'a [Target],
@@ -189,7 +125,7 @@ pub fn lower_and_render<'a>(
         split_already |= split;
         rendered.push(artifacts);
     }
-    // As in `lower`: a service too large for one document is split already.
+    // A service too large for one document is split already, whatever `[source] split` says.
     let split = service
         .split
         .filter(|_| built.contains(&Target::AiEndpoint) && !split_already)

@@ -88,7 +88,8 @@ impl Built {
     }
 }
 
-/// Lowers the source (which must be valid) and runs the given targets plus the host files.
+/// Lowers the source (which must be valid) and runs the given targets plus the host files;
+/// as in a build, no document when a target reports an error.
 pub fn build_targets(text: &str, targets: &[Target]) -> Built {
     let raw = wellgen::source::parse_service_toml(text).expect("service.toml parses");
     let mut diags = Diagnostics::default();
@@ -97,7 +98,8 @@ pub fn build_targets(text: &str, targets: &[Target]) -> Built {
     assert!(lowering_errors.is_empty(), "{lowering_errors:#?}");
     let shared = wellgen::emit::targets::Shared::default();
     let mut artifacts: Vec<Artifact> =
-        wellgen::emit::lower(&service, targets, &shared, None, &mut diags).render();
+        wellgen::emit::lower_and_render(&service, targets, &shared, None, &mut diags)
+            .unwrap_or_default();
     let hosts = hosts::emit(&service, &artifacts, &mut diags);
     artifacts.extend(hosts);
     Built {

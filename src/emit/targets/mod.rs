@@ -5,8 +5,10 @@
 //!
 //! Each target runs in two steps. `lower` makes every check of its spec on the model and derives
 //! what its documents need, reporting every diagnostic; `render` writes the documents from that
-//! and cannot fail. Every chosen target is lowered before any is rendered, so `check --target X`
-//! and `build --target X` report the same, and nothing is rendered from an input with errors.
+//! and cannot fail. Every target lowers and reports whether or not the build writes, so
+//! `check --target X` and `build --target X` report the same, and no document of an input with
+//! errors is written. A target whose diagnostics depend on its bytes (a size fitted to a large
+//! import's budget, a template) makes them in `lower` and hands them to `render`.
 //!
 //! Adding a target: a module beside this one with its `DESCRIPTOR`, `Lowered`, `lower` and
 //! `render`; one line in `targets!` and an arm in `Target::lower` and `Lowered::render` (the
