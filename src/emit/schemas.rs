@@ -550,7 +550,7 @@ fn inline(v: &mut Value, once: &mut HashMap<String, Value>) {
 
 /// Removes `description` from every schema below `schema` (not its own), walking the keywords
 /// that hold subschemas; returns how many it removed. What a document over its source's
-/// budget leaves out first (`emit::source_budget`): the text nearest the top (a parameter's,
+/// budget leaves out first (`emit::budget::source_budget`): the text nearest the top (a parameter's,
 /// a response's) stays, and every type and constraint stays, so a schema accepts exactly what
 /// it accepted before.
 pub fn drop_nested_descriptions(schema: &mut Value) -> usize {

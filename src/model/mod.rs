@@ -70,7 +70,7 @@ pub struct Service {
     pub compact: Option<bool>,
     /// The size in bytes of the OpenAPI document the service was imported from (`None` for a
     /// plain service.toml): large documents that would outgrow it leave out what their
-    /// specification lets them leave out (`emit::source_budget`).
+    /// specification lets them leave out (`emit::budget::source_budget`).
     pub source_bytes: Option<usize>,
     /// What the output folder already holds of the site's own that a target lists or a host
     /// file merges with: skills, robots.txt, a sitemap. Empty when there is no output folder

@@ -53,7 +53,7 @@ pub struct ServiceToml {
     pub check: Option<CheckTable>,
     /// The size in bytes of the OpenAPI document this was imported from: never written by an
     /// author (a plain service.toml has none), set by the import, and the budget of the
-    /// documents that would otherwise outgrow their source (`emit::source_budget`).
+    /// documents that would otherwise outgrow their source (`emit::budget::source_budget`).
     #[serde(skip)]
     #[schemars(skip)]
     pub source_bytes: Option<usize>,

@@ -10,10 +10,11 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::budget::{self, INPUT_LEVELS, Step, source_budget};
 use crate::emit::derive::agis::{Derived, Endpoint};
 use crate::emit::derive::published::MCP_TOOLS_PATH;
 use crate::emit::schemas::{self, Policy, Root};
-use crate::emit::{Artifact, JSON, Serving, source_budget, to_json_bytes_budgeted};
+use crate::emit::{Artifact, JSON, Serving, to_json_bytes_budgeted};
 use crate::model::{Access, Auth, Capability, HttpsUrl, Impact, Param, ParamIn, Service};
 use indexmap::IndexMap;
 use std::sync::Arc;
@@ -246,13 +247,13 @@ pub fn lower<'a>(
 
 /// The tools/list result. A tool's `inputSchema` stands alone (it cannot reference another
 /// tool's), so a large API repeats its nested schemas, descriptions and all, in every tool that
-/// takes them. Over a large source's budget (`emit::source_budget`), the descriptions below a
+/// takes them. Over a large source's budget (`emit::budget::source_budget`), the descriptions below a
 /// schema's top-level properties go, with a note: the parameters keep theirs, unless the list
 /// is still over (`schemas::Cut`), and every schema keeps its types and constraints, so the
 /// tools stay as strict as before.
 fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Vec<u8> {
     let calls = Calls::of(service);
-    let mut result = ListToolsResult {
+    let result = ListToolsResult {
         result_type: "complete",
         tools: derived
             .endpoints
@@ -267,7 +268,7 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
     // is the source's plus their own size, and the schemas are cut to fit the rest.
     let budget = source_budget(service).map(|b| b + binding_bytes(&result.tools));
     let body = to_json_bytes_budgeted(&result, budget);
-    let Some(budget) = budget.filter(|b| body.len() > *b) else {
+    let Some(budget) = budget else {
         return body;
     };
     let drop = |result: &mut ListToolsResult, cut: schemas::Cut| {
@@ -284,40 +285,29 @@ fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Ve
         }
         n
     };
-    let body = crate::emit::cut_to_budget(
-        &mut result,
-        body,
-        budget,
-        drop,
-        ["the MCP tools list", "input schemas"],
-        diags,
-    );
-    if body.len() <= budget {
-        return body;
-    }
     // Still over with every description gone: the tools are made again, each input schema
     // (its parameters, and the request body's fields among them) kept to fewer levels.
+    let (result_type, ttl_ms, cache_scope) =
+        (result.result_type, result.ttl_ms, result.cache_scope);
     let render = |levels| {
         let mut cut = 0;
         let tools = derived.endpoints.iter().zip(&derived.tool_names);
         let mut result = ListToolsResult {
+            result_type,
             tools: tools
                 .map(|(e, t)| tool(e, t.name.clone(), &calls, Some((levels, &mut cut))))
                 .collect(),
-            ..result
+            ttl_ms,
+            cache_scope,
         };
         drop(&mut result, schemas::Cut::All);
         (result, cut)
     };
-    let inputs = "the tools' input schemas";
-    crate::emit::cut_levels(
-        body,
-        budget,
-        (&crate::emit::INPUT_LEVELS, render),
-        ["the MCP tools list", inputs],
-        diags,
-    )
-    .0
+    let steps = [
+        Step::Descriptions(&drop, "input schemas"),
+        Step::Levels(&INPUT_LEVELS, &render, "the tools' input schemas"),
+    ];
+    budget::fit("the MCP tools list", (result, body), budget, &steps, diags).1
 }
 
 /// The bytes the tools' `_meta` members take in the compact list.

@@ -12,12 +12,10 @@ use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::budget::{self, OUTPUT_LEVELS, Reshare, Step, source_budget};
 use crate::emit::derive::agis::{Derived, Endpoint};
 use crate::emit::derive::published::MCP_TOOLS_PATH;
-use crate::emit::{
-    Artifact, JSON, OUTPUT_LEVELS, Reshare, Serving, cut_levels, schemas, source_budget,
-    to_json_bytes, to_json_bytes_budgeted,
-};
+use crate::emit::{Artifact, JSON, Serving, schemas, to_json_bytes, to_json_bytes_budgeted};
 use crate::model::{Impact, Service};
 
 /// The YAML serialisation (§10 recommends YAML for reading; `.agis` is the registered extension).
@@ -103,7 +101,7 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
 }
 
 /// The JSON and YAML documents and the summary. Over a large source's budget
-/// (`emit::source_budget`), the descriptions nested below the endpoints' parameters and
+/// (`emit::budget::source_budget`), the descriptions nested below the endpoints' parameters and
 /// outputs go, then, if it is still over, the parameters' and outputs' own, with a note
 /// (`schemas::Cut`).
 fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> Vec<Artifact> {
@@ -139,8 +137,8 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 }
 
 /// The document and its JSON, within its source's budget where it has one
-/// (`emit::source_budget`), leaving out, while it is still over, one thing at a time with a
-/// note: the `http_binding` headers, its URLs' origin where it is the documents' own, a derived
+/// (`emit::budget`), leaving out, while it is still over, one thing at a time with a note: the
+/// `http_binding` headers, its URLs' origin where it is the documents' own, a derived
 /// `is_idempotent: false` (the default), the semantic values derived for read-only endpoints,
 /// the class derived for the others, the descriptions nested in the endpoints' schemas, then
 /// theirs, the errors' descriptions (then the objects around their names), then levels of the
@@ -151,15 +149,123 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
     let doc = document::document(service, lowered);
     let budget = source_budget(service);
     let json = to_json_bytes_budgeted(&doc, budget);
-    let Some(budget) = budget.filter(|b| json.len() > *b) else {
+    let Some(budget) = budget else {
         return (doc, json);
     };
-    match fitted_steps(service, lowered, (doc, json), budget, diags) {
-        Ok(fit) => fit,
-        Err(fit) => RESHARE
-            .if_smaller(fit, budget, diags)
-            .unwrap_or_else(|fit| fit),
-    }
+    let endpoints = &lowered.derived.endpoints;
+    // A path on the documents' own origin is the same URL, read from the document.
+    let origin = service.site_url.origin();
+    let relative = |doc: &mut Value| document::relative_binding_urls(doc, origin.as_str());
+    let default_idempotence = |doc: &mut Value| document::drop_default_idempotence(doc, endpoints);
+    let read_guesses = |doc: &mut Value| document::drop_read_guesses(doc, endpoints);
+    let write_classes = |doc: &mut Value| document::drop_write_classes(doc, endpoints);
+    let tool_names = |doc: &mut Value| document::drop_derived_tool_names(doc, endpoints);
+    let all_descriptions = |doc: &mut Value| document::drop_descriptions(doc, schemas::Cut::All);
+    let at_origin = |n| {
+        format!(
+            ": the `http_binding` of {n} endpoints gives its URL as a path on the documents' own origin ({origin})"
+        )
+    };
+    let reshare = |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, diags);
+    // What the steps leave out, in their order: the levels step renders its documents with
+    // all of it left out.
+    let left_out: [&dyn Fn(&mut Value) -> usize; 9] = [
+        &document::drop_binding_headers,
+        &relative,
+        &default_idempotence,
+        &read_guesses,
+        &write_classes,
+        &all_descriptions,
+        &document::drop_error_descriptions,
+        &document::bare_error_names,
+        &tool_names,
+    ];
+    let levels = |levels| {
+        let (mut doc, cut) = document::document_cut(service, lowered, Some(levels));
+        for drop in left_out {
+            drop(&mut doc);
+        }
+        (document::reshared(&doc), cut)
+    };
+    let steps = [
+        Step::Try(&reshare),
+        // The headers say again what the endpoint says; an agent that calls over HTTP sends
+        // them as the HTTP transitional binding says.
+        Step::Out(
+            left_out[0],
+            &|_| {
+                ": each endpoint's `http_binding` leaves out its `X-AGIS-*` headers, which say again the endpoint's method and the grammar's version".into()
+            },
+            "an agent that calls over HTTP sends them as the HTTP transitional binding says",
+        ),
+        Step::Out(
+            left_out[1],
+            &at_origin,
+            "nothing is left out by this: the path resolves from the document's URL to the same URL (RFC 3986 §5.2)",
+        ),
+        Step::Out(
+            left_out[2],
+            &|n| {
+                format!(
+                    ": `is_idempotent` is left out of the {n} endpoints where wellgen derived `false`, which AGIS reads when it is absent"
+                )
+            },
+            "nothing is left out by this: an absent `is_idempotent` is false (§6.2)",
+        ),
+        Step::Out(
+            left_out[3],
+            &|n| {
+                format!(
+                    ": the semantic blocks of its {n} read-only endpoints leave out the values AGIS recommends but does not require (capability, confidence_guidance, impact_tier, is_idempotent) that wellgen derived from the HTTP method"
+                )
+            },
+            "a value the author declares is kept (`x-agent-impact` on the operation; `[capabilities.semantic]` in a service.toml); endpoints that change something keep theirs",
+        ),
+        Step::Out(
+            left_out[4],
+            &|n| {
+                format!(
+                    ": the semantic blocks of its {n} endpoints that change something leave out the `capability` class wellgen derived (AGIS recommends it but does not require it); they keep their impact and confidence"
+                )
+            },
+            "a class the author declares is kept (`[capabilities.semantic] capability` in a service.toml); `agis.json` still lists every class",
+        ),
+        Step::Descriptions(&document::drop_descriptions, "input and output schemas"),
+        // Schemas that differed only in their descriptions are equal now.
+        Step::Try(&reshare),
+        // Each error MUST be named and SHOULD be described (§7); most descriptions are
+        // wellgen's generic wording of an HTTP status.
+        Step::Out(
+            left_out[6],
+            &|n| {
+                format!(
+                    ", with no schema description left to leave out: the descriptions of its {n} errors are left out (each keeps its name)"
+                )
+            },
+            crate::emit::budget::DESCRIPTIONS_KEPT_HELP,
+        ),
+        Step::Out(
+            left_out[7],
+            &|n| {
+                format!(
+                    ", with no error description left: its {n} errors are written as their bare names, the draft's own form"
+                )
+            },
+            "nothing is left out by this: each error is still named (§7)",
+        ),
+        Step::Out(
+            left_out[8],
+            &|n| {
+                format!(
+                    ": the semantic blocks of its {n} endpoints leave out `mcp_tool_name`, the capability id that names each in the MCP tools list; a converter reading this document names them by Appendix C's default"
+                )
+            },
+            "`/.well-known/mcp/tools.json` keeps every name; a name the author declares is kept (`[capabilities.semantic] mcp_tool_name`)",
+        ),
+        Step::Levels(&OUTPUT_LEVELS, &levels, "the endpoints' outputs"),
+        Step::Try(&reshare),
+    ];
+    budget::fit("the AGIS document", (doc, json), budget, &steps, diags)
 }
 
 /// The document with its schemas shared anew over its budget.
@@ -169,218 +275,6 @@ const RESHARE: Reshare = Reshare {
     how: "the schemas it repeats go once into its `schemas` wherever a reference is shorter than the copies",
     help: "nothing is left out by this: the endpoints point at each shared schema with `$ref` (§8.1)",
 };
-
-/// A step of `fitted_steps`.
-enum Leave<'a> {
-    /// What `drop` leaves out (it says how many), then the note's words after "larger than its
-    /// source" for that many, and its help.
-    Out(
-        &'a dyn Fn(&mut Value) -> usize,
-        &'a dyn Fn(usize) -> String,
-        &'static str,
-    ),
-    /// The descriptions in the endpoints' schemas, nested ones first (`emit::cut_to_budget`):
-    /// schemas that differed only there become equal.
-    Descriptions,
-    /// Levels of the outputs' fields (`emit::cut_levels`), each rendered with every step
-    /// before it taken.
-    Levels,
-}
-
-/// The steps of `fitted` on a document over `budget`: `Ok` with the document that fits, else
-/// `Err` with the last one.
-fn fitted_steps(
-    service: &Service,
-    lowered: &Lowered,
-    fit: (Value, Vec<u8>),
-    budget: usize,
-    diags: &mut Diagnostics,
-) -> Result<(Value, Vec<u8>), (Value, Vec<u8>)> {
-    let endpoints = &lowered.derived.endpoints;
-    // A path on the documents' own origin is the same URL, read from the document.
-    let origin = service.site_url.origin();
-    let relative = |doc: &mut Value| document::relative_binding_urls(doc, origin.as_str());
-    let default_idempotence = |doc: &mut Value| document::drop_default_idempotence(doc, endpoints);
-    let read_guesses = |doc: &mut Value| document::drop_read_guesses(doc, endpoints);
-    let write_classes = |doc: &mut Value| document::drop_write_classes(doc, endpoints);
-    let tool_names = |doc: &mut Value| document::drop_derived_tool_names(doc, endpoints);
-    let at_origin = |n| {
-        format!(
-            ": the `http_binding` of {n} endpoints gives its URL as a path on the documents' own origin ({origin})"
-        )
-    };
-    let steps = [
-        // The headers say again what the endpoint says; an agent that calls over HTTP sends
-        // them as the HTTP transitional binding says.
-        Leave::Out(
-            &document::drop_binding_headers,
-            &|_| {
-                ": each endpoint's `http_binding` leaves out its `X-AGIS-*` headers, which say again the endpoint's method and the grammar's version".into()
-            },
-            "an agent that calls over HTTP sends them as the HTTP transitional binding says",
-        ),
-        Leave::Out(
-            &relative,
-            &at_origin,
-            "nothing is left out by this: the path resolves from the document's URL to the same URL (RFC 3986 §5.2)",
-        ),
-        Leave::Out(
-            &default_idempotence,
-            &|n| {
-                format!(
-                    ": `is_idempotent` is left out of the {n} endpoints where wellgen derived `false`, which AGIS reads when it is absent"
-                )
-            },
-            "nothing is left out by this: an absent `is_idempotent` is false (§6.2)",
-        ),
-        Leave::Out(
-            &read_guesses,
-            &|n| {
-                format!(
-                    ": the semantic blocks of its {n} read-only endpoints leave out the values AGIS recommends but does not require (capability, confidence_guidance, impact_tier, is_idempotent) that wellgen derived from the HTTP method"
-                )
-            },
-            "a value the author declares is kept (`x-agent-impact` on the operation; `[capabilities.semantic]` in a service.toml); endpoints that change something keep theirs",
-        ),
-        Leave::Out(
-            &write_classes,
-            &|n| {
-                format!(
-                    ": the semantic blocks of its {n} endpoints that change something leave out the `capability` class wellgen derived (AGIS recommends it but does not require it); they keep their impact and confidence"
-                )
-            },
-            "a class the author declares is kept (`[capabilities.semantic] capability` in a service.toml); `agis.json` still lists every class",
-        ),
-        Leave::Descriptions,
-        // Each error MUST be named and SHOULD be described (§7); most descriptions are
-        // wellgen's generic wording of an HTTP status.
-        Leave::Out(
-            &document::drop_error_descriptions,
-            &|n| {
-                format!(
-                    ", with no schema description left to leave out: the descriptions of its {n} errors are left out (each keeps its name)"
-                )
-            },
-            crate::emit::DESCRIPTIONS_KEPT_HELP,
-        ),
-        Leave::Out(
-            &document::bare_error_names,
-            &|n| {
-                format!(
-                    ", with no error description left: its {n} errors are written as their bare names, the draft's own form"
-                )
-            },
-            "nothing is left out by this: each error is still named (§7)",
-        ),
-        Leave::Out(
-            &tool_names,
-            &|n| {
-                format!(
-                    ": the semantic blocks of its {n} endpoints leave out `mcp_tool_name`, the capability id that names each in the MCP tools list; a converter reading this document names them by Appendix C's default"
-                )
-            },
-            "`/.well-known/mcp/tools.json` keeps every name; a name the author declares is kept (`[capabilities.semantic] mcp_tool_name`)",
-        ),
-        Leave::Levels,
-    ];
-    let levels = |doc: &mut Value, json, diags: &mut Diagnostics| {
-        let render = |levels| {
-            let (mut doc, cut) = document::document_cut(service, lowered, Some(levels));
-            for step in &steps {
-                match step {
-                    Leave::Out(drop, ..) => {
-                        drop(&mut doc);
-                    }
-                    Leave::Descriptions => {
-                        document::drop_descriptions(&mut doc, schemas::Cut::All);
-                    }
-                    Leave::Levels => {}
-                }
-            }
-            (document::reshared(&doc), cut)
-        };
-        let outputs = "the endpoints' outputs";
-        let (json, cut_doc) = cut_levels(
-            json,
-            budget,
-            (&OUTPUT_LEVELS, render),
-            ["the AGIS document", outputs],
-            diags,
-        );
-        if let Some(cut_doc) = cut_doc {
-            *doc = cut_doc;
-        }
-        json
-    };
-    let mut fit = fit;
-    // Sharing again can only save more than it did before where a step made schemas equal
-    // that were not (the levels step shares the documents it renders itself).
-    let mut share_first = true;
-    for leave in &steps {
-        let (mut doc, json) = if share_first {
-            RESHARE
-                .if_smaller(fit, budget, diags)
-                .unwrap_or_else(|as_it_was| as_it_was)
-        } else {
-            fit
-        };
-        if json.len() <= budget {
-            return Ok((doc, json));
-        }
-        let json = match leave {
-            Leave::Out(drop, what, help) => {
-                step(&mut doc, json, budget, *drop, (*what, help), diags)
-            }
-            Leave::Descriptions => crate::emit::cut_to_budget(
-                &mut doc,
-                json,
-                budget,
-                document::drop_descriptions,
-                ["the AGIS document", "input and output schemas"],
-                diags,
-            ),
-            Leave::Levels => levels(&mut doc, json, diags),
-        };
-        fit = (doc, json);
-        if fit.1.len() <= budget {
-            return Ok(fit);
-        }
-        share_first = matches!(leave, Leave::Descriptions);
-    }
-    Err(fit)
-}
-
-/// One step of `fitted` on `json`, the JSON of `doc`, over its source's `budget`: `drop`
-/// leaves something out and says how many; if any, a note says what (`what`, after "larger
-/// than its source") and the size it makes, with `help`.
-fn step(
-    doc: &mut Value,
-    json: Vec<u8>,
-    budget: usize,
-    drop: &dyn Fn(&mut Value) -> usize,
-    (what, help): (&dyn Fn(usize) -> String, &str),
-    diags: &mut Diagnostics,
-) -> Vec<u8> {
-    let n = drop(doc);
-    if n == 0 {
-        return json;
-    }
-    let after = to_json_bytes_budgeted(doc, Some(budget));
-    diags.push(
-        Diagnostic::new(
-            Code::SizedToSource,
-            format!(
-                "the AGIS document would be {} KB, larger than its {} KB OpenAPI source{}, making it {} KB",
-                json.len().div_ceil(1024),
-                budget.div_ceil(1024),
-                what(n),
-                after.len().div_ceil(1024),
-            ),
-        )
-        .help(help),
-    );
-    after
-}
 
 /// Whether the JSON text `json` of `doc` is a YAML document with the same content: only
 /// YAML's printable characters (serde_json writes U+007F, C1 controls, U+FEFF and U+FFFE

@@ -13,9 +13,10 @@ mod site;
 mod view;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::budget::source_budget;
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
 use crate::emit::{
-    Artifact, JSON, Serving, compact_json_bytes_within, source_budget, to_json_bytes,
+    Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes,
     to_json_bytes_or_compact_within,
 };
 use crate::model::Service;

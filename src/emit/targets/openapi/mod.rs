@@ -9,10 +9,11 @@ use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::emit::budget::{self, OUTPUT_LEVELS, Reshare, Step, source_budget};
 use crate::emit::derive::published::RFC002_SERVING;
 use crate::emit::derive::request::{body_content_type, rate_limited};
 use crate::emit::schemas::{self, Policy, Root};
-use crate::emit::{Artifact, Reshare, source_budget, to_json_bytes_budgeted};
+use crate::emit::{Artifact, to_json_bytes_budgeted};
 use crate::model::{Access, Capability, Method, Param, ParamIn, ParamType, Service};
 use crate::values::path::Segment;
 
@@ -65,7 +66,7 @@ pub struct Lowered<'a> {
     pub requirements: Vec<Vec<String>>,
     /// In capability order, without the capabilities OpenAPI cannot hold (reported as errors).
     pub operations: Vec<Operation<'a>>,
-    /// The document, when it has a source's byte budget (`emit::source_budget`): made in
+    /// The document, when it has a source's byte budget (`emit::budget::source_budget`): made in
     /// `lower`, which may have to leave out its schemas' descriptions to fit, with a note.
     pub fitted: Option<std::sync::Arc<Vec<u8>>>,
 }
@@ -207,56 +208,27 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
 fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnostics) -> Vec<u8> {
     let doc = render_document(service, lowered);
     let json = to_json_bytes_budgeted(&doc, Some(budget));
-    if json.len() <= budget {
-        return json;
-    }
     let lean = Fit {
         lean: true,
         ..Fit::default()
     };
-    let lean_doc = render_cut(service, lowered, lean).0;
-    let (mut doc, json) = match made_lean(service, &lean_doc, &json, budget, diags) {
-        Some(after) => (lean_doc, after),
-        None => (doc, json),
+    let made_lean = |(doc, json): (Value, Vec<u8>), budget, diags: &mut Diagnostics| {
+        let lean_doc = render_cut(service, lowered, lean).0;
+        match made_lean(service, &lean_doc, &json, budget, diags) {
+            Some(after) => Ok((lean_doc, after)),
+            None => Err((doc, json)),
+        }
     };
-    if json.len() <= budget {
-        return json;
-    }
-    let json = crate::emit::cut_to_budget(
-        &mut doc,
-        json,
-        budget,
-        drop_schema_descriptions,
-        ["the OpenAPI document", "its schemas"],
-        diags,
-    );
-    if json.len() <= budget {
-        return json;
-    }
-    let json = match RESHARE.if_smaller((doc, json), budget, diags) {
-        Ok((_, json)) if json.len() <= budget => return json,
-        Ok((_, json)) | Err((_, json)) => json,
-    };
-    let levels = |levels| {
+    let reshare = |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, diags);
+    let outputs = |levels| {
         let fit = Fit {
             levels: Some(levels),
             ..lean
         };
         render_bare(service, lowered, fit)
     };
-    let outputs = "its response schemas";
-    let (json, fitted) = crate::emit::cut_levels(
-        json,
-        budget,
-        (&crate::emit::OUTPUT_LEVELS, levels),
-        ["the OpenAPI document", outputs],
-        diags,
-    );
-    if fitted.is_some() {
-        return json;
-    }
     // Where the requests are most of it (a large API's write operations), their schemas too.
-    let shallowest = crate::emit::OUTPUT_LEVELS.last().copied().unwrap_or(1);
+    let shallowest = OUTPUT_LEVELS.last().copied().unwrap_or(1);
     let inputs = |inputs| {
         let fit = Fit {
             levels: Some(shallowest),
@@ -269,14 +241,14 @@ fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnost
         "its response schemas keep {shallowest} level{} of fields, and its request bodies' and parameters' schemas",
         if shallowest == 1 { "" } else { "s" }
     );
-    crate::emit::cut_levels(
-        json,
-        budget,
-        (&crate::emit::OUTPUT_LEVELS, inputs),
-        ["the OpenAPI document", &both],
-        diags,
-    )
-    .0
+    let steps = [
+        Step::Try(&made_lean),
+        Step::Descriptions(&drop_schema_descriptions, "its schemas"),
+        Step::Try(&reshare),
+        Step::Levels(&OUTPUT_LEVELS, &outputs, "its response schemas"),
+        Step::Levels(&OUTPUT_LEVELS, &inputs, &both),
+    ];
+    budget::fit("the OpenAPI document", (doc, json), budget, &steps, diags).1
 }
 
 /// The document with its schemas and parts shared anew over its budget.
