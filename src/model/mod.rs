@@ -61,9 +61,6 @@ pub struct Service {
     pub robots: robots::Robots,
     /// Where dist/ is deployed: decides the host files (`_redirects`, `_worker.js`, …).
     pub host: Host,
-    /// The build does not route `/api/discovery?format=openapi` although the host could: it
-    /// leaves the routing file out, or the site has its own (`emit::hosts::route_left_out`).
-    pub route_left_out: bool,
     pub capabilities: Vec<Capability>,
     pub a2a: A2a,
     /// `[mcp]`: the remote MCP server the service runs, if it declares one.
@@ -197,18 +194,15 @@ impl Split {
 }
 
 /// Where the output folder is deployed: decides the host files written beside the documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// Each host is described once, by its descriptor in `emit::hosts` (`Host::descriptor`): its
+/// name as `--host` and `[deploy] host` spell it, its build environment, its files and what
+/// it routes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Host {
-    /// Netlify: `_headers` and `_redirects`.
     Netlify,
-    /// Cloudflare Pages: `_headers`, `_worker.js` and `404.html`.
     Cloudflare,
-    /// Vercel: `vercel.json` headers and redirects, merged into the user's.
     Vercel,
-    /// GitHub Pages: no custom headers; `.nojekyll` and `.json` twins.
-    #[value(name = "github-pages")]
     GithubPages,
-    /// Files, `_headers`, an nginx snippet and an Apache `.htaccess`.
     #[default]
     Generic,
 }
@@ -228,47 +222,6 @@ impl Service {
             )
             .at("auth.with")
         })
-    }
-
-    /// Whether this build answers `/api/discovery?format=openapi`; where it does not, documents
-    /// link to the OpenAPI file's own path.
-    pub fn routes_query(&self) -> bool {
-        self.host.routes_query() && !self.route_left_out
-    }
-}
-
-impl Host {
-    /// Whether wellgen can make `/api/discovery?format=openapi` work on this host (a rule or a
-    /// worker answers the query); elsewhere documents link to the OpenAPI file's own path.
-    pub fn routes_query(self) -> bool {
-        match self {
-            Self::Netlify | Self::Cloudflare | Self::Vercel => true,
-            Self::GithubPages | Self::Generic => false,
-        }
-    }
-
-    pub const NAMES: [&'static str; 5] =
-        ["netlify", "cloudflare", "vercel", "github-pages", "generic"];
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "netlify" => Self::Netlify,
-            "cloudflare" => Self::Cloudflare,
-            "vercel" => Self::Vercel,
-            "github-pages" => Self::GithubPages,
-            "generic" => Self::Generic,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Netlify => "netlify",
-            Self::Cloudflare => "cloudflare",
-            Self::Vercel => "vercel",
-            Self::GithubPages => "github-pages",
-            Self::Generic => "generic",
-        }
     }
 }
 
