@@ -9,7 +9,7 @@ use crate::check;
 use crate::diag::{Diagnostics, Origin};
 use crate::emit::publish::{self, Choice};
 use crate::emit::targets::Shared;
-use crate::emit::{self, Artifact, Target, hosts};
+use crate::emit::{self, Artifact, Build, Target, hosts};
 use crate::model::{self, Host, Service};
 use crate::source::openapi::{self, Provenance};
 use crate::source::service_toml::ServiceToml;
@@ -70,20 +70,16 @@ pub struct EnvHost {
     pub by: &'static str,
 }
 
-/// The host whose own build this is, from the variable each documents for its build image:
-/// Netlify `NETLIFY=true`, Cloudflare Pages `CF_PAGES=1`, Vercel `VERCEL=1`. GitHub Pages has
-/// none of its own (a Pages build is a GitHub Actions run like any other), and a generic host
-/// none at all. `var` reads one variable (`std::env::var` in the CLI; a map in tests).
+/// The host whose own build this is, from the variable each documents for its build image
+/// (`HostDescriptor::env`: Netlify `NETLIFY=true`, Cloudflare Pages `CF_PAGES=1`, Vercel
+/// `VERCEL=1`; GitHub Pages and a generic host have none). `var` reads one variable
+/// (`std::env::var` in the CLI; a map in tests).
 pub fn host_from_env(var: impl Fn(&str) -> Option<String>) -> Option<EnvHost> {
-    const KNOWN: [(&str, &str, Host, &str); 3] = [
-        ("NETLIFY", "true", Host::Netlify, "NETLIFY=true"),
-        ("CF_PAGES", "1", Host::Cloudflare, "CF_PAGES=1"),
-        ("VERCEL", "1", Host::Vercel, "VERCEL=1"),
-    ];
-    KNOWN
-        .iter()
-        .find(|(name, value, _, _)| var(name).as_deref() == Some(*value))
-        .map(|&(_, _, host, by)| EnvHost { host, by })
+    Host::ALL.into_iter().find_map(|host| {
+        let by = host.descriptor().env?;
+        let (name, value) = by.split_once('=')?;
+        (var(name).as_deref() == Some(value)).then_some(EnvHost { host, by })
+    })
 }
 
 impl Compiled {
@@ -203,11 +199,13 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         service.host = host;
     }
     service.site = options.site_files.clone();
-    service.route_left_out =
-        hosts::route_left_out(&service, &choice, options.site_worker, &mut diags);
+    let build = Build {
+        targets: &choice.targets,
+        route_left_out: hosts::route_left_out(&service, &choice, options.site_worker, &mut diags),
+    };
     let artifacts = if diags.has_errors() || !emit::is_large(&service) {
         check::run(&service, &options.policy, &mut diags);
-        emit_chosen(&service, &choice, options.site_worker, &mut diags)
+        emit_chosen(&service, &choice, &build, options.site_worker, &mut diags)
     } else {
         // The checks and the targets read the model and nothing else: a large service's checks
         // run beside its targets, and an error they find drops the documents, as it would have
@@ -215,7 +213,7 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         let (mut checked, mut emitted) = (Diagnostics::default(), Diagnostics::default());
         let documents = std::thread::scope(|s| {
             s.spawn(|| check::run(&service, &options.policy, &mut checked));
-            emit_targets(&service, &choice, options.exits_after, &mut emitted)
+            emit_targets(&service, &choice, &build, options.exits_after, &mut emitted)
         });
         diags.append(checked);
         diags.append(emitted);
@@ -223,6 +221,7 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
             Some(documents) if !diags.has_errors() => emit_hosts(
                 &service,
                 &choice,
+                &build,
                 options.site_worker,
                 documents,
                 &mut diags,
@@ -241,19 +240,22 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
 /// Every artifact of `targets` and of the host, or none if a check found an error. Every
 /// target is lowered (and so reports) even after an error, so one run shows every problem.
 pub fn emit(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
-    emit_chosen(service, &Choice::all(targets), false, diags)
+    let choice = Choice::all(targets);
+    emit_chosen(service, &choice, &Build::of(&choice.targets), false, diags)
 }
 
 /// [`emit`] for a build's `choice`: its targets, without the documents and host files it
-/// skips. `site_worker`: the output folder holds the site's own `_worker.js`.
+/// skips, as `build` decided. `site_worker`: the output folder holds the site's own
+/// `_worker.js`.
 pub fn emit_chosen(
     service: &Service,
     choice: &Choice,
+    build: &Build,
     site_worker: bool,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
-    match emit_targets(service, choice, false, diags) {
-        Some(documents) => emit_hosts(service, choice, site_worker, documents, diags),
+    match emit_targets(service, choice, build, false, diags) {
+        Some(documents) => emit_hosts(service, choice, build, site_worker, documents, diags),
         None => Vec::new(),
     }
 }
@@ -263,6 +265,7 @@ pub fn emit_chosen(
 fn emit_targets(
     service: &Service,
     choice: &Choice,
+    build: &Build,
     exiting: bool,
     diags: &mut Diagnostics,
 ) -> Option<Vec<Artifact>> {
@@ -275,7 +278,7 @@ fn emit_targets(
         kept = Shared::default();
         &kept
     };
-    let mut artifacts = emit::lower_and_render(service, &choice.targets, shared, None, diags)?;
+    let mut artifacts = emit::lower_and_render(service, *build, shared, None, diags)?;
     artifacts.retain(|a| !choice.skips(&a.path));
     Some(artifacts)
 }
@@ -284,11 +287,12 @@ fn emit_targets(
 fn emit_hosts(
     service: &Service,
     choice: &Choice,
+    build: &Build,
     site_worker: bool,
     mut artifacts: Vec<Artifact>,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
-    let host = hosts::lower(service, &artifacts, choice, site_worker, diags);
+    let host = hosts::lower(service, &artifacts, choice, build, site_worker, diags);
     if diags.has_errors() {
         return Vec::new();
     }

@@ -76,6 +76,54 @@ impl Artifact {
 
 pub const JSON: &str = "application/json; charset=utf-8";
 
+/// What a build decided beyond the model, handed to the targets' and the hosts' lowering: the
+/// targets it publishes and whether it leaves the query route unrouted. The model says what the
+/// service is and where it is deployed; this says what one build of it does.
+#[derive(Debug, Clone, Copy)]
+pub struct Build<'a> {
+    /// The targets of the build, with those they require, in target order: documents that
+    /// link to other documents link only to those.
+    pub targets: &'a [Target],
+    /// The build does not route the query route ([`targets::rfc002::QUERY`]) although the host
+    /// could: it leaves the routing file out, or the site has its own worker
+    /// ([`hosts::route_left_out`]).
+    pub route_left_out: bool,
+}
+
+impl<'a> Build<'a> {
+    /// A build of `targets` that leaves nothing of its host's routing out.
+    pub fn of(targets: &'a [Target]) -> Self {
+        Self {
+            targets,
+            route_left_out: false,
+        }
+    }
+
+    /// Whether this build of `service` answers the query route; where it does not, documents
+    /// link to the file the query is routed to.
+    pub fn routes_query(&self, service: &Service) -> bool {
+        service.host.routes_query() && !self.route_left_out
+    }
+}
+
+impl<'a> From<&'a [Target]> for Build<'a> {
+    fn from(targets: &'a [Target]) -> Self {
+        Self::of(targets)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [Target; N]> for Build<'a> {
+    fn from(targets: &'a [Target; N]) -> Self {
+        Self::of(targets)
+    }
+}
+
+impl<'a> From<&'a Vec<Target>> for Build<'a> {
+    fn from(targets: &'a Vec<Target>) -> Self {
+        Self::of(targets)
+    }
+}
+
 /// Services at least this large lower and render their targets on several threads: below it,
 /// a build takes about a millisecond and threads would only cost (and batch builds are
 /// parallel already).
@@ -94,25 +142,27 @@ fn workers(service: &Service, targets: usize) -> usize {
     }
 }
 
-/// Every document of `built`, or `None` when a check (before or during the targets' lowering)
+/// Every document of `build`, or `None` when a check (before or during the targets' lowering)
 /// reports an error. Each target is lowered and, unless something is an error already, at once
 /// rendered on the same worker: a target never waits for the others' lowering, and the dearest
 /// start first, so that no core idles at the end. Diagnostics and artifacts come in target order,
 /// whatever the number of workers (by default one per core for a large service).
 pub fn lower_and_render<'a>(
     service: &'a Service,
-    built: &'a [Target],
+    build: impl Into<Build<'a>>,
     shared: &'a targets::Shared<'a>,
     workers: Option<usize>,
     diags: &mut Diagnostics,
 ) -> Option<Vec<Artifact>> {
+    let build = build.into();
+    let built = build.targets;
     let workers = workers.unwrap_or_else(|| self::workers(service, built.len()));
     let render = !diags.has_errors();
     let mut order: Vec<usize> = (0..built.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(cost(built[i])));
     let mut done = crate::parallel::map_here(&order, workers, |&i| {
         let mut d = Diagnostics::default();
-        let lowered = built[i].lower(service, built, shared, &mut d);
+        let lowered = built[i].lower(service, &build, shared, &mut d);
         let split = matches!(&lowered, targets::Lowered::AiEndpoint(ai) if ai.is_split());
         let artifacts = (render && !d.has_errors()).then(|| lowered.render(service, built));
         (i, d, split, artifacts)

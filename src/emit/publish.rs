@@ -48,7 +48,7 @@ pub fn skippable() -> Vec<&'static str> {
         .filter(|d| d.alias)
         .map(|d| d.path)
         .collect();
-    all.extend(hosts::FILES);
+    all.extend(hosts::files());
     all.push(TWINS);
     all
 }

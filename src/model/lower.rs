@@ -402,7 +402,6 @@ impl Cx<'_> {
             pricing,
             agis,
             robots,
-            route_left_out: false,
             site: SiteFiles::default(),
             host,
             capabilities,

@@ -56,9 +56,6 @@ pub struct Service {
     pub robots: robots::Robots,
     /// Where dist/ is deployed: decides the host files (`_redirects`, `_worker.js`, …).
     pub host: Host,
-    /// The build does not route `/api/discovery?format=openapi` although the host could: it
-    /// leaves the routing file out, or the site has its own (`emit::hosts::route_left_out`).
-    pub route_left_out: bool,
     pub capabilities: Vec<Capability>,
     pub a2a: A2a,
     /// `[mcp]`: the remote MCP server the service runs, if it declares one.
@@ -191,21 +188,56 @@ impl Split {
     pub const BY_TAG: &'static str = "tag";
 }
 
-/// Where the output folder is deployed: decides the host files written beside the documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Host {
-    /// Netlify: `_headers` and `_redirects`.
-    Netlify,
-    /// Cloudflare Pages: `_headers`, `_worker.js` and `404.html`.
-    Cloudflare,
-    /// Vercel: `vercel.json` headers and redirects, merged into the user's.
-    Vercel,
-    /// GitHub Pages: no custom headers; `.nojekyll` and `.json` twins.
-    #[value(name = "github-pages")]
-    GithubPages,
-    /// Files, `_headers`, an nginx snippet and an Apache `.htaccess`.
-    #[default]
-    Generic,
+/// Declares the hosts: the enum, `Host::ALL` in host order (the order of every listing) and
+/// each one's name as `--host` and `[deploy] host` spell it, from one line per host. What a host
+/// needs beside the documents is its descriptor in `emit::hosts` (`Host::descriptor`, whose
+/// `match` the compiler makes name every host).
+macro_rules! hosts {
+    ($($variant:ident => $name:literal),+ $(,)?) => {
+        /// Where the output folder is deployed: decides the host files written beside the
+        /// documents.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Host {
+            $($variant),+
+        }
+
+        impl Host {
+            /// Every host, in the order listings show them.
+            pub const ALL: [Host; [$($name),+].len()] = [$(Host::$variant),+];
+            /// Every host's name, as `--host` and `[deploy] host` spell it.
+            pub const NAMES: [&'static str; [$($name),+].len()] = [$($name),+];
+        }
+    };
+}
+
+hosts! {
+    Netlify => "netlify",
+    Cloudflare => "cloudflare",
+    Vercel => "vercel",
+    GithubPages => "github-pages",
+    Generic => "generic",
+}
+
+/// A service that names no host is built for any static host.
+impl Default for Host {
+    fn default() -> Self {
+        Self::Generic
+    }
+}
+
+impl Host {
+    /// As `--host` and `[deploy] host` spell it.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// The host named `name`, if any.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| Self::ALL[i])
+    }
 }
 
 impl Service {
@@ -223,47 +255,6 @@ impl Service {
             )
             .at("auth.with")
         })
-    }
-
-    /// Whether this build answers `/api/discovery?format=openapi`; where it does not, documents
-    /// link to the OpenAPI file's own path.
-    pub fn routes_query(&self) -> bool {
-        self.host.routes_query() && !self.route_left_out
-    }
-}
-
-impl Host {
-    /// Whether wellgen can make `/api/discovery?format=openapi` work on this host (a rule or a
-    /// worker answers the query); elsewhere documents link to the OpenAPI file's own path.
-    pub fn routes_query(self) -> bool {
-        match self {
-            Self::Netlify | Self::Cloudflare | Self::Vercel => true,
-            Self::GithubPages | Self::Generic => false,
-        }
-    }
-
-    pub const NAMES: [&'static str; 5] =
-        ["netlify", "cloudflare", "vercel", "github-pages", "generic"];
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "netlify" => Self::Netlify,
-            "cloudflare" => Self::Cloudflare,
-            "vercel" => Self::Vercel,
-            "github-pages" => Self::GithubPages,
-            "generic" => Self::Generic,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Netlify => "netlify",
-            Self::Cloudflare => "cloudflare",
-            Self::Vercel => "vercel",
-            Self::GithubPages => "github-pages",
-            Self::Generic => "generic",
-        }
     }
 }
 

@@ -77,15 +77,13 @@ impl Site {
     }
 
     /// How this host combines a header several `_headers` blocks set. Hosts that do not read
-    /// `_headers` (Vercel, GitHub Pages, a generic server) get Cloudflare's joining: the
-    /// reading under which an overlap shows.
+    /// `_headers` (Vercel, GitHub Pages) get Cloudflare's joining: the reading under which an
+    /// overlap shows.
     fn composition(&self) -> Composition {
-        match self.host {
-            Host::Netlify => Composition::Replace,
-            Host::Cloudflare | Host::Vercel | Host::GithubPages | Host::Generic => {
-                Composition::Join
-            }
-        }
+        self.host
+            .descriptor()
+            .headers
+            .map_or(Composition::Join, |h| h.composition)
     }
 
     /// The URL paths of the documents the last build wrote (from `.wellgen-manifest`), host
@@ -93,7 +91,7 @@ impl Site {
     pub fn documents(&self) -> Vec<String> {
         crate::write::manifest_paths(&self.root)
             .into_iter()
-            .filter(|l| !is_hidden(l) && !crate::emit::hosts::FILES.contains(&l.as_str()))
+            .filter(|l| !is_hidden(l) && !crate::emit::hosts::is_host_file(l))
             .collect()
     }
 
@@ -271,23 +269,10 @@ impl Site {
     }
 }
 
-/// The host the folder's last build was for, from the host files its manifest lists:
-/// `_worker.js` or `404.html` is Cloudflare's, `_redirects` Netlify's, `vercel.json` Vercel's,
-/// `.nojekyll` GitHub Pages'; otherwise generic.
+/// The host the folder's last build was for, from the host files its manifest lists
+/// ([`Host::of_build`]).
 pub fn host_of_build(root: &Path) -> Host {
-    let paths = crate::write::manifest_paths(root);
-    let has = |p: &str| paths.iter().any(|l| l == p);
-    if has("/_worker.js") || has("/404.html") {
-        Host::Cloudflare
-    } else if has("/_redirects") {
-        Host::Netlify
-    } else if has("/vercel.json") {
-        Host::Vercel
-    } else if has("/.nojekyll") {
-        Host::GithubPages
-    } else {
-        Host::Generic
-    }
+    Host::of_build(&crate::write::manifest_paths(root))
 }
 
 fn is_hidden(path: &str) -> bool {

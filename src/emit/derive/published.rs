@@ -16,6 +16,10 @@ pub const RFC002_SERVING: Serving = Serving {
     cors: true,
 };
 
+/// The OpenAPI target's second URL for its document, which RFC-002's query route
+/// (`/api/discovery?format=openapi`, `rfc002::QUERY`) serves.
+pub const OPENAPI_DISCOVERY_PATH: &str = "/api/discovery.openapi.json";
+
 /// Where the MCP target publishes the tools/list result, which the AGIS summary points at.
 pub const MCP_TOOLS_PATH: &str = "/.well-known/mcp/tools.json";
 

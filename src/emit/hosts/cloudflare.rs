@@ -9,15 +9,79 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use super::Artifact;
-use super::headers::{Header, document_headers};
+use super::headers::{self, Dialect, Header, Limits, document_headers};
+use super::headers_file::Composition;
+use super::netlify::{REDIRECTS, REDIRECTS_PATH};
 use super::section::{BEGIN, END};
+use super::{Artifact, Context, HostDescriptor, HostFile, Lowered, Merge};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::targets::{adp, openapi, rfc002};
+use crate::emit::targets::{adp, rfc002};
 
 pub const WORKER_PATH: &str = "/_worker.js";
 pub const NOT_FOUND_PATH: &str = "/404.html";
 pub const ROUTES_PATH: &str = "/_routes.json";
+/// wellgen's own worker; a site's own `_worker.js` is kept, and wellgen writes none then.
+pub const WORKER: HostFile = HostFile::published(WORKER_PATH, Merge::Owned);
+/// A default: any `404.html` of the site's stops Pages' fallback to the index page.
+pub const NOT_FOUND: HostFile = HostFile::published(NOT_FOUND_PATH, Merge::Default);
+/// wellgen's `exclude` rules inside the site's `_routes.json`.
+pub const ROUTES: HostFile = HostFile::published(ROUTES_PATH, Merge::RoutesJson);
+
+pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
+    called: "Cloudflare Pages",
+    help: "Cloudflare Pages: `_headers`, `_worker.js` and `404.html`",
+    env: Some("CF_PAGES=1"),
+    files: &[headers::FILE, REDIRECTS, WORKER, NOT_FOUND, ROUTES],
+    route: Some(WORKER_PATH),
+    headers: Some(Dialect {
+        // Its docs, and `wrangler pages dev`.
+        composition: Composition::Join,
+        detach: true,
+        limits: Limits::Enforced,
+    }),
+    marks: &[WORKER_PATH, NOT_FOUND_PATH],
+    lower,
+    render,
+};
+
+/// With the site's own `_worker.js`: the `_routes.json` rules that keep it away from the
+/// documents.
+fn lower(context: &Context, lowered: &mut Lowered, diags: &mut Diagnostics) {
+    lowered.routes = (context.site_worker && !context.choice.skips(ROUTES_PATH))
+        .then(|| lower_routes(context.documents, diags));
+}
+
+/// The worker (or, without it, `_redirects` keeping the manifest unread), `_routes.json`,
+/// `404.html` and `_headers`.
+fn render(documents: &[Artifact], lowered: &Lowered) -> Vec<Artifact> {
+    let mut out = Vec::new();
+    // wellgen's worker where it routes the query or answers `/` with index.md, unless the site
+    // has its own (`routes`) or the build skips it.
+    let needed = lowered.route || super::markdown::index(documents).is_some();
+    if needed && lowered.routes.is_none() && !lowered.skips(WORKER_PATH) {
+        out.push(Artifact {
+            path: WORKER_PATH.into(),
+            body: worker(documents, lowered.route).into_bytes().into(),
+            serving: None,
+        });
+    } else {
+        out.push(Artifact {
+            path: REDIRECTS_PATH.into(),
+            body: redirects().into_bytes().into(),
+            serving: None,
+        });
+    }
+    if let Some(routes) = &lowered.routes {
+        out.push(self::routes(routes));
+    }
+    out.push(Artifact {
+        path: NOT_FOUND_PATH.into(),
+        body: NOT_FOUND_PAGE.as_bytes().to_vec().into(),
+        serving: None,
+    });
+    out.extend(lowered.headers_file());
+    out
+}
 /// Cloudflare's limit on `_routes.json`: include and exclude rules together.
 const ROUTES_LIMIT: usize = 100;
 /// The rule that stands for every ADP detail file once they would not fit one by one.
@@ -54,7 +118,7 @@ pub fn redirects() -> String {
 
 /// An advanced-mode Pages worker. It answers `Accept: text/markdown` with a page's Markdown
 /// twin ([`super::markdown`]). Cloudflare's `_redirects` ignores query strings (a rule for
-/// `/api/discovery?format=openapi` would take over the bare path), so where `route` the worker
+/// the query route would take over the bare path), so where `route` the worker
 /// picks the file, and it sets the documents' headers itself because `_headers` does not reach
 /// worker responses.
 pub fn worker(artifacts: &[Artifact], route: bool) -> String {
@@ -71,9 +135,13 @@ pub fn worker(artifacts: &[Artifact], route: bool) -> String {
         })
         .collect();
     let table = serde_json::to_string_pretty(&headers).unwrap_or_else(|_| "{}".into());
+    let query = rfc002::QUERY;
     WORKER_TEMPLATE
-        .replace("__DISCOVERY__", &js_string(rfc002::DISCOVERY_PATH))
-        .replace("__OPENAPI__", &js_string(openapi::DISCOVERY_PATH))
+        .replace("__QUERY_URL__", &query.url())
+        .replace("__DISCOVERY__", &js_string(query.path))
+        .replace("__OPENAPI__", &js_string(query.serves))
+        .replace("__PARAM__", &js_string(query.param))
+        .replace("__VALUE__", &js_string(query.value))
         .replace("__ROUTE__", if route { "true" } else { "false" })
         .replace("__MARKDOWN__", &js_string(super::markdown::CONTENT_TYPE))
         .replace("__PRIVATE__", &js_string(super::MANIFEST_PATH))
@@ -216,7 +284,7 @@ fn js_string(s: &str) -> String {
 
 const WORKER_TEMPLATE: &str = r#"// Generated by wellgen for Cloudflare Pages (advanced mode); replaced on every build.
 // Answers `Accept: text/markdown` with the page's Markdown twin (/index.md for /, /page.md or
-// /page/index.md), routes /api/discovery?format=openapi to the OpenAPI file (Pages' _redirects
+// /page/index.md), routes __QUERY_URL__ to the OpenAPI file (Pages' _redirects
 // cannot match a query string) and sets the headers of wellgen's documents. Everything else
 // goes to the static assets unchanged.
 const DISCOVERY = __DISCOVERY__;
@@ -276,7 +344,7 @@ export default {
         return twin;
       }
     }
-    if (ROUTE && path === DISCOVERY && url.searchParams.get("format") === "openapi") {
+    if (ROUTE && path === DISCOVERY && url.searchParams.get(__PARAM__) === __VALUE__) {
       path = OPENAPI;
       response = await env.ASSETS.fetch(new Request(new URL(OPENAPI, url), request));
     } else {

@@ -1,15 +1,51 @@
 //! Configuration for a self-run web server (the generic host): an nginx snippet and an Apache
-//! `.htaccess` that set the same headers as `_headers` and route `?format=openapi`.
+//! `.htaccess` that set the same headers as `_headers` and route the query route
+//! (`/api/discovery?format=openapi`).
 
 use std::fmt::Write as _;
 
-use super::Artifact;
-use super::headers::{Header, document_headers};
-use super::section::{BEGIN, END};
-use crate::emit::targets::{openapi, rfc002};
+use super::headers::{self, Dialect, Header, Limits, document_headers};
+use super::headers_file::Composition;
+use super::section::{BEGIN, END, Placement};
+use super::{Artifact, HostDescriptor, HostFile, Lowered, Merge};
+use crate::emit::targets::rfc002;
 
 pub const NGINX_PATH: &str = "/wellgen-nginx.conf";
 pub const HTACCESS_PATH: &str = "/.htaccess";
+/// mod_rewrite applies rules in order: wellgen's section goes before the site's catch-alls.
+pub const HTACCESS: HostFile =
+    HostFile::published(HTACCESS_PATH, Merge::Section(Placement::Prepend));
+pub const NGINX: HostFile = HostFile::server_config(NGINX_PATH);
+
+pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
+    called: "a generic static host",
+    help: "Files, `_headers`, an nginx snippet and an Apache `.htaccess`",
+    env: None,
+    files: &[headers::FILE, HTACCESS, NGINX],
+    // The `.htaccess` and nginx rules route it, but documents cannot count on a server using them.
+    route: None,
+    headers: Some(Dialect {
+        // Read as Cloudflare reads it, the reading under which an overlap shows.
+        composition: Composition::Join,
+        detach: false,
+        limits: Limits::Elsewhere,
+    }),
+    marks: &[],
+    lower: super::no_checks,
+    render,
+};
+
+/// `_headers`, the nginx snippet and `.htaccess`.
+fn render(documents: &[Artifact], lowered: &Lowered) -> Vec<Artifact> {
+    // The `.htaccess` and nginx routes work; only the documents' links cannot count on them.
+    let route = super::has_query_pair(documents);
+    let home = lowered.home.as_deref();
+    let markdown = lowered.markdown(documents);
+    let mut out: Vec<Artifact> = lowered.headers_file().into_iter().collect();
+    out.push(nginx(documents, route, home, markdown));
+    out.push(htaccess(documents, route, home, markdown));
+    out
+}
 /// Host files a web server must not publish: they are configuration, not documents.
 const PRIVATE: [&str; 5] = [
     NGINX_PATH,
@@ -41,11 +77,12 @@ pub fn nginx(
             continue;
         };
         let _ = writeln!(out, "\nlocation = {} {{", a.path);
-        if route_query && a.path == rfc002::DISCOVERY_PATH {
+        let query = rfc002::QUERY;
+        if route_query && a.path == query.path {
             let _ = writeln!(
                 out,
-                "    if ($arg_format = \"openapi\") {{\n        rewrite ^ {} last;\n    }}",
-                openapi::DISCOVERY_PATH
+                "    if ($arg_{} = \"{}\") {{\n        rewrite ^ {} last;\n    }}",
+                query.param, query.value, query.serves
             );
         }
         for Header { name, value } in headers {
@@ -116,13 +153,16 @@ pub fn htaccess(
         );
     }
     if route_query {
+        let query = rfc002::QUERY;
         let _ = writeln!(
             out,
             "  <IfModule mod_rewrite.c>\n    RewriteEngine On\n    \
-             RewriteCond %{{QUERY_STRING}} (^|&)format=openapi(&|$)\n    \
+             RewriteCond %{{QUERY_STRING}} (^|&){}={}(&|$)\n    \
              RewriteRule ^{} {} [END]\n  </IfModule>",
-            regex_literal(rfc002::DISCOVERY_PATH.trim_start_matches('/')),
-            openapi::DISCOVERY_PATH
+            query.param,
+            query.value,
+            regex_literal(query.path.trim_start_matches('/')),
+            query.serves
         );
     }
     for a in artifacts {

@@ -1,9 +1,56 @@
 //! GitHub Pages: no custom headers, so `.nojekyll`, `.json` twins where a URL is ours to
 //! choose, and a warning for each document whose media type it will get wrong.
 
-use super::{Artifact, NOJEKYLL_PATH};
+use super::{Artifact, Context, HostDescriptor, HostFile, Lowered, Merge, links};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::adp;
+
+pub const NOJEKYLL_PATH: &str = "/.nojekyll";
+/// A default: the site's own `.nojekyll` stops Jekyll as well.
+pub const NOJEKYLL: HostFile = HostFile::published(NOJEKYLL_PATH, Merge::Default);
+
+pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
+    called: "GitHub Pages",
+    help: "GitHub Pages: no custom headers; `.nojekyll` and `.json` twins",
+    // A Pages build is a GitHub Actions run like any other.
+    env: None,
+    files: &[NOJEKYLL],
+    route: None,
+    headers: None,
+    marks: &[NOJEKYLL_PATH],
+    lower: lower_host,
+    render: render_host,
+};
+
+/// The home page's links it cannot send, and the `.json` twins.
+fn lower_host(context: &Context, lowered: &mut Lowered, diags: &mut Diagnostics) {
+    if !context.home_links.is_empty() {
+        diags.push(
+            Diagnostic::new(
+                Code::HostHeaders,
+                format!(
+                    "GitHub Pages sets no `Link` header on the home page ({}), where agents look \
+                     for the API catalog, the API description and llms.txt",
+                    links::HOME
+                ),
+            )
+            .at("deploy.host")
+            .help(format!(
+                "add these lines to the <head> of the site's home page: {}",
+                links::html(context.home_links)
+                    .trim_end()
+                    .replace('\n', " ")
+            )),
+        );
+    }
+    let mut twins = lower(context.documents, diags);
+    twins.retain(|t| !context.choice.skips(&format!("{t}.json")));
+    lowered.twins = twins;
+}
+
+fn render_host(documents: &[Artifact], lowered: &Lowered) -> Vec<Artifact> {
+    render(documents, &lowered.twins)
+}
 
 /// GitHub Pages sets no custom headers and guesses the media type from the extension: every
 /// extensionless document is sent as application/octet-stream. `.nojekyll` keeps Jekyll from

@@ -8,13 +8,39 @@
 
 use serde::Serialize;
 
-use super::Artifact;
-use super::section::{BEGIN, END};
+use super::headers_file::Composition;
+use super::section::{BEGIN, END, Placement};
+use super::{Artifact, HostFile, Merge};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model::Host;
 use crate::templates;
 
 pub const PATH: &str = "/_headers";
+/// Every matching `_headers` block applies, so order does not matter: wellgen's section is
+/// appended to the site's file.
+pub const FILE: HostFile = HostFile::published(PATH, Merge::Section(Placement::Append));
+
+/// How a host reads `_headers`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dialect {
+    /// How it combines a header several matching blocks set.
+    pub composition: Composition,
+    /// Whether each of wellgen's blocks first detaches (`! Name`) the headers it sets, so a
+    /// site's broader block cannot join its value to wellgen's.
+    pub detach: bool,
+    /// What Cloudflare's limits on the file ([`MAX_RULES`], [`MAX_LINE`]) mean here.
+    pub limits: Limits,
+}
+
+/// What `_headers` over Cloudflare Pages' limits means on a host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limits {
+    /// The host's own limits: an error.
+    Enforced,
+    /// The folder may be deployed to Cloudflare Pages after all: a warning.
+    Elsewhere,
+    /// The host has none lower: nothing to say.
+    None,
+}
 /// Cloudflare Pages' limits on `_headers`; Netlify has none lower.
 pub const MAX_RULES: usize = 100;
 pub const MAX_LINE: usize = 2000;
@@ -64,7 +90,7 @@ pub fn document_headers(a: &Artifact) -> Option<Vec<Header>> {
 /// and a warning on a generic host (which may turn out to be Cloudflare); Netlify has no such
 /// limits.
 pub fn lower(
-    host: Host,
+    dialect: &Dialect,
     documents: &[Artifact],
     home: Option<&str>,
     diags: &mut Diagnostics,
@@ -83,9 +109,10 @@ pub fn lower(
         .iter()
         .filter_map(|a| {
             let headers = document_headers(a)?;
-            let detach = match host {
-                Host::Cloudflare => headers.iter().map(|h| h.name).collect(),
-                _ => Vec::new(),
+            let detach = if dialect.detach {
+                headers.iter().map(|h| h.name).collect()
+            } else {
+                Vec::new()
             };
             Some(Rule {
                 path: a.path.clone(),
@@ -109,13 +136,13 @@ pub fn lower(
             return None;
         }
     };
-    let limit = |message: String| match host {
-        Host::Cloudflare => Some(Diagnostic::new(Code::HostRule, message)),
-        Host::Generic => Some(Diagnostic::new(
+    let limit = |message: String| match dialect.limits {
+        Limits::Enforced => Some(Diagnostic::new(Code::HostRule, message)),
+        Limits::Elsewhere => Some(Diagnostic::new(
             Code::HeaderRuleSkipped,
             format!("{message} (this matters if the folder is deployed there)"),
         )),
-        Host::Netlify | Host::Vercel | Host::GithubPages => None,
+        Limits::None => None,
     };
     for problem in cloudflare_limits(&text) {
         if let Some(d) = limit(problem) {

@@ -4,11 +4,13 @@
 //! are) unless the site has its own. Answered with `Content-Type: text/markdown` and
 //! `Vary: Accept`, by the Cloudflare Pages worker, the Apache `.htaccess` and the nginx snippet.
 
-use super::Artifact;
+use super::{Artifact, HostFile, Merge};
 use crate::emit::Target;
 
 /// The Markdown twin of `/`.
 pub const INDEX_PATH: &str = "/index.md";
+/// A default: the site's own `index.md` is the twin of its home page and wins.
+pub const INDEX: HostFile = HostFile::published(INDEX_PATH, Merge::Default);
 /// What a Markdown answer is sent as.
 pub const CONTENT_TYPE: &str = "text/markdown; charset=utf-8";
 /// The media type a request asks for, and a `Link` names.

@@ -1,7 +1,11 @@
-//! Host files: what each host needs beside the documents to serve them right. Netlify gets
-//! `_headers` and a `_redirects` query rule; Cloudflare Pages `_headers`, a `_worker.js` and a
-//! `404.html`; Vercel a merged `vercel.json`; GitHub Pages `.nojekyll` and `.json` twins; a
-//! generic host `_headers`, an nginx snippet and an Apache `.htaccess`.
+//! Host files: what each host needs beside the documents to serve them right. Each host is
+//! one module with its [`HostDescriptor`] (its name, build environment, files and how each
+//! merges with the site's own, what it routes) and its own checks and files; the `hosts!` list
+//! below ties each `model::Host` to it, and everything that lists hosts or asks a host fact
+//! reads the descriptors. Netlify gets `_headers` and a `_redirects` query rule; Cloudflare
+//! Pages `_headers`, a `_worker.js` and a `404.html`; Vercel a merged `vercel.json`; GitHub
+//! Pages `.nojekyll` and `.json` twins; a generic host `_headers`, an nginx snippet and an
+//! Apache `.htaccess`. Every host gets wellgen's section of robots.txt and `index.md`.
 
 pub mod cloudflare;
 pub mod generic;
@@ -18,63 +22,178 @@ pub mod vercel;
 
 use std::collections::BTreeSet;
 
-use super::Artifact;
-use super::Target;
 use super::publish::Choice;
-use super::targets::{openapi, rfc002};
+use super::targets::rfc002;
+use super::{Artifact, Build, Target};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Host, Service};
-use cloudflare::{NOT_FOUND_PATH, ROUTES_PATH, WORKER_PATH};
-use netlify::REDIRECTS_PATH;
 use section::Placement;
 
-pub const NOJEKYLL_PATH: &str = "/.nojekyll";
+pub use github_pages::NOJEKYLL_PATH;
+
 /// The writer's record of what it wrote (`write::MANIFEST`): in the output folder, never to be
 /// published, so the host files keep it hidden where a host would serve it.
 pub const MANIFEST_PATH: &str = "/.wellgen-manifest";
 
-/// Every host file wellgen can write into the output folder, as `[build] skip` names them.
-pub const FILES: [&str; 10] = [
-    headers::PATH,
-    REDIRECTS_PATH,
-    WORKER_PATH,
-    NOT_FOUND_PATH,
-    vercel::PATH,
-    NOJEKYLL_PATH,
-    generic::HTACCESS_PATH,
-    ROUTES_PATH,
-    robots::PATH,
-    markdown::INDEX_PATH,
-];
+/// What a host is, for everything that lists hosts or asks a host fact.
+#[derive(Debug)]
+pub struct HostDescriptor {
+    /// How messages name it.
+    pub called: &'static str,
+    /// What it gets, one line: `--host`'s help.
+    pub help: &'static str,
+    /// The variable its build image sets, with the value there (`NETLIFY=true`): a build run
+    /// by the host is for the host (`pipeline::host_from_env`). `None` where the host has no
+    /// build image of its own.
+    pub env: Option<&'static str>,
+    /// Every file it may write beside the documents, each with how
+    /// it merges with the site's own. robots.txt and `index.md` are every host's
+    /// ([`EVERY_HOST`]).
+    pub files: &'static [HostFile],
+    /// The file of `files` that routes the query route ([`rfc002::QUERY`]), where a rule or a
+    /// worker can: documents link to the route there, elsewhere to the file it serves.
+    pub route: Option<&'static str>,
+    /// How it reads `_headers`, for the hosts that do.
+    pub headers: Option<headers::Dialect>,
+    /// Files of `files` that, in a build's manifest, say the build was for this host (with
+    /// every host file of the build one of its `files`): [`Host::of_build`].
+    pub marks: &'static [&'static str],
+    /// The host's own checks, run after those every host shares (its `_headers`) and before
+    /// robots.txt's, filling its part of [`Lowered`].
+    pub lower: fn(&Context, &mut Lowered, &mut Diagnostics),
+    /// Its own files, from the documents and what `lower` decided; pure.
+    pub render: fn(&[Artifact], &Lowered) -> Vec<Artifact>,
+}
 
-/// The host file that routes `/api/discovery?format=openapi` on `host`, where one can.
-pub fn route_file(host: Host) -> Option<&'static str> {
-    match host {
-        Host::Netlify => Some(REDIRECTS_PATH),
-        Host::Cloudflare => Some(WORKER_PATH),
-        Host::Vercel => Some(vercel::PATH),
-        Host::GithubPages | Host::Generic => None,
+/// A file a host writes beside the documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostFile {
+    /// Its URL path, as `[build] skip` names it.
+    pub path: &'static str,
+    /// How the writer combines it with the site's own file at that path.
+    pub merge: Merge,
+    /// Configuration for a web server the user runs (the nginx snippet): written beside the
+    /// output, where the user says (`--server-config`), never into the published folder, and
+    /// not a file `[build] skip` leaves out.
+    pub server_config: bool,
+}
+
+impl HostFile {
+    /// A file in the published folder.
+    pub const fn published(path: &'static str, merge: Merge) -> Self {
+        Self {
+            path,
+            merge,
+            server_config: false,
+        }
+    }
+
+    /// Server configuration, written beside the output.
+    pub const fn server_config(path: &'static str) -> Self {
+        Self {
+            path,
+            merge: Merge::Owned,
+            server_config: true,
+        }
     }
 }
 
-/// Whether this build leaves `/api/discovery?format=openapi` unrouted on a host that could
-/// route it: the build leaves out the file that does it, or, on Cloudflare Pages, the site
-/// has a `_worker.js` of its own (`site_worker`), which wellgen never replaces. Decided before
-/// any document is lowered: agents.json links to the route or, without it, to the OpenAPI file.
+/// The files every host gets: wellgen's section of robots.txt and the Markdown twin of `/`.
+pub const EVERY_HOST: [HostFile; 2] = [robots::FILE, markdown::INDEX];
+
+impl Host {
+    /// Everything wellgen knows of the host; one module each, beside this one.
+    pub fn descriptor(self) -> &'static HostDescriptor {
+        match self {
+            Host::Netlify => &netlify::DESCRIPTOR,
+            Host::Cloudflare => &cloudflare::DESCRIPTOR,
+            Host::Vercel => &vercel::DESCRIPTOR,
+            Host::GithubPages => &github_pages::DESCRIPTOR,
+            Host::Generic => &generic::DESCRIPTOR,
+        }
+    }
+
+    /// Whether wellgen can make the query route ([`rfc002::QUERY`]) work on this host (a rule
+    /// or a worker answers the query); elsewhere documents link to the file it serves.
+    pub fn routes_query(self) -> bool {
+        self.descriptor().route.is_some()
+    }
+
+    /// The host a build was for, from the host files its manifest lists (`paths`): the first
+    /// whose files include every host file listed and one of its marks (`_worker.js` or
+    /// `404.html` is Cloudflare's, `_redirects` alone Netlify's, `vercel.json` Vercel's,
+    /// `.nojekyll` GitHub Pages'); otherwise generic.
+    pub fn of_build(paths: &[String]) -> Self {
+        let listed: Vec<&str> = paths
+            .iter()
+            .map(String::as_str)
+            .filter(|p| is_host_file(p) && !EVERY_HOST.iter().any(|f| f.path == *p))
+            .collect();
+        Self::ALL
+            .into_iter()
+            .find(|h| {
+                let d = h.descriptor();
+                d.marks.iter().any(|m| listed.contains(m))
+                    && listed.iter().all(|p| d.files.iter().any(|f| f.path == *p))
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl clap::ValueEnum for Host {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Self::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.descriptor().help))
+    }
+}
+
+/// Every host file wellgen can write, each once: every host's, then every host's own.
+fn all_files() -> impl Iterator<Item = &'static HostFile> {
+    Host::ALL
+        .into_iter()
+        .flat_map(|h| h.descriptor().files)
+        .chain(&EVERY_HOST)
+}
+
+/// Whether wellgen writes a host file at `path` on some host.
+pub fn is_host_file(path: &str) -> bool {
+    all_files().any(|f| f.path == path && !f.server_config)
+}
+
+/// Every host file wellgen can write into the output folder, as `[build] skip` names them: in
+/// host order, then those of every host.
+pub fn files() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for f in all_files().filter(|f| !f.server_config) {
+        if !out.contains(&f.path) {
+            out.push(f.path);
+        }
+    }
+    out
+}
+
+/// Whether this build leaves the query route ([`rfc002::QUERY`]) unrouted on a host that could
+/// route it: the build leaves out the file that does it, or the site has its own `_worker.js`
+/// (`site_worker`, Cloudflare Pages' routing file), which wellgen never replaces. Decided
+/// before any document is lowered: agents.json links to the route or, without it, to the
+/// file it serves ([`Build::route_left_out`]).
 pub fn route_left_out(
     service: &Service,
     choice: &Choice,
     site_worker: bool,
     diags: &mut Diagnostics,
 ) -> bool {
-    let Some(file) = route_file(service.host) else {
+    let Some(file) = service.host.descriptor().route else {
         return false;
     };
     if choice.skips(file) {
         return true;
     }
     let linked = choice.targets.contains(&Target::Rfc002);
-    if service.host == Host::Cloudflare && site_worker {
+    if file == cloudflare::WORKER_PATH && site_worker {
         if linked {
             diags.push(
                 Diagnostic::new(
@@ -82,17 +201,17 @@ pub fn route_left_out(
                     format!(
                         "the output folder has the site's own {f} (an Astro, SvelteKit or Nuxt \
                      Cloudflare adapter writes one): wellgen keeps it and writes none, so \
-                     {d}?format=openapi is not routed; agents.json and ai-plugin.json link to \
+                     {q} is not routed; agents.json and ai-plugin.json link to \
                      {o} instead, and `{r}` sends wellgen's documents past the worker so \
                      `_headers` applies to them",
-                        f = WORKER_PATH.trim_start_matches('/'),
-                        d = rfc002::DISCOVERY_PATH,
-                        o = openapi::DISCOVERY_PATH,
-                        r = ROUTES_PATH.trim_start_matches('/'),
+                        f = file.trim_start_matches('/'),
+                        q = rfc002::QUERY.url(),
+                        o = rfc002::QUERY.serves,
+                        r = cloudflare::ROUTES_PATH.trim_start_matches('/'),
                     ),
                 )
                 .help(format!(
-                    "nothing to fix; to record the choice and silence this, add \"{WORKER_PATH}\" \
+                    "nothing to fix; to record the choice and silence this, add \"{file}\" \
                      to `[build] skip` in service.toml"
                 )),
             );
@@ -151,24 +270,18 @@ pub fn merge_entries(
     }
 }
 
+/// How the writer combines the file at `url_path` with the site's own: as the host file
+/// there says, else as a document of wellgen's own.
 pub fn merge_of(url_path: &str) -> Merge {
-    match url_path {
-        // Every matching `_headers` block applies, so order does not matter: append. Groups
-        // of robots.txt that name the same agent are combined wherever they stand.
-        headers::PATH | robots::PATH => Merge::Section(Placement::Append),
-        // The first matching rule wins (`_redirects`; mod_rewrite in order): ours go before
-        // the site's catch-alls.
-        REDIRECTS_PATH | generic::HTACCESS_PATH => Merge::Section(Placement::Prepend),
-        vercel::PATH => Merge::VercelJson,
-        ROUTES_PATH => Merge::RoutesJson,
-        NOT_FOUND_PATH | NOJEKYLL_PATH | markdown::INDEX_PATH => Merge::Default,
-        _ => Merge::Owned,
-    }
+    all_files()
+        .find(|f| f.path == url_path)
+        .map_or(Merge::Owned, |f| f.merge)
 }
 
 /// What the host layer decided for a build's documents, once every host check was made.
+#[derive(Debug, Default)]
 pub struct Lowered {
-    /// Whether `/api/discovery?format=openapi` is routed on this host.
+    /// Whether the query route ([`rfc002::QUERY`]) is routed on this host.
     route: bool,
     /// wellgen's section of `_headers`, for the hosts that read it.
     headers: Option<String>,
@@ -185,6 +298,38 @@ pub struct Lowered {
     skip: Vec<String>,
 }
 
+impl Lowered {
+    /// Whether the build leaves out the host file at `path`.
+    fn skips(&self, path: &str) -> bool {
+        self.skip.iter().any(|f| f == path)
+    }
+
+    /// The `_headers` file, when the host reads one and a document needs a header.
+    fn headers_file(&self) -> Option<Artifact> {
+        self.headers.as_deref().map(headers::render)
+    }
+
+    /// Whether `/` answers `Accept: text/markdown` with wellgen's `index.md`.
+    fn markdown(&self, documents: &[Artifact]) -> bool {
+        markdown::index(documents).is_some() && !self.skips(markdown::INDEX_PATH)
+    }
+}
+
+/// What a host's own checks read.
+pub struct Context<'a> {
+    pub service: &'a Service,
+    /// The build's documents (their paths and serving; bodies are not read).
+    pub documents: &'a [Artifact],
+    pub choice: &'a Choice,
+    /// The output folder holds the site's own `_worker.js`.
+    pub site_worker: bool,
+    /// The home page's links.
+    pub home_links: &'a [links::HomeLink],
+}
+
+/// A host's `lower` where it has no checks of its own.
+fn no_checks(_: &Context, _: &mut Lowered, _: &mut Diagnostics) {}
+
 /// Every check of the host files for `service.host`, given the documents built (their paths
 /// and serving; bodies are not read): run after the documents are rendered, before anything
 /// is written. `site_worker`: the output folder holds the site's own `_worker.js`.
@@ -192,10 +337,12 @@ pub fn lower(
     service: &Service,
     documents: &[Artifact],
     choice: &Choice,
+    build: &Build,
     site_worker: bool,
     diags: &mut Diagnostics,
 ) -> Lowered {
-    let route = query_route(service, documents, diags);
+    let host = service.host.descriptor();
+    let route = query_route(service, build, documents, diags);
     let mut home_links = links::home(service, documents);
     if markdown::index(documents).is_some() && !choice.skips(markdown::INDEX_PATH) {
         home_links.push(links::HomeLink {
@@ -205,37 +352,30 @@ pub fn lower(
         });
     }
     let home = links::header_value(&home_links);
-    let headers = match service.host {
-        Host::Netlify | Host::Cloudflare | Host::Generic if !choice.skips(headers::PATH) => {
-            headers::lower(service.host, documents, home.as_deref(), diags)
-        }
-        _ => None,
+    let headers = host
+        .headers
+        .filter(|_| !choice.skips(headers::PATH))
+        .and_then(|dialect| headers::lower(&dialect, documents, home.as_deref(), diags));
+    let mut lowered = Lowered {
+        route,
+        headers,
+        home,
+        skip: files()
+            .into_iter()
+            .filter(|f| choice.skips(f))
+            .map(|f| f.to_string())
+            .collect(),
+        ..Lowered::default()
     };
-    if service.host == Host::GithubPages && !home_links.is_empty() {
-        diags.push(
-            Diagnostic::new(
-                Code::HostHeaders,
-                format!(
-                    "GitHub Pages sets no `Link` header on the home page ({}), where agents look \
-                     for the API catalog, the API description and llms.txt",
-                    links::HOME
-                ),
-            )
-            .at("deploy.host")
-            .help(format!(
-                "add these lines to the <head> of the site's home page: {}",
-                links::html(&home_links).trim_end().replace('\n', " ")
-            )),
-        );
-    }
-    let mut twins = match service.host {
-        Host::GithubPages => github_pages::lower(documents, diags),
-        _ => Vec::new(),
+    let context = Context {
+        service,
+        documents,
+        choice,
+        site_worker,
+        home_links: &home_links,
     };
-    twins.retain(|t| !choice.skips(&format!("{t}.json")));
-    let routes = (service.host == Host::Cloudflare && site_worker && !choice.skips(ROUTES_PATH))
-        .then(|| cloudflare::lower_routes(documents, diags));
-    let robots = (!choice.skips(robots::PATH))
+    (host.lower)(&context, &mut lowered, diags);
+    lowered.robots = (!choice.skips(robots::PATH))
         .then(|| {
             robots::lower(
                 service,
@@ -246,89 +386,12 @@ pub fn lower(
             )
         })
         .flatten();
-    Lowered {
-        route,
-        headers,
-        twins,
-        routes,
-        robots,
-        home,
-        skip: FILES
-            .iter()
-            .filter(|f| choice.skips(f))
-            .map(|f| f.to_string())
-            .collect(),
-    }
+    lowered
 }
 
-/// Every host file for `service.host`; pure.
+/// Every host file for `service.host`: the host's own, then robots.txt and `index.md`; pure.
 pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> Vec<Artifact> {
-    let route = lowered.route;
-    let headers = lowered.headers.as_deref().map(headers::render);
-    let mut out = Vec::new();
-    match service.host {
-        Host::Netlify => {
-            if route {
-                out.push(Artifact {
-                    path: REDIRECTS_PATH.into(),
-                    body: netlify::redirects().into_bytes().into(),
-                    serving: None,
-                });
-            }
-            out.extend(headers);
-        }
-        Host::Cloudflare => {
-            // wellgen's worker where it routes the query or answers `/` with index.md, unless
-            // the site has its own (`routes`) or the build skips it.
-            let needed = route || markdown::index(documents).is_some();
-            let worker = needed
-                && lowered.routes.is_none()
-                && !lowered.skip.iter().any(|f| f == WORKER_PATH);
-            if worker {
-                out.push(Artifact {
-                    path: WORKER_PATH.into(),
-                    body: cloudflare::worker(documents, route).into_bytes().into(),
-                    serving: None,
-                });
-            } else {
-                out.push(Artifact {
-                    path: REDIRECTS_PATH.into(),
-                    body: cloudflare::redirects().into_bytes().into(),
-                    serving: None,
-                });
-            }
-            if let Some(routes) = &lowered.routes {
-                out.push(cloudflare::routes(routes));
-            }
-            out.push(Artifact {
-                path: NOT_FOUND_PATH.into(),
-                body: cloudflare::NOT_FOUND_PAGE.as_bytes().to_vec().into(),
-                serving: None,
-            });
-            out.extend(headers);
-        }
-        Host::Vercel => {
-            let markdown = markdown::index(documents).is_some()
-                && !lowered.skip.iter().any(|f| f == markdown::INDEX_PATH);
-            out.push(vercel::emit(
-                documents,
-                route,
-                lowered.home.as_deref(),
-                markdown,
-            ));
-        }
-        Host::GithubPages => out.extend(github_pages::render(documents, &lowered.twins)),
-        Host::Generic => {
-            // The `.htaccess` and nginx routes work; only the documents' links cannot count on them.
-            let serve_route = has_query_pair(documents);
-            out.extend(headers);
-            let home = lowered.home.as_deref();
-            let markdown = markdown::index(documents).is_some()
-                && !lowered.skip.iter().any(|f| f == markdown::INDEX_PATH);
-            out.push(generic::nginx(documents, serve_route, home, markdown));
-            out.push(generic::htaccess(documents, serve_route, home, markdown));
-        }
-    }
+    let mut out = (service.host.descriptor().render)(documents, lowered);
     out.extend(lowered.robots.as_deref().map(robots::render));
     out.extend(markdown::index(documents));
     out.retain(|a| !lowered.skip.contains(&a.path));
@@ -339,29 +402,45 @@ pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> V
 /// the writer puts it beside the output, where the user says (`--server-config`), never into
 /// the folder the server publishes.
 pub fn is_server_config(path: &str) -> bool {
-    path == generic::NGINX_PATH
+    all_files().any(|f| f.path == path && f.server_config)
 }
 
 /// `lower` then `render`, every host file, nothing known of the site: the host files, their
 /// diagnostics into `diags`.
 pub fn emit(service: &Service, documents: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
-    let lowered = lower(service, documents, &Choice::all(&[]), false, diags);
+    let choice = Choice::all(&[]);
+    let lowered = lower(
+        service,
+        documents,
+        &choice,
+        &Build::of(&choice.targets),
+        false,
+        diags,
+    );
     render(service, documents, &lowered)
 }
 
+/// Whether the build writes both ends of the query route: the document it is asked of and the
+/// one it serves.
 fn has_query_pair(artifacts: &[Artifact]) -> bool {
     let has = |path: &str| artifacts.iter().any(|a| a.path == path);
-    has(rfc002::DISCOVERY_PATH) && has(openapi::DISCOVERY_PATH)
+    has(rfc002::QUERY.path) && has(rfc002::QUERY.serves)
 }
 
-/// Whether this build routes `/api/discovery?format=openapi`, warning where the host cannot.
-fn query_route(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostics) -> bool {
+/// Whether this build routes the query route, warning where the host cannot.
+fn query_route(
+    service: &Service,
+    build: &Build,
+    artifacts: &[Artifact],
+    diags: &mut Diagnostics,
+) -> bool {
     let host = service.host;
+    let query = rfc002::QUERY;
     let has = |path: &str| artifacts.iter().any(|a| a.path == path);
-    if !has(rfc002::DISCOVERY_PATH) {
+    if !has(query.path) {
         return false;
     }
-    if !has(openapi::DISCOVERY_PATH) {
+    if !has(query.serves) {
         diags.push(
             Diagnostic::new(Code::HostMissingTarget, format!(
                 "{} and agents.json link to the OpenAPI document, but the `openapi` target is not built",
@@ -371,31 +450,103 @@ fn query_route(service: &Service, artifacts: &[Artifact], diags: &mut Diagnostic
         );
         return false;
     }
-    if service.routes_query() {
+    if build.routes_query(service) {
         return true;
     }
     if host.routes_query() {
         // The build leaves the routing file out, or the site has its own: said where decided.
         return false;
     }
-    let which = match host {
-        Host::GithubPages => "GitHub Pages",
-        _ => "a generic static host",
-    };
     diags.push(
-        Diagnostic::new(Code::LinkSubstituted, format!(
-            "{which} cannot answer {}?format=openapi: agents.json and ai-plugin.json link to {} instead",
-            rfc002::DISCOVERY_PATH,
-            openapi::DISCOVERY_PATH
-        ))
+        Diagnostic::new(
+            Code::LinkSubstituted,
+            format!(
+                "{} cannot answer {}: agents.json and ai-plugin.json link to {} instead",
+                host.descriptor().called,
+                query.url(),
+                query.serves
+            ),
+        )
         .at("deploy.host")
         .help(format!(
             "on Netlify, Cloudflare Pages or Vercel set `[deploy] host` (or --host) and wellgen \
              routes it; on your own Apache the generic host's .htaccess, and on nginx the \
-             snippet `--server-config DIR` writes, route {}?format=openapi to {}",
-            rfc002::DISCOVERY_PATH,
-            openapi::DISCOVERY_PATH
+             snippet `--server-config DIR` writes, route {} to {}",
+            query.url(),
+            query.serves
         )),
     );
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_read_back() {
+        let mut names = BTreeSet::new();
+        for (host, name) in Host::ALL.into_iter().zip(Host::NAMES) {
+            assert_eq!(host.name(), name);
+            assert!(names.insert(name), "{name} named twice");
+            assert_eq!(Host::parse(name), Some(host));
+        }
+        assert_eq!(Host::parse("github_pages"), None);
+    }
+
+    #[test]
+    fn each_fact_names_a_file_of_the_host() {
+        for host in Host::ALL {
+            let d = host.descriptor();
+            let has = |path: &str| d.files.iter().any(|f| f.path == path);
+            assert!(d.route.is_none_or(has), "{}", host.name());
+            assert!(d.marks.iter().all(|m| has(m)), "{}", host.name());
+            assert_eq!(d.headers.is_some(), has(headers::PATH), "{}", host.name());
+            if let Some(by) = d.env {
+                let (name, value) = by.split_once('=').expect("NAME=value");
+                assert!(!name.is_empty() && !value.is_empty(), "{by}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_file_several_hosts_write_merges_one_way() {
+        for f in all_files() {
+            assert_eq!(merge_of(f.path), f.merge, "{}", f.path);
+            assert!(f.path.starts_with('/'), "{}", f.path);
+        }
+        assert_eq!(merge_of("/.well-known/ai"), Merge::Owned);
+        assert!(is_server_config(generic::NGINX_PATH));
+        assert!(!files().contains(&generic::NGINX_PATH));
+    }
+
+    #[test]
+    fn a_build_is_recognised_by_its_host_files() {
+        let of = |paths: &[&str]| {
+            Host::of_build(&paths.iter().map(|p| p.to_string()).collect::<Vec<_>>())
+        };
+        let cases: [(&[&str], Host); 9] = [
+            (&["/_redirects", "/_headers", "/robots.txt"], Host::Netlify),
+            (&["/_worker.js", "/404.html", "/_headers"], Host::Cloudflare),
+            (&["/_redirects", "/404.html", "/_headers"], Host::Cloudflare),
+            (&["/vercel.json", "/index.md"], Host::Vercel),
+            (&["/.nojekyll"], Host::GithubPages),
+            (&["/_headers", "/.htaccess"], Host::Generic),
+            (&["/_headers"], Host::Generic),
+            (&["/.well-known/ai"], Host::Generic),
+            (&[], Host::Generic),
+        ];
+        for (paths, host) in cases {
+            assert_eq!(of(paths), host, "{paths:?}");
+        }
+    }
+
+    #[test]
+    fn the_query_route_joins_two_documents() {
+        let docs = |t: Target| t.descriptor().documents.iter().map(|d| d.path);
+        let query = rfc002::QUERY;
+        assert!(docs(Target::Rfc002).any(|p| p == query.path));
+        assert!(docs(Target::OpenApi).any(|p| p == query.serves));
+        assert_eq!(query.url(), "/api/discovery?format=openapi");
+    }
 }

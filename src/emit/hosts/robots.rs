@@ -12,14 +12,17 @@
 
 use std::fmt::Write as _;
 
-use super::Artifact;
-use super::section::{BEGIN, END};
+use super::section::{BEGIN, END, Placement};
+use super::{Artifact, HostFile, Merge};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::Target;
 use crate::model::Service;
 use crate::model::robots::Access;
 
 pub const PATH: &str = "/robots.txt";
+/// Groups of robots.txt that name the same agent are combined wherever they stand: wellgen's
+/// section is appended to the site's file.
+pub const FILE: HostFile = HostFile::published(PATH, Merge::Section(Placement::Append));
 /// Where a site's sitemap is looked for (and where scanners look without a `Sitemap:` line).
 pub const SITEMAP_PATH: &str = "/sitemap.xml";
 

@@ -1,4 +1,4 @@
-//! `vercel.json` for Vercel: a `headers` entry per document, the `?format=openapi` route, and
+//! `vercel.json` for Vercel: a `headers` entry per document, the query route, and
 //! the home page's `Link` header and Markdown answer, merged into the user's own vercel.json
 //! without losing any of their entries.
 //!
@@ -16,10 +16,35 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value, json};
 
 use super::headers::document_headers;
-use super::{Artifact, Merged};
-use crate::emit::targets::{openapi, rfc002};
+use super::{Artifact, HostDescriptor, HostFile, Lowered, Merge, Merged};
+use crate::emit::targets::rfc002;
 
 pub const PATH: &str = "/vercel.json";
+/// wellgen's entries inside the site's own vercel.json.
+pub const FILE: HostFile = HostFile::published(PATH, Merge::VercelJson);
+
+pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
+    called: "Vercel",
+    help: "Vercel: `vercel.json` headers and redirects, merged into the user's",
+    env: Some("VERCEL=1"),
+    files: &[FILE],
+    route: Some(PATH),
+    headers: None,
+    marks: &[PATH],
+    lower: super::no_checks,
+    render: render_host,
+};
+
+/// vercel.json: the documents' headers, the query route where the build routes it, the home
+/// page's `Link` and Markdown answer.
+fn render_host(documents: &[Artifact], lowered: &Lowered) -> Vec<Artifact> {
+    vec![emit(
+        documents,
+        lowered.route,
+        lowered.home.as_deref(),
+        lowered.markdown(documents),
+    )]
+}
 const SCHEMA: &str = "https://openapi.vercel.sh/vercel.json";
 /// The member naming the schema: wellgen writes it only into a vercel.json it creates.
 const SCHEMA_KEY: &str = "$schema";
@@ -33,8 +58,8 @@ pub const HOME_SOURCE: &str = "/{index.html}?";
 /// expression over the whole value).
 const MARKDOWN_ACCEPT: &str = "(.*)text/markdown(.*)";
 
-/// wellgen's own vercel.json: only its entries. `route_query` adds the `?format=openapi`
-/// redirect; `home` (a `Link` value) the home page's header, with `Vary: Accept` and, with
+/// wellgen's own vercel.json: only its entries. `route_query` adds the query route's
+/// redirect ([`rfc002::QUERY`]); `home` (a `Link` value) the home page's header, with `Vary: Accept` and, with
 /// `markdown`, the redirect of a Markdown request to `/index.md`.
 pub fn emit(
     artifacts: &[Artifact],
@@ -73,10 +98,11 @@ pub fn emit(
         }));
     }
     if route_query {
+        let query = rfc002::QUERY;
         redirects.push(json!({
-            "source": rfc002::DISCOVERY_PATH,
-            "has": [{ "type": "query", "key": "format", "value": "openapi" }],
-            "destination": openapi::DISCOVERY_PATH,
+            "source": query.path,
+            "has": [{ "type": "query", "key": query.param, "value": query.value }],
+            "destination": query.serves,
             "permanent": false
         }));
     }

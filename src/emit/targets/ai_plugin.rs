@@ -45,8 +45,12 @@ pub struct Lowered<'a> {
 }
 
 /// Every check of the manifest: `None` inside when a field OpenAI requires has no source.
-pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
-    let openapi = openapi_link(service);
+pub fn lower<'a>(
+    service: &'a Service,
+    build: &crate::emit::Build,
+    diags: &mut Diagnostics,
+) -> Lowered<'a> {
+    let openapi = openapi_link(service, build);
     Lowered {
         manifest: manifest(service, &openapi, diags),
     }

@@ -32,7 +32,7 @@ pub mod rfc002;
 
 use std::sync::OnceLock;
 
-use super::{Artifact, Serving};
+use super::{Artifact, Build, Serving};
 use crate::diag::Diagnostics;
 use crate::emit::derive::agis::Derived;
 use crate::model::Service;
@@ -222,16 +222,36 @@ pub fn linked(service: &Service, built: &[Target]) -> Vec<Linked> {
     all
 }
 
+/// A document answered at another document's URL when the request's query asks for it
+/// (RFC-002's `/api/discovery?format=openapi` is the OpenAPI document). A static host serves
+/// files by path alone, so a host rule routes it (`emit::hosts`), where the host has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Query {
+    /// The path of the document the query is asked of.
+    pub path: &'static str,
+    /// The query parameter and the value that asks for the other document.
+    pub param: &'static str,
+    pub value: &'static str,
+    /// The path of the document that answers it.
+    pub serves: &'static str,
+}
+
+impl Query {
+    /// The URL path and query, as documents link it: `/api/discovery?format=openapi`.
+    pub fn url(&self) -> String {
+        format!("{}?{}={}", self.path, self.param, self.value)
+    }
+}
+
 /// The URL documents link the OpenAPI description by (agents.json's `discovery.openapi`,
-/// ai-plugin.json's `api.url`): RFC-002's `/api/discovery?format=openapi` where the host
-/// routes the query, else the static file it is routed to.
-pub fn openapi_link(service: &Service) -> String {
-    if service.routes_query() {
-        service
-            .site_url
-            .join(&format!("{}?format=openapi", rfc002::DISCOVERY_PATH))
+/// ai-plugin.json's `api.url`): RFC-002's query route ([`rfc002::QUERY`]) where this build
+/// routes it, else the static file it is routed to.
+pub fn openapi_link(service: &Service, build: &Build) -> String {
+    let query = rfc002::QUERY;
+    if build.routes_query(service) {
+        service.site_url.join(&query.url())
     } else {
-        service.site_url.join(openapi::DISCOVERY_PATH)
+        service.site_url.join(query.serves)
     }
 }
 
@@ -371,20 +391,22 @@ pub enum Lowered<'a> {
 }
 
 impl Target {
-    /// Every check of this target's spec on `service`, reported into `diags`. `built` are the
-    /// targets of the build: documents that link to other documents link only to those.
+    /// Every check of this target's spec on `service`, reported into `diags`. `build` holds the
+    /// targets of the build (documents that link to other documents link only to those) and
+    /// whether it routes the query route.
     pub fn lower<'a>(
         self,
         service: &'a Service,
-        built: &[Target],
+        build: &Build,
         shared: &'a Shared<'a>,
         diags: &mut Diagnostics,
     ) -> Lowered<'a> {
+        let built = build.targets;
         match self {
             Self::AiEndpoint => Lowered::AiEndpoint(ai::lower(service, built, diags)),
             Self::IaJson => Lowered::IaJson(ia_json::lower(service, diags)),
-            Self::Rfc002 => Lowered::Rfc002(rfc002::lower(service, built, diags)),
-            Self::AiPlugin => Lowered::AiPlugin(ai_plugin::lower(service, diags)),
+            Self::Rfc002 => Lowered::Rfc002(rfc002::lower(service, build, diags)),
+            Self::AiPlugin => Lowered::AiPlugin(ai_plugin::lower(service, build, diags)),
             Self::OpenApi => Lowered::OpenApi(openapi::lower(service, built, diags)),
             Self::Adp => Lowered::Adp(adp::lower(service, diags)),
             Self::Agis => Lowered::Agis(agis::lower(service, shared.agis(service), diags)),
@@ -406,7 +428,7 @@ impl Target {
     /// one target.
     pub fn emit(self, service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         let shared = Shared::default();
-        self.lower(service, &Self::ALL, &shared, diags)
+        self.lower(service, &Build::of(&Self::ALL), &shared, diags)
             .render(service, &Self::ALL)
     }
 }

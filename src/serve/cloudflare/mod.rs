@@ -28,6 +28,7 @@ use std::sync::{Arc, Mutex};
 use self::rules::Rules;
 use self::worker::Worker;
 use super::Reply;
+use crate::emit::targets::rfc002::QUERY;
 
 /// What every answer of the asset server gets (a worker's own answers and a 5xx excepted),
 /// before `_headers` applies: `_headers` may replace or detach them.
@@ -95,7 +96,7 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str, acce
         return assets.respond(method, &url);
     };
     // What wellgen's worker does: its own 404 for the manifest, a page's Markdown twin for
-    // `Accept: text/markdown`, the `?format=openapi` route to the OpenAPI file (as a request
+    // `Accept: text/markdown`, the query route (`QUERY`) to the OpenAPI file (as a request
     // without the query), `Vary: Accept` on HTML, and its headers on a 2xx answer.
     let mut path = url.path().to_string();
     if worker.private.as_deref() == Some(path.as_str()) {
@@ -130,8 +131,8 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str, acce
         && path == worker.discovery
         && url
             .query_pairs()
-            .find(|(k, _)| k == "format")
-            .is_some_and(|(_, v)| v == "openapi");
+            .find(|(k, _)| k == QUERY.param)
+            .is_some_and(|(_, v)| v == QUERY.value);
     let mut reply = if routed {
         path = worker.openapi.clone();
         match url.join(&worker.openapi) {

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::budget::{self, OUTPUT_LEVELS, Reshare, Step, source_budget};
-use crate::emit::derive::published::RFC002_SERVING;
+use crate::emit::derive::published::{OPENAPI_DISCOVERY_PATH, RFC002_SERVING};
 use crate::emit::derive::request::{body_content_type, rate_limited};
 use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::{Artifact, to_json_bytes_budgeted};
@@ -20,7 +20,7 @@ use crate::values::path::Segment;
 /// `/openapi.json` for people and tools that look there; the second path is the static file
 /// that hosts route `/api/discovery?format=openapi` to (see `emit::hosts`). Same bytes.
 pub const PATHS: [&str; 2] = ["/openapi.json", DISCOVERY_PATH];
-pub const DISCOVERY_PATH: &str = "/api/discovery.openapi.json";
+pub const DISCOVERY_PATH: &str = OPENAPI_DISCOVERY_PATH;
 pub const VERSION: &str = "3.1.0";
 
 /// The OpenAPI media type with its version parameter (OpenAPI 3.1 §4.1 media types).

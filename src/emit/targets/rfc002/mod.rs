@@ -1,16 +1,16 @@
 //! RFC-002 (ar-agents, "Agent-Discovery-By-Default"): `/.well-known/agents.json` and
 //! `/api/discovery`. Its third document, `/.well-known/ai-plugin.json`, is the opt-in
 //! `ai-plugin` target; its fourth, the OpenAPI variant at `/api/discovery?format=openapi`, is
-//! the `openapi` target, and `hosts` routes the query.
+//! the `openapi` target's document, declared here as [`QUERY`], which `hosts` route.
 
 mod agents_json;
 mod discovery;
 mod generated_at;
 
 use crate::diag::Diagnostics;
-use crate::emit::derive::published::RFC002_SERVING;
-use crate::emit::targets::{Descriptor, Document, Link, Relation, Target, openapi_link};
-use crate::emit::{Artifact, Serving};
+use crate::emit::derive::published::{OPENAPI_DISCOVERY_PATH, RFC002_SERVING};
+use crate::emit::targets::{Descriptor, Document, Link, Query, Relation, Target, openapi_link};
+use crate::emit::{Artifact, Build, Serving};
 use crate::model::Service;
 
 pub use generated_at::{generated_at, rfc3339};
@@ -19,6 +19,14 @@ pub use generated_at::{generated_at, rfc3339};
 pub const SERVING: Serving = RFC002_SERVING;
 pub const AGENTS_PATH: &str = "/.well-known/agents.json";
 pub const DISCOVERY_PATH: &str = "/api/discovery";
+/// §3's fourth document: `/api/discovery?format=openapi` answers with the OpenAPI document.
+/// Every host rule that routes it (and `wellgen serve`) renders from this declaration.
+pub const QUERY: Query = Query {
+    path: DISCOVERY_PATH,
+    param: "format",
+    value: "openapi",
+    serves: OPENAPI_DISCOVERY_PATH,
+};
 
 pub const DESCRIPTOR: Descriptor = Descriptor {
     name: "rfc002",
@@ -53,9 +61,10 @@ pub struct Lowered {
 }
 
 /// Every diagnostic of RFC-002's two documents, in the order they are written: agents.json,
-/// /api/discovery. `built`: agents.json links to ai-plugin.json when the build publishes it.
-pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lowered {
-    let links = Links::new(service, built);
+/// /api/discovery. agents.json links to ai-plugin.json when the build publishes it, and to
+/// [`QUERY`] when the build routes it.
+pub fn lower(service: &Service, build: &Build, diags: &mut Diagnostics) -> Lowered {
+    let links = Links::new(service, build);
     let agents = agents_json::lower(service, diags);
     let generated_at = discovery::lower(service, diags);
     Lowered {
@@ -93,11 +102,11 @@ pub struct Links {
 }
 
 impl Links {
-    /// The links of a build of `built`.
-    fn new(service: &Service, built: &[Target]) -> Self {
-        let plugin = built.contains(&Target::AiPlugin) && Target::AiPlugin.writes(service);
+    /// The links of `build`.
+    fn new(service: &Service, build: &Build) -> Self {
+        let plugin = build.targets.contains(&Target::AiPlugin) && Target::AiPlugin.writes(service);
         let site = &service.site_url;
-        let openapi = openapi_link(service);
+        let openapi = openapi_link(service, build);
         Self {
             machine_readable: site.join(DISCOVERY_PATH),
             openapi,
