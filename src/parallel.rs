@@ -1,7 +1,7 @@
 //! The one way wellgen spreads work over cores (batch builds, the targets of a large service):
 //! scoped threads pulling items from one queue, results in item order.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 /// `f` of every item on `workers` threads, results in item order. `done` counts finished items
@@ -115,15 +115,42 @@ fn run<T: Sync, S: Send, R: Send>(
     (results, states)
 }
 
+/// Set once the process is known to end as soon as its one command is done (a single
+/// `wellgen build`, `check` or `import`; never a batch, `serve` or a test), by the command
+/// line, which alone decides when the process ends.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// Says that the process ends as soon as its command is done: from now on, what is released
+/// is left for the exit to free.
+pub fn exits_after_command() {
+    EXITING.store(true, Ordering::Relaxed);
+}
+
 /// Lets go of `value`, known to be large: when the process ends as soon as its command is done
-/// (`exiting`), it is forgotten, and the exit returns its memory at once; otherwise it is
-/// dropped aside ([`drop_aside`]). Freeing the model of GitHub's description node by node cost
-/// a single build tens of milliseconds of CPU beside its writer, for memory nothing would reuse.
-pub fn release<T: Send + 'static>(value: T, exiting: bool) {
+/// ([`exits_after_command`]), it is forgotten, and the exit returns its memory at once;
+/// otherwise it is dropped aside ([`drop_aside`]). Freeing the model of GitHub's description
+/// node by node cost a single build tens of milliseconds of CPU beside its writer, for memory
+/// nothing would reuse.
+pub fn release<T: Send + 'static>(value: T) {
+    release_as(value, EXITING.load(Ordering::Relaxed));
+}
+
+fn release_as<T: Send + 'static>(value: T, exiting: bool) {
     if exiting {
         std::mem::forget(value);
     } else {
         drop_aside(value);
+    }
+}
+
+/// A new value for the rest of the command, in `slot` (dropped with it) unless the process ends
+/// after its command ([`exits_after_command`]): then leaked, for the exit to free. For a large
+/// value that borrows what lives on, and so cannot be [`release`]d.
+pub fn for_the_command<T: Default>(slot: &mut Option<T>) -> &T {
+    if EXITING.load(Ordering::Relaxed) {
+        Box::leak(Box::default())
+    } else {
+        slot.insert(T::default())
     }
 }
 
@@ -211,13 +238,13 @@ mod tests {
     #[test]
     fn a_value_released_is_forgotten_only_when_the_process_is_exiting() {
         let value = std::sync::Arc::new(());
-        release(value.clone(), true);
+        release_as(value.clone(), true);
         assert_eq!(
             std::sync::Arc::strong_count(&value),
             2,
             "forgotten: never dropped"
         );
-        release(value.clone(), false);
+        release_as(value.clone(), false);
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
         while std::sync::Arc::strong_count(&value) > 2 {
             assert!(std::time::Instant::now() < deadline, "dropped aside");

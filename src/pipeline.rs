@@ -46,10 +46,6 @@ pub struct Options {
     pub site_url: Option<String>,
     /// Codes silenced by `--allow`, added to service.toml's `[check] allow`.
     pub allow: Vec<String>,
-    /// The process ends once this compile's output is used (a single `wellgen build` or
-    /// `check`): the large values only the targets needed are left for the exit to free
-    /// ([`crate::parallel::release`]).
-    pub exits_after: bool,
 }
 
 /// A compile's result. `artifacts` is empty unless `diags` has no error.
@@ -213,7 +209,7 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         let (mut checked, mut emitted) = (Diagnostics::default(), Diagnostics::default());
         let documents = std::thread::scope(|s| {
             s.spawn(|| check::run(&service, &options.policy, &mut checked));
-            emit_targets(&service, &choice, &build, options.exits_after, &mut emitted)
+            emit_targets(&service, &choice, &build, &mut emitted)
         });
         diags.append(checked);
         diags.append(emitted);
@@ -254,30 +250,22 @@ pub fn emit_chosen(
     site_worker: bool,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
-    match emit_targets(service, choice, build, false, diags) {
+    match emit_targets(service, choice, build, diags) {
         Some(documents) => emit_hosts(service, choice, build, site_worker, documents, diags),
         None => Vec::new(),
     }
 }
 
-/// The documents of `choice`'s targets, or `None` if a check found an error. `exiting`: as
-/// [`Options::exits_after`].
+/// The documents of `choice`'s targets, or `None` if a check found an error.
 fn emit_targets(
     service: &Service,
     choice: &Choice,
     build: &Build,
-    exiting: bool,
     diags: &mut Diagnostics,
 ) -> Option<Vec<Artifact>> {
-    // What the targets derive alike is borrowed by each for as long as the model: when the
-    // process is exiting it is leaked rather than freed at the end (see `parallel::release`).
-    let kept;
-    let shared: &Shared = if exiting {
-        Box::leak(Box::default())
-    } else {
-        kept = Shared::default();
-        &kept
-    };
+    // What the targets derive alike borrows the model for as long as the model lives.
+    let mut slot = None;
+    let shared: &Shared = crate::parallel::for_the_command(&mut slot);
     let mut artifacts = emit::lower_and_render(service, *build, shared, None, diags)?;
     artifacts.retain(|a| !choice.skips(&a.path));
     Some(artifacts)

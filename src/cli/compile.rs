@@ -103,7 +103,7 @@ pub(super) fn compile_into(
     if let Some(service) = compiled.service
         && service.capabilities.len() >= DROP_ASIDE_FROM
     {
-        crate::parallel::release(service, input.exits_after);
+        crate::parallel::release(service);
     }
     if valid {
         Compiled::Ok(compiled.artifacts, diags)
@@ -203,12 +203,10 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
             max_input_size: input.max_input_size,
             ref_root: input.ref_root.clone(),
             base_url: input.base_url.clone(),
-            exits_after: input.exits_after,
             ..Default::default()
         },
         site_url: input.site_url.clone(),
         allow: input.allow.clone(),
-        exits_after: input.exits_after,
     };
     let sources = Sources {
         path: &path,

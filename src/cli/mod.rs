@@ -204,9 +204,6 @@ pub struct Input {
     /// `_worker.js` of the site's own there is kept.
     #[arg(skip)]
     pub site: Option<PathBuf>,
-    /// The process ends once this one source is built or checked (not a batch, not `serve`).
-    #[arg(skip)]
-    pub exits_after: bool,
     /// The API's https base URL, as `[service] base_url` sets it; for an OpenAPI document, over its servers (its base path without a host is kept).
     #[arg(long, value_name = "URL", value_parser = parse_base_url)]
     pub base_url: Option<String>,
@@ -305,11 +302,14 @@ pub fn run(cli: &Cli) -> u8 {
     dispatch(cli, false)
 }
 
-/// `exiting`: the process ends when the command is done (`Input::exits_after`).
+/// `exiting`: the process ends when the command is done. For one source (not a batch, not
+/// `serve`), what is large is then left for the exit to free (`parallel::release`).
 fn dispatch(cli: &Cli, exiting: bool) -> u8 {
-    let one = |input: &Input| Input {
-        exits_after: exiting,
-        ..input.clone()
+    let one = |input: &Input| {
+        if exiting {
+            crate::parallel::exits_after_command();
+        }
+        input.clone()
     };
     match &cli.command {
         // A folder as SOURCE: every service.toml below it.
@@ -352,6 +352,9 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
             notes,
             verbose,
         } => {
+            if exiting {
+                crate::parallel::exits_after_command();
+            }
             let options = openapi::Options {
                 max_input_size: *max_input_size,
                 ref_root: ref_root.clone(),
@@ -361,7 +364,6 @@ fn dispatch(cli: &Cli, exiting: bool) -> u8 {
                 },
                 base_url: base_url.clone(),
                 command: "import",
-                exits_after: exiting,
             };
             let shown = Shown {
                 errors_only: cli.quiet,

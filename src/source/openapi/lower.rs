@@ -114,7 +114,6 @@ fn lower_on(
         placeholders: Vec::new(),
         base_url_flag: options.base_url.clone(),
         command: options.command,
-        exiting: options.exits_after,
         base_path: None,
         templates: HashMap::new(),
     };
@@ -156,8 +155,6 @@ pub(super) struct Lx<'a> {
     base_url_flag: Option<String>,
     /// The command the user ran (`build`, `check`, `import`), for helps that name it.
     command: &'static str,
-    /// The process ends after this build: what is let go of is forgotten, not freed.
-    exiting: bool,
     /// The base path the document gives without a host (Swagger `basePath`, a relative server
     /// URL), joined to the base URL the user gives.
     base_path: Option<String>,
@@ -282,7 +279,6 @@ impl Lx<'_> {
             placeholders: Vec::new(),
             base_url_flag: self.base_url_flag.clone(),
             command: self.command,
-            exiting: self.exiting,
             base_path: self.base_path.clone(),
             templates: HashMap::new(),
         }
@@ -318,8 +314,8 @@ impl Lx<'_> {
                 },
             );
             // Their remembered expansions are freed beside what comes next, or forgotten when
-            // the process ends after the build (freeing them cost GitHub's build 20 ms of CPU).
-            crate::parallel::release(forks, self.exiting);
+            // the process ends after the command (freeing them cost GitHub's build 20 ms of CPU).
+            crate::parallel::release(forks);
             let spent = done.iter().map(|(_, _, spent)| *spent).sum::<usize>();
             if spent <= self.docs.expansion_left() && !self.docs.failed_since(&mark) {
                 // What the import on one thread would have spent, in the same steps.

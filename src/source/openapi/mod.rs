@@ -38,9 +38,6 @@ pub struct Options {
     pub base_url: Option<String>,
     /// The command being run (`build`, `check`, `import`), for helps that name it.
     pub command: &'static str,
-    /// The process ends once this import's build is done: the parsed documents are forgotten
-    /// rather than freed ([`crate::parallel::release`]).
-    pub exits_after: bool,
 }
 
 impl Default for Options {
@@ -51,7 +48,6 @@ impl Default for Options {
             ref_root: None,
             base_url: None,
             command: "build",
-            exits_after: false,
         }
     }
 }
@@ -111,7 +107,7 @@ pub fn import_text(
         i.doc.source_bytes = Some(text.len());
     }
     if text.len() >= DROP_ASIDE_FROM {
-        crate::parallel::release(docs.into_values(), options.exits_after);
+        crate::parallel::release(docs.into_values());
     }
     imported
 }
