@@ -22,7 +22,7 @@ fn names(service: &Service, diags: &mut Diagnostics) {
     for c in &service.capabilities {
         if let Some(first) = seen.insert(&c.id, c.index) {
             diags.push(
-                Diagnostic::new(Code::TargetRule, format!(
+                Diagnostic::new(Code::IajsonNameTwice, format!(
                     "endpoint name `{}` is already used by capabilities[{first}]; ia.json names \
                      must be unique across public, protected and user_required (§4.3.2)",
                     c.id
@@ -33,7 +33,7 @@ fn names(service: &Service, diags: &mut Diagnostics) {
         if !is_snake_case(&c.id) {
             diags.push(
                 Diagnostic::new(
-                    Code::TargetRule,
+                    Code::IajsonNameCase,
                     format!(
                         "`{}` is not snake_case: ia.json endpoint names MUST be (§4.3.2)",
                         c.id
@@ -66,7 +66,7 @@ fn scopes(service: &Service, diags: &mut Diagnostics) {
             if !declared.is_some_and(|d| d.contains_key(s)) {
                 diags.push(
                     Diagnostic::new(
-                        Code::TargetRule,
+                        Code::IajsonScopeUndeclared,
                         format!("scope `{s}` is not declared in auth.oauth2.scopes"),
                     )
                     .at(format!("{}.{i}", c.field("scopes"))),
@@ -83,7 +83,7 @@ fn access(service: &Service, diags: &mut Diagnostics) {
     for c in &service.capabilities {
         if c.access != Access::Public && auth.is_none() {
             diags.push(
-                Diagnostic::new(Code::TargetRule, format!(
+                Diagnostic::new(Code::IajsonAuthMissing, format!(
                     "`{}` is {} but the service declares no authentication: ia.json needs `auth` \
                      for it (§4.4)",
                     c.id,
