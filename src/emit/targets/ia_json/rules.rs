@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Access, Auth, Service};
+use crate::text::is_snake_case;
 
 pub fn check(service: &Service, diags: &mut Diagnostics) {
     names(service, diags);
@@ -113,28 +114,5 @@ fn access(service: &Service, diags: &mut Diagnostics) {
             .at(c.field("access"))
             .help("use `type = \"oauth2\"` in [auth], or `access = \"protected\"`"),
         );
-    }
-}
-
-/// Words of `[a-z0-9]` joined by single underscores, starting with a letter.
-fn is_snake_case(s: &str) -> bool {
-    s.starts_with(|c: char| c.is_ascii_lowercase())
-        && s.split('_').all(|w| {
-            !w.is_empty()
-                && w.chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn snake_case_is_strict() {
-        assert!(is_snake_case("search_products") && is_snake_case("v2_get"));
-        for bad in ["a__b", "a_", "_a", "A", "2a", "a-b", ""] {
-            assert!(!is_snake_case(bad), "{bad}");
-        }
     }
 }
