@@ -48,6 +48,54 @@ pub fn ascii_lower_or_underscore(text: &str) -> String {
         .collect()
 }
 
+/// `listPets`, `get-HTTPStatus`, `GET /pets/{petId}` → `list_pets`, `get_http_status`,
+/// `get_pets_pet_id`: the words of `text` in lower case, joined by `_`. Words break where heck
+/// breaks them (a capital after a lower-case letter, or after digits that follow one; the last
+/// capital of an acronym), and at every character that is not an ASCII letter or digit: what
+/// this names (capability ids, parameter names, path words) must be ASCII, and heck alone keeps
+/// `ü` and splits nothing at it. Empty when `text` has no ASCII letter or digit; it may start
+/// with a digit (callers that need a letter first add one).
+pub fn snake_case(text: &str) -> String {
+    heck::AsSnakeCase(ascii_words(text)).to_string()
+}
+
+/// An id made of `text`: its [`snake_case`], with `op_` before a leading digit, or `fallback`
+/// when `text` has no ASCII letter or digit. `2fa.enable` → `op_2fa_enable`.
+pub fn snake_id(text: &str, fallback: &str) -> String {
+    let id = snake_case(text);
+    match id.chars().next() {
+        None => fallback.to_string(),
+        Some(c) if c.is_ascii_digit() => format!("op_{id}"),
+        Some(_) => id,
+    }
+}
+
+/// [`snake_case`] joined by `-`: `productReviews`, `product_reviews` → `product-reviews`.
+pub fn kebab_case(text: &str) -> String {
+    heck::AsKebabCase(ascii_words(text)).to_string()
+}
+
+/// `text` with every character that is not an ASCII letter or digit a space, which heck reads
+/// as a word break.
+fn ascii_words(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect()
+}
+
+/// Words of `[a-z0-9]` joined by single underscores, starting with a letter: `search_products`,
+/// `v2_get`; not `a__b`, `a_`, `_a`, `2a`, `A`. What capability ids, ia.json endpoint names and
+/// AGIS error names must be.
+pub fn is_snake_case(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.split('_').all(|word| {
+            !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
 /// `text` on one line and at most `max` characters, cut at a word boundary with `…` when
 /// longer; the flag says whether it was cut.
 pub fn shorten(text: &str, max: usize) -> (String, bool) {
@@ -613,6 +661,42 @@ pub fn list(items: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snake_and_kebab_case_break_words_at_case_and_non_ascii() {
+        for (text, snake) in [
+            ("listPets", "list_pets"),
+            ("getHTTPStatus", "get_http_status"),
+            ("get-HTTPStatus", "get_http_status"),
+            ("GET /pets/{petId}", "get_pets_pet_id"),
+            ("repos/get-content", "repos_get_content"),
+            ("SearchProducts", "search_products"),
+            ("v2Get", "v2_get"),
+            ("UTF8Decode", "utf8_decode"),
+            ("AKIAIOSFODNN7EXAMPLE", "akiaiosfodnn7example"),
+            ("2fa.enable", "2fa_enable"),
+            ("créerCompte", "cr_er_compte"),
+            ("__a__b__", "a_b"),
+            ("$$$", ""),
+        ] {
+            assert_eq!(snake_case(text), snake, "{text}");
+        }
+        assert_eq!(snake_id("1st", "x"), "op_1st");
+        assert_eq!(snake_id("$$$", "operation"), "operation");
+        assert_eq!(kebab_case("productReviews"), "product-reviews");
+        assert_eq!(kebab_case("product_reviews"), "product-reviews");
+        assert_eq!(kebab_case("Widgets"), "widgets");
+    }
+
+    #[test]
+    fn snake_case_is_strict() {
+        for good in ["search_products", "v2_get", "a", "a_b1"] {
+            assert!(is_snake_case(good), "{good}");
+        }
+        for bad in ["a__b", "a_", "_a", "A", "2a", "a-b", "aB", ""] {
+            assert!(!is_snake_case(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn one_line_joins_words_as_split_whitespace_does() {

@@ -180,10 +180,85 @@ codes! {
         "text that must not be published (control or hidden characters, instructions to agents)",
         "holds a hidden character U+202E",
         "remove the character or phrase at the caret";
-    TargetRule = "E-target-rule", error, "targets",
-        "a target's spec forbids what the file says, and no document can be written",
-        "`n` is not an MCP tool name",
-        "change the value as the help says";
+
+    // ---- targets: a rule of a target's spec that the document would break --------------------
+    IajsonNameTwice = "E-iajson-name-twice", error, "ia-json",
+        "two capabilities have one id: ia.json endpoint names are unique across public, protected and user_required (§4.3.2)",
+        "endpoint name `list_todos` is already used by capabilities[0]; ia.json names must be unique across public, protected and user_required (§4.3.2)",
+        "give each capability an id of its own";
+    IajsonNameCase = "E-iajson-name-case", error, "ia-json",
+        "a capability id is not snake_case, as ia.json endpoint names must be (§4.3.2)",
+        "`todos_` is not snake_case: ia.json endpoint names MUST be (§4.3.2)",
+        "use words of [a-z0-9] joined by single underscores, e.g. `search_products`";
+    IajsonScopeUndeclared = "E-iajson-scope-undeclared", error, "ia-json",
+        "a capability needs an OAuth 2 scope that `[auth] scopes` does not declare",
+        "scope `todos:write` is not declared in auth.oauth2.scopes",
+        "declare the scope in `[auth] scopes`, or drop it from the capability";
+    IajsonAuthMissing = "E-iajson-auth-missing", error, "ia-json",
+        "a protected or user_required capability, and no [auth]: ia.json needs `auth` for it (§4.4)",
+        "`list_todos` is protected but the service declares no authentication: ia.json needs `auth` for it (§4.4)",
+        "declare the scheme in [auth], or set `access = \"public\"`";
+    IajsonNoEndpoint = "E-iajson-no-endpoint", error, "ia-json",
+        "no capability is served under service.base_url, and ia.json needs at least one endpoint (§4.3)",
+        "ia.json needs at least one endpoint under service.base_url (§4.3), and none is",
+        "set base_url to the origin (or prefix) the capabilities are served under";
+    IajsonGrantTypes = "E-iajson-grant-types", error, "ia-json",
+        "OAuth 2 auth with an empty `grant_types`: ia.json needs at least one",
+        "must list at least one grant type",
+        "list the grants the authorization server offers, e.g. `grant_types = [\"authorization_code\"]`";
+    IajsonHttps = "E-iajson-https", error, "ia-json",
+        "`security.https_required = false`: ia.json requires HTTPS for the file and every endpoint (§8.1)",
+        "ia.json requires HTTPS for the file and every endpoint (§8.1 MUST)",
+        "remove the key or set it to true";
+    IajsonEmail = "E-iajson-email", error, "ia-json",
+        "the contact email is not a plain address, which ia.json's `format: email` needs",
+        "`\"help\"@todos.example` is not a plain email address (ia.json checks `format: email`)",
+        "write just `name@example.com`: no display name, no quoted parts";
+    IajsonUri = "E-iajson-uri", error, "ia-json",
+        "a URL holds a character a URI may not (RFC 3986), which ia.json's `format: uri` refuses",
+        "`{` may not appear in a URI (ia.json checks `format: uri`)",
+        "percent-encode the character";
+    McpToolName = "E-mcp-tool-name", error, "mcp",
+        "`semantic.mcp_tool_name` is not an MCP tool name",
+        "`List Todos` is not an MCP tool name",
+        "write 1–128 characters: lowercase letters, digits, `_`, `-` or `.`";
+    McpToolNameTwice = "E-mcp-tool-name-twice", error, "mcp",
+        "two capabilities declare one `semantic.mcp_tool_name`; tool names are unique (AGIS §6.2)",
+        "MCP tool name `todos` is used twice",
+        "give each capability a tool name of its own";
+    OpenapiPathClash = "E-openapi-path-clash", error, "openapi",
+        "two capabilities' paths differ only in parameter names, which one OpenAPI document cannot hold",
+        "`/todos/{todo_id}` differs from `/todos/{id}` only in parameter names; OpenAPI cannot hold both",
+        "name the parameter the same way in every capability on this path";
+    PluginNameForModel = "E-plugin-name-for-model", error, "ai-plugin",
+        "ai-plugin.json's name_for_model cannot be derived from service.name: its letters and digits are none, or over 50",
+        "ai-plugin.json's name_for_model cannot be derived from the name: without its other characters it is empty",
+        "set `[plugin] name_for_model` (letters and digits only, at most 50)";
+    PluginDescriptionForModel = "E-plugin-description-for-model", error, "ai-plugin",
+        "ai-plugin.json's description_for_model, derived from the capabilities, would be over its 8,000 characters",
+        "ai-plugin.json's description_for_model derived from the capabilities would be 9120 characters (at most 8000)",
+        "write `[plugin] description_for_model` (RFC-002 asks for 500-1000 characters)";
+    AgisPass = "E-agis-pass", error, "agis",
+        "an endpoint or the data manifest breaks a rule of AGIS's validation passes (§9.1); the message names the pass and the rule",
+        "AGIS Pass 8 (Schema Completeness), endpoint `FIND /todos`: `error` is a generic error name; name the condition (§7)",
+        "declare the value AGIS asks for under the capability's `[semantic]`, or fix the value at the caret";
+    AdpRule = "E-adp-rule", error, "adp",
+        "the ADP document or a detail document would break a rule of the ADP registry's validator; the message names the field",
+        "the ADP document would break ADP's rules: capabilities[0].name: `2fa` is not snake_case (^[a-z][a-z0-9_]*$)",
+        "change the value at the caret so the published document is valid";
+    A2aBlank = "E-a2a-blank", error, "a2a",
+        "service.name, description or version is blank, and the A2A agent card requires each (a2a.proto AgentCard)",
+        "is blank; the A2A agent card requires it (a2a.proto AgentCard)",
+        "write the value";
+    PrmAuthorizationServer = "E-prm-authorization-server", error, "oauth-protected-resource",
+        "an OAuth scheme names no authorization server, and oauth-protected-resource must list the one that issues the API's tokens",
+        "oauth-protected-resource needs the authorization server that issues the API's tokens, and this scheme names none",
+        "set the scheme's `authorization_servers`, `authorization_url` or `token_url`";
+    TemplateFailed = "E-template-failed", error, "targets",
+        "an embedded template failed to render: a bug in wellgen, not in the source",
+        "internal error: template llms.txt.j2 failed: undefined value; please report this",
+        "report it, with the source that shows it";
+    // ---- hosts: what the chosen host cannot serve ---------------------------------------------
     HostRule = "E-host-rule", error, "hosts",
         "the chosen host cannot serve what is built",
         "Cloudflare Pages allows at most 100 header rules",

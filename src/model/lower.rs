@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::*;
 use crate::diag::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::source::service_toml::{self as raw, to_json};
+use crate::text::{is_snake_case, snake_id};
 use crate::values::param::{Param, ParamIn, ParamType, parse_compact};
 use crate::values::path::PathTemplate;
 use crate::values::url::{HttpsUrl, check_https};
@@ -1609,7 +1610,11 @@ impl Cx<'_> {
                 .at(field)
                 .help(format!(
                     "use lowercase letters, digits and `_`, starting with a letter (e.g. `{}`)",
-                    crate::detect::secrets::safe_suggestion(id, suggest_id(id), "my_capability")
+                    crate::detect::secrets::safe_suggestion(
+                        id,
+                        snake_id(id, "my_capability"),
+                        "my_capability"
+                    )
                 )),
             );
         } else if id.len() > 64 {
@@ -2166,45 +2171,6 @@ fn parse_rate_limit(text: &str) -> Option<RateLimit> {
     })
 }
 
-pub(crate) fn is_snake_case(s: &str) -> bool {
-    s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && s.split('_').all(|part| !part.is_empty())
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-}
-
-/// A snake_case id close to `id`. Words break where case changes from lower to upper
-/// (`SearchProducts`) or at the last capital of an acronym (`HTTPStatus`), never inside a run
-/// of capitals: `AKIAIOSFODNN7EXAMPLE` is suggested as `akiaiosfodnn7example`, not spelt out
-/// letter by letter.
-fn suggest_id(id: &str) -> String {
-    let chars: Vec<char> = id.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_ascii_alphanumeric() {
-            let prev = i.checked_sub(1).map(|j| chars[j]);
-            let next = chars.get(i + 1).copied();
-            let boundary = c.is_ascii_uppercase()
-                && prev.is_some_and(|p| {
-                    p.is_ascii_lowercase()
-                        || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
-                });
-            if boundary && !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('_') && !out.is_empty() {
-            out.push('_');
-        }
-    }
-    let out = out.trim_matches('_').to_string();
-    match out.chars().next() {
-        Some(c) if c.is_ascii_lowercase() => out,
-        Some(_) => format!("op_{out}"),
-        None => "my_capability".into(),
-    }
-}
-
 fn is_cuit(s: &str) -> bool {
     let parts: Vec<&str> = s.split('-').collect();
     parts.len() == 3
@@ -2306,15 +2272,6 @@ fn is_request_size(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ids_are_suggested_in_snake_case() {
-        assert_eq!(suggest_id("SearchProducts"), "search_products");
-        assert_eq!(suggest_id("get-product"), "get_product");
-        assert_eq!(suggest_id("1st"), "op_1st");
-        assert_eq!(suggest_id("AKIAIOSFODNN7EXAMPLE"), "akiaiosfodnn7example");
-        assert_eq!(suggest_id("getHTTPStatus"), "get_http_status");
-    }
 
     #[test]
     fn small_validators() {

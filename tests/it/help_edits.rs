@@ -13,17 +13,17 @@
 //!   needs that file in the output folder.
 //! - E-host-rule and N-host-rule-skipped for Cloudflare's `_routes.json` and `_headers` limits
 //!   (src/emit/hosts/cloudflare.rs, headers.rs): need hundreds of documents.
-//! - W-ai-too-large (64 KB), W-iajson-too-large (1 MB), and E-target-rule for a derived
-//!   description_for_model over 8,000 characters: need inputs of that size; too slow here.
+//! - W-ai-too-large (64 KB), W-iajson-too-large (1 MB), and E-plugin-description-for-model for a
+//!   derived description_for_model over 8,000 characters: need inputs of that size; too slow here.
 //! - E-openapi-parse for YAML alias bombs and YAML nested too deep, E-openapi-ref for `$ref`
 //!   bombs (src/source/openapi/load.rs, yaml_depth.rs, refs.rs): guards against hostile input,
 //!   whose help is to rewrite the document, not one edit.
 //! - E-openapi-ref for `--ref-root` naming something that is not a folder: a command-line slip.
 //! - The base_url helps of the OpenAPI importer (src/source/openapi/lower.rs `base_url_help`):
 //!   `check` and `build` replace them with "set `service.base_url` in service.toml", tested here.
-//! - E-target-rule from the ADP and AGIS rule checks on derived values (adp/rules.rs, agis/check.rs),
-//!   and W-adp-value-dropped for a default of the wrong type: no input found that reaches them;
-//!   lowering refuses the authored values first.
+//! - E-adp-rule and E-agis-pass, the ADP and AGIS rule checks on derived values (adp/rules.rs,
+//!   agis/check.rs), and W-adp-value-dropped for a default of the wrong type: no input found
+//!   that reaches them; lowering refuses the authored values first.
 //! - W-host-missing-target (src/emit/hosts/mod.rs): `rfc002` always brings `openapi`, and the
 //!   OpenAPI document cannot be skipped alone, so no input builds the one without the other.
 //! - N-prm-location (src/emit/targets/oauth_resource.rs): its help is to serve the metadata at a
@@ -785,21 +785,21 @@ fn cases() -> Vec<Case> {
         case(
             "ai-plugin.json: a name with no letter or digit",
             Input::toml(FULL.replace("name = \"Todos\"", "name = \"✓ ✓ ✓\""), &["--target", "ai-plugin"]),
-            "E-target-rule",
+            "E-plugin-name-for-model",
             "set `[plugin] name_for_model`",
             |i| i.service(|t| after(t, "[plugin]\n", "name_for_model = \"Todos\"\n")),
         ),
         case(
             "ia.json: an id that is not snake_case",
             Input::toml(base.replace("\"list_todos\"", "\"todos_\""), ia),
-            "E-target-rule",
+            "E-iajson-name-case",
             "e.g. `search_products`",
             |i| i.service(|t| t.replace("\"todos_\"", "\"list_todos\"")),
         ),
         case(
             "ia.json: a protected endpoint without [auth]",
             Input::toml(format!("{base}access = \"protected\"\n"), ia),
-            "E-target-rule",
+            "E-iajson-auth-missing",
             "or set `access = \"public\"`",
             |i| i.service(|t| t.replace("\"protected\"", "\"public\"")),
         ),
@@ -813,14 +813,14 @@ fn cases() -> Vec<Case> {
                 ),
                 ia,
             ),
-            "E-target-rule",
+            "E-iajson-grant-types",
             "`[\"authorization_code\"]` is the usual one",
             |i| i.service(|t| t.replace("grant_types = []", "grant_types = [\"authorization_code\"]")),
         ),
         case(
             "ia.json: HTTPS not required",
             Input::toml(format!("{base}\n[security]\nhttps_required = false\n"), ia),
-            "E-target-rule",
+            "E-iajson-https",
             "remove the key or set it to true",
             |i| i.service(|t| t.replace("= false", "= true")),
         ),
@@ -830,14 +830,14 @@ fn cases() -> Vec<Case> {
                 format!("{base}\n[service.contact]\nemail = \"\\\"help\\\"@todos.example\"\n"),
                 ia,
             ),
-            "E-target-rule",
+            "E-iajson-email",
             "write just `name@example.com`",
             |i| i.service(|t| t.replace("\\\"help\\\"@", "help@")),
         ),
         case(
             "ia.json: a character a URI may not hold",
             Input::toml(service_key(&base, "support_url = \"https://todos.example/help{2026}\""), ia),
-            "E-target-rule",
+            "E-iajson-uri",
             "percent-encode it",
             |i| i.service(|t| t.replace("{2026}", "%7B2026%7D")),
         ),
@@ -852,7 +852,7 @@ fn cases() -> Vec<Case> {
         case(
             "ia.json: no capability under base_url",
             Input::toml(base.replace("\"/todos\"", "\"https://api.other.example/todos\""), ia),
-            "E-target-rule",
+            "E-iajson-no-endpoint",
             "set base_url to the origin (or prefix) the capabilities are served under",
             |i| {
                 i.service(|t| {
@@ -932,7 +932,7 @@ fn cases() -> Vec<Case> {
                 ),
                 &["--target", "openapi"],
             ),
-            "E-target-rule",
+            "E-openapi-path-clash",
             "name the parameter the same way",
             |i| i.service(|t| t.replace("{todo_id}", "{id}")),
         ),
@@ -964,7 +964,7 @@ fn cases() -> Vec<Case> {
         case(
             "MCP: a tool name with a space",
             Input::toml(format!("{base}\n[capabilities.semantic]\nmcp_tool_name = \"List Todos\"\n"), &["--target", "mcp"]),
-            "E-target-rule",
+            "E-mcp-tool-name",
             "lowercase letters, digits, `_`, `-` or `.`",
             |i| i.service(|t| t.replace("\"List Todos\"", "\"list_todos\"")),
         ),
@@ -977,7 +977,7 @@ fn cases() -> Vec<Case> {
                 ),
                 &["--target", "mcp"],
             ),
-            "E-target-rule",
+            "E-mcp-tool-name-twice",
             "mcp_tool_name MUST be unique",
             |i| i.service(|t| replace_last(t, "\"todos\"", "\"done\"")),
         ),

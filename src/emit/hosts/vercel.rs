@@ -10,6 +10,13 @@
 //!
 //! The home page's entries have a `source` of wellgen's own, [`HOME_SOURCE`]: `/` and
 //! `/index.html`, spelled so that no entry of the site's for `/` is taken for wellgen's.
+//!
+//! The editor of the site's text (`text` below) is wellgen's own. jsonc-parser's CST (0.34), the
+//! format-preserving JSON editor on crates.io, does not give the site's bytes back once
+//! wellgen's entries leave, as tests/it/hosts.rs demands: `[ ]`, `[\n    ]` and `{ }` come back
+//! as `[]` and `{}`, and an entry taken out of a one-line array leaves a line break before its
+//! `]`; its `get` also edits the first of two members of one name, where Vercel's `JSON.parse`
+//! keeps the last. Crates that patch a `serde_json::Value` (json-patch) re-serialise the file.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -206,7 +206,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
         if value.trim().is_empty() {
             diags.push(
                 Diagnostic::new(
-                    Code::TargetRule,
+                    Code::A2aBlank,
                     "is blank; the A2A agent card requires it (a2a.proto AgentCard)",
                 )
                 .at(field),

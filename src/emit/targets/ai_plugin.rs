@@ -246,7 +246,7 @@ fn name_for_model(service: &Service, diags: &mut Diagnostics) -> Option<String> 
     let help = "set `[plugin] name_for_model` (letters and digits only, at most 50)";
     if derived.is_empty() || derived.len() > NAME_FOR_MODEL_MAX {
         diags.push(
-            Diagnostic::new(Code::TargetRule, format!(
+            Diagnostic::new(Code::PluginNameForModel, format!(
                 "ai-plugin.json's name_for_model cannot be derived from the name: without its other \
                  characters it is {}",
                 if derived.is_empty() {
@@ -299,7 +299,7 @@ fn description_for_model(
         // Only a site URL thousands of characters long gets here: every other part is bounded.
         diags.push(
             Diagnostic::new(
-                Code::TargetRule,
+                Code::PluginDescriptionForModel,
                 format!(
                     "ai-plugin.json's description_for_model derived from the capabilities would be \
                  {len} characters (at most {DESCRIPTION_FOR_MODEL_MAX})"

@@ -83,7 +83,7 @@ pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lo
     };
     let view = minijinja::Value::from_serialize(view(service, built, &texts));
     let text = templates::render(templates::LLMS_TXT, view)
-        .map_err(|e| diags.push(Diagnostic::new(Code::TargetRule, e)))
+        .map_err(|e| diags.push(Diagnostic::new(Code::TemplateFailed, e)))
         .ok();
     Lowered { text }
 }

@@ -209,7 +209,7 @@ pub fn lower<'a>(
         let field = e.capability.field("semantic.mcp_tool_name");
         if t.invalid {
             diags.push(
-                Diagnostic::new(Code::TargetRule, format!("`{n}` is not an MCP tool name"))
+                Diagnostic::new(Code::McpToolName, format!("`{n}` is not an MCP tool name"))
                     .at(&field)
                     .help("1–128 characters: lowercase letters, digits, `_`, `-` or `.` (AGIS §6.2 asks for lowercase)"),
             );
@@ -217,7 +217,7 @@ pub fn lower<'a>(
         if t.declared_twice {
             diags.push(
                 Diagnostic::new(
-                    Code::TargetRule,
+                    Code::McpToolNameTwice,
                     format!("MCP tool name `{n}` is used twice"),
                 )
                 .at(field)

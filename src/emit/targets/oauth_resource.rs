@@ -188,7 +188,7 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
                 }
                 None => diags.push(
                     Diagnostic::new(
-                        Code::TargetRule,
+                        Code::PrmAuthorizationServer,
                         "oauth-protected-resource needs the authorization server that issues \
                          the API's tokens, and this scheme names none",
                     )

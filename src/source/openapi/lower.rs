@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value;
 
 use super::load::Version;
-use super::naming::{IdAllocator, glob, one_line, shorten, snake_case};
+use super::naming::{IdAllocator, capability_id, glob, one_line, shorten};
 use super::operation::Job;
 use super::refs::{Documents, Node};
 use crate::diag::{Code, Diagnostic, Diagnostics, Origin};
@@ -376,7 +376,7 @@ impl Lx<'_> {
                 let tags = string_list(op.get("tags"));
                 let op_id = op.str("operationId").filter(|s| !s.trim().is_empty());
                 let wanted = op_id.map_or_else(|| format!("{lower} {path}"), str::to_string);
-                if !filter.keeps(op_id, &snake_case(&wanted), &tags) {
+                if !filter.keeps(op_id, &capability_id(&wanted), &tags) {
                     filtered_out += 1;
                     continue;
                 }

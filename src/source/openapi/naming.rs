@@ -5,36 +5,10 @@ use std::collections::{HashMap, HashSet};
 
 pub const ID_MAX: usize = 64;
 
-/// `listPets`, `get-HTTPStatus`, `GET /pets/{id}` → `list_pets`, `get_http_status`, `get_pets_id`.
-pub fn snake_case(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_ascii_alphanumeric() {
-            let prev = i.checked_sub(1).map(|j| chars[j]);
-            let next = chars.get(i + 1).copied();
-            // A word starts at an upper-case letter after a lower-case one or a digit
-            // (`listPets`), or at the last capital of an acronym (`HTTPStatus` → `http_status`).
-            let boundary = c.is_ascii_uppercase()
-                && prev.is_some_and(|p| {
-                    p.is_ascii_lowercase()
-                        || p.is_ascii_digit()
-                        || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
-                });
-            if boundary && !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    let out = out.trim_end_matches('_');
-    match out.chars().next() {
-        None => "operation".into(),
-        Some(c) if c.is_ascii_digit() => format!("op_{out}"),
-        Some(_) => out.to_string(),
-    }
+/// The capability id an operation's name gives: `listPets`, `get-HTTPStatus`,
+/// `GET /pets/{id}` → `list_pets`, `get_http_status`, `get_pets_id` ([`crate::text::snake_id`]).
+pub fn capability_id(text: &str) -> String {
+    crate::text::snake_id(text, "operation")
 }
 
 /// Cuts an id to `max` characters, preferring a `_` boundary, never ending in `_`.
@@ -71,13 +45,13 @@ impl IdAllocator {
             next_suffix: HashMap::new(),
             reserved: wanted
                 .into_iter()
-                .map(|w| cut_id(&snake_case(w), ID_MAX))
+                .map(|w| cut_id(&capability_id(w), ID_MAX))
                 .collect(),
         }
     }
 
     pub fn allocate(&mut self, wanted: &str) -> String {
-        let base = cut_id(&snake_case(wanted), ID_MAX);
+        let base = cut_id(&capability_id(wanted), ID_MAX);
         if self.used.insert(base.clone()) {
             return base;
         }
@@ -191,13 +165,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_are_snake_case() {
-        assert_eq!(snake_case("listPets"), "list_pets");
-        assert_eq!(snake_case("getHTTPStatus"), "get_http_status");
-        assert_eq!(snake_case("GET /pets/{petId}"), "get_pets_pet_id");
-        assert_eq!(snake_case("repos/get-content"), "repos_get_content");
-        assert_eq!(snake_case("2fa.enable"), "op_2fa_enable");
-        assert_eq!(snake_case("$$$"), "operation");
+    fn operation_names_become_capability_ids() {
+        assert_eq!(capability_id("listPets"), "list_pets");
+        assert_eq!(capability_id("getHTTPStatus"), "get_http_status");
+        assert_eq!(capability_id("GET /pets/{petId}"), "get_pets_pet_id");
+        assert_eq!(capability_id("repos/get-content"), "repos_get_content");
+        assert_eq!(capability_id("2fa.enable"), "op_2fa_enable");
+        assert_eq!(capability_id("$$$"), "operation");
     }
 
     #[test]

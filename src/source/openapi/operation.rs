@@ -9,13 +9,13 @@ use super::lower::{
     Chosen, DESCRIPTION_MAX, Lx, PARAM_DESCRIPTION_MAX, RETURNS_MAX, first_example, pick_media,
     string_list,
 };
-use super::naming::{IdAllocator, one_line, plural, shorten, snake_case};
+use super::naming::{IdAllocator, capability_id, one_line, plural, shorten};
 use super::refs::{Expander, Node, Place};
 use super::schema::{coerce, compact, extra_keywords, fold_null, schema_type, to_toml, toml_shape};
 use crate::detect::secrets;
 use crate::diag::Diagnostic;
 use crate::source::service_toml as raw;
-use crate::text::{plain_text, summary};
+use crate::text::{is_snake_case, plain_text, summary};
 use crate::values::GENERIC_ERRORS;
 use crate::values::param::ParamType;
 use crate::values::path::PathTemplate;
@@ -927,7 +927,7 @@ impl Lx<'_> {
             Ok(this
                 .docs
                 .ref_target(n)?
-                .map(|p: Place| snake_case(&this.docs.name(&p))))
+                .map(|p: Place| capability_id(&this.docs.name(&p))))
         };
         // A schema that is only a reference to itself has no name worth taking; the
         // expansion reports it.
@@ -1218,13 +1218,6 @@ fn named_errors(list: Option<&Value>) -> Vec<(String, Option<String>)> {
                 .then(|| (name.to_string(), description))
         })
         .collect()
-}
-
-fn is_snake_case(s: &str) -> bool {
-    s.starts_with(|c: char| c.is_ascii_lowercase())
-        && s.split('_').all(|part| !part.is_empty())
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// `name`, else `<name>_<status>` when an earlier error took it; `None` when both are taken.

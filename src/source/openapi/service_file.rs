@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::Imported;
-use super::naming::snake_case;
+use super::naming::capability_id;
 use crate::diag::{Diagnostics, Origin};
 use crate::source::toml_out::{self, Notes, WIDTH};
 use crate::values::url::HttpsUrl;
@@ -230,7 +230,7 @@ fn review(
                     format!("{} {path}", method.to_ascii_lowercase())
                 }
             };
-            (snake_case(&name) != id).then(|| format!("`{id}` ({name})"))
+            (capability_id(&name) != id).then(|| format!("`{id}` ({name})"))
         })
         .collect();
     if !renamed.is_empty() {

@@ -11,6 +11,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::verbs::{self, INJECTION_PATTERNS, PATH_VERBS, PROHIBITED, STOPLIST};
+use crate::text::kebab_case;
 
 /// One of the eight passes, in the order §9.1 runs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -184,7 +185,7 @@ pub fn path_syntax(path: &str, method: &str) -> Vec<String> {
                 "`{seg}` must be lowercase letters and digits joined by single hyphens (§5(c))"
             ));
         }
-        let words: Vec<String> = verbs::kebab(seg).split('-').map(str::to_string).collect();
+        let words: Vec<String> = kebab_case(seg).split('-').map(str::to_string).collect();
         if !method_word.is_empty() && words.contains(&method_word) {
             out.push(format!("`{seg}` repeats the method `{method}` (§5(e))"));
         } else if let Some(w) = words.iter().find(|w| PATH_VERBS.contains(&w.as_str())) {

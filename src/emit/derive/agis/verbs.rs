@@ -7,6 +7,7 @@
 //! oracle — an intent whose first word is unknown is never flagged.
 
 use crate::model::{Capability, Method};
+use crate::text::{kebab_case, snake_case};
 use crate::values::path::Segment;
 
 /// What a verb does to the world, coarse enough that two classes either plainly contradict each
@@ -549,34 +550,6 @@ pub fn inflection(method: &str) -> Option<&'static str> {
     None
 }
 
-/// Lowercase hyphenated form of one path word: `productReviews`, `product_reviews` → `product-reviews`.
-pub fn kebab(s: &str) -> String {
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for c in s.chars() {
-        if c.is_ascii_uppercase() {
-            if prev_lower {
-                out.push('-');
-            }
-            out.push(c.to_ascii_lowercase());
-            prev_lower = false;
-        } else if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            out.push(c);
-            prev_lower = true;
-        } else {
-            out.push('-');
-            prev_lower = false;
-        }
-    }
-    let parts: Vec<&str> = out.split('-').filter(|p| !p.is_empty()).collect();
-    parts.join("-")
-}
-
-/// snake_case form of a parameter name.
-pub fn snake(s: &str) -> String {
-    kebab(s).replace('-', "_")
-}
-
 /// How a method was chosen, for the warning that says so.
 pub struct DerivedMethod {
     pub method: String,
@@ -665,13 +638,13 @@ pub fn derive_path(c: &Capability, method: &str) -> String {
         leading = false;
         if let Some(open) = raw.find('{') {
             let name = raw[open + 1..].split('}').next().unwrap_or_default();
-            let name = snake(name);
+            let name = snake_case(name);
             if !name.is_empty() && name.starts_with(|c: char| c.is_ascii_lowercase()) {
                 segments.push(format!("{{{name}}}"));
             }
             continue;
         }
-        let seg = kebab(raw);
+        let seg = kebab_case(raw);
         let is_verb = seg
             .split('-')
             .any(|w| w == method_word || PATH_VERBS.contains(&w));
@@ -711,7 +684,7 @@ pub fn noun_from_id(id: &str, method_word: &str) -> String {
 /// verbs and the method left out (§5(b), §5(e)). Empty when nothing is left; it may open with a
 /// digit, which callers check (§5(c)).
 pub fn noun_words(text: &str, method_word: &str) -> String {
-    let kebabbed = kebab(text);
+    let kebabbed = kebab_case(text);
     let words: Vec<&str> = kebabbed
         .split('-')
         .filter(|w| !w.is_empty() && *w != method_word && !PATH_VERBS.contains(w))
@@ -780,14 +753,6 @@ mod tests {
         ] {
             assert_eq!(inflection(ok), None, "{ok}");
         }
-    }
-
-    #[test]
-    fn path_words_are_hyphenated() {
-        assert_eq!(kebab("productReviews"), "product-reviews");
-        assert_eq!(kebab("product_reviews"), "product-reviews");
-        assert_eq!(kebab("Widgets"), "widgets");
-        assert_eq!(snake("widgetId"), "widget_id");
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub enum Refusal {
 fn broken(diags: &mut Diagnostics, field: impl Into<String>, path: &str, problem: &str) {
     diags.push(
         Diagnostic::new(
-            Code::TargetRule,
+            Code::AdpRule,
             format!("the ADP document would break ADP's rules: {path}: {problem}"),
         )
         .at(field)

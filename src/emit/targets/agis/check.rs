@@ -121,7 +121,7 @@ fn structural(
             if d.class.trim().is_empty() {
                 diags.push(
                     Diagnostic::new(
-                        Code::TargetRule,
+                        Code::AgisPass,
                         format!("AGIS {p}: every data class needs a non-empty `class` (§8.3)"),
                     )
                     .at(format!("agis.data_manifest.available_data.{i}.class")),
@@ -178,7 +178,7 @@ fn report(diags: &mut Diagnostics, pass: Pass, e: &Endpoint, field: Field, rule:
         Field::Errors => ("errors", !c.errors.is_empty()),
     };
     let d = Diagnostic::new(
-        Code::TargetRule,
+        Code::AgisPass,
         format!("AGIS {pass}, endpoint `{} {}`: {rule}", e.method, e.path),
     )
     .at(c.field(key));

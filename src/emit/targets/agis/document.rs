@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::Lowered;
-use crate::emit::derive::agis::{Endpoint, verbs};
+use crate::emit::derive::agis::Endpoint;
 use crate::emit::schemas::{self, Policy, Root};
 use crate::model::{Impact, Service, SiteType};
 
@@ -49,7 +49,7 @@ pub fn namespace(service: &Service) -> (String, bool) {
     match &service.agis.namespace {
         Some(n) => (n.clone(), false),
         None => {
-            let n = verbs::kebab(&service.name.to_lowercase());
+            let n = crate::text::kebab_case(&service.name.to_lowercase());
             (if n.is_empty() { "service".into() } else { n }, true)
         }
     }

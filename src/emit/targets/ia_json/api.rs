@@ -38,7 +38,7 @@ pub fn api<'a>(service: &'a Service, diags: &mut Diagnostics) -> Api<'a> {
     if api.public.is_empty() && api.protected.is_empty() && api.user_required.is_empty() {
         diags.push(
             Diagnostic::new(
-                Code::TargetRule,
+                Code::IajsonNoEndpoint,
                 "ia.json needs at least one endpoint under service.base_url (§4.3), and none is",
             )
             .at("service.base_url")

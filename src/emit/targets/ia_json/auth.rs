@@ -111,7 +111,7 @@ fn fill<'a>(out: &mut view::Auth<'a>, a: &'a Auth, diags: &mut Diagnostics) -> b
         } => {
             if grant_types.is_empty() {
                 diags.push(
-                    Diagnostic::new(Code::TargetRule, "must list at least one grant type")
+                    Diagnostic::new(Code::IajsonGrantTypes, "must list at least one grant type")
                         .at("auth.grant_types")
                         .help("`[\"authorization_code\"]` is the usual one"),
                 );
@@ -176,7 +176,7 @@ pub fn security<'a>(service: &'a Service, diags: &mut Diagnostics) -> Option<vie
         if s.https_required == Some(false) {
             diags.push(
                 Diagnostic::new(
-                    Code::TargetRule,
+                    Code::IajsonHttps,
                     "ia.json requires HTTPS for the file and every endpoint (§8.1 MUST)",
                 )
                 .at("security.https_required")

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Access, Auth, Service};
+use crate::text::is_snake_case;
 
 pub fn check(service: &Service, diags: &mut Diagnostics) {
     names(service, diags);
@@ -22,7 +23,7 @@ fn names(service: &Service, diags: &mut Diagnostics) {
     for c in &service.capabilities {
         if let Some(first) = seen.insert(&c.id, c.index) {
             diags.push(
-                Diagnostic::new(Code::TargetRule, format!(
+                Diagnostic::new(Code::IajsonNameTwice, format!(
                     "endpoint name `{}` is already used by capabilities[{first}]; ia.json names \
                      must be unique across public, protected and user_required (§4.3.2)",
                     c.id
@@ -33,7 +34,7 @@ fn names(service: &Service, diags: &mut Diagnostics) {
         if !is_snake_case(&c.id) {
             diags.push(
                 Diagnostic::new(
-                    Code::TargetRule,
+                    Code::IajsonNameCase,
                     format!(
                         "`{}` is not snake_case: ia.json endpoint names MUST be (§4.3.2)",
                         c.id
@@ -66,7 +67,7 @@ fn scopes(service: &Service, diags: &mut Diagnostics) {
             if !declared.is_some_and(|d| d.contains_key(s)) {
                 diags.push(
                     Diagnostic::new(
-                        Code::TargetRule,
+                        Code::IajsonScopeUndeclared,
                         format!("scope `{s}` is not declared in auth.oauth2.scopes"),
                     )
                     .at(format!("{}.{i}", c.field("scopes"))),
@@ -83,7 +84,7 @@ fn access(service: &Service, diags: &mut Diagnostics) {
     for c in &service.capabilities {
         if c.access != Access::Public && auth.is_none() {
             diags.push(
-                Diagnostic::new(Code::TargetRule, format!(
+                Diagnostic::new(Code::IajsonAuthMissing, format!(
                     "`{}` is {} but the service declares no authentication: ia.json needs `auth` \
                      for it (§4.4)",
                     c.id,
@@ -113,28 +114,5 @@ fn access(service: &Service, diags: &mut Diagnostics) {
             .at(c.field("access"))
             .help("use `type = \"oauth2\"` in [auth], or `access = \"protected\"`"),
         );
-    }
-}
-
-/// Words of `[a-z0-9]` joined by single underscores, starting with a letter.
-fn is_snake_case(s: &str) -> bool {
-    s.starts_with(|c: char| c.is_ascii_lowercase())
-        && s.split('_').all(|w| {
-            !w.is_empty()
-                && w.chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn snake_case_is_strict() {
-        assert!(is_snake_case("search_products") && is_snake_case("v2_get"));
-        for bad in ["a__b", "a_", "_a", "A", "2a", "a-b", ""] {
-            assert!(!is_snake_case(bad), "{bad}");
-        }
     }
 }

@@ -12,7 +12,7 @@ pub fn site<'a>(service: &'a Service, diags: &mut Diagnostics) -> Site<'a> {
         if !ok {
             diags.push(
                 Diagnostic::new(
-                    Code::TargetRule,
+                    Code::IajsonEmail,
                     format!("`{e}` is not a plain email address (ia.json checks `format: email`)"),
                 )
                 .at("service.contact.email")
@@ -86,7 +86,7 @@ fn uri(field: &str, url: &str, diags: &mut Diagnostics) -> bool {
     if let Some(c) = bad {
         diags.push(
             Diagnostic::new(
-                Code::TargetRule,
+                Code::IajsonUri,
                 format!("`{c}` may not appear in a URI (ia.json checks `format: uri`)"),
             )
             .at(field)

@@ -140,7 +140,7 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
         match shapes.get(&shape) {
             Some(other) if *other != template => {
                 diags.push(
-                    Diagnostic::new(Code::TargetRule, format!(
+                    Diagnostic::new(Code::OpenapiPathClash, format!(
                         "`{key}` differs from `{other}` only in parameter names; OpenAPI cannot hold both"
                     ))
                     .at(c.field("path"))
