@@ -18,7 +18,6 @@ pub(crate) mod parallel;
 pub mod pipeline;
 pub mod serve;
 pub mod source;
-mod templates;
 pub mod text;
 pub mod tokens;
 pub mod values;

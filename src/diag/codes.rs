@@ -254,10 +254,6 @@ codes! {
         "an OAuth scheme names no authorization server, and oauth-protected-resource must list the one that issues the API's tokens",
         "oauth-protected-resource needs the authorization server that issues the API's tokens, and this scheme names none",
         "set the scheme's `authorization_servers`, `authorization_url` or `token_url`";
-    TemplateFailed = "E-template-failed", error, "targets",
-        "an embedded template failed to render: a bug in wellgen, not in the source",
-        "internal error: template llms.txt.j2 failed: undefined value; please report this",
-        "report it, with the source that shows it";
     // ---- hosts: what the chosen host cannot serve ---------------------------------------------
     HostRule = "E-host-rule", error, "hosts",
         "the chosen host cannot serve what is built",

@@ -1,16 +1,15 @@
-//! /llms.txt, rendered from a template (the llms.txt proposal, llmstxt.org).
+//! /llms.txt (the llms.txt proposal, llmstxt.org).
 //!
 //! The format is Markdown read by fixed rules (the reference parser's regexes): an H1, a `>`
 //! summary line, free text, then H2 sections holding only `- [name](url): notes` lines. The
-//! view built here makes every value fit those rules, so the template only lays them out.
+//! view built here makes every value fit those rules, so `text` only lays them out.
 
+use std::fmt::Write as _;
+
+use crate::diag::Diagnostics;
 use crate::emit::targets::{self, Descriptor, Document, Relation};
-use serde::Serialize;
-
-use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, Serving, Target};
 use crate::model::{Auth, Capability, KeyPlace, Service};
-use crate::templates;
 
 pub const PATH: &str = "/llms.txt";
 pub const SERVING: Serving = Serving {
@@ -40,7 +39,6 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
 /// The proposal's section whose links a reader may skip when context is short.
 pub const OPTIONAL: &str = "Optional";
 
-#[derive(Serialize)]
 struct View<'a> {
     title: &'a str,
     summary: &'a str,
@@ -48,28 +46,27 @@ struct View<'a> {
     sections: Vec<Section<'a>>,
 }
 
-#[derive(Serialize)]
 struct Section<'a> {
     name: &'static str,
     links: Vec<Link<'a>>,
 }
 
-#[derive(Serialize, Clone)]
+#[derive(Clone)]
 struct Link<'a> {
     name: &'a str,
     url: String,
     notes: Option<&'a str>,
 }
 
-/// The file's text, which depends on the targets built (it links to their documents, and
-/// capabilities link to their ADP detail files when those are published).
-pub struct Lowered {
-    text: Option<String>,
+/// The file's texts, and the targets built: it links to their documents, and capabilities link
+/// to their ADP detail files when those are published.
+pub struct Lowered<'a> {
+    texts: Texts<'a>,
+    built: Vec<Target>,
 }
 
-/// /llms.txt has no rule the model does not already guarantee; the one error possible is
-/// wellgen's own (a template that names a value its view lacks), reported like any other.
-pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lowered {
+/// /llms.txt has no rule the model does not already guarantee: nothing to report.
+pub fn lower<'a>(service: &'a Service, built: &[Target], _diags: &mut Diagnostics) -> Lowered<'a> {
     let texts = Texts {
         title: one_line(&service.name),
         summary: one_line(&service.description),
@@ -81,11 +78,10 @@ pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lo
             .collect(),
         optional: optional_links(service),
     };
-    let view = minijinja::Value::from_serialize(view(service, built, &texts));
-    let text = templates::render(templates::LLMS_TXT, view)
-        .map_err(|e| diags.push(Diagnostic::new(Code::TemplateFailed, e)))
-        .ok();
-    Lowered { text }
+    Lowered {
+        texts,
+        built: built.to_vec(),
+    }
 }
 
 /// The texts of /llms.txt, each made to fit the format's line-by-line rules.
@@ -98,12 +94,28 @@ struct Texts<'a> {
     optional: Vec<Link<'a>>,
 }
 
-pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    lowered
-        .text
-        .iter()
-        .map(|text| Artifact::document(PATH, text.clone().into_bytes(), SERVING))
-        .collect()
+pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let view = view(service, &lowered.built, &lowered.texts);
+    vec![Artifact::document(PATH, text(&view).into_bytes(), SERVING)]
+}
+
+/// The file: the title, the summary, the details, then each section's links, one a line.
+fn text(view: &View) -> String {
+    let mut out = format!(
+        "# {}\n\n> {}\n\n{}\n",
+        view.title, view.summary, view.details
+    );
+    for section in &view.sections {
+        let _ = write!(out, "\n## {}\n\n", section.name);
+        for link in &section.links {
+            let _ = write!(out, "- [{}]({})", link.name, link.url);
+            if let Some(notes) = link.notes.filter(|n| !n.is_empty()) {
+                let _ = write!(out, ": {notes}");
+            }
+            out.push('\n');
+        }
+    }
+    out
 }
 
 fn view<'a>(service: &'a Service, built: &[Target], lowered: &'a Texts) -> View<'a> {

@@ -8,7 +8,7 @@
 //! and cannot fail. Every target lowers and reports whether or not the build writes, so
 //! `check --target X` and `build --target X` report the same, and no document of an input with
 //! errors is written. A target whose diagnostics depend on its bytes (a size fitted to a large
-//! import's budget, a template) makes them in `lower` and hands them to `render`.
+//! import's budget) makes them in `lower` and hands them to `render`.
 //!
 //! Adding a target: a module beside this one with its `DESCRIPTOR`, `Lowered`, `lower` and
 //! `render`; one line in `targets!` and an arm in `Target::lower` and `Lowered::render` (the
@@ -384,7 +384,7 @@ pub enum Lowered<'a> {
     A2a(a2a::Lowered<'a>),
     McpServerCard(mcp_server_card::Lowered<'a>),
     OAuthResource(oauth_resource::Lowered<'a>),
-    LlmsTxt(llms_txt::Lowered),
+    LlmsTxt(llms_txt::Lowered<'a>),
     ApiCatalog(api_catalog::Lowered<'a>),
     AgentSkills(agent_skills::Lowered),
     AiCatalog(ai_catalog::Lowered),
