@@ -50,8 +50,8 @@ pub fn ascii_lower_or_underscore(text: &str) -> String {
 
 /// `listPets`, `get-HTTPStatus`, `GET /pets/{petId}` → `list_pets`, `get_http_status`,
 /// `get_pets_pet_id`: the words of `text` in lower case, joined by `_`. Words break where heck
-/// breaks them (a capital after a lower-case letter, or after digits that follow one; the last
-/// capital of an acronym), and at every character that is not an ASCII letter or digit: what
+/// breaks them (a capital after a lower-case letter; the last capital of an acronym), before a
+/// capital that follows a digit, and at every character that is not an ASCII letter or digit: what
 /// this names (capability ids, parameter names, path words) must be ASCII, and heck alone keeps
 /// `ü` and splits nothing at it. Empty when `text` has no ASCII letter or digit; it may start
 /// with a digit (callers that need a letter first add one).
@@ -76,11 +76,19 @@ pub fn kebab_case(text: &str) -> String {
 }
 
 /// `text` with every character that is not an ASCII letter or digit a space, which heck reads
-/// as a word break.
+/// as a word break, and a space between a digit and a capital after it, where heck sees none:
+/// `CoreV1Get` is `core_v1_get`, `ICD10CM` `icd10_cm`, not `core_v1get`, `icd10cm`.
 fn ascii_words(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect()
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut after_digit = false;
+    for c in text.chars() {
+        if after_digit && c.is_ascii_uppercase() {
+            out.push(' ');
+        }
+        after_digit = c.is_ascii_digit();
+        out.push(if c.is_ascii_alphanumeric() { c } else { ' ' });
+    }
+    out
 }
 
 /// Words of `[a-z0-9]` joined by single underscores, starting with a letter: `search_products`,
@@ -673,7 +681,18 @@ mod tests {
             ("SearchProducts", "search_products"),
             ("v2Get", "v2_get"),
             ("UTF8Decode", "utf8_decode"),
-            ("AKIAIOSFODNN7EXAMPLE", "akiaiosfodnn7example"),
+            ("AKIAIOSFODNN7EXAMPLE", "akiaiosfodnn7_example"),
+            (
+                "connectCoreV1GetNamespacedPodProxy",
+                "connect_core_v1_get_namespaced_pod_proxy",
+            ),
+            ("getCoreV1APIResources", "get_core_v1_api_resources"),
+            ("InferICD10CM", "infer_icd10_cm"),
+            (
+                "ListDistributionsByWebACLId",
+                "list_distributions_by_web_acl_id",
+            ),
+            ("get2Things", "get2_things"),
             ("2fa.enable", "2fa_enable"),
             ("créerCompte", "cr_er_compte"),
             ("__a__b__", "a_b"),
