@@ -163,32 +163,20 @@ pub fn lower_and_render<'a>(
     let mut done = crate::parallel::map_here(&order, workers, |&i| {
         let mut d = Diagnostics::default();
         let lowered = built[i].lower(service, &build, shared, &mut d);
-        let split = matches!(&lowered, targets::Lowered::AiEndpoint(ai) if ai.is_split());
         let artifacts = (render && !d.has_errors()).then(|| lowered.render(service, built));
-        (i, d, split, artifacts)
+        (i, d, artifacts)
     });
     done.sort_by_key(|(i, ..)| *i);
-    let mut split_already = false;
     let mut rendered = Vec::with_capacity(done.len());
-    for (_, mut d, split, artifacts) in done {
+    for (_, mut d, artifacts) in done {
         stated_elsewhere(built, &mut d);
         diags.append(d);
-        split_already |= split;
         rendered.push(artifacts);
     }
-    // A service too large for one document is split already, whatever `[source] split` says.
-    let split = service
-        .split
-        .filter(|_| built.contains(&Target::AiEndpoint) && !split_already)
-        .map(|split| targets::ai::split::lower(service, built, split, diags));
     if diags.has_errors() {
         return None;
     }
-    let mut artifacts: Vec<Artifact> = rendered.into_iter().flatten().flatten().collect();
-    if let Some(split) = &split {
-        artifacts.extend(targets::ai::split::render(service, split));
-    }
-    Some(artifacts)
+    Some(rendered.into_iter().flatten().flatten().collect())
 }
 
 /// A target that publishes the nearest scheme its vocabulary has loses nothing an agent needs

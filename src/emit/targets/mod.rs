@@ -373,7 +373,7 @@ impl<'a> Shared<'a> {
 // One value per target per build, never a collection of them: boxing would buy nothing.
 #[allow(clippy::large_enum_variant)]
 pub enum Lowered<'a> {
-    AiEndpoint(ai::Lowered),
+    AiEndpoint(ai::Lowered<'a>),
     IaJson(ia_json::Lowered),
     Rfc002(rfc002::Lowered),
     AiPlugin(ai_plugin::Lowered<'a>),

@@ -129,14 +129,16 @@ struct MetaView<'a> {
 
 /// The document, once the draft's rules have been checked, serialised here: its size is a
 /// diagnostic of lowering, and `render` writes these bytes.
-pub struct Lowered {
+pub struct Lowered<'a> {
     body: Arc<Vec<u8>>,
     /// A service over the draft's guidance even in compact form is published as parts, and
     /// `body` is their index.
     parts: Option<split::Parts>,
+    /// `[source] split`'s sub-service documents, where the service is not split already.
+    by_tag: Option<split::Lowered<'a>>,
 }
 
-impl Lowered {
+impl Lowered<'_> {
     /// The size of `/.well-known/ai` as `render` writes it, in bytes.
     pub fn size(&self) -> usize {
         self.body.len()
@@ -157,9 +159,26 @@ pub(super) enum Form {
     Compact,
 }
 
-/// Every diagnostic of /.well-known/ai, and the document. `built` are the targets of the
-/// build: `auth.docs` points into the OpenAPI document only when it is published.
-pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lowered {
+/// Every diagnostic of /.well-known/ai, and the document, then `[source] split`'s sub-service
+/// documents. `built` are the targets of the build: `auth.docs` points into the OpenAPI
+/// document only when it is published.
+pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics) -> Lowered<'a> {
+    let mut lowered = document_lowered(service, built, diags);
+    // A service too large for one document is split already, whatever `[source] split` says.
+    if !lowered.is_split() {
+        lowered.by_tag = service
+            .split
+            .map(|split| split::lower(service, built, split, diags));
+    }
+    lowered
+}
+
+/// `/.well-known/ai` itself: whole, compact, or the index of its parts.
+fn document_lowered<'a>(
+    service: &Service,
+    built: &[Target],
+    diags: &mut Diagnostics,
+) -> Lowered<'a> {
     check(service, diags);
     let auth = published_auth(service, built);
     if let (Some(a), Some(view)) = (&service.auth, &auth)
@@ -208,6 +227,7 @@ pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lo
         return Lowered {
             body: body.into(),
             parts: None,
+            by_tag: None,
         };
     }
     let form = if service.compact == Some(false) {
@@ -223,6 +243,7 @@ pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lo
         return Lowered {
             body: body.into(),
             parts: None,
+            by_tag: None,
         };
     }
     let parts = split::parts(service, form, &views, auth);
@@ -232,17 +253,22 @@ pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lo
     Lowered {
         body: parts.index().into(),
         parts: Some(parts),
+        by_tag: None,
     }
 }
 
-/// The document at both paths, then its parts when it was split.
-pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+/// The document at both paths, then its parts when it was split, or `[source] split`'s
+/// sub-service documents.
+pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let mut artifacts: Vec<Artifact> = PATHS
         .iter()
         .map(|p| Artifact::document(*p, lowered.body.clone(), SERVING))
         .collect();
     if let Some(parts) = &lowered.parts {
         artifacts.extend(parts.render());
+    }
+    if let Some(by_tag) = &lowered.by_tag {
+        artifacts.extend(split::render(service, by_tag));
     }
     artifacts
 }
