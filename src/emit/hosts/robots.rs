@@ -136,8 +136,8 @@ fn deciding<'a>(rules: &[&'a Rule], path: &str) -> Option<&'a Rule> {
         .copied()
 }
 
-/// The path wellgen's `Allow:` line names for the document at `path`: a per-capability
-/// or per-skill family's folder (its descriptor's prefix), else `path` itself.
+/// The path wellgen's `Allow:` line names for the document at `path`: a per-capability,
+/// per-skill or per-part family's folder (its descriptor's prefix), else `path` itself.
 fn allow_path(path: &str) -> String {
     Target::ALL
         .iter()

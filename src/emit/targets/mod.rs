@@ -71,7 +71,9 @@ pub struct Document {
     /// twins and families.
     pub link: Option<Link>,
     /// Whether a service has it written: most documents always are, some only when the service
-    /// declares what they describe (an MCP server, an OAuth scheme).
+    /// declares what they describe (an MCP server, an OAuth scheme). Exact for the documents
+    /// others link to; for a family no one links to, whether the service may have it (a split
+    /// `/ai` also depends on its size).
     pub written: fn(&Service) -> bool,
 }
 
@@ -100,6 +102,19 @@ impl Document {
             serving,
             family: None,
             alias: true,
+            link: None,
+            written: always,
+        }
+    }
+
+    /// A family of documents below `path`, one for each name (`rest` shows how its path goes on,
+    /// as listings show it: `<id>`, `<part>.json`), linked to by no other.
+    pub const fn family(path: &'static str, rest: &'static str, serving: Serving) -> Self {
+        Self {
+            path,
+            serving,
+            family: Some(rest),
+            alias: false,
             link: None,
             written: always,
         }

@@ -39,12 +39,26 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
             },
         ),
         targets::Document::alias(PATHS[1], SERVING),
+        // A service over the draft's guidance is published as parts (`split::parts`), and
+        // `[source] split` writes one document per tag with their index (`split::lower`).
+        targets::Document::family(split::DIR, "<part>.json", SERVING).when(split_or_large),
+        targets::Document::at(split::INDEX_PATH, SERVING).when(split_by_tag),
     ],
     spec: "draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0)",
     status: "individual Internet-Draft, expired 2026-09-24",
     opt_in: None,
     requires: &[],
 };
+/// Whether `service` may have `/.well-known/ai` in parts: split by tag, or with more
+/// capabilities than the draft advises (a smaller one is split too when its size is over).
+fn split_or_large(service: &Service) -> bool {
+    split_by_tag(service) || service.capabilities.len() > CAPABILITY_GUIDANCE
+}
+
+fn split_by_tag(service: &Service) -> bool {
+    service.split.is_some()
+}
+
 /// §4.5: SHOULD NOT exceed 64 KB; agents MAY refuse over 256 KB.
 pub(super) const SIZE_GUIDANCE: usize = 64 * 1024;
 const SIZE_REFUSAL: usize = 256 * 1024;
