@@ -106,24 +106,6 @@ impl<'a> Build<'a> {
     }
 }
 
-impl<'a> From<&'a [Target]> for Build<'a> {
-    fn from(targets: &'a [Target]) -> Self {
-        Self::of(targets)
-    }
-}
-
-impl<'a, const N: usize> From<&'a [Target; N]> for Build<'a> {
-    fn from(targets: &'a [Target; N]) -> Self {
-        Self::of(targets)
-    }
-}
-
-impl<'a> From<&'a Vec<Target>> for Build<'a> {
-    fn from(targets: &'a Vec<Target>) -> Self {
-        Self::of(targets)
-    }
-}
-
 /// Services at least this large lower and render their targets on several threads: below it,
 /// a build takes about a millisecond and threads would only cost (and batch builds are
 /// parallel already).
@@ -149,12 +131,11 @@ fn workers(service: &Service, targets: usize) -> usize {
 /// whatever the number of workers (by default one per core for a large service).
 pub fn lower_and_render<'a>(
     service: &'a Service,
-    build: impl Into<Build<'a>>,
+    build: Build<'a>,
     shared: &'a targets::Shared<'a>,
     workers: Option<usize>,
     diags: &mut Diagnostics,
 ) -> Option<Vec<Artifact>> {
-    let build = build.into();
     let built = build.targets;
     let workers = workers.unwrap_or_else(|| self::workers(service, built.len()));
     let render = !diags.has_errors();

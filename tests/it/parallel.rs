@@ -38,9 +38,14 @@ fn several_workers_emit_what_one_does() {
     let fused = |workers| {
         let mut d = Diagnostics::default();
         let shared = emit::targets::Shared::default();
-        let artifacts =
-            emit::lower_and_render(&service, &Target::ALL, &shared, Some(workers), &mut d)
-                .expect("no check fails");
+        let artifacts = emit::lower_and_render(
+            &service,
+            emit::Build::of(&Target::ALL),
+            &shared,
+            Some(workers),
+            &mut d,
+        )
+        .expect("no check fails");
         let files: Vec<(String, std::sync::Arc<Vec<u8>>)> =
             artifacts.into_iter().map(|a| (a.path, a.body)).collect();
         let messages: Vec<String> = d.iter().map(|m| format!("{m:?}")).collect();
@@ -68,7 +73,16 @@ fn an_error_renders_nothing() {
         "an error found before the targets",
     ));
     let before = d.iter().count();
-    assert!(emit::lower_and_render(&service, &Target::ALL, &shared, Some(2), &mut d).is_none());
+    assert!(
+        emit::lower_and_render(
+            &service,
+            emit::Build::of(&Target::ALL),
+            &shared,
+            Some(2),
+            &mut d
+        )
+        .is_none()
+    );
     assert!(
         d.iter().count() > before,
         "every target still lowers and reports"

@@ -97,9 +97,14 @@ pub fn build_targets(text: &str, targets: &[Target]) -> Built {
     let lowering_errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert!(lowering_errors.is_empty(), "{lowering_errors:#?}");
     let shared = wellgen::emit::targets::Shared::default();
-    let mut artifacts: Vec<Artifact> =
-        wellgen::emit::lower_and_render(&service, targets, &shared, None, &mut diags)
-            .unwrap_or_default();
+    let mut artifacts: Vec<Artifact> = wellgen::emit::lower_and_render(
+        &service,
+        wellgen::emit::Build::of(targets),
+        &shared,
+        None,
+        &mut diags,
+    )
+    .unwrap_or_default();
     let hosts = hosts::emit(&service, &artifacts, &mut diags);
     artifacts.extend(hosts);
     Built {

@@ -1,8 +1,8 @@
 //! Host files: what each host needs beside the documents to serve them right. Each host is
-//! one module with its [`HostDescriptor`] (its name, build environment, files and how each
-//! merges with the site's own, what it routes) and its own checks and files; the `hosts!` list
-//! below ties each `model::Host` to it, and everything that lists hosts or asks a host fact
-//! reads the descriptors. Netlify gets `_headers` and a `_redirects` query rule; Cloudflare
+//! one module with its [`HostDescriptor`] (its build environment, files and how each merges
+//! with the site's own, what it routes) and its own checks and files; `Host::descriptor` ties
+//! each `model::Host` (named once, by the model's `hosts!` list) to it, and everything that
+//! lists hosts or asks a host fact reads the descriptors. Netlify gets `_headers` and a `_redirects` query rule; Cloudflare
 //! Pages `_headers`, a `_worker.js` and a `404.html`; Vercel a merged `vercel.json`; GitHub
 //! Pages `.nojekyll` and `.json` twins; a generic host `_headers`, an nginx snippet and an
 //! Apache `.htaccess`. Every host gets wellgen's section of robots.txt and `index.md`.
