@@ -16,9 +16,13 @@
 //! (or the caller's hint) where they first occur, in first-occurrence order.
 
 use foldhash::{HashMap, HashMapExt, HashSet};
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use serde_json::{Map, Value};
+
+use crate::values::schema_names::{
+    ARRAY, BOOL, NULL, NUMBER, OBJECT, STRING, SchemaNames, entry_hash, hasher,
+};
 
 /// When and how a document shares schemas.
 #[derive(Debug, Clone, Copy)]
@@ -109,7 +113,11 @@ pub struct Root<'a> {
 /// The document's copy of each root (in `roots`' order), its repeated sub-schemas replaced by
 /// references, and the shared schemas, named, in first-occurrence order (none when nothing
 /// pays, and then the copies are plain copies).
-pub fn share(roots: &[Root<'_>], policy: Policy) -> (Vec<Value>, Vec<(String, Value)>) {
+pub fn share(
+    roots: &[Root<'_>],
+    policy: Policy,
+    source: &SchemaNames,
+) -> (Vec<Value>, Vec<(String, Value)>) {
     let plain = || roots.iter().map(|r| r.schema.clone()).collect();
     let mut nodes = Vec::new();
     let mut total = 0;
@@ -147,12 +155,30 @@ pub fn share(roots: &[Root<'_>], policy: Policy) -> (Vec<Value>, Vec<(String, Va
         slots: HashMap::new(),
         shared: Vec::new(),
         names: Names::default(),
+        source,
     };
     let copies = roots
         .iter()
         .map(|r| s.node(r.schema, r.replaceable, &r.hint))
         .collect();
     s.finish(copies)
+}
+
+/// The names of a document's shared schemas (`shared`, name → schema), by the hash of each
+/// with its references put back (`target`): a document shared anew keeps the names of the
+/// schemas it finds again.
+pub fn names_of<'a>(
+    shared: &'a Map<String, Value>,
+    target: &dyn Fn(&str) -> Option<&'a Value>,
+) -> SchemaNames {
+    let mut names = SchemaNames::default();
+    for (name, schema) in shared {
+        names.add(
+            crate::values::schema_names::hash(&inlined(schema, target)),
+            name,
+        );
+    }
+    names
 }
 
 /// `v` with each reference (an object holding only `$ref`) that `target` resolves replaced by
@@ -178,13 +204,6 @@ pub fn inlined<'a>(v: &Value, target: &dyn Fn(&str) -> Option<&'a Value>) -> Val
         Value::Array(items) => Value::Array(items.iter().map(|v| inlined(v, target)).collect()),
         v => v.clone(),
     }
-}
-
-/// The structural hash's hasher: foldhash with a fixed seed, the same in every run. SipHash
-/// (std's default hasher) made hashing a fifth of the instructions of GitHub's build; equal
-/// hashes are still confirmed by comparing values.
-fn hasher() -> impl Hasher {
-    foldhash::quality::FixedState::with_seed(0x5eed_5c4e_3a5f_0001).build_hasher()
 }
 
 /// A schema position seen by `scan`, in pre-order. 16 bytes: a large API's schemas hold
@@ -213,24 +232,24 @@ fn scan(v: &Value, is_schema: bool, nodes: &mut Vec<Node>) -> (u64, usize) {
     let mut h = hasher();
     let size = match v {
         Value::Null => {
-            0u8.hash(&mut h);
+            NULL.hash(&mut h);
             4
         }
         Value::Bool(b) => {
-            (1u8, b).hash(&mut h);
+            (BOOL, b).hash(&mut h);
             5
         }
         Value::Number(n) => {
             let s = n.to_string();
-            (2u8, &s).hash(&mut h);
+            (NUMBER, &s).hash(&mut h);
             s.len()
         }
         Value::String(s) => {
-            (3u8, s).hash(&mut h);
+            (STRING, s).hash(&mut h);
             s.len() + 2
         }
         Value::Array(items) => {
-            4u8.hash(&mut h);
+            ARRAY.hash(&mut h);
             let mut size = 2;
             for item in items {
                 let (ih, is) = scan(item, false, nodes);
@@ -240,7 +259,7 @@ fn scan(v: &Value, is_schema: bool, nodes: &mut Vec<Node>) -> (u64, usize) {
             size
         }
         Value::Object(map) => {
-            5u8.hash(&mut h);
+            OBJECT.hash(&mut h);
             let mut size = 2;
             let mut members = 0u64;
             for (k, child) in map {
@@ -268,22 +287,13 @@ fn scan(v: &Value, is_schema: bool, nodes: &mut Vec<Node>) -> (u64, usize) {
     (hash, size)
 }
 
-/// One member of an object. Members are hashed apart and summed, so that the hash, like JSON
-/// object equality, ignores member order: the importer writes the same schema with its keys in
-/// different orders in request bodies and responses.
-fn entry_hash(key: &str, value: u64) -> u64 {
-    let mut h = hasher();
-    (key, value).hash(&mut h);
-    h.finish()
-}
-
 /// The value of keyword `k` of a schema: which of its parts are schemas themselves.
 fn scan_keyword(k: &str, v: &Value, nodes: &mut Vec<Node>) -> (u64, usize) {
     match (Keyword::of(k), v) {
         (Keyword::Schema, _) => scan(v, true, nodes),
         (Keyword::SchemaList, Value::Array(items)) => {
             let mut h = hasher();
-            4u8.hash(&mut h);
+            ARRAY.hash(&mut h);
             let mut size = 2;
             for item in items {
                 let (ih, is) = scan(item, true, nodes);
@@ -294,7 +304,7 @@ fn scan_keyword(k: &str, v: &Value, nodes: &mut Vec<Node>) -> (u64, usize) {
         }
         (Keyword::SchemaMap, Value::Object(map)) => {
             let mut h = hasher();
-            5u8.hash(&mut h);
+            OBJECT.hash(&mut h);
             let mut size = 2;
             let mut members = 0u64;
             for (name, s) in map {
@@ -355,6 +365,8 @@ struct Sharer<'a> {
     slots: HashMap<u64, usize>,
     shared: Vec<Shared<'a>>,
     names: Names,
+    /// The names the source gave its schemas.
+    source: &'a SchemaNames,
 }
 
 struct Shared<'a> {
@@ -388,7 +400,7 @@ impl<'a> Sharer<'a> {
                 Some(_) => {} // a hash collision: keep this one inline
                 None => {
                     let slot = self.shared.len();
-                    let name = self.name(v, hint);
+                    let name = self.name(v, hint, hash);
                     self.slots.insert(hash, slot);
                     self.shared.push(Shared {
                         name,
@@ -464,10 +476,13 @@ impl<'a> Sharer<'a> {
         Value::Object(m)
     }
 
-    /// The schema's own `title` when it has one, else the property it sits under; made a valid
-    /// OpenAPI component key (`^[a-zA-Z0-9._-]+$`) and unique with `_2`, `_3`, ….
-    fn name(&mut self, v: &Value, hint: &str) -> String {
-        let base = v.get("title").and_then(Value::as_str).unwrap_or(hint);
+    /// The name the source gave the schema, else its own `title`, else the property it sits
+    /// under; made a valid OpenAPI component key (`^[a-zA-Z0-9._-]+$`) and unique with `_2`,
+    /// `_3`, ….
+    fn name(&mut self, v: &Value, hint: &str, hash: u64) -> String {
+        let base = (self.source.get(hash))
+            .or_else(|| v.get("title").and_then(Value::as_str))
+            .unwrap_or(hint);
         self.names.unique(base, "schema")
     }
 
@@ -673,6 +688,7 @@ mod tests {
                 },
             ],
             POLICY,
+            &SchemaNames::default(),
         );
         assert_eq!(shared, vec![("billing".to_string(), address())]);
         let r = json!({"$ref": "#/$defs/billing"});
@@ -683,6 +699,37 @@ mod tests {
                 json!({"type": "array", "items": r}),
             ]
         );
+    }
+
+    #[test]
+    fn a_schema_the_source_named_keeps_its_name() {
+        let a = json!({"properties": {"billing": address(), "shipping": address()}});
+        let mut source = SchemaNames::default();
+        source.add(crate::values::schema_names::hash(&address()), "Address");
+        let root = Root {
+            schema: &a,
+            replaceable: false,
+            hint: "a".into(),
+        };
+        let (copies, shared) = share(&[root], POLICY, &source);
+        assert_eq!(shared, vec![("Address".to_string(), address())]);
+        assert_eq!(
+            copies[0]["properties"]["billing"],
+            json!({"$ref": "#/$defs/Address"})
+        );
+    }
+
+    #[test]
+    fn the_sharing_hash_is_the_structural_hash() {
+        for v in [
+            address(),
+            json!({"allOf": [address(), {"required": ["city"]}], "enum": [1, 2.5, null, true]}),
+            json!({"properties": {"allOf": {"type": "string"}}, "items": [{"x": "y"}]}),
+            json!([address(), "s"]),
+        ] {
+            let hash = scan(&v, true, &mut Vec::new()).0;
+            assert_eq!(hash, crate::values::schema_names::hash(&v), "{v}");
+        }
     }
 
     #[test]
@@ -715,6 +762,7 @@ mod tests {
                 hint: "a".into(),
             }],
             POLICY,
+            &SchemaNames::default(),
         );
         assert!(shared.is_empty());
         assert_eq!(copies, [a]);
@@ -733,6 +781,7 @@ mod tests {
                 hint: "a".into(),
             }],
             policy,
+            &SchemaNames::default(),
         )
         .1
     }

@@ -216,6 +216,7 @@ impl Cx<'_> {
         let split = self.split(doc.source.as_ref().and_then(|s| s.split.as_deref()));
         let compact = doc.source.as_ref().and_then(|s| s.compact);
         let source_bytes = doc.source_bytes;
+        let schema_names = doc.schema_names;
         let s = doc.service;
         let name = self.required(s.name, "service.name");
         let name = self.text(name, "service.name", 1, 100);
@@ -375,6 +376,7 @@ impl Cx<'_> {
             split: split?,
             compact,
             source_bytes,
+            schema_names,
             name: name?,
             description: description?,
             site_url: site_url.unwrap_or_else(|| base_url.origin()),

@@ -69,6 +69,9 @@ pub struct Service {
     /// plain service.toml): large documents that would outgrow it leave out what their
     /// specification lets them leave out (`emit::budget::source_budget`).
     pub source_bytes: Option<usize>,
+    /// The names the source gave its schemas (an OpenAPI import's components), for the
+    /// documents that publish shared schemas under a name.
+    pub schema_names: crate::values::schema_names::SchemaNames,
     /// What the output folder already holds of the site's own that a target lists or a host
     /// file merges with: skills, robots.txt, a sitemap. Empty when there is no output folder
     /// (`check`).

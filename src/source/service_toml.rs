@@ -57,6 +57,11 @@ pub struct ServiceToml {
     #[serde(skip)]
     #[schemars(skip)]
     pub source_bytes: Option<usize>,
+    /// The names the imported OpenAPI document gave its schemas (none in a plain
+    /// service.toml): `values::schema_names`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub schema_names: crate::values::schema_names::SchemaNames,
 }
 
 /// `[check]`: diagnostics a project has reviewed and does not want to hear about again.

@@ -202,6 +202,10 @@ fn repeated_schemas_are_written_once_and_referenced() {
     let shared = &oas["components"]["schemas"];
     let names = check_shared(&oas, &oas, shared, "#/components/schemas/");
     assert!(names.len() >= 2, "the customer and the address: {names:?}");
+    // Each keeps the name the source gave it, not one made from a property or an operation.
+    for name in ["Customer", "Address"] {
+        assert!(shared.get(name).is_some(), "{name}: {names:?}");
+    }
     // The customer's own schema, inlined by the import, is the shared one; its addresses too.
     let get = &oas["paths"]["/s0/customers/{id}"]["get"]["responses"]["200"]["content"]["application/json"]
         ["schema"];
@@ -221,6 +225,13 @@ fn repeated_schemas_are_written_once_and_referenced() {
     let violations = support_agis::validate(&agis);
     assert!(violations.is_empty(), "{violations:?}");
     check_shared(&agis, &agis, &agis["schemas"], "#/schemas/");
+    for name in ["Customer", "Address"] {
+        assert!(
+            agis["schemas"].get(name).is_some(),
+            "{name}: {}",
+            agis["schemas"]
+        );
+    }
     for e in agis["endpoints"].as_array().unwrap() {
         assert!(e["input"]["required"].is_array());
     }
@@ -267,6 +278,45 @@ fn repeated_schemas_are_written_once_and_referenced() {
         }
     }
     assert_eq!(with_defs, STORES, "only the create tools repeat a schema");
+}
+
+/// A component inside a request body's field, and one in a response, keep their source names
+/// in every document that shares them; no mark of the import is left in any file.
+#[test]
+fn components_inside_request_fields_keep_their_names() {
+    let mut source = source();
+    for (_, item) in source["paths"].as_object_mut().unwrap() {
+        if let Some(body) = item.pointer_mut("/post/requestBody/content/application~1json/schema") {
+            body["properties"]["customer"] = json!({"$ref": "#/components/schemas/Customer"});
+        }
+    }
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("shop.json");
+    std::fs::write(&spec, serde_json::to_vec(&source).unwrap()).unwrap();
+    let out = build(&spec, &[]);
+    let read = |p: &str| -> Value {
+        serde_json::from_slice(&std::fs::read(out.path().join(p)).unwrap()).unwrap()
+    };
+    let tools = read(".well-known/mcp/tools.json");
+    let create = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "create_customer_0")
+        .expect("the create tool");
+    let input = &create["inputSchema"];
+    // The customer field's three addresses share one definition, named as the source names it.
+    assert!(input["$defs"].get("Address").is_some(), "{input}");
+    check_shared(input, input, &input["$defs"], "#/$defs/");
+    let oas = read("openapi.json");
+    assert!(oas["components"]["schemas"].get("Customer").is_some());
+    for entry in walkdir::WalkDir::new(out.path()) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let text = String::from_utf8_lossy(&std::fs::read(entry.path()).unwrap()).into_owned();
+            assert!(!text.contains("x-wellgen"), "{}", entry.path().display());
+        }
+    }
 }
 
 #[test]

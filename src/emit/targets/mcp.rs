@@ -16,6 +16,7 @@ use crate::emit::derive::published::MCP_TOOLS_PATH;
 use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes_budgeted};
 use crate::model::{Access, Auth, Capability, HttpsUrl, Impact, Param, ParamIn, Service};
+use crate::values::schema_names::SchemaNames;
 use indexmap::IndexMap;
 use std::sync::Arc;
 
@@ -119,6 +120,8 @@ struct Calls<'a> {
     /// The service's security requirements (`emit::security::requirements`), as the binding
     /// states them.
     schemes: Vec<Value>,
+    /// The names the source gave its schemas, for the input schemas' `$defs`.
+    names: &'a SchemaNames,
 }
 
 impl<'a> Calls<'a> {
@@ -134,6 +137,7 @@ impl<'a> Calls<'a> {
         Calls {
             base: &service.base_url,
             schemes,
+            names: &service.schema_names,
         }
     }
 
@@ -341,7 +345,7 @@ fn tool(e: &Endpoint, name: String, calls: &Calls, levels: Option<(usize, &mut u
         name,
         title: title(&e.capability.id),
         description: description(e),
-        input_schema: input_schema(e, levels),
+        input_schema: input_schema(e, calls.names, levels),
         annotations: Annotations {
             read_only_hint: read_only,
             destructive_hint: (!read_only).then_some(e.impact == Impact::Irreversible),
@@ -356,7 +360,7 @@ fn tool(e: &Endpoint, name: String, calls: &Calls, levels: Option<(usize, &mut u
 /// The AGIS input schema; parts it repeats go once into its own `$defs` (the tool's
 /// `inputSchema` is a JSON Schema 2020-12 object and may use `$ref`/`$defs`, but it stands
 /// alone: a reference cannot point into another tool).
-fn input_schema(e: &Endpoint, levels: Option<(usize, &mut usize)>) -> Value {
+fn input_schema(e: &Endpoint, names: &SchemaNames, levels: Option<(usize, &mut usize)>) -> Value {
     // The author's own `$defs` are referred to from any depth: kept whole.
     if e.input.get("$defs").is_some() {
         return e.input.clone();
@@ -367,7 +371,7 @@ fn input_schema(e: &Endpoint, levels: Option<(usize, &mut usize)>) -> Value {
         replaceable: false,
         hint: "input".into(),
     };
-    let (copies, shared) = schemas::share(&[root], SHARING);
+    let (copies, shared) = schemas::share(&[root], SHARING, names);
     let Some(mut schema) = copies.into_iter().next() else {
         unreachable!("`share` copies every root")
     };

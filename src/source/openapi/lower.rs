@@ -117,7 +117,8 @@ fn lower_on(
         base_path: None,
         templates: HashMap::new(),
     };
-    let imported = lx.document(&options.filter);
+    let mut imported = lx.document(&options.filter);
+    imported.doc.schema_names = std::mem::take(&mut lx.docs.schema_names);
     lx.flush_notes();
     let ok = lx.diags.error_count() == 0;
     diags.append(lx.diags);
@@ -315,6 +316,12 @@ impl Lx<'_> {
             );
             // Their remembered expansions are freed beside what comes next, or forgotten when
             // the process ends after the command (freeing them cost GitHub's build 20 ms of CPU).
+            let mut forks = forks;
+            for fork in &mut forks {
+                self.docs
+                    .schema_names
+                    .absorb(std::mem::take(&mut fork.schema_names));
+            }
             crate::parallel::release(forks);
             let spent = done.iter().map(|(_, _, spent)| *spent).sum::<usize>();
             if spent <= self.docs.expansion_left() && !self.docs.failed_since(&mark) {
@@ -489,6 +496,7 @@ impl Lx<'_> {
                 source: None,
                 check: None,
                 source_bytes: None,
+                schema_names: Default::default(),
             },
             version: self.version,
             origins,

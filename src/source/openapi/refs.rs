@@ -13,6 +13,7 @@ use super::load;
 use super::naming::{unescape, unescape_into};
 use crate::diag::{Code, Diagnostic};
 use crate::json::Field;
+use crate::values::schema_names::{self, SchemaNames};
 
 /// A place in one of the loaded documents: the file's index and a JSON pointer (`/paths/…`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -180,6 +181,8 @@ pub struct Documents {
     expanded: HashMap<(Place, usize, usize), Arc<Expanded>>,
     /// Off only where tests compare remembered expansions with plain ones.
     remember: bool,
+    /// The names of the component schemas expanded so far (`values::schema_names`).
+    pub schema_names: SchemaNames,
 }
 
 /// A `$ref`'s target as an `Expander` expanded it, with what the expansion spent and met, so
@@ -196,6 +199,8 @@ struct Expanded {
     targets: Vec<Place>,
     cut: bool,
     foreign_patterns: usize,
+    /// Whether `value` holds a source name's mark (`schema_names::MARK`).
+    marked: bool,
 }
 
 /// An `Expander`'s counters where an expansion starts: what it spent and met is the difference.
@@ -207,6 +212,7 @@ struct Mark {
     budget_cuts: usize,
     cuts: usize,
     foreign_patterns: usize,
+    marks: usize,
 }
 
 /// The longest chain of `$ref`s followed in one place, and the deepest nesting of `$ref`s
@@ -243,6 +249,7 @@ impl Documents {
             expansion_limit: expansion_limit(0),
             expanded: HashMap::new(),
             remember: true,
+            schema_names: SchemaNames::default(),
         }
     }
 
@@ -289,6 +296,7 @@ impl Documents {
             expansion_limit: self.expansion_limit,
             expanded: HashMap::new(),
             remember: self.remember,
+            schema_names: SchemaNames::default(),
         }
     }
 
@@ -381,6 +389,20 @@ impl Documents {
             return base.split('.').next().unwrap_or(base).to_string();
         }
         self.node(place.clone()).name()
+    }
+
+    /// The name the source gave the schema at `place`: a component's
+    /// (`#/components/schemas/<name>`, Swagger's `#/definitions/<name>`) or a whole referenced
+    /// file's (`pet.yaml`: `pet`).
+    pub fn source_name(&self, place: &Place) -> Option<String> {
+        let pointer = place.pointer.as_str();
+        if pointer.is_empty() {
+            return (place.file > 0).then(|| self.name(place));
+        }
+        let name = ["/components/schemas/", "/definitions/"]
+            .iter()
+            .find_map(|prefix| pointer.strip_prefix(prefix))?;
+        (!name.is_empty() && !name.contains('/')).then(|| unescape(name))
     }
 
     /// `file#/pointer`, as every import diagnostic names a place.
@@ -748,6 +770,12 @@ pub struct Expander<'a> {
     pub opened_required: Vec<String>,
     /// `default`s dropped because they are not values of their schema.
     pub misfit_defaults: usize,
+    /// Source names marked on the expansion so far (`schema_names::MARK`), taken out and
+    /// recorded when it ends.
+    marks: usize,
+    /// Whether the marks stay in the expansion, for the caller to take out
+    /// (`schema_names::take_marks`) once it has made the schema the model will hold.
+    pub keep_marks: bool,
 }
 
 impl<'a> Expander<'a> {
@@ -770,17 +798,21 @@ impl<'a> Expander<'a> {
             unknown_required: 0,
             opened_required: Vec::new(),
             misfit_defaults: 0,
+            marks: 0,
+            keep_marks: false,
         }
     }
 
     /// For parameters and request bodies: deep enough for nested objects (the importer keeps
     /// `NESTED_DEPTH` levels of their properties, under `allOf`/`anyOf` wrappers), with their
-    /// descriptions and examples. Its own `max_depth` keeps its memo apart from `new`'s.
+    /// descriptions and examples. Its own `max_depth` keeps its memo apart from `new`'s. The
+    /// importer rewrites these schemas into parameters, so it takes their marks out itself.
     pub fn shallow(docs: &'a mut Documents) -> Self {
         Self {
             max_depth: 6,
             nodes_left: 4 * MAX_SCHEMA_NODES,
             keep_docs: true,
+            keep_marks: true,
             ..Self::new(docs)
         }
     }
@@ -796,6 +828,10 @@ impl<'a> Expander<'a> {
         self.unknown_required += done.required;
         self.opened_required.append(&mut done.opened);
         self.misfit_defaults += done.defaults;
+        // Last: the names go with each schema as the model will hold it.
+        if std::mem::take(&mut self.marks) > 0 && !self.keep_marks {
+            schema_names::take_marks(&mut v, &mut self.docs.schema_names);
+        }
         Ok(v)
     }
 
@@ -914,6 +950,7 @@ impl<'a> Expander<'a> {
                 self.cuts += 1;
             }
             self.foreign_patterns += memo.foreign_patterns;
+            self.marks += usize::from(memo.marked);
             return Ok(memo.value.clone());
         }
         let (target, ..) = &key;
@@ -925,6 +962,7 @@ impl<'a> Expander<'a> {
             budget_cuts: self.budget_cuts,
             cuts: self.cuts,
             foreign_patterns: self.foreign_patterns,
+            marks: self.marks,
         };
         let outer_deepest = std::mem::replace(&mut self.deepest, self.stack.len());
         let start = self.stack.len();
@@ -936,7 +974,16 @@ impl<'a> Expander<'a> {
         self.stack.pop();
         let hops = self.deepest - start;
         self.deepest = self.deepest.max(outer_deepest);
-        let value = out?;
+        let mut value = out?;
+        if let Some(name) = self.docs.source_name(target)
+            && let Some(object) = value.as_object_mut()
+            && !object.is_empty()
+        {
+            // First: `Map::remove` moves the last member into the removed one's place, and
+            // the mark must not change what a removal elsewhere leaves where.
+            object.shift_insert(0, schema_names::MARK.into(), Value::String(name));
+            self.marks += 1;
+        }
         if self.docs.remember
             && self.cycles == before.cycles
             && self.budget_cuts == before.budget_cuts
@@ -952,6 +999,7 @@ impl<'a> Expander<'a> {
                 targets,
                 cut: self.cuts > before.cuts,
                 foreign_patterns: self.foreign_patterns - before.foreign_patterns,
+                marked: self.marks > before.marks,
             };
             self.docs.expanded.insert(key, Arc::new(memo));
         }
@@ -1181,6 +1229,10 @@ pub fn merge_all_of(schema: &mut Value) {
             continue;
         };
         for (key, value) in member {
+            if key == schema_names::MARK {
+                // The member's name, not the schema it is folded into.
+                continue;
+            }
             match (key.as_str(), object.get_mut(&key), value) {
                 ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
                     for (k, v) in theirs {
@@ -1278,6 +1330,40 @@ mod tests {
         ] {
             assert_eq!(percent_decode(text), decoded, "{text}");
         }
+    }
+
+    #[test]
+    fn expanded_components_are_named_by_their_hash_and_leave_no_mark() {
+        let mut d = docs(json!({
+            "components": {"schemas": {
+                "Pet": {"type": "object", "properties": {"owner": {"$ref": "#/components/schemas/Owner"}},
+                        "allOf": [{"$ref": "#/components/schemas/Base"}]},
+                "Owner": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "Base": {"required": ["owner"]},
+            }},
+            "body": {"$ref": "#/components/schemas/Pet"},
+        }));
+        let body = d.root().child("body");
+        let pet = Expander::new(&mut d).expand(&body).unwrap();
+        assert!(!pet.to_string().contains(schema_names::MARK), "{pet}");
+        let names = &d.schema_names;
+        assert_eq!(names.get(schema_names::hash(&pet)), Some("Pet"));
+        assert_eq!(
+            names.get(schema_names::hash(&pet["properties"]["owner"])),
+            Some("Owner")
+        );
+        // Base was folded into Pet: its name is not Pet's.
+        assert_eq!(
+            names.get(schema_names::hash(&json!({"required": ["owner"]}))),
+            None
+        );
+        // The input expansion leaves its marks for the importer to take out.
+        let mut input = Expander::shallow(&mut d).expand(&body).unwrap();
+        assert_eq!(input[schema_names::MARK], "Pet");
+        let mut names = SchemaNames::default();
+        schema_names::take_marks(&mut input, &mut names);
+        assert_eq!(input, pet);
+        assert_eq!(names, d.schema_names);
     }
 
     #[test]

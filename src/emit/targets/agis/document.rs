@@ -1,6 +1,7 @@
 //! The AGIS document built from the model and its derived endpoints (`emit::derive::agis`), and the
 //! `/.well-known/agis.json` summary of §11.1.
 
+use crate::values::schema_names::SchemaNames;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
@@ -104,7 +105,7 @@ pub fn document_cut(service: &Service, lowered: &Lowered, levels: Option<usize>)
         let keep = |e: &Endpoint| schemas::keep_levels(&e.output, levels, &mut cut);
         endpoints.iter().map(keep).collect()
     });
-    let (schemas, shared) = share_schemas(endpoints, outputs.as_deref());
+    let (schemas, shared) = share_schemas(endpoints, outputs.as_deref(), &service.schema_names);
     let mut schemas = schemas.into_iter();
     let list: Vec<Value> = endpoints
         .iter()
@@ -169,6 +170,7 @@ pub fn document_cut(service: &Service, lowered: &Lowered, levels: Option<usize>)
 fn share_schemas(
     endpoints: &[Endpoint],
     outputs: Option<&[Value]>,
+    names: &SchemaNames,
 ) -> (Vec<Value>, Vec<(String, Value)>) {
     let mut roots = Vec::with_capacity(2 * endpoints.len());
     for (i, e) in endpoints.iter().enumerate() {
@@ -182,7 +184,7 @@ fn share_schemas(
             });
         }
     }
-    schemas::share(&roots, SHARING)
+    schemas::share(&roots, SHARING, names)
 }
 
 /// `doc` with its schemas shared anew (`SHARING_TO_FIT`), as `document` would share them
@@ -200,6 +202,7 @@ pub fn reshared(doc: &Value) -> Value {
         return doc;
     };
     let target = |r: &str| shared.get(r.strip_prefix(SHARING.prefix)?);
+    let names = schemas::names_of(shared, &target);
     let mut owned = Vec::with_capacity(2 * list.len());
     let mut hints = Vec::with_capacity(list.len());
     for e in list.iter() {
@@ -217,7 +220,7 @@ pub fn reshared(doc: &Value) -> Value {
             hint: format!("{}_{}", hints[i / 2], ["input", "output"][i % 2]),
         })
         .collect();
-    let (copies, shared) = schemas::share(&roots, SHARING_TO_FIT);
+    let (copies, shared) = schemas::share(&roots, SHARING_TO_FIT, &names);
     let mut copies = copies.into_iter();
     for e in list.iter_mut() {
         for key in ["input", "output"] {
@@ -601,7 +604,8 @@ mod tests {
             "name": {"type": "string", "description": "What people call the widget."},
         }});
         let endpoint = |i: usize, output: Value| json!({"method": "FETCH", "path": format!("/w{i}"), "input": {"type": "object", "properties": {}, "required": []}, "output": output});
-        // Shared under a name the first time, inline the second: resharing finds both equal.
+        // Shared under a name the first time, inline the second: resharing finds both equal,
+        // and keeps the name.
         let endpoints: Vec<Value> = (0..5)
             .map(|i| {
                 let output = if i % 2 == 0 {
@@ -618,9 +622,9 @@ mod tests {
         assert_eq!(shared.len(), 1, "{again}");
         let (name, body) = shared.iter().next().unwrap();
         assert_eq!(body, &widget);
-        assert_eq!(name, "fetch_w0_output");
+        assert_eq!(name, "old");
         for e in again["endpoints"].as_array().unwrap() {
-            assert_eq!(e["output"], json!({"$ref": "#/schemas/fetch_w0_output"}));
+            assert_eq!(e["output"], json!({"$ref": "#/schemas/old"}));
         }
         // Resharing what is already shared that way changes nothing.
         assert_eq!(reshared(&again), again);

@@ -4,6 +4,7 @@ mod parts;
 mod reshare;
 
 use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
+use crate::values::schema_names::SchemaNames;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
@@ -516,7 +517,7 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
             }
         }
     }
-    let shared = share_schemas(&mut paths, &held, SHARING);
+    let shared = share_schemas(&mut paths, &held, SHARING, &service.schema_names);
     let parts = parts::share(&mut paths);
     if fit.lean {
         hoist_parameters(&mut paths);
@@ -699,6 +700,7 @@ fn share_schemas(
     paths: &mut Value,
     held: &[Cow<'_, Value>],
     policy: Policy,
+    names: &SchemaNames,
 ) -> Vec<(String, Value)> {
     let mut places: Vec<(&mut Value, bool, String)> = Vec::new();
     for part in operation_parts(paths) {
@@ -743,7 +745,7 @@ fn share_schemas(
             hint: std::mem::take(hint),
         })
         .collect();
-    let (copies, shared) = schemas::share(&roots, policy);
+    let (copies, shared) = schemas::share(&roots, policy, names);
     drop(roots);
     for ((place, ..), copy) in places.into_iter().zip(copies) {
         *place = copy;

@@ -48,7 +48,14 @@ pub(super) fn reshared(doc: &Value) -> Value {
     }
     let paths = map.entry("paths").or_insert(Value::Null);
     *paths = inlined(given, &shared);
-    let schemas = share_schemas(paths, &[], SHARING_TO_FIT);
+    let names = shared
+        .get("schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| {
+            let target = |r: &str| shared.get("schemas")?.get(r.strip_prefix(SHARING.prefix)?);
+            schemas::names_of(schemas, &target)
+        });
+    let schemas = share_schemas(paths, &[], SHARING_TO_FIT, &names.unwrap_or_default());
     let parts = parts::share(paths);
     let mut components = shared_components(schemas, parts);
     components.extend(others);
