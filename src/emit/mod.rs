@@ -143,7 +143,8 @@ pub fn lower_and_render<'a>(
     order.sort_by_key(|&i| std::cmp::Reverse(cost(built[i])));
     let mut done = crate::parallel::map_here(&order, workers, |&i| {
         let mut d = Diagnostics::default();
-        let lowered = built[i].lower(service, &build, shared, &mut d);
+        let mut lowered = built[i].lower(service, &build, shared, &mut d);
+        lowered.fit(service, &mut d);
         let artifacts = (render && !d.has_errors()).then(|| lowered.render(service, built));
         (i, d, artifacts)
     });

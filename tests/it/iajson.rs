@@ -33,17 +33,18 @@ fn lower(text: &str) -> (Option<Service>, Diagnostics) {
     (service, diags)
 }
 
-/// ia.json's `lower` then `render`, checking on the way that the size `lower` measured (and
-/// reports in its §3.6 warnings) is the size of what `render` writes.
+/// ia.json's `lower`, size pass and `render`, checking on the way that the size the size pass
+/// measured (and reports in its §3.6 warnings) is the size of what `render` writes.
 fn emit_text(text: &str) -> (Vec<Artifact>, Diagnostics) {
     let (service, mut diags) = lower(text);
     let service = service.unwrap_or_else(|| panic!("lowering failed: {diags:#?}"));
-    let lowered = ia_json::lower(&service, &mut diags);
+    let mut lowered = ia_json::lower(&service, &mut diags);
+    ia_json::fit(&service, &mut lowered, &mut diags);
     let artifacts = ia_json::render(&service, &lowered);
     assert_eq!(
         lowered.size(),
         artifacts[0].body.len(),
-        "the size lower measured"
+        "the size the size pass measured"
     );
     (artifacts, diags)
 }

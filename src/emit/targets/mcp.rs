@@ -5,7 +5,7 @@
 //! are the ones `emit::derive::agis` derives for the AGIS target too; MCP reports only the naming
 //! problems.
 
-use crate::emit::targets::{Descriptor, Document, Link, Relation};
+use crate::emit::targets::{Descriptor, Document, Fitted, Link, Relation};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -190,21 +190,15 @@ struct Annotations {
 }
 
 /// The tools are the shared derivation's endpoints under their tool names; the document is
-/// written in `lower`, where its size against a large source's budget is reported.
+/// made by the size pass ([`fit`]), where its size against a large source's budget is reported.
 pub struct Lowered<'a> {
     pub derived: &'a Derived<'a>,
-    body: Arc<Vec<u8>>,
+    body: Fitted<Arc<Vec<u8>>>,
 }
 
 /// The tool-name diagnostics: declared names that break MCP's rule or are used twice, then ids
 /// another capability declared as its name, which take a number.
-///
-/// Then the document, sized against a large source (`document`).
-pub fn lower<'a>(
-    service: &Service,
-    derived: &'a Derived<'a>,
-    diags: &mut Diagnostics,
-) -> Lowered<'a> {
+pub fn lower<'a>(derived: &'a Derived<'a>, diags: &mut Diagnostics) -> Lowered<'a> {
     let named = derived.endpoints.iter().zip(&derived.tool_names);
     for (e, t) in named.clone() {
         let Some(n) = &e.capability.semantic.mcp_tool_name else {
@@ -245,8 +239,16 @@ pub fn lower<'a>(
             );
         }
     }
-    let body = document(derived, service, diags).into();
-    Lowered { derived, body }
+    Lowered {
+        derived,
+        body: Fitted::default(),
+    }
+}
+
+/// The size pass: the document, sized against a large source (`document`).
+pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
+    let body = document(lowered.derived, service, diags);
+    lowered.body.set(body.into());
 }
 
 /// The tools/list result. A tool's `inputSchema` stands alone (it cannot reference another
@@ -332,9 +334,13 @@ pub fn properties(schema: &mut Value) -> impl Iterator<Item = &mut Value> {
         .flat_map(|m| m.values_mut())
 }
 
-/// Pure: the tools/list result written by `lower`.
+/// Pure: the tools/list result the size pass wrote.
 pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    vec![Artifact::document(PATH, lowered.body.clone(), SERVING)]
+    vec![Artifact::document(
+        PATH,
+        lowered.body.get().clone(),
+        SERVING,
+    )]
 }
 
 /// `levels`: the levels of fields its input schema keeps, and a count of the subschemas cut

@@ -3,16 +3,18 @@
 //! Everything that lists targets (the CLI's `--target` values, `wellgen targets`, the README
 //! table, the API catalog and llms.txt links, the tests) iterates the descriptors.
 //!
-//! Each target runs in two steps. `lower` makes every check of its spec on the model and derives
-//! what its documents need, reporting every diagnostic; `render` writes the documents from that
-//! and cannot fail. Every target lowers and reports whether or not the build writes, so
+//! Each target runs in up to three steps. `lower` makes every check of its spec on the model
+//! and derives what its documents need, reporting every diagnostic, and makes no bytes; the size
+//! pass ([`Lowered::fit`]) makes the documents whose size decides what they hold (a large
+//! import's budget, a draft's size limit), reporting what it left out; `render` writes the
+//! documents and cannot fail. Every target lowers and fits whether or not the build writes, so
 //! `check --target X` and `build --target X` report the same, and no document of an input with
-//! errors is written. A target whose diagnostics depend on its bytes (a size fitted to a large
-//! import's budget) makes them in `lower` and hands them to `render`.
+//! errors is written.
 //!
 //! Adding a target: a module beside this one with its `DESCRIPTOR`, `Lowered`, `lower` and
 //! `render`; one line in `targets!` and an arm in `Target::lower` and `Lowered::render` (the
-//! compiler asks for both); a fixture (ARCHITECTURE.md has the recipe).
+//! compiler asks for both), and one in `Lowered::fit` if its size decides what it holds; a
+//! fixture (ARCHITECTURE.md has the recipe).
 
 pub mod a2a;
 pub mod adp;
@@ -389,7 +391,7 @@ impl<'a> Shared<'a> {
 #[allow(clippy::large_enum_variant)]
 pub enum Lowered<'a> {
     AiEndpoint(ai::Lowered<'a>),
-    IaJson(ia_json::Lowered),
+    IaJson(ia_json::Lowered<'a>),
     Rfc002(rfc002::Lowered),
     AiPlugin(ai_plugin::Lowered<'a>),
     OpenApi(openapi::Lowered<'a>),
@@ -425,7 +427,7 @@ impl Target {
             Self::OpenApi => Lowered::OpenApi(openapi::lower(service, built, diags)),
             Self::Adp => Lowered::Adp(adp::lower(service, diags)),
             Self::Agis => Lowered::Agis(agis::lower(service, shared.agis(service), diags)),
-            Self::Mcp => Lowered::Mcp(mcp::lower(service, shared.agis(service), diags)),
+            Self::Mcp => Lowered::Mcp(mcp::lower(shared.agis(service), diags)),
             Self::A2a => Lowered::A2a(a2a::lower(service, diags)),
             Self::McpServerCard => Lowered::McpServerCard(mcp_server_card::lower(service, diags)),
             Self::OAuthResource => Lowered::OAuthResource(oauth_resource::lower(service, diags)),
@@ -437,14 +439,53 @@ impl Target {
     }
 }
 
+/// A document the size pass ([`Lowered::fit`]) makes: the targets whose documents' size
+/// decides what they hold (a large source's budget, a draft's size limit) make them there,
+/// after every check and before `render`, which hands them on.
+pub struct Fitted<T>(Option<T>);
+
+impl<T> Default for Fitted<T> {
+    fn default() -> Self {
+        Self(None)
+    }
+}
+
+impl<T> Fitted<T> {
+    pub fn set(&mut self, value: T) {
+        self.0 = Some(value);
+    }
+
+    /// # Panics
+    /// Before the size pass: `lower_and_render` and [`Target::emit`] run it before `render`.
+    pub fn get(&self) -> &T {
+        self.0.as_ref().expect("the size pass runs before render")
+    }
+}
+
+impl<'a> Lowered<'a> {
+    /// The size pass: the documents whose size decides what they hold are made, and their
+    /// size notes reported into `diags`. Every other target has made its choices in `lower`.
+    pub fn fit(&mut self, service: &'a Service, diags: &mut Diagnostics) {
+        match self {
+            Self::Mcp(l) => mcp::fit(service, l, diags),
+            Self::Agis(l) => agis::fit(service, l, diags),
+            Self::OpenApi(l) => openapi::fit(service, l, diags),
+            Self::AiEndpoint(l) => ai::fit(service, l, diags),
+            Self::IaJson(l) => ia_json::fit(service, l, diags),
+            _ => {}
+        }
+    }
+}
+
 impl Target {
     /// This target alone, lowered and rendered as in a build of every target (its diagnostics
     /// into `diags`; rendered even when they hold errors): for tests and tools that look at
     /// one target.
     pub fn emit(self, service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         let shared = Shared::default();
-        self.lower(service, &Build::of(&Self::ALL), &shared, diags)
-            .render(service, &Self::ALL)
+        let mut lowered = self.lower(service, &Build::of(&Self::ALL), &shared, diags);
+        lowered.fit(service, diags);
+        lowered.render(service, &Self::ALL)
     }
 }
 

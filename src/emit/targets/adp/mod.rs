@@ -152,7 +152,7 @@ pub struct Lowered<'a> {
 /// examples chosen or made up, each with a warning; whatever would still break ADP's rules is an
 /// error at the field behind it (see `rules`).
 pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
-    let Fitted {
+    let Published {
         name,
         description,
         capabilities: capability_descriptions,
@@ -225,7 +225,7 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
 }
 
 /// The manifest's texts as published.
-struct Fitted<'a> {
+struct Published<'a> {
     name: Cow<'a, str>,
     description: Cow<'a, str>,
     /// Each capability's description, in order.
@@ -236,7 +236,7 @@ struct Fitted<'a> {
 /// them is fitted, with a warning, so that large imported APIs still publish valid documents:
 /// a name that is nothing but tags is replaced by the API's host, a long description is
 /// shortened at a word boundary, a short one completed from the name or the endpoint.
-fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
+fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Published<'a> {
     let name = fit_name(service, diags);
     let len = rules::visible_len(&service.description);
     let description = if len > rules::DESCRIPTION_MAX {
@@ -335,7 +335,7 @@ fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Fitted<'a> {
         };
         diags.push(d.at(field));
     }
-    Fitted {
+    Published {
         name,
         description,
         capabilities,

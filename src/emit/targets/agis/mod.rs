@@ -8,7 +8,7 @@
 mod check;
 pub mod document;
 
-use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
+use crate::emit::targets::{Descriptor, Document, Fitted, Link, Relation, Target};
 use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -67,9 +67,9 @@ pub struct Lowered<'a> {
     pub derived: &'a Derived<'a>,
     pub agtp: String,
     pub domain: String,
-    /// The documents, written in `lower`, where their size against a large source's budget
-    /// is reported.
-    artifacts: Vec<Artifact>,
+    /// The documents, written by the size pass ([`fit`]), where their size against a large
+    /// source's budget is reported.
+    artifacts: Fitted<Vec<Artifact>>,
 }
 
 /// Every AGIS diagnostic, in the order the documents are built: what was derived per endpoint,
@@ -85,19 +85,23 @@ pub fn lower<'a>(
     document_warnings(service, diags);
     check::passes(service, &derived.endpoints, &derived.tool_names, diags);
     advisories(&derived.endpoints, diags);
-    let mut lowered = Lowered {
+    Lowered {
         derived,
         agtp: document::agtp(service).0,
         domain: document::domain(service).0,
-        artifacts: Vec::new(),
-    };
-    lowered.artifacts = documents(service, &lowered, diags);
-    lowered
+        artifacts: Fitted::default(),
+    }
 }
 
-/// The documents `lower` wrote.
+/// The size pass: the documents, fitted to a large source's budget (`documents`).
+pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
+    let artifacts = documents(service, lowered, diags);
+    lowered.artifacts.set(artifacts);
+}
+
+/// The documents the size pass wrote.
 pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    lowered.artifacts.clone()
+    lowered.artifacts.get().clone()
 }
 
 /// The JSON and YAML documents and the summary. Over a large source's budget

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::emit::security;
-use crate::emit::targets::{self, Descriptor, Link, Relation, Target};
+use crate::emit::targets::{self, Descriptor, Fitted, Link, Relation, Target};
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -141,27 +141,24 @@ struct MetaView<'a> {
     status: Option<&'a str>,
 }
 
-/// The document, once the draft's rules have been checked, serialised here: its size is a
-/// diagnostic of lowering, and `render` writes these bytes.
+/// The draft's rules checked and the auth the document can state; the size pass ([`fit`])
+/// chooses the layout (whole, compact, or parts under an index), which decides the documents,
+/// and `render` writes its bytes.
 pub struct Lowered<'a> {
+    auth: Option<AuthView<'a>>,
+    /// The targets of the build: `[source] split`'s sub-service documents link to those.
+    built: Vec<Target>,
+    layout: Fitted<Layout<'a>>,
+}
+
+/// What the size pass made of `/.well-known/ai`.
+struct Layout<'a> {
     body: Arc<Vec<u8>>,
     /// A service over the draft's guidance even in compact form is published as parts, and
     /// `body` is their index.
     parts: Option<split::Parts>,
     /// `[source] split`'s sub-service documents, where the service is not split already.
     by_tag: Option<split::Lowered<'a>>,
-}
-
-impl Lowered<'_> {
-    /// The size of `/.well-known/ai` as `render` writes it, in bytes.
-    pub fn size(&self) -> usize {
-        self.body.len()
-    }
-
-    /// Whether `/.well-known/ai` is the index of sub-service parts.
-    pub fn is_split(&self) -> bool {
-        self.parts.is_some()
-    }
 }
 
 /// How much of each capability a document carries.
@@ -173,26 +170,9 @@ pub(super) enum Form {
     Compact,
 }
 
-/// Every diagnostic of /.well-known/ai, and the document, then `[source] split`'s sub-service
-/// documents. `built` are the targets of the build: `auth.docs` points into the OpenAPI
-/// document only when it is published.
+/// Every diagnostic of the draft's rules on /.well-known/ai. `built` are the targets of the
+/// build: `auth.docs` points into the OpenAPI document only when it is published.
 pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics) -> Lowered<'a> {
-    let mut lowered = document_lowered(service, built, diags);
-    // A service too large for one document is split already, whatever `[source] split` says.
-    if !lowered.is_split() {
-        lowered.by_tag = service
-            .split
-            .map(|split| split::lower(service, built, split, diags));
-    }
-    lowered
-}
-
-/// `/.well-known/ai` itself: whole, compact, or the index of its parts.
-fn document_lowered<'a>(
-    service: &Service,
-    built: &[Target],
-    diags: &mut Diagnostics,
-) -> Lowered<'a> {
     check(service, diags);
     let auth = published_auth(service, built);
     if let (Some(a), Some(view)) = (&service.auth, &auth)
@@ -215,6 +195,32 @@ fn document_lowered<'a>(
             None => a.approximated("/.well-known/ai", "`apikey` with no header"),
         });
     }
+    Lowered {
+        auth,
+        built: built.to_vec(),
+        layout: Fitted::default(),
+    }
+}
+
+/// The size pass: `/.well-known/ai` whole, compact, or the index of its parts (each part's
+/// size checked), then `[source] split`'s sub-service documents.
+pub fn fit<'a>(service: &'a Service, lowered: &mut Lowered<'a>, diags: &mut Diagnostics) {
+    let mut layout = layout(service, lowered.auth.clone(), diags);
+    // A service too large for one document is split already, whatever `[source] split` says.
+    if layout.parts.is_none() {
+        layout.by_tag = service
+            .split
+            .map(|split| split::lower(service, &lowered.built, split, diags));
+    }
+    lowered.layout.set(layout);
+}
+
+/// `/.well-known/ai` itself: whole, compact, or the index of its parts.
+fn layout<'a>(
+    service: &Service,
+    auth: Option<AuthView<'_>>,
+    diags: &mut Diagnostics,
+) -> Layout<'a> {
     let whole = |views: &[CapabilityView<'_>], form| {
         let body = |doc: &Document<'_>| match form {
             Form::Full => to_json_bytes_within(doc, SIZE_GUIDANCE),
@@ -238,7 +244,7 @@ fn document_lowered<'a>(
         && !many
         && let Some(body) = whole(&views(service, Form::Full), Form::Full)
     {
-        return Lowered {
+        return Layout {
             body: body.into(),
             parts: None,
             by_tag: None,
@@ -254,7 +260,7 @@ fn document_lowered<'a>(
         && !many
         && let Some(body) = whole(&views, Form::Compact)
     {
-        return Lowered {
+        return Layout {
             body: body.into(),
             parts: None,
             by_tag: None,
@@ -264,7 +270,7 @@ fn document_lowered<'a>(
     for (path, size) in parts.sizes() {
         check_size(path, size, diags);
     }
-    Lowered {
+    Layout {
         body: parts.index().into(),
         parts: Some(parts),
         by_tag: None,
@@ -274,14 +280,15 @@ fn document_lowered<'a>(
 /// The document at both paths, then its parts when it was split, or `[source] split`'s
 /// sub-service documents.
 pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let layout = lowered.layout.get();
     let mut artifacts: Vec<Artifact> = PATHS
         .iter()
-        .map(|p| Artifact::document(*p, lowered.body.clone(), SERVING))
+        .map(|p| Artifact::document(*p, layout.body.clone(), SERVING))
         .collect();
-    if let Some(parts) = &lowered.parts {
+    if let Some(parts) = &layout.parts {
         artifacts.extend(parts.render());
     }
-    if let Some(by_tag) = &lowered.by_tag {
+    if let Some(by_tag) = &layout.by_tag {
         artifacts.extend(split::render(service, by_tag));
     }
     artifacts

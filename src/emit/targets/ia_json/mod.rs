@@ -3,7 +3,8 @@
 //! One document, served byte-identical at both paths (§3.1–3.2). `lower` builds the document's
 //! view (`view`, borrowing from the model; each section by its own module) and reports every
 //! rule, `rules` among them for what the JSON Schema cannot check (unique names across groups,
-//! declared scopes, auth for non-public endpoints); `render` only serialises it.
+//! declared scopes, auth for non-public endpoints); the size pass (`fit`) serialises it in the
+//! layout that fits, and `render` writes those bytes.
 
 mod api;
 mod auth;
@@ -14,7 +15,7 @@ mod view;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::budget::source_budget;
-use crate::emit::targets::{Descriptor, Document, Link, Relation};
+use crate::emit::targets::{Descriptor, Document, Fitted, Link, Relation};
 use crate::emit::{
     Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes,
     to_json_bytes_or_compact_within,
@@ -58,24 +59,25 @@ pub const SPEC_VERSION: &str = "1.0.0";
 /// §3.6: the file SHOULD NOT exceed 1 MB; agents MAY refuse larger files.
 const SIZE_LIMIT: usize = 1024 * 1024;
 
-/// The document as it will be written, once every rule has been checked (the response schemas
-/// already dropped if they would break §3.6), serialised in the layout that fits: its size is
-/// a diagnostic of lowering, and `render` writes these bytes.
-pub struct Lowered {
-    body: Arc<Vec<u8>>,
+/// The document once every rule has been checked; the size pass ([`fit`]) writes it in the
+/// layout that fits (the response schemas dropped if they would break §3.6): its size is a
+/// diagnostic of that pass, and `render` writes these bytes.
+pub struct Lowered<'a> {
+    document: view::Document<'a>,
+    body: Fitted<Arc<Vec<u8>>>,
 }
 
-impl Lowered {
+impl Lowered<'_> {
     /// The size of the document `render` writes, in bytes.
     pub fn size(&self) -> usize {
-        self.body.len()
+        self.body.get().len()
     }
 }
 
-/// Every diagnostic of ia.json, in the order its sections are built, and the document.
-pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
+/// Every diagnostic of ia.json's rules, in the order its sections are built.
+pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
     rules::check(service, diags);
-    let mut document = view::Document {
+    let document = view::Document {
         version: SPEC_VERSION,
         site: site::site(service, diags),
         api: api::api(service, diags),
@@ -85,36 +87,46 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
         webhooks: flags::webhooks(service),
         metadata: site::metadata(service, diags),
     };
+    Lowered {
+        document,
+        body: Fitted::default(),
+    }
+}
+
+/// The size pass: the document within §3.6's limit and a large source's budget, with a
+/// diagnostic for what it had to leave out.
+pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
+    let document = &mut lowered.document;
     // Within §3.6's limit, in `to_json_bytes`'s layout if that fits, else compact; over the
     // limit, or over the budget of a large imported source, without response schemas.
     let budget = source_budget(service);
     let limit = budget.map_or(SIZE_LIMIT, |b| b.min(SIZE_LIMIT));
-    let body = match fitting(&document, limit) {
+    let body = match fitting(&*document, limit) {
         Some(fit) => fit,
         None => {
             // Over the budget only, or over §3.6's limit as well (a warning, as before)?
             let within_limit =
-                limit < SIZE_LIMIT && compact_json_bytes_within(&document, SIZE_LIMIT).is_some();
+                limit < SIZE_LIMIT && compact_json_bytes_within(&*document, SIZE_LIMIT).is_some();
             // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6
             // or outgrows its source.
             let shortened = document.api.shorten_responses();
             // Still over: the parameters' texts go, the optional ones' first. Each try's
             // bytes are kept, so that the one that fits is not written again.
-            let mut fit = fitting(&document, limit);
+            let mut fit = fitting(&*document, limit);
             let (mut texts, mut between) = (0, None);
             for required in [false, true] {
                 if fit.is_some() {
                     break;
                 }
                 // The size the response note reports: before the texts went.
-                between = between.or_else(|| fitting(&document, usize::MAX).map(|b| b.len()));
+                between = between.or_else(|| fitting(&*document, usize::MAX).map(|b| b.len()));
                 texts += document.api.drop_parameter_texts(required);
-                fit = fitting(&document, limit);
+                fit = fitting(&*document, limit);
             }
             // A document that fits no way at all is what `to_json_bytes` writes.
             let fit = fit
-                .or_else(|| (limit < SIZE_LIMIT).then(|| fitting(&document, SIZE_LIMIT))?)
-                .unwrap_or_else(|| to_json_bytes(&document));
+                .or_else(|| (limit < SIZE_LIMIT).then(|| fitting(&*document, SIZE_LIMIT))?)
+                .unwrap_or_else(|| to_json_bytes(&*document));
             if shortened > 0 {
                 let kb = between.unwrap_or(fit.len()).div_ceil(1024);
                 diags.push(match within_limit {
@@ -167,7 +179,7 @@ pub fn lower(service: &Service, diags: &mut Diagnostics) -> Lowered {
             .help("list only the endpoints meant for agents (§8.6), or shorten descriptions"),
         );
     }
-    Lowered { body: body.into() }
+    lowered.body.set(body.into());
 }
 
 /// The document within `limit`, as `to_json_bytes` writes it if that fits, else compact;
@@ -180,6 +192,6 @@ fn fitting(doc: &view::Document, limit: usize) -> Option<Vec<u8>> {
 pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     PATHS
         .iter()
-        .map(|p| Artifact::document(*p, lowered.body.clone(), SERVING))
+        .map(|p| Artifact::document(*p, lowered.body.get().clone(), SERVING))
         .collect()
 }

@@ -67,8 +67,9 @@ pub struct Lowered<'a> {
     pub requirements: Vec<Vec<String>>,
     /// In capability order, without the capabilities OpenAPI cannot hold (reported as errors).
     pub operations: Vec<Operation<'a>>,
-    /// The document, when it has a source's byte budget (`emit::budget::source_budget`): made in
-    /// `lower`, which may have to leave out its schemas' descriptions to fit, with a note.
+    /// The document, when it has a source's byte budget (`emit::budget::source_budget`): made by
+    /// the size pass ([`fit`]), which may have to leave out its schemas' descriptions to fit,
+    /// with a note.
     pub fitted: Option<std::sync::Arc<Vec<u8>>>,
 }
 
@@ -186,7 +187,7 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
             parameters,
         });
     }
-    let mut lowered = Lowered {
+    Lowered {
         schemes: security_schemes(service),
         requirements: crate::emit::security::requirements(service)
             .into_iter()
@@ -194,11 +195,15 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
             .collect(),
         operations,
         fitted: None,
-    };
-    if let Some(budget) = source_budget(service) {
-        lowered.fitted = Some(fit(service, &lowered, budget, diags).into());
     }
-    lowered
+}
+
+/// The size pass: a document with a source's budget is made here, to fit it
+/// (`within_budget`); any other is made by `render`.
+pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
+    if let Some(budget) = source_budget(service) {
+        lowered.fitted = Some(within_budget(service, lowered, budget, diags).into());
+    }
 }
 
 /// The document within its source's `budget`, leaving out, while it is still over, one thing
@@ -206,7 +211,12 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
 /// the descriptions inside its schemas, then theirs, then levels of the response schemas'
 /// fields, and last, with those at one level, of the request bodies' and parameters'. Every
 /// operation and parameter (with its own description and type) stays.
-fn fit(service: &Service, lowered: &Lowered, budget: usize, diags: &mut Diagnostics) -> Vec<u8> {
+fn within_budget(
+    service: &Service,
+    lowered: &Lowered,
+    budget: usize,
+    diags: &mut Diagnostics,
+) -> Vec<u8> {
     let doc = render_document(service, lowered);
     let json = to_json_bytes_budgeted(&doc, Some(budget));
     let lean = Fit {
@@ -260,15 +270,15 @@ const RESHARE: Reshare = Reshare {
     help: "nothing is left out by this: the operations point at each shared one with `$ref`",
 };
 
-/// The document as `fit` makes it with no description in its schemas, shared anew, and how
-/// many subschemas its levels cut.
+/// The document as `within_budget` makes it with no description in its schemas, shared anew,
+/// and how many subschemas its levels cut.
 fn render_bare(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) {
     let (mut doc, cut) = render_cut(service, lowered, fit);
     drop_schema_descriptions(&mut doc, schemas::Cut::All);
     (reshare::reshared(&doc), cut)
 }
 
-/// How the document is made again to fit its source's budget (`fit`).
+/// How the document is made again to fit its source's budget (`within_budget`).
 #[derive(Debug, Clone, Copy, Default)]
 struct Fit {
     /// Keep this many levels of fields below each response schema's top
