@@ -6,8 +6,8 @@
 //! 1-2% more instructions; docs/PERFORMANCE.md has the method and the commands), and it has no
 //! form of [`map_with`]: its `map_init` makes a state per split of the work, not one per thread
 //! handed back at the end, and the import's document forks are such states (each keeps the
-//! expansions its thread remembered, and is forgotten rather than freed when the process is
-//! about to exit). Nor does it leave the calling thread to [`map`]'s `meanwhile`.
+//! expansions its thread remembered, and is freed beside the targets that reuse its memory).
+//! Nor does it leave the calling thread to [`map`]'s `meanwhile`.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};

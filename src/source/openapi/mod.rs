@@ -107,14 +107,15 @@ pub fn import_text(
         i.doc.source_bytes = Some(text.len());
     }
     if text.len() >= DROP_ASIDE_FROM {
-        crate::parallel::release(docs.into_values());
+        crate::parallel::drop_aside(docs.into_values());
     }
     imported
 }
 
-/// Documents from this size up are dropped on a thread of their own after the import, or
-/// forgotten when the process is about to end (GitHub's 13 MB description took about 50 ms of
-/// CPU to free, beside the targets that need both cores).
+/// Documents from this size up are dropped on a thread of their own after the import (GitHub's
+/// 13 MB description takes about 50 ms of CPU to free), even by a command that ends after its
+/// build: what they free is what the targets then allocate, which took GitHub's peak RSS from
+/// about 250 to 205 MB and Stripe's from 195 to 180 MB (docs/PERFORMANCE.md).
 const DROP_ASIDE_FROM: usize = 1 << 20;
 
 /// The import on its own: problems only a service.toml could fix are reported.
