@@ -182,7 +182,7 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         &mut diags,
     );
     let toml_host = raw.deploy.as_ref().is_some_and(|d| d.host.is_some());
-    let Some(mut service) = model::lower(raw, &mut diags) else {
+    let Some(service) = model::lower(raw, &mut diags) else {
         return Compiled {
             diags,
             ..Compiled::default()
@@ -191,14 +191,17 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
     let env_host = options
         .env_host
         .filter(|_| options.host.is_none() && !toml_host);
-    if let Some(host) = options.host.or(env_host.map(|e| e.host)) {
-        service.host = host;
-    }
-    service.site = options.site_files.clone();
-    let build = Build {
-        targets: &choice.targets,
-        route_left_out: hosts::route_left_out(&service, &choice, options.site_worker, &mut diags),
+    let mut build = Build {
+        host: options.host.or(env_host.map(|e| e.host)),
+        site: &options.site_files,
+        ..Build::of(&choice.targets)
     };
+    build.route_left_out = hosts::route_left_out(
+        build.host(&service),
+        &choice,
+        options.site_worker,
+        &mut diags,
+    );
     let artifacts = if diags.has_errors() || !emit::is_large(&service) {
         check::run(&service, &options.policy, &mut diags);
         emit_chosen(&service, &choice, &build, options.site_worker, &mut diags)
@@ -284,7 +287,7 @@ fn emit_hosts(
     if diags.has_errors() {
         return Vec::new();
     }
-    let host_files = hosts::render(service, &artifacts, &host);
+    let host_files = hosts::render(&artifacts, &host);
     artifacts.extend(host_files);
     artifacts
 }

@@ -13,7 +13,7 @@ pub mod targets;
 use std::sync::Arc;
 
 use crate::diag::{Code, Diagnostics};
-use crate::model::Service;
+use crate::model::{Host, Service, SiteFiles};
 pub use targets::Target;
 
 /// How a host should serve one artifact.
@@ -77,32 +77,55 @@ impl Artifact {
 pub const JSON: &str = "application/json; charset=utf-8";
 
 /// What a build decided beyond the model, handed to the targets' and the hosts' lowering: the
-/// targets it publishes and whether it leaves the query route unrouted. The model says what the
-/// service is and where it is deployed; this says what one build of it does.
+/// targets it publishes, the host it builds for, whether it leaves the query route unrouted,
+/// and the site's own files in its output folder. The model says what the service is and where
+/// its author deploys it; this says what one build of it does.
 #[derive(Debug, Clone, Copy)]
 pub struct Build<'a> {
     /// The targets of the build, with those they require, in target order: documents that
     /// link to other documents link only to those.
     pub targets: &'a [Target],
+    /// The host `--host` or the build environment chose (`pipeline::host_from_env`) over the
+    /// service's `[deploy] host`; `None` for that one ([`Build::host`]).
+    pub host: Option<Host>,
     /// The build does not route the query route ([`targets::rfc002::QUERY`]) although the host
     /// could: it leaves the routing file out, or the site has its own worker
     /// ([`hosts::route_left_out`]).
     pub route_left_out: bool,
+    /// The site's own files in the output folder that a document lists (those the last build's
+    /// manifest does not list).
+    pub site: &'a SiteFiles,
 }
 
+/// The files of an output folder that holds none of the site's own.
+static NO_SITE_FILES: SiteFiles = SiteFiles {
+    skills: Vec::new(),
+    skills_index: false,
+    robots: None,
+    sitemap: false,
+};
+
 impl<'a> Build<'a> {
-    /// A build of `targets` that leaves nothing of its host's routing out.
+    /// A build of `targets` for the service's own host, into a folder with none of the site's
+    /// files, that leaves nothing of its host's routing out.
     pub fn of(targets: &'a [Target]) -> Self {
         Self {
             targets,
+            host: None,
             route_left_out: false,
+            site: &NO_SITE_FILES,
         }
+    }
+
+    /// The host this build of `service` is for.
+    pub fn host(&self, service: &Service) -> Host {
+        self.host.unwrap_or(service.host)
     }
 
     /// Whether this build of `service` answers the query route; where it does not, documents
     /// link to the file the query is routed to.
     pub fn routes_query(&self, service: &Service) -> bool {
-        service.host.routes_query() && !self.route_left_out
+        self.host(service).routes_query() && !self.route_left_out
     }
 }
 

@@ -405,7 +405,6 @@ impl Cx<'_> {
             pricing,
             agis,
             robots,
-            site: SiteFiles::default(),
             host,
             capabilities,
             a2a: A2a {

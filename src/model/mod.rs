@@ -72,14 +72,11 @@ pub struct Service {
     /// The names the source gave its schemas (an OpenAPI import's components), for the
     /// documents that publish shared schemas under a name.
     pub schema_names: crate::values::schema_names::SchemaNames,
-    /// What the output folder already holds of the site's own that a target lists or a host
-    /// file merges with: skills, robots.txt, a sitemap. Empty when there is no output folder
-    /// (`check`).
-    pub site: SiteFiles,
 }
 
 /// The site's own files in the output folder (those the last build's manifest does not list)
-/// that a document lists: never read by the model's lowering, set by the pipeline.
+/// that a document lists: not the model's (a fact of one build, `emit::Build::site`), read from
+/// the folder by the command line.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SiteFiles {
     /// Each `/.well-known/agent-skills/<folder>/SKILL.md` of the site's own, by folder name.

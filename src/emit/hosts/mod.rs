@@ -181,12 +181,12 @@ pub fn files() -> Vec<&'static str> {
 /// before any document is lowered: agents.json links to the route or, without it, to the
 /// file it serves ([`Build::route_left_out`]).
 pub fn route_left_out(
-    service: &Service,
+    host: Host,
     choice: &Choice,
     site_worker: bool,
     diags: &mut Diagnostics,
 ) -> bool {
-    let Some(file) = service.host.descriptor().route else {
+    let Some(file) = host.descriptor().route else {
         return false;
     };
     if choice.skips(file) {
@@ -281,6 +281,8 @@ pub fn merge_of(url_path: &str) -> Merge {
 /// What the host layer decided for a build's documents, once every host check was made.
 #[derive(Debug, Default)]
 pub struct Lowered {
+    /// The host the files are for.
+    host: Host,
     /// Whether the query route ([`rfc002::QUERY`]) is routed on this host.
     route: bool,
     /// wellgen's section of `_headers`, for the hosts that read it.
@@ -330,7 +332,7 @@ pub struct Context<'a> {
 /// A host's `lower` where it has no checks of its own.
 fn no_checks(_: &Context, _: &mut Lowered, _: &mut Diagnostics) {}
 
-/// Every check of the host files for `service.host`, given the documents built (their paths
+/// Every check of the host files for the build's host, given the documents built (their paths
 /// and serving; bodies are not read): run after the documents are rendered, before anything
 /// is written. `site_worker`: the output folder holds the site's own `_worker.js`.
 pub fn lower(
@@ -341,7 +343,7 @@ pub fn lower(
     site_worker: bool,
     diags: &mut Diagnostics,
 ) -> Lowered {
-    let host = service.host.descriptor();
+    let host = build.host(service).descriptor();
     let route = query_route(service, build, documents, diags);
     let mut home_links = links::home(service, documents);
     if markdown::index(documents).is_some() && !choice.skips(markdown::INDEX_PATH) {
@@ -357,6 +359,7 @@ pub fn lower(
         .filter(|_| !choice.skips(headers::PATH))
         .and_then(|dialect| headers::lower(&dialect, documents, home.as_deref(), diags));
     let mut lowered = Lowered {
+        host: build.host(service),
         route,
         headers,
         home,
@@ -380,8 +383,8 @@ pub fn lower(
             robots::lower(
                 service,
                 documents,
-                service.site.robots.as_deref(),
-                service.site.sitemap,
+                build.site.robots.as_deref(),
+                build.site.sitemap,
                 diags,
             )
         })
@@ -389,9 +392,9 @@ pub fn lower(
     lowered
 }
 
-/// Every host file for `service.host`: the host's own, then robots.txt and `index.md`; pure.
-pub fn render(service: &Service, documents: &[Artifact], lowered: &Lowered) -> Vec<Artifact> {
-    let mut out = (service.host.descriptor().render)(documents, lowered);
+/// Every host file for the build's host: the host's own, then robots.txt and `index.md`; pure.
+pub fn render(documents: &[Artifact], lowered: &Lowered) -> Vec<Artifact> {
+    let mut out = (lowered.host.descriptor().render)(documents, lowered);
     out.extend(lowered.robots.as_deref().map(robots::render));
     out.extend(markdown::index(documents));
     out.retain(|a| !lowered.skip.contains(&a.path));
@@ -417,7 +420,7 @@ pub fn emit(service: &Service, documents: &[Artifact], diags: &mut Diagnostics) 
         false,
         diags,
     );
-    render(service, documents, &lowered)
+    render(documents, &lowered)
 }
 
 /// Whether the build writes both ends of the query route: the document it is asked of and the
@@ -434,7 +437,7 @@ fn query_route(
     artifacts: &[Artifact],
     diags: &mut Diagnostics,
 ) -> bool {
-    let host = service.host;
+    let host = build.host(service);
     let query = rfc002::QUERY;
     let has = |path: &str| artifacts.iter().any(|a| a.path == path);
     if !has(query.path) {

@@ -433,7 +433,7 @@ impl Target {
             Self::OAuthResource => Lowered::OAuthResource(oauth_resource::lower(service, diags)),
             Self::LlmsTxt => Lowered::LlmsTxt(llms_txt::lower(service, built, diags)),
             Self::ApiCatalog => Lowered::ApiCatalog(api_catalog::lower(service, diags)),
-            Self::AgentSkills => Lowered::AgentSkills(agent_skills::lower(service, built, diags)),
+            Self::AgentSkills => Lowered::AgentSkills(agent_skills::lower(service, build, diags)),
             Self::AiCatalog => Lowered::AiCatalog(ai_catalog::lower(service, built, diags)),
         }
     }

@@ -18,7 +18,7 @@ use skill_md::{Form, api_host, description, skill_md};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::{Descriptor, Document, Link, Relation};
-use crate::emit::{Artifact, Serving, Target, to_json_bytes};
+use crate::emit::{Artifact, Build, Serving, to_json_bytes};
 use crate::model::{Service, SiteSkill, SkillFront};
 use crate::text::sha256_digest;
 
@@ -206,9 +206,10 @@ pub struct Lowered {
     index: Option<Vec<u8>>,
 }
 
-pub fn lower(service: &Service, built: &[Target], diags: &mut Diagnostics) -> Lowered {
+pub fn lower(service: &Service, build: &Build, diags: &mut Diagnostics) -> Lowered {
+    let built = build.targets;
     let name = skill_name(service);
-    let site = &service.site;
+    let site = build.site;
     let description = description(service);
     let path = format!("{DIR}{name}/{SKILL_FILE}");
     let skill = if site.skills.iter().any(|s| s.folder == name) {
