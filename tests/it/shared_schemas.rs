@@ -319,6 +319,32 @@ fn components_inside_request_fields_keep_their_names() {
     }
 }
 
+/// A service.toml that completes the OpenAPI file (`[source] openapi`) keeps the names too,
+/// for the capabilities it corrects as for the others.
+#[test]
+fn a_completing_service_toml_keeps_the_source_names() {
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(
+        work.path().join("shop.json"),
+        serde_json::to_vec(&source()).unwrap(),
+    )
+    .unwrap();
+    let toml = work.path().join("service.toml");
+    std::fs::write(
+        &toml,
+        "[service]\nname = \"Shop\"\n\n[source]\nopenapi = \"shop.json\"\n\n\
+         [[capabilities]]\nid = \"get_customer_0\"\ndescription = \"Fetches a customer of store 0.\"\n",
+    )
+    .unwrap();
+    let out = build(&toml, &[]);
+    let oas: Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("openapi.json")).unwrap()).unwrap();
+    let shared = &oas["components"]["schemas"];
+    for name in ["Customer", "Address"] {
+        assert!(shared.get(name).is_some(), "{name}: {shared}");
+    }
+}
+
 #[test]
 fn small_schemas_stay_inline() {
     let mut small = source();
