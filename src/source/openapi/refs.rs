@@ -775,7 +775,7 @@ pub struct Expander<'a> {
     marks: usize,
     /// Whether the marks stay in the expansion, for the caller to take out
     /// (`schema_names::take_marks`) once it has made the schema the model will hold.
-    pub keep_marks: bool,
+    keep_marks: bool,
 }
 
 impl<'a> Expander<'a> {
