@@ -116,7 +116,7 @@ pub struct Root<'a> {
 pub fn share(
     roots: &[Root<'_>],
     policy: Policy,
-    source: &SchemaNames,
+    source: &[&SchemaNames],
 ) -> (Vec<Value>, Vec<(String, Value)>) {
     let plain = || roots.iter().map(|r| r.schema.clone()).collect();
     let mut nodes = Vec::new();
@@ -365,8 +365,8 @@ struct Sharer<'a> {
     slots: HashMap<u64, usize>,
     shared: Vec<Shared<'a>>,
     names: Names,
-    /// The names the source gave its schemas.
-    source: &'a SchemaNames,
+    /// The names the source gave its schemas (the model's, a target's own for its parameters).
+    source: &'a [&'a SchemaNames],
 }
 
 struct Shared<'a> {
@@ -480,7 +480,7 @@ impl<'a> Sharer<'a> {
     /// under; made a valid OpenAPI component key (`^[a-zA-Z0-9._-]+$`) and unique with `_2`,
     /// `_3`, ….
     fn name(&mut self, v: &Value, hint: &str, hash: u64) -> String {
-        let base = (self.source.get(hash))
+        let base = (self.source.iter().find_map(|names| names.get(hash)))
             .or_else(|| v.get("title").and_then(Value::as_str))
             .unwrap_or(hint);
         self.names.unique(base, "schema")
@@ -688,7 +688,7 @@ mod tests {
                 },
             ],
             POLICY,
-            &SchemaNames::default(),
+            &[],
         );
         assert_eq!(shared, vec![("billing".to_string(), address())]);
         let r = json!({"$ref": "#/$defs/billing"});
@@ -711,7 +711,7 @@ mod tests {
             replaceable: false,
             hint: "a".into(),
         };
-        let (copies, shared) = share(&[root], POLICY, &source);
+        let (copies, shared) = share(&[root], POLICY, &[&source]);
         assert_eq!(shared, vec![("Address".to_string(), address())]);
         assert_eq!(
             copies[0]["properties"]["billing"],
@@ -762,7 +762,7 @@ mod tests {
                 hint: "a".into(),
             }],
             POLICY,
-            &SchemaNames::default(),
+            &[],
         );
         assert!(shared.is_empty());
         assert_eq!(copies, [a]);
@@ -781,7 +781,7 @@ mod tests {
                 hint: "a".into(),
             }],
             policy,
-            &SchemaNames::default(),
+            &[],
         )
         .1
     }

@@ -104,6 +104,9 @@ pub struct Param {
     /// The name the HTTP request carries when it differs from `name` (a body field renamed
     /// `body_<name>` beside a path parameter of that name).
     pub wire_name: Option<String>,
+    /// The name the source gave its whole schema (an imported request body field that is a
+    /// named component), for the documents that share it under a name.
+    pub source_name: Option<String>,
 }
 
 impl Param {
@@ -127,6 +130,7 @@ impl Param {
             schema: None,
             compact: None,
             wire_name: None,
+            source_name: None,
         }
     }
 
@@ -1090,6 +1094,7 @@ mod tests {
             schema: Some(serde_json::json!({"format": "unit"})),
             compact: None,
             wire_name: None,
+            source_name: None,
         };
         let mut s = Map::new();
         s.insert("type".into(), "string".into());
@@ -1130,6 +1135,7 @@ mod tests {
             schema: None,
             compact: None,
             wire_name: None,
+            source_name: None,
         };
         assert_eq!(
             p.compact(),
@@ -1351,6 +1357,7 @@ mod round_trip {
                 schema: (!schema.is_empty()).then_some(Value::Object(schema)),
                 compact: None,
                 wire_name,
+                source_name: None,
             }
         }
     }
@@ -1395,6 +1402,7 @@ mod round_trip {
             schema: Some(json!({"format": "ipv4"})),
             compact: None,
             wire_name: None,
+            source_name: None,
         };
         assert_eq!(
             p.notation(ParamIn::default_for(Method::Delete, false), false),

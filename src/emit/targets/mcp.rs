@@ -120,12 +120,13 @@ struct Calls<'a> {
     /// The service's security requirements (`emit::security::requirements`), as the binding
     /// states them.
     schemes: Vec<Value>,
-    /// The names the source gave its schemas, for the input schemas' `$defs`.
-    names: &'a SchemaNames,
+    /// The names the source gave its schemas and its parameters' whole schemas, for the input
+    /// schemas' `$defs`.
+    names: [&'a SchemaNames; 2],
 }
 
 impl<'a> Calls<'a> {
-    fn of(service: &'a Service) -> Self {
+    fn of(service: &'a Service, derived: &'a Derived) -> Self {
         let object = |a: &Auth| crate::emit::security::scheme(a).map(|(_, s)| s);
         let schemes = crate::emit::security::requirements(service)
             .into_iter()
@@ -137,7 +138,7 @@ impl<'a> Calls<'a> {
         Calls {
             base: &service.base_url,
             schemes,
-            names: &service.schema_names,
+            names: [&service.schema_names, &derived.field_names],
         }
     }
 
@@ -258,7 +259,7 @@ pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
 /// is still over (`schemas::Cut`), and every schema keeps its types and constraints, so the
 /// tools stay as strict as before.
 fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Vec<u8> {
-    let calls = Calls::of(service);
+    let calls = Calls::of(service, derived);
     let result = ListToolsResult {
         result_type: "complete",
         tools: derived
@@ -351,7 +352,7 @@ fn tool(e: &Endpoint, name: String, calls: &Calls, levels: Option<(usize, &mut u
         name,
         title: title(&e.capability.id),
         description: description(e),
-        input_schema: input_schema(e, calls.names, levels),
+        input_schema: input_schema(e, &calls.names, levels),
         annotations: Annotations {
             read_only_hint: read_only,
             destructive_hint: (!read_only).then_some(e.impact == Impact::Irreversible),
@@ -366,7 +367,11 @@ fn tool(e: &Endpoint, name: String, calls: &Calls, levels: Option<(usize, &mut u
 /// The AGIS input schema; parts it repeats go once into its own `$defs` (the tool's
 /// `inputSchema` is a JSON Schema 2020-12 object and may use `$ref`/`$defs`, but it stands
 /// alone: a reference cannot point into another tool).
-fn input_schema(e: &Endpoint, names: &SchemaNames, levels: Option<(usize, &mut usize)>) -> Value {
+fn input_schema(
+    e: &Endpoint,
+    names: &[&SchemaNames],
+    levels: Option<(usize, &mut usize)>,
+) -> Value {
     // The author's own `$defs` are referred to from any depth: kept whole.
     if e.input.get("$defs").is_some() {
         return e.input.clone();

@@ -721,6 +721,12 @@ impl Lx<'_> {
         example: Option<Value>,
         node: &Node,
     ) -> raw::ParamTable {
+        // The input expansion kept its marks: a whole schema the source named names the
+        // parameter's.
+        let source_name = schema
+            .get(schema_names::MARK)
+            .and_then(Value::as_str)
+            .map(str::to_string);
         let (folded, nullable) = fold_null(schema);
         let schema = &folded;
         let kind = schema_type(schema);
@@ -863,6 +869,7 @@ impl Lx<'_> {
             schema: extra.and_then(to_toml),
             location: Some(location.into()),
             wire_name: None,
+            source_name,
         }
     }
 
@@ -1166,6 +1173,7 @@ fn query_string_param(
         nullable: None,
         schema: None,
         wire_name: None,
+        source_name: None,
     }))
 }
 

@@ -105,7 +105,8 @@ pub fn document_cut(service: &Service, lowered: &Lowered, levels: Option<usize>)
         let keep = |e: &Endpoint| schemas::keep_levels(&e.output, levels, &mut cut);
         endpoints.iter().map(keep).collect()
     });
-    let (schemas, shared) = share_schemas(endpoints, outputs.as_deref(), &service.schema_names);
+    let names = [&service.schema_names, &lowered.derived.field_names];
+    let (schemas, shared) = share_schemas(endpoints, outputs.as_deref(), &names);
     let mut schemas = schemas.into_iter();
     let list: Vec<Value> = endpoints
         .iter()
@@ -170,7 +171,7 @@ pub fn document_cut(service: &Service, lowered: &Lowered, levels: Option<usize>)
 fn share_schemas(
     endpoints: &[Endpoint],
     outputs: Option<&[Value]>,
-    names: &SchemaNames,
+    names: &[&SchemaNames],
 ) -> (Vec<Value>, Vec<(String, Value)>) {
     let mut roots = Vec::with_capacity(2 * endpoints.len());
     for (i, e) in endpoints.iter().enumerate() {
@@ -220,7 +221,7 @@ pub fn reshared(doc: &Value) -> Value {
             hint: format!("{}_{}", hints[i / 2], ["input", "output"][i % 2]),
         })
         .collect();
-    let (copies, shared) = schemas::share(&roots, SHARING_TO_FIT, &names);
+    let (copies, shared) = schemas::share(&roots, SHARING_TO_FIT, &[&names]);
     let mut copies = copies.into_iter();
     for e in list.iter_mut() {
         for key in ["input", "output"] {

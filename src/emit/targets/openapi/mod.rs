@@ -71,6 +71,9 @@ pub struct Lowered<'a> {
     /// the size pass ([`fit`]), which may have to leave out its schemas' descriptions to fit,
     /// with a note.
     pub fitted: Option<std::sync::Arc<Vec<u8>>>,
+    /// The names the source gave parameters' whole schemas, by the hash of each as
+    /// [`param_schema`] renders it (`values::schema_names`).
+    pub field_names: SchemaNames,
 }
 
 /// One capability as an OpenAPI operation.
@@ -195,7 +198,22 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
             .collect(),
         operations,
         fitted: None,
+        field_names: field_names(service),
     }
+}
+
+/// The names the source gave parameters' whole schemas, by the hash of each as
+/// [`param_schema`] renders it for a parameter or a request body's field.
+fn field_names(service: &Service) -> SchemaNames {
+    let mut names = SchemaNames::default();
+    for c in &service.capabilities {
+        for p in &c.params {
+            if let Some(name) = &p.source_name {
+                names.add(crate::values::schema_names::hash(&param_schema(p)), name);
+            }
+        }
+    }
+    names
 }
 
 /// The size pass: a document with a source's budget is made here, to fit it
@@ -527,7 +545,8 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
             }
         }
     }
-    let shared = share_schemas(&mut paths, &held, SHARING, &service.schema_names);
+    let names = [&service.schema_names, &lowered.field_names];
+    let shared = share_schemas(&mut paths, &held, SHARING, &names);
     let parts = parts::share(&mut paths);
     if fit.lean {
         hoist_parameters(&mut paths);
@@ -710,7 +729,7 @@ fn share_schemas(
     paths: &mut Value,
     held: &[Cow<'_, Value>],
     policy: Policy,
-    names: &SchemaNames,
+    names: &[&SchemaNames],
 ) -> Vec<(String, Value)> {
     let mut places: Vec<(&mut Value, bool, String)> = Vec::new();
     for part in operation_parts(paths) {

@@ -55,7 +55,8 @@ pub(super) fn reshared(doc: &Value) -> Value {
             let target = |r: &str| shared.get("schemas")?.get(r.strip_prefix(SHARING.prefix)?);
             schemas::names_of(schemas, &target)
         });
-    let schemas = share_schemas(paths, &[], SHARING_TO_FIT, &names.unwrap_or_default());
+    let names = names.unwrap_or_default();
+    let schemas = share_schemas(paths, &[], SHARING_TO_FIT, &[&names]);
     let parts = parts::share(paths);
     let mut components = shared_components(schemas, parts);
     components.extend(others);
