@@ -38,10 +38,6 @@ impl SchemaNames {
             self.add(hash, &name);
         }
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 /// The structural hash's hasher: foldhash with a fixed seed, the same in every run (SipHash
@@ -81,17 +77,20 @@ pub fn hash(v: &Value) -> u64 {
                 hash(item).hash(&mut h);
             }
         }
-        Value::Object(map) => return object_hash(map.iter().map(|(k, v)| (k, hash(v)))),
+        Value::Object(map) => {
+            let sum = map
+                .iter()
+                .fold(0u64, |sum, (k, v)| sum.wrapping_add(entry_hash(k, hash(v))));
+            return object_hash(map.len(), sum);
+        }
     }
     h.finish()
 }
 
-/// The hash of an object from its members' keys and hashes.
-fn object_hash<'a>(members: impl ExactSizeIterator<Item = (&'a String, u64)>) -> u64 {
+/// The hash of an object of `len` members whose [`entry_hash`]es add up to `sum`.
+fn object_hash(len: usize, sum: u64) -> u64 {
     let mut h = hasher();
     OBJECT.hash(&mut h);
-    let len = members.len();
-    let sum = members.fold(0u64, |sum, (k, v)| sum.wrapping_add(entry_hash(k, v)));
     (len, sum).hash(&mut h);
     h.finish()
 }
@@ -115,11 +114,10 @@ pub fn take_marks(v: &mut Value, names: &mut SchemaNames) -> u64 {
         }
         Value::Object(map) => {
             let mark = map.shift_remove(MARK);
-            let mut hashes = Vec::with_capacity(map.len());
-            for child in map.values_mut() {
-                hashes.push(take_marks(child, names));
-            }
-            let hash = object_hash(map.keys().zip(hashes));
+            let sum = map.iter_mut().fold(0u64, |sum, (k, child)| {
+                sum.wrapping_add(entry_hash(k, take_marks(child, names)))
+            });
+            let hash = object_hash(map.len(), sum);
             if let Some(Value::String(name)) = mark {
                 names.add(hash, &name);
             }

@@ -2,10 +2,11 @@
 //! one module with its [`HostDescriptor`] (its build environment, files and how each merges
 //! with the site's own, what it routes) and its own checks and files; `Host::descriptor` ties
 //! each `model::Host` (named once, by the model's `hosts!` list) to it, and everything that
-//! lists hosts or asks a host fact reads the descriptors. Netlify gets `_headers` and a `_redirects` query rule; Cloudflare
-//! Pages `_headers`, a `_worker.js` and a `404.html`; Vercel a merged `vercel.json`; GitHub
-//! Pages `.nojekyll` and `.json` twins; a generic host `_headers`, an nginx snippet and an
-//! Apache `.htaccess`. Every host gets wellgen's section of robots.txt and `index.md`.
+//! lists hosts or asks a host fact reads the descriptors. Netlify gets `_headers` and a
+//! `_redirects` query rule; Cloudflare Pages `_headers`, a `_worker.js` and a `404.html`;
+//! Vercel a merged `vercel.json`; GitHub Pages `.nojekyll` and `.json` twins; a generic host
+//! `_headers`, an nginx snippet and an Apache `.htaccess`. Every host gets wellgen's section of
+//! robots.txt and `index.md`.
 
 pub mod cloudflare;
 pub mod generic;

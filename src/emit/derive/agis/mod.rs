@@ -10,12 +10,12 @@ pub mod rules;
 pub mod tools;
 pub mod verbs;
 
-use crate::values::schema_names::{self, SchemaNames};
 use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
 use crate::model::{Auth, Capability, Impact, Method, Param, Service};
+use crate::values::schema_names::{self, SchemaNames};
 use rules::{consistency, path_syntax, text_rules};
 pub use tools::{ToolName, is_mcp_tool_name};
 use verbs::VerbClass;

@@ -1,7 +1,6 @@
 //! The AGIS document built from the model and its derived endpoints (`emit::derive::agis`), and the
 //! `/.well-known/agis.json` summary of §11.1.
 
-use crate::values::schema_names::SchemaNames;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
@@ -9,6 +8,7 @@ use super::Lowered;
 use crate::emit::derive::agis::Endpoint;
 use crate::emit::schemas::{self, Policy, Root};
 use crate::model::{Impact, Service, SiteType};
+use crate::values::schema_names::SchemaNames;
 
 pub const VERSION: &str = "1.0";
 pub const GRAMMAR: &str = "AGIS/1.0";

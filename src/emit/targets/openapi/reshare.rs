@@ -48,14 +48,9 @@ pub(super) fn reshared(doc: &Value) -> Value {
     }
     let paths = map.entry("paths").or_insert(Value::Null);
     *paths = inlined(given, &shared);
-    let names = shared
-        .get("schemas")
-        .and_then(Value::as_object)
-        .map(|schemas| {
-            let target = |r: &str| shared.get("schemas")?.get(r.strip_prefix(SHARING.prefix)?);
-            schemas::names_of(schemas, &target)
-        });
-    let names = names.unwrap_or_default();
+    let named = shared.get("schemas").and_then(Value::as_object);
+    let target = |r: &str| named?.get(r.strip_prefix(SHARING.prefix)?);
+    let names = named.map_or_else(Default::default, |n| schemas::names_of(n, &target));
     let schemas = share_schemas(paths, &[], SHARING_TO_FIT, &[&names]);
     let parts = parts::share(paths);
     let mut components = shared_components(schemas, parts);
