@@ -816,7 +816,8 @@ pub struct Capability {
     pub scopes: Vec<String>,
     pub params: Vec<Param>,
     pub returns: Option<String>,
-    pub output_schema: Option<Value>,
+    /// Shared by the capabilities that return the same imported component.
+    pub output_schema: Option<std::sync::Arc<Value>>,
     pub deprecated: bool,
     pub rate_limit: Option<RateLimit>,
     pub content_type: Option<String>,

@@ -550,9 +550,10 @@ pub struct CapabilityTable {
     pub errors: Vec<ErrorTable>,
     pub semantic: Option<SemanticTable>,
     /// JSON Schema of the success response, when the compact `returns` is not enough.
-    // JSON already: the importer's schemas can be megabytes, and lowering wants JSON.
+    // JSON already: the importer's schemas can be megabytes, and lowering wants JSON. Shared:
+    // the importer makes one for every operation that returns the same component.
     #[serde(default, deserialize_with = "json_from_toml")]
-    pub output_schema: Option<serde_json::Value>,
+    pub output_schema: Option<std::sync::Arc<serde_json::Value>>,
 }
 
 /// A parameter: the compact aiendpoint string, or a table.
@@ -695,7 +696,7 @@ pub struct SemanticTable {
 /// A TOML value read as JSON (dates become their RFC 3339 text).
 fn json_from_toml<'de, D: serde::Deserializer<'de>>(
     d: D,
-) -> Result<Option<serde_json::Value>, D::Error> {
+) -> Result<Option<std::sync::Arc<serde_json::Value>>, D::Error> {
     let value = Option::<toml::Value>::deserialize(d)?;
     if let Some((f, at)) = value.as_ref().and_then(non_finite) {
         // The caret lands on the whole table: name the key inside it.
@@ -709,7 +710,7 @@ fn json_from_toml<'de, D: serde::Deserializer<'de>>(
             non_finite_message(f)
         )));
     }
-    Ok(value.map(to_json))
+    Ok(value.map(|v| std::sync::Arc::new(to_json(v))))
 }
 
 /// The first `nan` or `inf` in a TOML value, and the dotted path to it: JSON has no such numbers,

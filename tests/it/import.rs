@@ -865,7 +865,7 @@ output_schema = { type = "integer" }
     let mut diags = Diagnostics::default();
     let (raw, _) = openapi::read_source(&path, text, None, &Options::default(), &mut diags);
     let doc = raw.unwrap_or_else(|| panic!("{:#?}", errors(&diags)));
-    let schema = |id| cap(&doc, id).output_schema.clone().unwrap();
+    let schema = |id| cap(&doc, id).output_schema.as_deref().cloned().unwrap();
     assert_eq!(
         schema("list_pets"),
         serde_json::json!({"type": "object", "properties": {
@@ -878,6 +878,77 @@ output_schema = { type = "integer" }
         serde_json::json!({"type": "object", "properties": {"name": {"type": "string"}}})
     );
     assert_eq!(schema("count_pets"), serde_json::json!({"type": "integer"}));
+}
+
+/// Operations that return the same component share one `output_schema`, made once, and each
+/// still gets the findings its making reported.
+#[test]
+fn operations_returning_one_component_share_its_schema() {
+    let text = r##"openapi: 3.1.0
+info: {title: Pets, version: "1", description: Pets.}
+servers: [{url: "https://pets.example.com"}]
+paths:
+  /pets/{id}:
+    get:
+      operationId: getPet
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+    put:
+      operationId: putPet
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Pet'}}}}}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [id, ghost]
+      properties:
+        id: {type: string}
+        code: {type: string, pattern: '(?i)^pet-'}
+"##;
+    let mut diags = Diagnostics::default();
+    let imported = openapi::import_text(None, text, &Options::default(), &mut diags).unwrap();
+    let doc = &openapi::finish(imported, &mut diags);
+    let (get, put) = (cap(doc, "get_pet"), cap(doc, "put_pet"));
+    let (Some(a), Some(b)) = (&get.output_schema, &put.output_schema) else {
+        panic!("both operations have an output schema");
+    };
+    assert!(std::sync::Arc::ptr_eq(a, b), "one schema, held once");
+    assert_eq!(get.returns, put.returns);
+    assert_eq!(get.returns.as_deref(), Some("pet {id, code}"));
+    assert_eq!(a["required"], serde_json::json!(["id"]), "{a}");
+    assert!(a["properties"]["code"].get("pattern").is_none(), "{a}");
+    let list = cap(doc, "list_pets").output_schema.as_ref().unwrap();
+    assert!(!std::sync::Arc::ptr_eq(a, list));
+    assert_eq!(list["items"], **a);
+    // Each finding of the one making is reported at every operation it reached.
+    for needle in ["regex dialect", "`required` names that no property"] {
+        let mut places: Vec<&str> = diags
+            .iter()
+            .filter(|d| d.message.contains(needle))
+            .filter_map(|d| match d.origin.as_deref() {
+                Some(wellgen::diag::Origin::Document(at)) => Some(at.as_str()),
+                _ => None,
+            })
+            .collect();
+        places.sort_unstable();
+        assert_eq!(
+            places,
+            [
+                "openapi#/paths/~1pets/get",
+                "openapi#/paths/~1pets~1{id}/get",
+                "openapi#/paths/~1pets~1{id}/put"
+            ],
+            "{needle}"
+        );
+    }
 }
 
 /// Every file of a built folder, by its path inside it.

@@ -101,7 +101,10 @@ pub fn merge(
                 let mut cap = read::<CapabilityTable>(merged, diags)?;
                 if let Some(mut schema) = schema {
                     if let Some(over) = cap.output_schema.take() {
-                        merge_values(&mut schema, over);
+                        merge_values(
+                            std::sync::Arc::make_mut(&mut schema),
+                            std::sync::Arc::unwrap_or_clone(over),
+                        );
                     }
                     cap.output_schema = Some(schema);
                 }
@@ -142,7 +145,7 @@ fn read<T: serde::de::DeserializeOwned>(merged: Value, diags: &mut Diagnostics) 
 #[allow(clippy::large_enum_variant)]
 enum Slot {
     Kept(CapabilityTable),
-    Laid(Value, Option<Value>),
+    Laid(Value, Option<std::sync::Arc<Value>>),
 }
 
 fn take_list(v: &mut Value, key: &str) -> Vec<Value> {

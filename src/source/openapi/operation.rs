@@ -3,6 +3,7 @@
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 use super::load::Version;
 use super::lower::{
@@ -874,7 +875,7 @@ impl Lx<'_> {
     }
 
     /// `returns` and `output_schema` from the first success response with a schema.
-    fn response(&mut self, op: &Node) -> Result<(Option<String>, Option<Value>), Diagnostic> {
+    fn response(&mut self, op: &Node) -> Result<(Option<String>, Option<Arc<Value>>), Diagnostic> {
         let responses = op.child("responses");
         let mut codes: Vec<(String, Node)> = responses
             .entries()
@@ -895,40 +896,63 @@ impl Lx<'_> {
                 continue;
             }
             let noun = self.noun(&schema)?;
-            let mut expander = Expander::new(self.docs);
-            let mut expanded = expander.expand(&schema)?;
-            let (cut, foreign_patterns) = (expander.cut, expander.foreign_patterns);
-            let (file_types, unknown_required) = (expander.file_types, expander.unknown_required);
-            if expander.misfit_defaults > 0 {
-                self.note(MISFIT_DEFAULTS, op);
+            // A `$ref` made into a response once is the same for every operation returning it.
+            let key = schema
+                .str("$ref")
+                .filter(|_| self.docs.remembers())
+                .map(|r| (schema.place.file, r.to_string()));
+            let made = match key.as_ref().and_then(|k| self.docs.responses.get(k)) {
+                Some(made) if made.bytes <= self.docs.expansion_left() => {
+                    let made = Arc::clone(made);
+                    self.docs.spend(made.bytes);
+                    made
+                }
+                _ => {
+                    let made = Arc::new(self.make_response(&schema, &noun)?);
+                    if let Some(key) = key {
+                        self.docs.responses.insert(key, Arc::clone(&made));
+                    }
+                    made
+                }
+            };
+            for note in &made.notes {
+                self.note(note, op);
             }
-            if file_types > 0 {
-                self.note(FILE_AS_BINARY, op);
-            }
-            if unknown_required > 0 {
-                self.note(
-                    "`required` names that no property of the response schema has are dropped from output_schema",
-                    op,
-                );
-            }
-            if cut {
-                self.note(DEEP_OUTPUT_CUT, op);
-            }
-            if foreign_patterns > 0 {
-                self.note(
-                    "schema patterns that not every JSON Schema validator reads are left out: another regex dialect than ECMA-262 (inline `(?i)` flags, `\\p{Alnum}`), or what Python's `re` cannot read (`\\p{L}`, `\\x{60}`)",
-                    op,
-                );
-            }
-            let mut returns = compact(&expanded, &noun, 2);
-            if returns.chars().count() > RETURNS_MAX {
-                returns = compact(&expanded, &noun, 1);
-            }
-            let returns = shorten(&returns, RETURNS_MAX).0;
-            let output = (toml_shape(&mut expanded) && expanded.is_object()).then_some(expanded);
-            return Ok((Some(returns), output));
+            return Ok((Some(made.returns.clone()), made.schema.clone()));
         }
         Ok((None, None))
+    }
+
+    /// A success response's `returns` and `output_schema` made from its schema.
+    fn make_response(&mut self, schema: &Node, noun: &str) -> Result<Response, Diagnostic> {
+        let left = self.docs.expansion_left();
+        let mut expander = Expander::new(self.docs);
+        let mut expanded = expander.expand(schema)?;
+        let mut notes = Vec::new();
+        for (met, note) in [
+            (expander.misfit_defaults > 0, MISFIT_DEFAULTS),
+            (expander.file_types > 0, FILE_AS_BINARY),
+            (expander.unknown_required > 0, UNKNOWN_REQUIRED_OUT),
+            (expander.cut, DEEP_OUTPUT_CUT),
+            (expander.foreign_patterns > 0, FOREIGN_PATTERNS),
+        ] {
+            if met {
+                notes.push(note);
+            }
+        }
+        let mut returns = compact(&expanded, noun, 2);
+        if returns.chars().count() > RETURNS_MAX {
+            returns = compact(&expanded, noun, 1);
+        }
+        let returns = shorten(&returns, RETURNS_MAX).0;
+        let schema =
+            (toml_shape(&mut expanded) && expanded.is_object()).then(|| Arc::new(expanded));
+        Ok(Response {
+            returns,
+            schema,
+            bytes: left - self.docs.expansion_left(),
+            notes,
+        })
     }
 
     /// The noun a `returns` line starts with: the component's name (`Pet` → `pet`,
@@ -1347,6 +1371,16 @@ pub(super) const ADJUSTMENTS: [&str; 9] = [
     EMPTY_BODY,
     MISFIT_DEFAULTS,
 ];
+/// A response schema made into `returns` and `output_schema`, with what making it reported,
+/// for every operation that returns the same `$ref` (`Documents::responses`).
+pub(super) struct Response {
+    returns: String,
+    schema: Option<Arc<Value>>,
+    /// What the expansion copied: each reuse spends it again, as an expansion would.
+    bytes: usize,
+    notes: Vec<&'static str>,
+}
+
 const DESCRIBED_BY_PATH: &str =
     "operations without summary or description are described by method and path";
 const CONSTANT_QUERY: &str = "query strings written into paths (`/rest?method=x`, `/search?q={q}`) become required query parameters, constant where a value is written";
@@ -1360,6 +1394,9 @@ const EMPTY_BODY: &str =
     "request bodies declared as an object with no properties (and no others allowed) are left out";
 /// A validator of the documents would refuse each of them whole for one such value.
 const MISFIT_DEFAULTS: &str = "schema defaults that are not values of their own schema (its type, format, pattern, enum or bounds) are left out";
+const UNKNOWN_REQUIRED_OUT: &str =
+    "`required` names that no property of the response schema has are dropped from output_schema";
+const FOREIGN_PATTERNS: &str = "schema patterns that not every JSON Schema validator reads are left out: another regex dialect than ECMA-262 (inline `(?i)` flags, `\\p{Alnum}`), or what Python's `re` cannot read (`\\p{L}`, `\\x{60}`)";
 const DEEP_OUTPUT_CUT: &str = "response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema";
 
 pub(super) const RANDOM_LEFT_OUT: &str = "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors";

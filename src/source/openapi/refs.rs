@@ -181,6 +181,10 @@ pub struct Documents {
     expanded: HashMap<(Place, usize, usize), Arc<Expanded>>,
     /// Off only where tests compare remembered expansions with plain ones.
     remember: bool,
+    /// Each response schema that is a `$ref`, as made for the first operation returning it, for
+    /// the next ones (`Lx::response`): a big API returns one resource from many operations
+    /// (Stripe's 417 operations return 203 schemas), and the model then holds it once.
+    pub(super) responses: HashMap<(usize, String), Arc<super::operation::Response>>,
     /// The names of the component schemas expanded so far (`values::schema_names`).
     pub schema_names: SchemaNames,
 }
@@ -249,6 +253,7 @@ impl Documents {
             expansion_limit: expansion_limit(0),
             expanded: HashMap::new(),
             remember: true,
+            responses: HashMap::new(),
             schema_names: SchemaNames::default(),
         }
     }
@@ -296,6 +301,7 @@ impl Documents {
             expansion_limit: self.expansion_limit,
             expanded: HashMap::new(),
             remember: self.remember,
+            responses: HashMap::new(),
             schema_names: SchemaNames::default(),
         }
     }
@@ -339,6 +345,11 @@ impl Documents {
         list.sort();
         list.dedup();
         list
+    }
+
+    /// Whether expansions are remembered (off only where tests compare them with plain ones).
+    pub fn remembers(&self) -> bool {
+        self.remember
     }
 
     /// Bytes expanded schemas may still copy.

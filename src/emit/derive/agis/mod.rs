@@ -218,7 +218,7 @@ fn endpoint<'a>(
         v
     });
     let output = match (&c.output_schema, &c.returns) {
-        (Some(schema), _) => Cow::Borrowed(schema),
+        (Some(schema), _) => Cow::Borrowed(&**schema),
         // The compact notation is the author's own statement of the shape: no guess to warn of.
         (None, Some(r)) => Cow::Owned(crate::model::returns::schema(r).unwrap_or_else(|| {
             derived.push("output schema (an object described by `returns`)".into());

@@ -138,7 +138,7 @@ fn response(c: &Capability) -> Option<Response<'_>> {
         .and_then(|e| e.response.as_ref());
     let r = Response {
         description: c.returns.as_deref(),
-        schema: c.output_schema.as_ref(),
+        schema: c.output_schema.as_deref(),
         example,
     };
     (r.description.is_some() || r.schema.is_some() || r.example.is_some()).then_some(r)

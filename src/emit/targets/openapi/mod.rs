@@ -1131,7 +1131,7 @@ fn responses<'a>(c: &'a Capability, held: &mut Vec<Cow<'a, Value>>, lean: bool) 
         .filter(|s| (200..300).contains(s))
         .unwrap_or(200);
     let mut ok = Map::new();
-    let schema = c.output_schema.as_ref().map(Cow::Borrowed).or_else(|| {
+    let schema = c.output_schema.as_deref().map(Cow::Borrowed).or_else(|| {
         let returns = c.returns.as_deref()?;
         crate::model::returns::schema(returns).map(Cow::Owned)
     });
