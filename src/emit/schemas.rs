@@ -121,8 +121,24 @@ pub fn share(
     let plain = || roots.iter().map(|r| r.schema.clone()).collect();
     let mut nodes = Vec::new();
     let mut total = 0;
+    // A schema the model holds once for several capabilities (an imported response) has the
+    // same positions at each of them: scanned once, its positions copied after.
+    let mut scanned: HashMap<*const Value, (std::ops::Range<usize>, usize)> = HashMap::new();
     for r in roots {
-        total += scan(r.schema, true, &mut nodes).1;
+        let key = std::ptr::from_ref(r.schema);
+        let size = match scanned.get(&key) {
+            Some((range, size)) => {
+                nodes.extend_from_within(range.clone());
+                *size
+            }
+            None => {
+                let start = nodes.len();
+                let size = scan(r.schema, true, &mut nodes).1;
+                scanned.insert(key, (start..nodes.len(), size));
+                size
+            }
+        };
+        total += size;
     }
     if total < policy.min_total {
         return (plain(), Vec::new());
@@ -208,6 +224,7 @@ pub fn inlined<'a>(v: &Value, target: &dyn Fn(&str) -> Option<&'a Value>) -> Val
 
 /// A schema position seen by `scan`, in pre-order. 16 bytes: a large API's schemas hold
 /// millions of positions.
+#[derive(Clone, Copy)]
 struct Node {
     hash: u64,
     /// Its size (saturated), then, for `Sharer`, how many positions before it could become
@@ -515,6 +532,10 @@ impl<'a> Sharer<'a> {
 /// members in the same order, as the importer writes one schema everywhere: members are then
 /// compared pairwise instead of looking each key up in the other map (a SipHash each).
 fn same(a: &Value, b: &Value) -> bool {
+    if std::ptr::eq(a, b) {
+        // One schema held once by the model, met at two of its capabilities.
+        return true;
+    }
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             if x.len() != y.len() {
@@ -699,6 +720,29 @@ mod tests {
                 json!({"type": "array", "items": r}),
             ]
         );
+    }
+
+    /// A schema held once for several roots (one response schema, several operations) shares
+    /// as its equal copies do.
+    #[test]
+    fn a_root_held_once_shares_as_its_copies_do() {
+        let pet = json!({"type": "object", "properties": {"home": address(), "tags": {"type": "array", "items": address()}}});
+        let copy = pet.clone();
+        let other = json!({"type": "array", "items": pet.clone()});
+        let roots = |second: &Value| {
+            share(
+                &[&pet, &other, second, &pet].map(|schema| Root {
+                    schema,
+                    replaceable: true,
+                    hint: "r".into(),
+                }),
+                POLICY,
+                &[],
+            )
+        };
+        let (held_once, copies) = (roots(&pet), roots(&copy));
+        assert_eq!(held_once, copies);
+        assert_eq!(held_once.1.len(), 2, "{:?}", held_once.1);
     }
 
     #[test]
