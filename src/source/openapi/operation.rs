@@ -1371,6 +1371,7 @@ pub(super) const ADJUSTMENTS: [&str; 9] = [
     EMPTY_BODY,
     MISFIT_DEFAULTS,
 ];
+
 /// A response schema made into `returns` and `output_schema`, with what making it reported,
 /// for every operation that returns the same `$ref` (`Documents::responses`).
 pub(super) struct Response {
