@@ -388,6 +388,8 @@ struct Sharer<'a> {
 
 struct Shared<'a> {
     name: String,
+    /// What the name was made from, before a number made it unique.
+    base: String,
     /// The schema as first met, to confirm that a later one with the same hash is equal.
     original: &'a Value,
     /// The schema as published (its own shared parts already references).
@@ -417,10 +419,11 @@ impl<'a> Sharer<'a> {
                 Some(_) => {} // a hash collision: keep this one inline
                 None => {
                     let slot = self.shared.len();
-                    let name = self.name(v, hint, hash);
+                    let (name, base) = self.name(v, hint, hash);
                     self.slots.insert(hash, slot);
                     self.shared.push(Shared {
                         name,
+                        base,
                         original: v,
                         body: Value::Null,
                         uses: 1,
@@ -495,16 +498,16 @@ impl<'a> Sharer<'a> {
 
     /// The name the source gave the schema, else its own `title`, else the property it sits
     /// under; made a valid OpenAPI component key (`^[a-zA-Z0-9._-]+$`) and unique with `_2`,
-    /// `_3`, ….
-    fn name(&mut self, v: &Value, hint: &str, hash: u64) -> String {
+    /// `_3`, …; and what it was made from.
+    fn name(&mut self, v: &Value, hint: &str, hash: u64) -> (String, String) {
         let base = (self.source.iter().find_map(|names| names.get(hash)))
             .or_else(|| v.get("title").and_then(Value::as_str))
             .unwrap_or(hint);
-        self.names.unique(base, "schema")
+        (self.names.unique(base, "schema"), base.to_string())
     }
 
     /// Puts back inline every schema referenced only once (it sat only inside another shared
-    /// schema); returns the copies and the rest.
+    /// schema), and numbers the rest's names again; returns the copies and the rest.
     fn finish(self, mut copies: Vec<Value>) -> (Vec<Value>, Vec<(String, Value)>) {
         let prefix = self.policy.prefix;
         let mut once: HashMap<String, Value> = HashMap::new();
@@ -513,17 +516,40 @@ impl<'a> Sharer<'a> {
             if s.uses == 1 {
                 once.insert(format!("{prefix}{}", s.name), s.body);
             } else {
-                kept.push((s.name, s.body));
+                kept.push((s.name, s.base, s.body));
             }
         }
         if !once.is_empty() {
             for c in &mut copies {
                 inline(c, &mut once);
             }
-            for (_, body) in &mut kept {
+            for (.., body) in &mut kept {
                 inline(body, &mut once);
             }
         }
+        // A name numbered past one put back inline (`Address_2`, no `Address` left) takes the
+        // first number free again, in first-occurrence order.
+        let mut names = Names::default();
+        let mut renamed: HashMap<String, String> = HashMap::new();
+        for (name, base, _) in &mut kept {
+            let name_now = names.unique(base, "schema");
+            if name_now != *name {
+                let old = std::mem::replace(name, name_now);
+                renamed.insert(format!("{prefix}{old}"), format!("{prefix}{name}"));
+            }
+        }
+        if !renamed.is_empty() {
+            for v in copies
+                .iter_mut()
+                .chain(kept.iter_mut().map(|(.., body)| body))
+            {
+                rename_refs(v, &renamed);
+            }
+        }
+        let kept = kept
+            .into_iter()
+            .map(|(name, _, body)| (name, body))
+            .collect();
         (copies, kept)
     }
 }
@@ -556,6 +582,31 @@ fn same(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same(v, w))
         }
         _ => a == b,
+    }
+}
+
+/// Points each `{"$ref": r}` with `r` in `renamed` at its new name.
+fn rename_refs(v: &mut Value, renamed: &HashMap<String, String>) {
+    match v {
+        Value::Object(map) => {
+            if map.len() == 1
+                && let Some(Value::String(r)) = map.get_mut("$ref")
+            {
+                if let Some(to) = renamed.get(r.as_str()) {
+                    r.clone_from(to);
+                }
+                return;
+            }
+            for child in map.values_mut() {
+                rename_refs(child, renamed);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                rename_refs(item, renamed);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -743,6 +794,45 @@ mod tests {
         let (held_once, copies) = (roots(&pet), roots(&copy));
         assert_eq!(held_once, copies);
         assert_eq!(held_once.1.len(), 2, "{:?}", held_once.1);
+    }
+
+    /// `address` sat only inside the shared `customer` and went back inline: the other
+    /// address schema, numbered past it, takes its name.
+    #[test]
+    fn a_name_numbered_past_one_put_back_inline_takes_its_place() {
+        let customer = json!({"type": "object", "properties": {"address": address(), "name": {"type": "string"}}});
+        let other = json!({"type": "object", "properties": {"line1": {"type": "string"}, "zip": {"type": "integer"}}});
+        let holding = |k: &str, v: &Value| json!({"type": "object", "properties": {k: v}});
+        let roots = [
+            holding("customer", &customer),
+            holding("customer", &customer),
+            holding("address", &other),
+            holding("address", &other),
+        ];
+        let (copies, shared) = share(
+            &roots.each_ref().map(|schema| Root {
+                schema,
+                replaceable: false,
+                hint: "r".into(),
+            }),
+            POLICY,
+            &[],
+        );
+        assert_eq!(
+            shared,
+            vec![
+                ("customer".to_string(), customer),
+                ("address".to_string(), other)
+            ]
+        );
+        assert_eq!(
+            copies[3],
+            holding("address", &json!({"$ref": "#/$defs/address"}))
+        );
+        assert_eq!(
+            copies[0],
+            holding("customer", &json!({"$ref": "#/$defs/customer"}))
+        );
     }
 
     #[test]
