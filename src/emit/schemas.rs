@@ -585,54 +585,42 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Points each `{"$ref": r}` with `r` in `renamed` at its new name.
-fn rename_refs(v: &mut Value, renamed: &HashMap<String, String>) {
+/// Calls `f` on each reference in `v` (an object holding only a `$ref` string), which `f` may
+/// replace; what replaces it is not walked.
+fn each_reference(v: &mut Value, f: &mut impl FnMut(&mut Value)) {
     match v {
-        Value::Object(map) => {
-            if map.len() == 1
-                && let Some(Value::String(r)) = map.get_mut("$ref")
-            {
-                if let Some(to) = renamed.get(r.as_str()) {
-                    r.clone_from(to);
-                }
-                return;
-            }
-            for child in map.values_mut() {
-                rename_refs(child, renamed);
-            }
+        Value::Object(map) if map.len() == 1 && map.get("$ref").is_some_and(Value::is_string) => {
+            f(v);
         }
-        Value::Array(items) => {
-            for item in items {
-                rename_refs(item, renamed);
-            }
-        }
+        Value::Object(map) => map.values_mut().for_each(|child| each_reference(child, f)),
+        Value::Array(items) => items.iter_mut().for_each(|item| each_reference(item, f)),
         _ => {}
     }
 }
 
+/// Points each `{"$ref": r}` with `r` in `renamed` at its new name.
+fn rename_refs(v: &mut Value, renamed: &HashMap<String, String>) {
+    each_reference(v, &mut |reference| {
+        if let Some(Value::String(r)) = reference.get_mut("$ref")
+            && let Some(to) = renamed.get(r.as_str())
+        {
+            r.clone_from(to);
+        }
+    });
+}
+
 /// Replaces each `{"$ref": r}` with `r` in `once` by its schema (itself inlined).
 fn inline(v: &mut Value, once: &mut HashMap<String, Value>) {
-    match v {
-        Value::Object(map) => {
-            if map.len() == 1
-                && let Some(Value::String(r)) = map.get("$ref")
-                && let Some(mut body) = once.remove(r.as_str())
-            {
-                inline(&mut body, once);
-                *v = body;
-                return;
-            }
-            for child in map.values_mut() {
-                inline(child, once);
-            }
+    each_reference(v, &mut |reference| {
+        let r = reference
+            .get("$ref")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if let Some(mut body) = once.remove(r) {
+            inline(&mut body, once);
+            *reference = body;
         }
-        Value::Array(items) => {
-            for item in items {
-                inline(item, once);
-            }
-        }
-        _ => {}
-    }
+    });
 }
 
 /// Removes `description` from every schema below `schema` (not its own), walking the keywords
