@@ -199,7 +199,7 @@ fn stated_elsewhere(built: &[Target], d: &mut Diagnostics) {
 /// A target's share, in percent, of a large build's lowering and rendering (GitHub's
 /// description under `perf record -g`, docs/PERFORMANCE.md): only the order in which [`lower_and_render`]
 /// starts them. The dearest first, so that the last to finish are small ones and no core
-/// idles long at the end (ADP, a tenth of the work, used to start after four smaller ones).
+/// idles long at the end (ADP, a tenth of the work, would otherwise start after four smaller ones).
 fn cost(target: Target) -> u8 {
     match target {
         Target::OpenApi => 33,

@@ -1,6 +1,7 @@
 //! Shared schemas: a big API repeats the same sub-schema (an address, a customer, a list
 //! envelope) in every operation that carries it, and the importer has already inlined the
-//! source's `$ref`s, so the model no longer knows the source's component names. The documents
+//! source's `$ref`s: the model holds whole schemas, and the source's component names only as a
+//! table by structural hash (`values::schema_names`). The documents
 //! whose specifications allow references (OpenAPI `components/schemas`, the AGIS top-level
 //! `schemas`, a `$defs` inside an MCP `inputSchema`) emit each repeated schema once and point at
 //! it with `{"$ref": "<prefix><name>"}`.
@@ -11,9 +12,10 @@
 //! member order aside) are found by a structural hash, confirmed by comparing values, so a hash
 //! collision only costs a missed share. A schema is shared only where it pays: it occurs at
 //! least twice, its JSON is at least [`Policy::min_bytes`] long, and the document's schemas
-//! together reach [`Policy::min_total`]; small services keep their documents exactly as before. Everything runs in document order, so
-//! the output is deterministic: components are named after the schema's `title` or the property
-//! (or the caller's hint) where they first occur, in first-occurrence order.
+//! together reach [`Policy::min_total`]; a small service's documents hold no references.
+//! Everything runs in document order, so the output is deterministic: a shared schema takes the
+//! source's component name when it equals that component as imported, else its `title` or the
+//! property (or the caller's hint) where it first occurs, in first-occurrence order.
 
 use foldhash::{HashMap, HashMapExt, HashSet};
 use std::hash::{Hash, Hasher};

@@ -735,7 +735,7 @@ fn impossible_dates_and_odd_emails_are_errors_not_invalid_output() {
         "{HEAD}\n[meta]\nlast_updated = \"2026-02-30\"\n{}",
         cap("ping", "GET", "/ping", "")
     );
-    // Lowering refuses it now, for every target (it used to reach ia.json's own check).
+    // Lowering refuses it, for every target, before ia.json's own check could.
     let (service, diags) = lower(&text);
     assert!(service.is_none());
     find(

@@ -1,5 +1,5 @@
-//! Issue 5: legal OpenAPI input builds every target. Small OpenAPI documents shaped like the
-//! corpus documents wellgen used to refuse (verb path segments, long titles, Swagger 2.0
+//! Legal OpenAPI input builds every target. Small OpenAPI documents shaped like the corpus
+//! documents that strict lowering would refuse (verb path segments, long titles, Swagger 2.0
 //! `type: file` responses, `required` names without properties, body fields and headers named
 //! like a path placeholder, arrays of arrays) are imported through `wellgen::pipeline::load`,
 //! built for every target, and must come out without errors, with the warning that says what
