@@ -162,29 +162,9 @@ pub fn find_reshaped(text: &str) -> Option<&'static str> {
 }
 
 /// `text` reshaped as wellgen derives a name from a value (the ids it suggests and imports):
-/// ASCII letters and digits in lower case, a `_` before a capital that starts a word and for
-/// every run of other characters.
+/// its snake_case, the one converter those names come from.
 pub fn reshape(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len() + 8);
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_ascii_alphanumeric() {
-            let prev = i.checked_sub(1).map(|j| chars[j]);
-            let next = chars.get(i + 1).copied();
-            let word = c.is_ascii_uppercase()
-                && prev.is_some_and(|p| {
-                    p.is_ascii_lowercase()
-                        || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
-                });
-            if word && !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    out.trim_end_matches('_').to_string()
+    crate::text::snake_case(text)
 }
 
 /// `suggestion`, a name made from `value`, unless either holds a credential (`find`,
@@ -216,11 +196,10 @@ fn reshaped_key_at(at: &str) -> Option<&'static str> {
             .filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit())
             .count();
         let ok = match *prefix {
-            // Upper case and digits only: no `_` was put in.
-            "AKIA" | "ASIA" => {
-                let key = rest.split(['_', '-']).next().unwrap_or_default();
-                key.len() == *min && key.bytes().any(|b| b.is_ascii_digit())
-            }
+            // Upper case and digits only: the one `_` snake_case puts in is after a digit
+            // that a capital follows (`…NN7EXAMPLE` → `…nn7_example`).
+            "AKIA" | "ASIA" => aws_key_body(rest)
+                .is_some_and(|key| key.len() == *min && key.bytes().any(|b| b.is_ascii_digit())),
             // Random keys mix letters and digits; a name made of words rarely does
             // (`sk_list_invoices_v2_2024`).
             _ => body.len() >= *min && digits >= 2 && (changes >= 3 || digits >= 10),
@@ -230,6 +209,24 @@ fn reshaped_key_at(at: &str) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// The letters and digits of an AWS key id's body at the start of `rest`, a reshaped name: up
+/// to the first `_` or `-` that does not follow a digit.
+fn aws_key_body(rest: &str) -> Option<String> {
+    let mut key = String::new();
+    let mut after_digit = false;
+    for b in rest.bytes() {
+        if b.is_ascii_alphanumeric() {
+            key.push(char::from(b));
+            after_digit = b.is_ascii_digit();
+        } else if b == b'_' && after_digit {
+            after_digit = false;
+        } else {
+            break;
+        }
+    }
+    (!key.is_empty()).then_some(key)
 }
 
 /// Whether a reshaped name is a random token's pieces (see `find_reshaped`).
