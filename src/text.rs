@@ -59,6 +59,23 @@ pub fn snake_case(text: &str) -> String {
     heck::AsSnakeCase(ascii_words(text)).to_string()
 }
 
+/// `text` as a name in URLs and files: lower-case ASCII letters and digits (and the characters
+/// of `keep`), every run of other characters one `-`, none at either end. `Weather API!` →
+/// `weather-api`.
+pub fn slug(text: &str, keep: &[char]) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || keep.contains(&c) {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let end = out.trim_end_matches('-').len();
+    out.truncate(end);
+    out
+}
+
 /// An id made of `text`: its [`snake_case`], with `op_` before a leading digit, or `fallback`
 /// when `text` has no ASCII letter or digit. `2fa.enable` → `op_2fa_enable`.
 pub fn snake_id(text: &str, fallback: &str) -> String {
@@ -669,6 +686,14 @@ pub fn list(items: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slugs_keep_ascii_words_apart_by_one_hyphen() {
+        assert_eq!(slug("Weather API!", &[]), "weather-api");
+        assert_eq!(slug("  --Über  uns_2--", &[]), "ber-uns-2");
+        assert_eq!(slug("pets_v2 / Store", &['_']), "pets_v2-store");
+        assert_eq!(slug("天気", &[]), "");
+    }
 
     #[test]
     fn snake_and_kebab_case_break_words_at_case_and_non_ascii() {

@@ -2241,8 +2241,7 @@ pub fn is_mcp_name(s: &str) -> bool {
 /// The site's host reversed (`api.example.com` → `com.example.api`) and the service name as
 /// a slug: `com.example.api/weather`. `None` for a host that has no such form (an IP literal).
 fn default_mcp_name(site: &HttpsUrl, service: &str) -> Option<String> {
-    let authority = site.origin().as_str()["https://".len()..].to_string();
-    let host = authority.split(':').next().unwrap_or_default();
+    let host = site.host();
     if host.is_empty()
         || host.starts_with('[')
         || host.bytes().all(|b| b.is_ascii_digit() || b == b'.')
@@ -2250,19 +2249,11 @@ fn default_mcp_name(site: &HttpsUrl, service: &str) -> Option<String> {
         return None;
     }
     let namespace: Vec<&str> = host.trim_end_matches('.').split('.').rev().collect();
-    let mut slug = String::new();
-    for c in service.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c);
-        } else if !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_matches('-');
+    let slug = crate::text::slug(service, &[]);
     let name = format!(
         "{}/{}",
         namespace.join("."),
-        if slug.is_empty() { "server" } else { slug }
+        if slug.is_empty() { "server" } else { &slug }
     );
     is_mcp_name(&name).then_some(name)
 }

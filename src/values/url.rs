@@ -33,9 +33,23 @@ impl HttpsUrl {
 
     /// `https://host[:port]`, without any path.
     pub fn origin(&self) -> HttpsUrl {
+        Self(format!("https://{}", self.authority()))
+    }
+
+    /// `host[:port]`, as written.
+    pub fn authority(&self) -> &str {
         let after = &self.0["https://".len()..];
-        let end = after.find('/').unwrap_or(after.len());
-        Self(format!("https://{}", &after[..end]))
+        &after[..after.find('/').unwrap_or(after.len())]
+    }
+
+    /// The host, as written, without a port: an IPv6 literal keeps its brackets.
+    pub fn host(&self) -> &str {
+        let authority = self.authority();
+        let end = match authority.strip_prefix('[') {
+            Some(rest) => rest.find(']').map_or(authority.len(), |i| i + 2),
+            None => authority.find(':').unwrap_or(authority.len()),
+        };
+        &authority[..end]
     }
 
     /// The path prefix after the origin (`/v1`), or "".
@@ -141,6 +155,32 @@ fn split_authority(authority: &str) -> Result<(&str, Option<&str>), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hosts_come_without_their_port() {
+        for (url, authority, host) in [
+            (
+                "https://api.example.com/v1",
+                "api.example.com",
+                "api.example.com",
+            ),
+            (
+                "https://example.com:8443",
+                "example.com:8443",
+                "example.com",
+            ),
+            (
+                "https://[2001:db8::1]:8443/x",
+                "[2001:db8::1]:8443",
+                "[2001:db8::1]",
+            ),
+            ("https://[2001:db8::1]", "[2001:db8::1]", "[2001:db8::1]"),
+            ("https://10.0.0.1:80", "10.0.0.1:80", "10.0.0.1"),
+        ] {
+            let u = HttpsUrl::parse_base(url).unwrap();
+            assert_eq!((u.authority(), u.host()), (authority, host), "{url}");
+        }
+    }
 
     #[test]
     fn base_urls_are_normalised_and_split() {

@@ -90,21 +90,6 @@ pub fn lower(service: &Service, built: &[Target], _diags: &mut Diagnostics) -> L
     }
 }
 
-/// The site's host, without a port: the catalog's publisher in identifiers.
-fn host(service: &Service) -> &str {
-    let origin = service.site_url.as_str();
-    let authority = origin["https://".len()..]
-        .split('/')
-        .next()
-        .unwrap_or_default();
-    match authority.rsplit_once(':') {
-        Some((host, port)) if !host.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => {
-            &authority[..host.len()]
-        }
-        _ => authority,
-    }
-}
-
 /// `urn:air:{publisher}:{namespace}:{name}` (MCP discovery's form for open systems): the
 /// site's host, the target, and the document's file name without its extension.
 fn identifier(host: &str, linked: &targets::Linked) -> String {
@@ -114,7 +99,7 @@ fn identifier(host: &str, linked: &targets::Linked) -> String {
 }
 
 pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let host_name = host(service);
+    let host_name = service.site_url.host();
     let catalog = Catalog {
         spec_version: SPEC_VERSION,
         host: HostInfo {

@@ -60,15 +60,7 @@ pub fn namespace(service: &Service) -> (String, bool) {
 pub fn agtp(service: &Service) -> (String, bool) {
     match &service.agis.agtp {
         Some(a) => (a.clone(), false),
-        None => {
-            let origin = service.site_url.origin();
-            let authority = &origin.as_str()["https://".len()..];
-            let host = match authority.rsplit_once(':') {
-                Some((h, port)) if !h.is_empty() && !port.contains(']') => h,
-                _ => authority,
-            };
-            (format!("agtp://{host}"), true)
-        }
+        None => (format!("agtp://{}", service.site_url.host()), true),
     }
 }
 
