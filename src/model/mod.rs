@@ -54,7 +54,8 @@ pub struct Service {
     pub agis: Agis,
     /// wellgen's section of robots.txt.
     pub robots: robots::Robots,
-    /// Where dist/ is deployed: decides the host files (`_redirects`, `_worker.js`, …).
+    /// `[deploy] host`: where the author deploys dist/. A build's host (`emit::Build::host`)
+    /// is this unless `--host` or the build environment says otherwise.
     pub host: Host,
     pub capabilities: Vec<Capability>,
     pub a2a: A2a,
