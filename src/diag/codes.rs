@@ -75,7 +75,8 @@ macro_rules! codes {
 /// note (a large API's paths share their first segment, so most of its derived names are).
 const FORMER: [(&str, Code); 2] = [
     ("W-mcp-renamed", Code::McpRenamed),
-    // A value wellgen derived to fit ai-plugin.json: a warning until 2026-11, now a note.
+    // A value shortened or rewritten to fit ai-plugin.json's limits is one wellgen chose, not
+    // a fault in the source to act on: a note, as every value wellgen fills in is.
     ("W-plugin-shortened", Code::PluginShortened),
 ];
 
