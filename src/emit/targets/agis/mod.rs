@@ -10,6 +10,7 @@ pub mod document;
 
 use crate::emit::targets::{Descriptor, Document, Fitted, Link, Relation, Target};
 use serde_json::Value;
+use std::sync::LazyLock;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::budget::{self, OUTPUT_LEVELS, Reshare, Step, source_budget};
@@ -264,13 +265,23 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
                     ": the semantic blocks of its {n} endpoints leave out `mcp_tool_name`, the capability id that names each in the MCP tools list; a converter reading this document names them by Appendix C's default"
                 )
             },
-            "`/.well-known/mcp/tools.json` keeps every name; a name the author declares is kept (`[capabilities.semantic] mcp_tool_name`)",
+            TOOL_NAMES_KEPT_HELP.as_str(),
         ),
         Step::Levels(&OUTPUT_LEVELS, &levels, "the endpoints' outputs"),
         Step::Try(&reshare),
     ];
     budget::fit("the AGIS document", (doc, json), budget, &steps, diags)
 }
+
+/// The help of the step that leaves out the derived MCP tool names: the MCP tools list, found
+/// through its target's descriptor, keeps them (a step's help is `'static`, the path is read at
+/// run time).
+static TOOL_NAMES_KEPT_HELP: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "`{}` keeps every name; a name the author declares is kept (`[capabilities.semantic] mcp_tool_name`)",
+        Target::Mcp.path()
+    )
+});
 
 /// The document with its schemas shared anew over its budget.
 const RESHARE: Reshare = Reshare {
