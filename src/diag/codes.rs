@@ -75,7 +75,8 @@ macro_rules! codes {
 /// note (a large API's paths share their first segment, so most of its derived names are).
 const FORMER: [(&str, Code); 2] = [
     ("W-mcp-renamed", Code::McpRenamed),
-    // A value wellgen derived to fit ai-plugin.json: a warning until 2026-11, now a note.
+    // A value shortened or rewritten to fit ai-plugin.json's limits is one wellgen chose, not
+    // a fault in the source to act on: a note, as every value wellgen fills in is.
     ("W-plugin-shortened", Code::PluginShortened),
 ];
 
@@ -301,6 +302,10 @@ codes! {
         "a target has no equivalent of the declared auth scheme and publishes a nearer one, and no OpenAPI document built beside it states the scheme",
         "/.well-known/ai has no signed-key scheme: published as `apikey`",
         "set `auth.docs_url` so agents can find how to authenticate";
+    AuthOtherUndocumented = "W-auth-other-undocumented", warning, "service.toml",
+        "`auth.type = \"other\"` without `docs_url`: the scheme is said only in words, and agents need its documentation to authenticate",
+        "a scheme said only in words: agents need its documentation",
+        "add `docs_url = \"https://…\"` to [auth], the page that says how to authenticate";
     AuthUnverified = "W-auth-unverified", warning, "ia-json",
         "signed_key auth whose signatures are not verified",
         "auth is `signed_key` but signatures are not verified",
@@ -326,13 +331,49 @@ codes! {
         "MCP tool name `get_a` is already taken; `get_a` is published as `get_a_2`",
         "set `semantic.mcp_tool_name` to choose another name";
     OpenapiLost = "W-openapi-lost", warning, "openapi",
-        "something the OpenAPI document or OpenAI's tooling drops or cuts",
-        "OpenAPI ignores a header parameter named `Accept`",
-        "rename or shorten the value";
-    AgisRule = "W-agis-rule", warning, "agis",
-        "an AGIS SHOULD or RECOMMENDED rule is not met",
-        "irreversible endpoint `DELETE /x` has confidence 0.6; AGIS asks for 0.85 or more",
-        "set the value AGIS asks for under the capability's `[semantic]` or `[agis]`";
+        "a header parameter OpenAPI ignores (Accept, Content-Type, Authorization) is left out of the OpenAPI document",
+        "OpenAPI ignores a header parameter named `Accept`; it is left out of the OpenAPI document",
+        "describe Authorization through [auth], and content types through `content_type`";
+    OpenapiOperationTwice = "W-openapi-operation-twice", warning, "openapi",
+        "two capabilities share a method and path, and OpenAPI has one operation for each: the second is listed at its path with `#` and its id, which no request carries",
+        "`GET /todos` is also capability `list_todos`: OpenAPI has one operation per method and path, so this one is listed at `/todos#list_all`",
+        "give the capabilities different paths, or leave one out";
+    OpenapiSummaryCut = "W-openapi-summary-cut", warning, "openapi",
+        "a capability's description is over 200 characters, where OpenAI's plugin tooling cuts operation summaries (said only where the build publishes `/.well-known/ai-plugin.json`, which links the document)",
+        "is over 200 characters: OpenAI's plugin tooling cuts operation summaries there",
+        "shorten the description to 200 characters; put the rest in `details`";
+    OpenapiParamDescriptionCut = "W-openapi-param-description-cut", warning, "openapi",
+        "a parameter's description is over 200 characters, where OpenAI's plugin tooling cuts parameter descriptions (said only where the build publishes `/.well-known/ai-plugin.json`, which links the document)",
+        "the description is over 200 characters: OpenAI's plugin tooling cuts parameter descriptions there",
+        "shorten the parameter's description to 200 characters";
+    OpenapiGetBody = "W-openapi-get-body", warning, "openapi",
+        "a GET capability with body parameters: OpenAPI 3.1 allows a GET request body, but many clients and proxies drop it",
+        "a GET capability with body parameters: OpenAPI 3.1 allows it, but many clients and proxies drop GET bodies",
+        "send them as query parameters (`in = \"query\"`), or use POST";
+    AgisProcessVerb = "W-agis-rule", warning, "agis",
+        "an endpoint's verb is PROCESS, which AGIS calls borderline (it may read as a state) and for which it recommends a more specific verb (§4.2)",
+        "PROCESS is borderline in AGIS: it may read as a state; a more specific verb is RECOMMENDED (§4.2)",
+        "set `semantic.verb` to a verb that says what the endpoint does (e.g. TRANSFORM, EVALUATE, GENERATE)";
+    AgisConfidence = "W-agis-confidence", warning, "agis",
+        "an irreversible endpoint's confidence is under the 0.85 AGIS asks for (§6.2)",
+        "irreversible endpoint `DELETE /x` has confidence 0.6; AGIS asks for 0.85 or more (§6.2)",
+        "set `semantic.confidence` to 0.85 or more, or declare the impact the endpoint really has";
+    AgisParameterHint = "W-agis-parameter-hint", warning, "agis",
+        "`semantic.parameter_hints` names a parameter the capability does not have",
+        "parameter_hints names `qurey`, which is not a parameter",
+        "name one of the capability's parameters, or drop the hint";
+    AgisPreAuthDiscovery = "W-agis-pre-auth-discovery", warning, "agis",
+        "the data manifest says `pre_auth_discovery = false`, but the AGIS documents are public files anyone can read before authenticating",
+        "`pre_auth_discovery = false`, but the AGIS documents are published as public files",
+        "set `pre_auth_discovery = true`: wellgen publishes the AGIS documents for anyone to read";
+    AgisSensitivity = "W-agis-sensitivity", warning, "agis",
+        "a data class's sensitivity is neither an impact tier (informational, reversible, irreversible) nor low, medium or high (AGIS §8.3)",
+        "sensitivity `secret` is neither an impact tier nor low/medium/high (AGIS §8.3)",
+        "write one of informational, reversible, irreversible, low, medium, high";
+    AgisRequiresAuthorization = "W-agis-requires-authorization", warning, "agis",
+        "a high-sensitivity data class does not declare `requires_authorization = true`, which AGIS asks of it (§8.3)",
+        "high-sensitivity data classes SHOULD declare `requires_authorization = true` (AGIS §8.3)",
+        "set `requires_authorization = true` on the data class";
     A2aTagsDerived = "N-a2a-tags-derived", note, "a2a",
         "A2A skill tags derived from the method and path",
         "A2A skills need tags; derived from the method and path for: search",
@@ -346,9 +387,17 @@ codes! {
         "SOURCE_DATE_EPOCH=`x` is not a count of seconds; ignoring it",
         "set SOURCE_DATE_EPOCH to a count of seconds, or unset it";
     AdpTextChanged = "W-adp-text-changed", warning, "adp",
-        "a text ADP would refuse is published changed (shortened, lengthened, HTML stripped)",
-        "`capabilities.0.description` is 12 characters; the ADP registry needs at least 20",
-        "write a text that fits ADP's limits";
+        "a description under the ADP registry's minimum length is published lengthened, from the service's name or the capability's method and path",
+        "`capabilities.0.description` is 4 characters; the ADP registry needs at least 10, so `List (GET /todos)` is published",
+        "write a description that says what it does and when to use it, at least as long as ADP asks";
+    AdpTextShortened = "W-adp-text-shortened", warning, "adp",
+        "service.description is over the ADP registry's 200 characters: /.well-known/agent publishes it shortened at a word boundary",
+        "`service.description` is 240 characters; ADP needs 20–200 (…); /.well-known/agent publishes it shortened at a word boundary",
+        "write a description of at most 200 characters to choose the words yourself";
+    AdpHtmlStripped = "W-adp-html-stripped", warning, "adp",
+        "a name or description holds HTML tags or `<…>` placeholders, which the ADP registry strips (a name that is nothing else is replaced by the API's host)",
+        "holds `<id>`, which the ADP registry strips as it strips every `<…>`",
+        "write plain text; write a placeholder without angle brackets, e.g. `{id}` for `<id>`";
     AdpDetailHost = "W-adp-detail-host", warning, "adp",
         "ADP detail documents published on a host the ADP registry refuses",
         "the ADP detail documents are published on `www.a.example`, which is neither base_url's host nor a subdomain",
@@ -362,9 +411,21 @@ codes! {
         "ADP has no hourly rate limit: published as requests_per_minute = 1",
         "nothing to do if the approximation is acceptable";
     HostHeaders = "W-host-headers", warning, "hosts",
-        "the host cannot serve a file with its media type or headers",
-        "GitHub Pages will serve /.well-known/ai as application/octet-stream",
+        "the host cannot serve a document with its media type: GitHub Pages sets no headers and guesses from the extension",
+        "GitHub Pages will serve /.well-known/ai as application/octet-stream, not application/json: it cannot set headers",
         "choose a host that honours `_headers` (`[deploy] host`)";
+    HostLinkHeader = "W-host-link-header", warning, "hosts",
+        "the host sets no `Link` header on the home page, where agents look for the API catalog, the API description and llms.txt",
+        "GitHub Pages sets no `Link` header on the home page (/), where agents look for the API catalog, the API description and llms.txt",
+        "add the `<link>` elements the help gives to the `<head>` of the site's home page, or choose a host that honours `_headers`";
+    HostWorkerKept = "W-host-worker-kept", warning, "hosts",
+        "the site has its own Cloudflare `_worker.js`, which wellgen keeps, so the query route is not routed and the documents link to the file it serves",
+        "the output folder has the site's own _worker.js: wellgen keeps it and writes none, so /api/discovery?format=openapi is not routed",
+        "nothing to fix; to record the choice and silence this, add \"/_worker.js\" to `[build] skip`";
+    HostRoutesLimit = "W-host-routes-limit", warning, "hosts",
+        "the documents need more `_routes.json` rules than wellgen allows itself of Cloudflare's 100, leaving the rest to the site's own",
+        "120 documents need 60 `_routes.json` rules, over the 50 wellgen allows itself of Cloudflare's 100",
+        "publish fewer targets (`[build] exclude`), or route them in your worker";
     HostMissingTarget = "W-host-missing-target", warning, "hosts",
         "a document links to another that is not built",
         "/api/discovery and agents.json link to the OpenAPI document, but the `openapi` target is not built",
@@ -445,9 +506,13 @@ codes! {
         "no [auth] table: ADP requires `auth`, so /.well-known/agent says `{\"type\": \"none\"}`",
         "add `[auth]` with the API's real scheme";
     Rfc002Defaulted = "N-rfc002-defaulted", note, "rfc002",
-        "an RFC-002 value wellgen filled in or left out (instructions, generatedAt, plugin texts; issuer)",
+        "an RFC-002 value wellgen filled in or left out (instructions, generatedAt; issuer)",
         "no [rfc002.issuer]: agents.json leaves out `issuer` (RFC-002 §3.1 does not ask for one) and `$schema`",
-        "set the `[rfc002]` or `[plugin]` key the message names";
+        "set the `[rfc002]` or `[meta]` key the message names";
+    PluginDefaulted = "N-plugin-defaulted", note, "ai-plugin",
+        "an ai-plugin.json value wellgen filled in: description_for_model derived from the capabilities, legal_info_url pointed at the site's home page",
+        "no `plugin.description_for_model`: ai-plugin.json gets 640 characters derived from the capabilities",
+        "set `[plugin] description_for_model`, or `terms_url` under [service]";
     LinkSubstituted = "N-link-substituted", note, "hosts",
         "a link rewritten because the host cannot answer a query-string URL",
         "a generic static host cannot answer /api/discovery?format=openapi",

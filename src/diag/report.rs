@@ -556,7 +556,7 @@ mod tests {
         let text = "[service]\nname = \"\"\n";
         let codes = [
             Code::LongText,
-            Code::AgisRule,
+            Code::AgisProcessVerb,
             Code::OpenapiLost,
             Code::McpRenamed,
         ];
@@ -584,7 +584,7 @@ mod tests {
             .map(|i| Diagnostic::new(Code::InvalidValue, format!("error {i}")).help("fix it"))
             .collect();
         diags.extend(
-            (0..40).map(|i| Diagnostic::new(Code::AgisRule, format!("warning {i}")).at("x")),
+            (0..40).map(|i| Diagnostic::new(Code::AgisProcessVerb, format!("warning {i}")).at("x")),
         );
         let shown: Vec<&Diagnostic> = diags.iter().collect();
         let out = Format::Human.render(&source(text), &shown, false);
@@ -603,7 +603,7 @@ mod tests {
     fn one_finding_on_one_line_is_said_once() {
         let d = Diagnostic::new(Code::AuthUndeclared, "no [auth] table: agents assume it");
         let many: Vec<Diagnostic> = (0..40)
-            .map(|i| Diagnostic::new(Code::AgisRule, format!("rule {i}")).help("h"))
+            .map(|i| Diagnostic::new(Code::AgisProcessVerb, format!("rule {i}")).help("h"))
             .collect();
         let mut shown: Vec<&Diagnostic> = many.iter().collect();
         shown.push(&d);
@@ -686,7 +686,7 @@ mod tests {
     fn fatal_errors_come_first_then_errors_warnings_notes() {
         let mut diags = Diagnostics::default();
         diags.push(Diagnostic::new(Code::AgisDerived, "note"));
-        diags.push(Diagnostic::new(Code::AgisRule, "warning"));
+        diags.push(Diagnostic::new(Code::AgisProcessVerb, "warning"));
         diags.push(Diagnostic::new(Code::InvalidValue, "error"));
         diags.push(Diagnostic::new(Code::SourceUnreadable, "fatal"));
         let order: Vec<&str> = in_order(&diags)

@@ -773,7 +773,7 @@ impl Cx<'_> {
                 if docs.is_none() {
                     self.push(
                         Diagnostic::new(
-                            Code::AuthSchemeLost,
+                            Code::AuthOtherUndocumented,
                             "a scheme said only in words: agents need its documentation",
                         )
                         .at(f("type"))

@@ -9,10 +9,12 @@
 //! - E-output-unsafe, E-output-write, W-output-kept, N-output-recovered (src/write.rs): an unsafe
 //!   or unwritable output folder, files of the site in the way, an interrupted build's journal,
 //!   a `--server-config` folder inside the output folder or holding someone else's file.
-//! - W-host-headers for a Cloudflare site that has its own `_worker.js` (src/emit/hosts/mod.rs):
+//! - W-host-worker-kept for a Cloudflare site that has its own `_worker.js` (src/emit/hosts/mod.rs):
 //!   needs that file in the output folder.
-//! - E-host-rule and N-host-rule-skipped for Cloudflare's `_routes.json` and `_headers` limits
-//!   (src/emit/hosts/cloudflare.rs, headers.rs): need hundreds of documents.
+//! - W-host-link-header (src/emit/hosts/github_pages.rs): its help is an edit of the site's home
+//!   page, outside service.toml.
+//! - E-host-rule, W-host-routes-limit and N-host-rule-skipped for Cloudflare's `_routes.json` and
+//!   `_headers` limits (src/emit/hosts/cloudflare.rs, headers.rs): need hundreds of documents.
 //! - W-ai-too-large (64 KB), W-iajson-too-large (1 MB), and E-plugin-description-for-model for a
 //!   derived description_for_model over 8,000 characters: need inputs of that size; too slow here.
 //! - E-openapi-parse for YAML alias bombs and YAML nested too deep, E-openapi-ref for `$ref`
@@ -512,7 +514,7 @@ fn cases() -> Vec<Case> {
                 format!("{HEAD}\n[auth]\ntype = \"other\"\ndescription = \"AWS Signature Version 4\"\n{READ}"),
                 &["--target", "openapi"],
             ),
-            "W-auth-scheme-lost",
+            "W-auth-other-undocumented",
             "add `docs_url = \"https://…\"`",
             |i| i.service(|t| after(t, "Version 4\"\n", "docs_url = \"https://todos.example/docs/auth\"\n")),
         ),
@@ -957,9 +959,19 @@ fn cases() -> Vec<Case> {
                 format!("{base}\n[capabilities.params]\nq = {{ type = \"string\", in = \"body\" }}\n"),
                 &["--target", "openapi"],
             ),
-            "W-openapi-lost",
+            "W-openapi-get-body",
             "send them as query parameters (`in = \"query\"`)",
             |i| i.service(|t| t.replace("\"body\"", "\"query\"")),
+        ),
+        case(
+            "OpenAPI: two capabilities on one method and path",
+            Input::toml(
+                format!("{base}{}", READ.replace("list_todos", "list_all_todos")),
+                &["--target", "openapi"],
+            ),
+            "W-openapi-operation-twice",
+            "give the capabilities different paths",
+            |i| i.service(|t| replace_last(t, "\"/todos\"", "\"/todos/all\"")),
         ),
         case(
             "MCP: a tool name with a space",
@@ -1011,7 +1023,7 @@ fn cases() -> Vec<Case> {
                 base.replace("Keep a list of things to do.", &"Keep a list of things to do. ".repeat(8)),
                 &["--target", "adp"],
             ),
-            "W-adp-text-changed",
+            "W-adp-text-shortened",
             "write a description of at most 200 characters",
             |i| i.service(|t| t.replace(&"Keep a list of things to do. ".repeat(8), "Keep a list of things to do.")),
         ),
@@ -1036,14 +1048,14 @@ fn cases() -> Vec<Case> {
         case(
             "ADP: HTML in a description",
             Input::toml(base.replace("Keep a list", "Keep a <b>list</b>"), &["--target", "adp"]),
-            "W-adp-text-changed",
+            "W-adp-html-stripped",
             "write plain text",
             |i| i.service(|t| t.replace("<b>list</b>", "list")),
         ),
         case(
             "ADP: a name that is only tags",
             Input::toml(base.replace("name = \"Todos\"", "name = \"<b></b>\""), &["--target", "adp"]),
-            "W-adp-text-changed",
+            "W-adp-html-stripped",
             "write the service's name as plain text",
             |i| i.service(|t| t.replace("<b></b>", "Todos")),
         ),
@@ -1187,7 +1199,7 @@ fn cases() -> Vec<Case> {
         case(
             "ai-plugin.json: no description_for_model",
             Input::toml(drop_line(FULL, "description_for_model ="), &["--target", "ai-plugin"]),
-            "N-rfc002-defaulted",
+            "N-plugin-defaulted",
             "write one (RFC-002 asks for 500-1000 characters",
             |i| {
                 i.service(|_| FULL.to_string())
@@ -1196,7 +1208,7 @@ fn cases() -> Vec<Case> {
         case(
             "ai-plugin.json: no terms_url",
             Input::toml(drop_line(FULL, "terms_url ="), &["--target", "ai-plugin"]),
-            "N-rfc002-defaulted",
+            "N-plugin-defaulted",
             "set `terms_url` under [service]",
             |i| i.service(|t| service_key(t, "terms_url = \"https://todos.example/terms\"")),
         ),
@@ -1519,6 +1531,35 @@ fn the_draft_examples_give_no_warning_for_ai_and_one_per_unpublishable_target() 
             "{name}: no notes"
         );
     }
+}
+
+/// A code names one rule: allowing the code of a rule that once shared its code with others
+/// (`W-agis-rule` covered every AGIS recommendation) silences that rule, and the others still
+/// report, whether the code is allowed by `--allow` or by `[check] allow`.
+#[test]
+fn allowing_a_rules_code_leaves_the_rules_that_shared_it_reporting() {
+    let text = format!(
+        "{HEAD}\n[[capabilities]]\nid = \"process_todos\"\ndescription = \"Process the todos\"\n\
+         method = \"POST\"\npath = \"/todos/process\"\n\
+         \n[[capabilities]]\nid = \"delete_todos\"\ndescription = \"Delete every todo\"\n\
+         method = \"DELETE\"\npath = \"/todos\"\n\n[capabilities.semantic]\nconfidence = 0.6\n"
+    );
+    let agis = ["--target", "agis"];
+    let (_, diags) = check_toml(&text, &agis);
+    assert_eq!(of(&diags, "W-agis-rule").len(), 1, "{diags:#?}");
+    assert_eq!(of(&diags, "W-agis-confidence").len(), 1, "{diags:#?}");
+
+    let (_, diags) = check_toml(
+        &text,
+        &[&agis[..], &["--allow", "W-agis-confidence"]].concat(),
+    );
+    assert!(of(&diags, "W-agis-confidence").is_empty(), "{diags:#?}");
+    assert_eq!(of(&diags, "W-agis-rule").len(), 1, "{diags:#?}");
+
+    let allowed = format!("{text}\n[check]\nallow = [\"W-agis-rule\"]\n");
+    let (_, diags) = check_toml(&allowed, &agis);
+    assert!(of(&diags, "W-agis-rule").is_empty(), "{diags:#?}");
+    assert_eq!(of(&diags, "W-agis-confidence").len(), 1, "{diags:#?}");
 }
 
 /// `--strict` fails on warnings, never on notes; `--allow` silences a code, not an error.

@@ -178,7 +178,7 @@ pub fn lower_routes(documents: &[Artifact], diags: &mut Diagnostics) -> Vec<Stri
     if rules.len() > room {
         diags.push(
             Diagnostic::new(
-                Code::HostHeaders,
+                Code::HostRoutesLimit,
                 format!(
                     "{} documents need {} `_routes.json` rules, over the {room} wellgen allows \
                  itself of Cloudflare's {ROUTES_LIMIT}",

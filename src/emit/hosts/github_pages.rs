@@ -27,7 +27,7 @@ fn lower_host(context: &Context, lowered: &mut Lowered, diags: &mut Diagnostics)
     if !context.home_links.is_empty() {
         diags.push(
             Diagnostic::new(
-                Code::HostHeaders,
+                Code::HostLinkHeader,
                 format!(
                     "GitHub Pages sets no `Link` header on the home page ({}), where agents look \
                      for the API catalog, the API description and llms.txt",

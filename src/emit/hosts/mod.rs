@@ -198,7 +198,7 @@ pub fn route_left_out(
         if linked {
             diags.push(
                 Diagnostic::new(
-                    Code::HostHeaders,
+                    Code::HostWorkerKept,
                     format!(
                         "the output folder has the site's own {f} (an Astro, SvelteKit or Nuxt \
                      Cloudflare adapter writes one): wellgen keeps it and writes none, so \

@@ -310,7 +310,7 @@ fn description_for_model(
         return None;
     }
     diags.push(
-        Diagnostic::new(Code::Rfc002Defaulted, format!(
+        Diagnostic::new(Code::PluginDefaulted, format!(
             "no `plugin.description_for_model`: ai-plugin.json gets {} characters derived from the \
              capabilities",
             text.chars().count()
@@ -501,7 +501,7 @@ fn legal_info_url<'a>(service: &'a Service, diags: &mut Diagnostics) -> &'a str 
         return u;
     }
     diags.push(
-        Diagnostic::new(Code::Rfc002Defaulted,
+        Diagnostic::new(Code::PluginDefaulted,
             "no terms or privacy URL: ai-plugin.json's legal_info_url points at the site's home page",
         )
         .help("set `terms_url` under [service]"),

@@ -243,7 +243,7 @@ fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Published<'a> 
         let (short, _) = crate::text::shorten(&service.description, rules::DESCRIPTION_MAX);
         diags.push(
                 Diagnostic::new(
-                    Code::AdpTextChanged,
+                    Code::AdpTextShortened,
                     format!(
                         "`service.description` {}; /.well-known/agent publishes it shortened at a word boundary",
                         rules::description_length_message(len)
@@ -321,14 +321,14 @@ fn fit_text<'a>(service: &'a Service, diags: &mut Diagnostics) -> Published<'a> 
         // Imported descriptions come without markup (`text::plain_text`): what is left
         // between `<` and `>` is text, a placeholder such as `<id>` the registry loses.
         let d = if crate::text::has_markup_tag(text) {
-            Diagnostic::new(Code::AdpTextChanged,
+            Diagnostic::new(Code::AdpHtmlStripped,
                 "looks like it holds HTML tags: the ADP registry strips every `<…>` before using it",
             )
             .help("write plain text")
         } else {
             let (quote, _) = crate::text::shorten(&rules::first_tag_like(text), 40);
             Diagnostic::new(
-                Code::AdpTextChanged,
+                Code::AdpHtmlStripped,
                 format!("holds `{quote}`, which the ADP registry strips as it strips every `<…>`"),
             )
             .help("write the placeholder without angle brackets, e.g. `{id}` for `<id>`")
@@ -352,7 +352,7 @@ fn fit_name<'a>(service: &'a Service, diags: &mut Diagnostics) -> Cow<'a, str> {
     let host = origin.as_str().trim_start_matches("https://");
     let (host, _) = crate::text::shorten(host, rules::NAME_MAX);
     diags.push(
-        Diagnostic::new(Code::AdpTextChanged, format!(
+        Diagnostic::new(Code::AdpHtmlStripped, format!(
             "is nothing but HTML-like tags, which the ADP registry strips, leaving an empty name; \
              /.well-known/agent publishes the API's host `{host}` as its name"
         ))

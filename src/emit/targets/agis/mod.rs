@@ -10,6 +10,7 @@ pub mod document;
 
 use crate::emit::targets::{Descriptor, Document, Fitted, Link, Relation, Target};
 use serde_json::Value;
+use std::sync::LazyLock;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::budget::{self, OUTPUT_LEVELS, Reshare, Step, source_budget};
@@ -264,13 +265,23 @@ fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Val
                     ": the semantic blocks of its {n} endpoints leave out `mcp_tool_name`, the capability id that names each in the MCP tools list; a converter reading this document names them by Appendix C's default"
                 )
             },
-            "`/.well-known/mcp/tools.json` keeps every name; a name the author declares is kept (`[capabilities.semantic] mcp_tool_name`)",
+            TOOL_NAMES_KEPT_HELP.as_str(),
         ),
         Step::Levels(&OUTPUT_LEVELS, &levels, "the endpoints' outputs"),
         Step::Try(&reshare),
     ];
     budget::fit("the AGIS document", (doc, json), budget, &steps, diags)
 }
+
+/// The help of the step that leaves out the derived MCP tool names: the MCP tools list, found
+/// through its target's descriptor, keeps them (a step's help is `'static`, the path is read at
+/// run time).
+static TOOL_NAMES_KEPT_HELP: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "`{}` keeps every name; a name the author declares is kept (`[capabilities.semantic] mcp_tool_name`)",
+        Target::Mcp.path()
+    )
+});
 
 /// The document with its schemas shared anew over its budget.
 const RESHARE: Reshare = Reshare {
@@ -375,7 +386,7 @@ fn document_warnings(service: &Service, diags: &mut Diagnostics) {
     if let Some(m) = &service.agis.data_manifest {
         if !m.pre_auth_discovery {
             diags.push(
-                Diagnostic::new(Code::AgisRule, "`pre_auth_discovery = false`, but the AGIS documents are published as public files")
+                Diagnostic::new(Code::AgisPreAuthDiscovery, "`pre_auth_discovery = false`, but the AGIS documents are published as public files")
                     .at("agis.data_manifest.pre_auth_discovery"),
             );
         }
@@ -392,13 +403,13 @@ fn document_warnings(service: &Service, diags: &mut Diagnostics) {
             if let Some(s) = &d.sensitivity {
                 if !sensitivities.contains(&s.as_str()) {
                     diags.push(
-                        Diagnostic::new(Code::AgisRule, format!("sensitivity `{s}` is neither an impact tier nor low/medium/high (AGIS §8.3)"))
+                        Diagnostic::new(Code::AgisSensitivity, format!("sensitivity `{s}` is neither an impact tier nor low/medium/high (AGIS §8.3)"))
                             .at(format!("{field}.sensitivity")),
                     );
                 }
                 if s == "high" && d.requires_authorization != Some(true) {
                     diags.push(
-                        Diagnostic::new(Code::AgisRule, "high-sensitivity data classes SHOULD declare `requires_authorization = true` (AGIS §8.3)")
+                        Diagnostic::new(Code::AgisRequiresAuthorization, "high-sensitivity data classes SHOULD declare `requires_authorization = true` (AGIS §8.3)")
                             .at(format!("{field}.requires_authorization")),
                     );
                 }
@@ -413,13 +424,13 @@ fn advisories(endpoints: &[Endpoint], diags: &mut Diagnostics) {
         let c = e.capability;
         if e.method.eq_ignore_ascii_case("PROCESS") {
             diags.push(
-                Diagnostic::new(Code::AgisRule, "PROCESS is borderline in AGIS: it may read as a state; a more specific verb is RECOMMENDED (§4.2)")
+                Diagnostic::new(Code::AgisProcessVerb, "PROCESS is borderline in AGIS: it may read as a state; a more specific verb is RECOMMENDED (§4.2)")
                     .at(c.field(if c.semantic.verb.is_some() { "semantic.verb" } else { "id" })),
             );
         }
         if e.impact == Impact::Irreversible && e.confidence < 0.85 {
             diags.push(
-                Diagnostic::new(Code::AgisRule, format!(
+                Diagnostic::new(Code::AgisConfidence, format!(
                     "irreversible endpoint `{} {}` has confidence {}; AGIS asks for 0.85 or more (§6.2)",
                     e.method, e.path, e.confidence
                 ))
@@ -430,7 +441,7 @@ fn advisories(endpoints: &[Endpoint], diags: &mut Diagnostics) {
             if !c.params.iter().any(|p| &p.name == name) {
                 diags.push(
                     Diagnostic::new(
-                        Code::AgisRule,
+                        Code::AgisParameterHint,
                         format!("parameter_hints names `{name}`, which is not a parameter"),
                     )
                     .at(c.field("semantic.parameter_hints")),

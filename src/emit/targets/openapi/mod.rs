@@ -166,7 +166,7 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
                 let own = format!("{key}#{}", c.id);
                 diags.push(
                     Diagnostic::new(
-                        Code::OpenapiLost,
+                        Code::OpenapiOperationTwice,
                         format!(
                             "`{} {key}` is also capability `{first}`: OpenAPI has one operation per method and path, so this one is listed at `{own}`",
                             c.method.as_str()
@@ -437,7 +437,7 @@ fn lower_operation<'a>(
 ) -> Vec<(&'a Param, &'static str)> {
     if plugin && c.description.chars().count() > PLUGIN_TEXT_LIMIT {
         diags.push(
-            Diagnostic::new(Code::OpenapiLost, format!(
+            Diagnostic::new(Code::OpenapiSummaryCut, format!(
                 "is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts operation summaries there"
             ))
             .at(c.field("description")),
@@ -470,7 +470,7 @@ fn lower_operation<'a>(
                 .is_some_and(|d| d.chars().count() > PLUGIN_TEXT_LIMIT)
         {
             diags.push(
-                Diagnostic::new(Code::OpenapiLost, format!(
+                Diagnostic::new(Code::OpenapiParamDescriptionCut, format!(
                     "the description is over {PLUGIN_TEXT_LIMIT} characters: OpenAI's plugin tooling cuts parameter descriptions there"
                 ))
                 .at(format!("{}.{}", c.field("params"), p.name)),
@@ -481,7 +481,7 @@ fn lower_operation<'a>(
     // A GET gets a request body only from body parameters (an example alone makes none).
     if c.method == Method::Get && c.params.iter().any(|p| p.location == ParamIn::Body) {
         diags.push(
-            Diagnostic::new(Code::OpenapiLost,
+            Diagnostic::new(Code::OpenapiGetBody,
                 "a GET capability with body parameters: OpenAPI 3.1 allows it, but many clients and \
                  proxies drop GET bodies",
             )
