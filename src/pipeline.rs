@@ -37,9 +37,6 @@ pub struct Options {
     pub env_host: Option<EnvHost>,
     pub policy: check::Policy,
     pub import: openapi::Options,
-    /// The output folder holds the site's own `_worker.js` (one wellgen did not write), which
-    /// a Cloudflare Pages build keeps: nothing routes `?format=openapi` there then.
-    pub site_worker: bool,
     /// The site's own files in the output folder that documents list or host files merge with.
     pub site_files: model::SiteFiles,
     /// `--site-url`: the origin the documents are published at, over `[service] site_url`.
@@ -196,15 +193,11 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         site: &options.site_files,
         ..Build::of(&choice.targets)
     };
-    build.route_left_out = hosts::route_left_out(
-        build.host(&service),
-        &choice,
-        options.site_worker,
-        &mut diags,
-    );
+    build.route_left_out =
+        hosts::route_left_out(build.host(&service), &choice, build.site, &mut diags);
     let artifacts = if diags.has_errors() || !emit::is_large(&service) {
         check::run(&service, &options.policy, &mut diags);
-        emit_chosen(&service, &choice, &build, options.site_worker, &mut diags)
+        emit_chosen(&service, &choice, &build, &mut diags)
     } else {
         // The checks and the targets read the model and nothing else: a large service's checks
         // run beside its targets, and an error they find drops the documents, as it would have
@@ -217,14 +210,9 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         diags.append(checked);
         diags.append(emitted);
         match documents {
-            Some(documents) if !diags.has_errors() => emit_hosts(
-                &service,
-                &choice,
-                &build,
-                options.site_worker,
-                documents,
-                &mut diags,
-            ),
+            Some(documents) if !diags.has_errors() => {
+                emit_hosts(&service, &choice, &build, documents, &mut diags)
+            }
             _ => Vec::new(),
         }
     };
@@ -240,21 +228,19 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
 /// target is lowered (and so reports) even after an error, so one run shows every problem.
 pub fn emit(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
     let choice = Choice::all(targets);
-    emit_chosen(service, &choice, &Build::of(&choice.targets), false, diags)
+    emit_chosen(service, &choice, &Build::of(&choice.targets), diags)
 }
 
 /// [`emit`] for a build's `choice`: its targets, without the documents and host files it
-/// skips, as `build` decided. `site_worker`: the output folder holds the site's own
-/// `_worker.js`.
+/// skips, as `build` decided.
 pub fn emit_chosen(
     service: &Service,
     choice: &Choice,
     build: &Build,
-    site_worker: bool,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
     match emit_targets(service, choice, build, diags) {
-        Some(documents) => emit_hosts(service, choice, build, site_worker, documents, diags),
+        Some(documents) => emit_hosts(service, choice, build, documents, diags),
         None => Vec::new(),
     }
 }
@@ -279,11 +265,10 @@ fn emit_hosts(
     service: &Service,
     choice: &Choice,
     build: &Build,
-    site_worker: bool,
     mut artifacts: Vec<Artifact>,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
-    let host = hosts::lower(service, &artifacts, choice, build, site_worker, diags);
+    let host = hosts::lower(service, &artifacts, choice, build, diags);
     if diags.has_errors() {
         return Vec::new();
     }

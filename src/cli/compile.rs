@@ -189,7 +189,6 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
         targets: (!input.targets.is_empty()).then(|| input.targets()),
         host: input.host,
         env_host: pipeline::host_from_env(|name| std::env::var(name).ok()),
-        site_worker: input.site_worker(),
         site_files: input.site_files(),
         policy: check::Policy {
             allow_secret_like: input.allow_secret_like.clone(),

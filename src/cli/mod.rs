@@ -275,21 +275,6 @@ impl Input {
             None => crate::model::SiteFiles::default(),
         }
     }
-
-    /// Whether the output folder holds a `_worker.js` (a file, or a folder as some adapters
-    /// write) that the last build's manifest does not list: the site's own.
-    pub(crate) fn site_worker(&self) -> bool {
-        let Some(site) = &self.site else {
-            return false;
-        };
-        let worker = crate::emit::hosts::cloudflare::WORKER_PATH;
-        site.join(worker.trim_start_matches('/'))
-            .symlink_metadata()
-            .is_ok()
-            && !crate::write::manifest_paths(site)
-                .iter()
-                .any(|p| p == worker)
-    }
 }
 
 pub fn main() -> ExitCode {

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::emit::hosts::{robots, section};
+use crate::emit::hosts::{self, robots, section};
 use crate::emit::targets::agent_skills::{DIR, INDEX_PATH, SKILL_FILE, front_matter};
 use crate::model::{SiteFiles, SiteSkill};
 
@@ -21,6 +21,24 @@ const MAX_ROBOTS_BYTES: u64 = 500 << 10;
 fn regular(path: &Path, max: u64) -> bool {
     path.symlink_metadata()
         .is_ok_and(|m| m.is_file() && m.len() <= max)
+}
+
+/// The hosts' routing files that wellgen owns outright (not merged) and that `site` holds of
+/// the site's own: a file or a folder (as some adapters write a `_worker.js`), not `ours`.
+fn own_routers(site: &Path, ours: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut found: Vec<String> = crate::model::Host::ALL
+        .into_iter()
+        .filter_map(|h| h.descriptor().route)
+        .filter(|path| hosts::merge_of(path) == hosts::Merge::Owned && !ours(path))
+        .filter(|path| {
+            site.join(path.trim_start_matches('/'))
+                .symlink_metadata()
+                .is_ok()
+        })
+        .map(str::to_string)
+        .collect();
+    found.dedup();
+    found
 }
 
 /// What `site` holds of the site's own: every path in `written` (the last build's manifest)
@@ -40,6 +58,7 @@ pub fn read(site: &Path, written: &[String]) -> SiteFiles {
             .join(robots::SITEMAP_PATH.trim_start_matches('/'))
             .symlink_metadata()
             .is_ok_and(|m| m.is_file()),
+        own_routers: own_routers(site, &ours),
     };
     let dir = site.join(DIR.trim_matches('/'));
     if !dir.symlink_metadata().is_ok_and(|m| m.is_dir()) {

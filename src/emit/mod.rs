@@ -103,6 +103,7 @@ static NO_SITE_FILES: SiteFiles = SiteFiles {
     skills_index: false,
     robots: None,
     sitemap: false,
+    own_routers: Vec::new(),
 };
 
 impl<'a> Build<'a> {

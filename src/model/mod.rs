@@ -88,6 +88,17 @@ pub struct SiteFiles {
     pub robots: Option<String>,
     /// The folder has a sitemap.xml, which robots.txt names.
     pub sitemap: bool,
+    /// The hosts' routing files (`HostDescriptor::route`) that are wellgen's own, not merged,
+    /// and that the site has its own of (a Cloudflare adapter's `_worker.js`): wellgen keeps
+    /// them and writes none, so the query route is not routed there.
+    pub own_routers: Vec<String>,
+}
+
+impl SiteFiles {
+    /// Whether the site has its own routing file at `path`.
+    pub fn routes_itself(&self, path: &str) -> bool {
+        self.own_routers.iter().any(|p| p == path)
+    }
 }
 
 /// A skill of the site's own: kept byte for byte, listed in the skills index.

@@ -47,8 +47,9 @@ pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
 /// With the site's own `_worker.js`: the `_routes.json` rules that keep it away from the
 /// documents.
 fn lower(context: &Context, lowered: &mut Lowered, diags: &mut Diagnostics) {
-    lowered.routes = (context.site_worker && !context.choice.skips(ROUTES_PATH))
-        .then(|| lower_routes(context.documents, diags));
+    lowered.routes = (context.site.routes_itself(WORKER_PATH)
+        && !context.choice.skips(ROUTES_PATH))
+    .then(|| lower_routes(context.documents, diags));
 }
 
 /// The worker (or, without it, `_redirects` keeping the manifest unread), `_routes.json`,

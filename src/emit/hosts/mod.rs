@@ -177,14 +177,14 @@ pub fn files() -> Vec<&'static str> {
 }
 
 /// Whether this build leaves the query route ([`rfc002::QUERY`]) unrouted on a host that could
-/// route it: the build leaves out the file that does it, or the site has its own `_worker.js`
-/// (`site_worker`, Cloudflare Pages' routing file), which wellgen never replaces. Decided
+/// route it: the build leaves out the file that does it, or the site has its own (a
+/// Cloudflare adapter's `_worker.js`, `SiteFiles::own_routers`), which wellgen never replaces. Decided
 /// before any document is lowered: agents.json links to the route or, without it, to the
 /// file it serves ([`Build::route_left_out`]).
 pub fn route_left_out(
     host: Host,
     choice: &Choice,
-    site_worker: bool,
+    site: &crate::model::SiteFiles,
     diags: &mut Diagnostics,
 ) -> bool {
     let Some(file) = host.descriptor().route else {
@@ -194,7 +194,7 @@ pub fn route_left_out(
         return true;
     }
     let linked = choice.targets.contains(&Target::Rfc002);
-    if file == cloudflare::WORKER_PATH && site_worker {
+    if site.routes_itself(file) {
         if linked {
             diags.push(
                 Diagnostic::new(
@@ -324,8 +324,8 @@ pub struct Context<'a> {
     /// The build's documents (their paths and serving; bodies are not read).
     pub documents: &'a [Artifact],
     pub choice: &'a Choice,
-    /// The output folder holds the site's own `_worker.js`.
-    pub site_worker: bool,
+    /// The site's own files in the output folder.
+    pub site: &'a crate::model::SiteFiles,
     /// The home page's links.
     pub home_links: &'a [links::HomeLink],
 }
@@ -335,13 +335,12 @@ fn no_checks(_: &Context, _: &mut Lowered, _: &mut Diagnostics) {}
 
 /// Every check of the host files for the build's host, given the documents built (their paths
 /// and serving; bodies are not read): run after the documents are rendered, before anything
-/// is written. `site_worker`: the output folder holds the site's own `_worker.js`.
+/// is written.
 pub fn lower(
     service: &Service,
     documents: &[Artifact],
     choice: &Choice,
     build: &Build,
-    site_worker: bool,
     diags: &mut Diagnostics,
 ) -> Lowered {
     let host = build.host(service).descriptor();
@@ -375,7 +374,7 @@ pub fn lower(
         service,
         documents,
         choice,
-        site_worker,
+        site: build.site,
         home_links: &home_links,
     };
     (host.lower)(&context, &mut lowered, diags);
@@ -418,7 +417,6 @@ pub fn emit(service: &Service, documents: &[Artifact], diags: &mut Diagnostics) 
         documents,
         &choice,
         &Build::of(&choice.targets),
-        false,
         diags,
     );
     render(documents, &lowered)
