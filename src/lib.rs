@@ -18,7 +18,7 @@ pub(crate) mod parallel;
 pub mod pipeline;
 pub mod serve;
 pub mod source;
-pub mod text;
+pub(crate) mod text;
 pub mod tokens;
 pub mod values;
 pub(crate) mod watchdog;

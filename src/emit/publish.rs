@@ -6,7 +6,6 @@ use std::collections::BTreeSet;
 
 use super::Target;
 use super::hosts;
-use super::targets::adp;
 use crate::diag::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::source::service_toml::{BuildTable, ServiceToml};
 
@@ -30,15 +29,21 @@ impl Choice {
 
     /// Whether the build leaves out the file at `path`.
     pub fn skips(&self, path: &str) -> bool {
-        self.skip.contains(path)
-            || (self.skip.contains(TWINS)
-                && path.starts_with(adp::DETAIL_PREFIX)
-                && path.ends_with(".json"))
+        self.skip.contains(path) || (self.skip.contains(TWINS) && is_twin(path))
     }
 }
 
 /// GitHub Pages' `.json` twins of the ADP detail files, as `[build] skip` names them.
 pub const TWINS: &str = "/api/capabilities/<id>.json";
+
+/// Whether `path` is one of [`TWINS`]: a `.json` file where ADP's detail files are. The place
+/// is read from ADP's descriptor (`Target::member_path`), since this module sits below the
+/// targets and imports none.
+fn is_twin(path: &str) -> bool {
+    let member = Target::Adp.member_path("<id>");
+    let prefix = member.trim_end_matches("<id>");
+    path.starts_with(prefix) && path.ends_with(".json")
+}
 
 /// Every path `[build] skip` accepts: each target's aliases and twins, then each host file.
 pub fn skippable() -> Vec<&'static str> {
@@ -60,7 +65,7 @@ pub fn switch_for(path: &str) -> Option<String> {
     if skippable().contains(&path) {
         return Some(skip(path));
     }
-    if path.starts_with(adp::DETAIL_PREFIX) && path.ends_with(".json") {
+    if is_twin(path) {
         return Some(skip(TWINS));
     }
     let target = Target::ALL.into_iter().find(|t| {
@@ -357,5 +362,10 @@ mod tests {
         let c = resolve(Some(&table(None, None, &[TWINS, "/ai"])), &[], None, &mut d);
         assert!(c.skips("/api/capabilities/search.json") && c.skips("/ai"));
         assert!(!c.skips("/api/capabilities/search") && !d.has_errors());
+    }
+
+    #[test]
+    fn twins_are_named_where_adp_writes_its_detail_files() {
+        assert_eq!(TWINS, format!("{}.json", Target::Adp.member_path("<id>")));
     }
 }

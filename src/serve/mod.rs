@@ -4,7 +4,7 @@
 
 pub mod cloudflare;
 pub mod http;
-pub mod redirects_file;
+pub(crate) mod redirects_file;
 pub mod site;
 
 pub use site::{Reply, Site};

@@ -6,7 +6,7 @@
 
 pub mod param;
 pub mod path;
-pub mod schema_names;
+pub(crate) mod schema_names;
 pub mod url;
 mod written;
 

@@ -105,18 +105,11 @@ impl FromStr for LanguageTag {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MetaDate {
     text: String,
-    /// In UTC; midnight for a bare date.
-    at: jiff::civil::DateTime,
 }
 
 as_written!(MetaDate);
 
 impl MetaDate {
-    /// The UTC date and time it names; midnight for a bare date.
-    pub fn date_time(&self) -> jiff::civil::DateTime {
-        self.at
-    }
-
     /// As an RFC 3339 UTC date-time: a bare date is midnight (`2026-03-10T00:00:00Z`).
     pub fn rfc3339(&self) -> String {
         if self.text.len() == 10 {
@@ -163,7 +156,7 @@ impl FromStr for MetaDate {
             _ => return Err(shape()),
         };
         // Two digits each: the casts cannot truncate.
-        let date = jiff::civil::Date::new(year, month as i8, day as i8).map_err(|_| {
+        jiff::civil::Date::new(year, month as i8, day as i8).map_err(|_| {
             let why = match jiff::civil::Date::new(year, month as i8, 1) {
                 Ok(first) => format!(
                     "{} {year:04} has {} days",
@@ -175,13 +168,10 @@ impl FromStr for MetaDate {
             format!("`{s}` is not a calendar date: {why}")
         })?;
         let (h, m, sec) = time;
-        let time = jiff::civil::Time::new(h as i8, m as i8, sec as i8, 0).map_err(|_| {
+        jiff::civil::Time::new(h as i8, m as i8, sec as i8, 0).map_err(|_| {
             format!("`{s}` is not a calendar date: {h:02}:{m:02}:{sec:02} is not a time of day")
         })?;
-        Ok(Self {
-            text: s.into(),
-            at: date.to_datetime(time),
-        })
+        Ok(Self { text: s.into() })
     }
 }
 
@@ -258,8 +248,6 @@ mod tests {
             let d: MetaDate = ok.parse().unwrap();
             assert_eq!((d.as_str(), d.rfc3339().as_str()), (ok, rfc3339));
         }
-        let d: MetaDate = "2026-03-10T09:08:07Z".parse().unwrap();
-        assert_eq!(d.date_time(), jiff::civil::date(2026, 3, 10).at(9, 8, 7, 0));
         for (bad, why) in [
             ("2023-02-29", "February 2023 has 28 days"),
             ("2026-02-30", "February 2026 has 28 days"),
