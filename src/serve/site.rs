@@ -10,20 +10,6 @@ use super::redirects_file::RedirectsFile;
 use crate::emit::hosts::headers_file::{Composition, HeadersFile};
 use crate::model::Host;
 
-/// Host files a host reads but never publishes; the preview answers them with 404 too (on
-/// Cloudflare, the files its deploy leaves out instead: `super::cloudflare`).
-const HIDDEN: [&str; 9] = [
-    "_headers",
-    "_redirects",
-    "_worker.js",
-    "_routes.json",
-    ".wellgen-manifest",
-    ".htaccess",
-    ".nojekyll",
-    "wellgen-nginx.conf",
-    "vercel.json",
-];
-
 /// A published folder, answered the way `host` answers it.
 #[derive(Debug, Clone)]
 pub struct Site {
@@ -275,8 +261,11 @@ pub fn host_of_build(root: &Path) -> Host {
     Host::of_build(&crate::write::manifest_paths(root))
 }
 
+/// Host files a host reads but never publishes, and the writer's manifest: the preview
+/// answers them with 404 too (on Cloudflare, the files its deploy leaves out instead:
+/// `super::cloudflare`).
 fn is_hidden(path: &str) -> bool {
-    HIDDEN.contains(&path.trim_start_matches('/'))
+    crate::emit::hosts::is_hidden(path)
 }
 
 /// Whether a name of `path` starts with `.`, `/.well-known/` aside: Netlify publishes no

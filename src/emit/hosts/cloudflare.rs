@@ -21,15 +21,15 @@ pub const WORKER_PATH: &str = "/_worker.js";
 pub const NOT_FOUND_PATH: &str = "/404.html";
 pub const ROUTES_PATH: &str = "/_routes.json";
 /// wellgen's own worker; a site's own `_worker.js` is kept, and wellgen writes none then.
-pub const WORKER: HostFile = HostFile::published(WORKER_PATH, Merge::Owned);
+pub const WORKER: HostFile = HostFile::config(WORKER_PATH, Merge::Owned);
 /// A default: any `404.html` of the site's stops Pages' fallback to the index page.
 pub const NOT_FOUND: HostFile = HostFile::published(NOT_FOUND_PATH, Merge::Default);
 /// wellgen's `exclude` rules inside the site's `_routes.json`.
-pub const ROUTES: HostFile = HostFile::published(ROUTES_PATH, Merge::RoutesJson);
+pub const ROUTES: HostFile = HostFile::config(ROUTES_PATH, Merge::RoutesJson);
 
 pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
     called: "Cloudflare Pages",
-    help: "Cloudflare Pages: `_headers`, `_worker.js` and `404.html`",
+    help: "Cloudflare Pages: `_headers`, `_worker.js` (or `_redirects`), `_routes.json` and `404.html`",
     env: Some("CF_PAGES=1"),
     files: &[headers::FILE, REDIRECTS, WORKER, NOT_FOUND, ROUTES],
     route: Some(WORKER_PATH),

@@ -13,8 +13,7 @@ use crate::emit::targets::rfc002;
 pub const NGINX_PATH: &str = "/wellgen-nginx.conf";
 pub const HTACCESS_PATH: &str = "/.htaccess";
 /// mod_rewrite applies rules in order: wellgen's section goes before the site's catch-alls.
-pub const HTACCESS: HostFile =
-    HostFile::published(HTACCESS_PATH, Merge::Section(Placement::Prepend));
+pub const HTACCESS: HostFile = HostFile::config(HTACCESS_PATH, Merge::Section(Placement::Prepend));
 pub const NGINX: HostFile = HostFile::server_config(NGINX_PATH);
 
 pub const DESCRIPTOR: HostDescriptor = HostDescriptor {

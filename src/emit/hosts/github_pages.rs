@@ -7,7 +7,7 @@ use crate::emit::targets::adp;
 
 pub const NOJEKYLL_PATH: &str = "/.nojekyll";
 /// A default: the site's own `.nojekyll` stops Jekyll as well.
-pub const NOJEKYLL: HostFile = HostFile::published(NOJEKYLL_PATH, Merge::Default);
+pub const NOJEKYLL: HostFile = HostFile::config(NOJEKYLL_PATH, Merge::Default);
 
 pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
     called: "GitHub Pages",

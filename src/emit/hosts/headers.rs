@@ -16,7 +16,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 pub const PATH: &str = "/_headers";
 /// Every matching `_headers` block applies, so order does not matter: wellgen's section is
 /// appended to the site's file.
-pub const FILE: HostFile = HostFile::published(PATH, Merge::Section(Placement::Append));
+pub const FILE: HostFile = HostFile::config(PATH, Merge::Section(Placement::Append));
 
 /// How a host reads `_headers`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

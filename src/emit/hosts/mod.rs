@@ -3,10 +3,11 @@
 //! with the site's own, what it routes) and its own checks and files; `Host::descriptor` ties
 //! each `model::Host` (named once, by the model's `hosts!` list) to it, and everything that
 //! lists hosts or asks a host fact reads the descriptors. Netlify gets `_headers` and a
-//! `_redirects` query rule; Cloudflare Pages `_headers`, a `_worker.js` and a `404.html`;
-//! Vercel a merged `vercel.json`; GitHub Pages `.nojekyll` and `.json` twins; a generic host
-//! `_headers`, an nginx snippet and an Apache `.htaccess`. Every host gets wellgen's section of
-//! robots.txt and `index.md`.
+//! `_redirects` query rule; Cloudflare Pages `_headers`, a `_worker.js` (or, without one, a
+//! `_redirects` that keeps the manifest unserved), `_routes.json` beside the site's own worker,
+//! and a `404.html`; Vercel a merged `vercel.json`; GitHub Pages `.nojekyll` and `.json` twins;
+//! a generic host `_headers`, an nginx snippet and an Apache `.htaccess`. Every host gets
+//! wellgen's section of robots.txt and `index.md`.
 
 pub mod cloudflare;
 pub mod generic;
@@ -77,15 +78,27 @@ pub struct HostFile {
     /// output, where the user says (`--server-config`), never into the published folder, and
     /// not a file `[build] skip` leaves out.
     pub server_config: bool,
+    /// The host reads it as its configuration and never serves it (`_headers`, `vercel.json`):
+    /// `wellgen serve` answers it with 404 on every host.
+    pub hidden: bool,
 }
 
 impl HostFile {
-    /// A file in the published folder.
+    /// A file in the published folder, served as it is.
     pub const fn published(path: &'static str, merge: Merge) -> Self {
         Self {
             path,
             merge,
             server_config: false,
+            hidden: false,
+        }
+    }
+
+    /// The host's configuration in the published folder, which it reads and never serves.
+    pub const fn config(path: &'static str, merge: Merge) -> Self {
+        Self {
+            hidden: true,
+            ..Self::published(path, merge)
         }
     }
 
@@ -95,6 +108,7 @@ impl HostFile {
             path,
             merge: Merge::Owned,
             server_config: true,
+            hidden: true,
         }
     }
 }
@@ -157,6 +171,15 @@ fn all_files() -> impl Iterator<Item = &'static HostFile> {
         .into_iter()
         .flat_map(|h| h.descriptor().files)
         .chain(&EVERY_HOST)
+}
+
+/// Whether `path` is a file no host serves: a host's configuration ([`HostFile::hidden`]) or
+/// the writer's manifest. `path` is a URL path, its leading `/` optional.
+pub fn is_hidden(path: &str) -> bool {
+    let name = path.trim_start_matches('/');
+    std::iter::once(MANIFEST_PATH)
+        .chain(all_files().filter(|f| f.hidden).map(|f| f.path))
+        .any(|p| p.trim_start_matches('/') == name)
 }
 
 /// Whether wellgen writes a host file at `path` on some host.
@@ -422,6 +445,21 @@ pub fn emit(service: &Service, documents: &[Artifact], diags: &mut Diagnostics) 
     render(documents, &lowered)
 }
 
+/// The hosts whose files route the query route, as messages name them: `Netlify, Cloudflare
+/// Pages or Vercel`.
+fn hosts_that_route() -> String {
+    let called: Vec<&str> = Host::ALL
+        .into_iter()
+        .filter(|h| h.routes_query())
+        .map(|h| h.descriptor().called)
+        .collect();
+    match called.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// Whether the build writes both ends of the query route: the document it is asked of and the
 /// one it serves.
 fn has_query_pair(artifacts: &[Artifact]) -> bool {
@@ -471,9 +509,10 @@ fn query_route(
         )
         .at("deploy.host")
         .help(format!(
-            "on Netlify, Cloudflare Pages or Vercel set `[deploy] host` (or --host) and wellgen \
-             routes it; on your own Apache the generic host's .htaccess, and on nginx the \
-             snippet `--server-config DIR` writes, route {} to {}",
+            "on {} set `[deploy] host` (or --host) and wellgen routes it; on your own Apache \
+             the generic host's .htaccess, and on nginx the snippet `--server-config DIR` \
+             writes, route {} to {}",
+            hosts_that_route(),
             query.url(),
             query.serves
         )),
@@ -494,6 +533,37 @@ mod tests {
             assert_eq!(Host::parse(name), Some(host));
         }
         assert_eq!(Host::parse("github_pages"), None);
+    }
+
+    #[test]
+    fn the_hosts_that_route_are_named_from_their_descriptors() {
+        assert_eq!(hosts_that_route(), "Netlify, Cloudflare Pages or Vercel");
+    }
+
+    #[test]
+    fn host_configuration_is_hidden_and_what_agents_read_is_not() {
+        for hidden in [
+            "/_headers",
+            "_redirects",
+            "/_worker.js",
+            "/_routes.json",
+            "/.wellgen-manifest",
+            "/.htaccess",
+            "/.nojekyll",
+            "/wellgen-nginx.conf",
+            "vercel.json",
+        ] {
+            assert!(is_hidden(hidden), "{hidden}");
+        }
+        for served in [
+            "/robots.txt",
+            "/index.md",
+            "/404.html",
+            "/.well-known/ai",
+            "/x/_headers",
+        ] {
+            assert!(!is_hidden(served), "{served}");
+        }
     }
 
     #[test]

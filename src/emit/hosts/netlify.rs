@@ -10,7 +10,7 @@ use crate::emit::targets::rfc002;
 pub const REDIRECTS_PATH: &str = "/_redirects";
 /// The first matching rule wins: wellgen's section goes before the site's catch-alls.
 pub const REDIRECTS: HostFile =
-    HostFile::published(REDIRECTS_PATH, Merge::Section(Placement::Prepend));
+    HostFile::config(REDIRECTS_PATH, Merge::Section(Placement::Prepend));
 
 pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
     called: "Netlify",

@@ -28,7 +28,7 @@ use crate::emit::targets::rfc002;
 
 pub const PATH: &str = "/vercel.json";
 /// wellgen's entries inside the site's own vercel.json.
-pub const FILE: HostFile = HostFile::published(PATH, Merge::VercelJson);
+pub const FILE: HostFile = HostFile::config(PATH, Merge::VercelJson);
 
 pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
     called: "Vercel",
