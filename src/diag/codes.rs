@@ -407,9 +407,13 @@ codes! {
         "the default \"x\" is not a `number`",
         "give the parameter a default and examples of its type";
     AdpTypeLost = "W-adp-type-lost", warning, "adp",
-        "a parameter type or rate limit ADP cannot express is published approximately",
-        "ADP has no hourly rate limit: published as requests_per_minute = 1",
-        "nothing to do if the approximation is acceptable";
+        "a parameter type ADP cannot express (an array of arrays) is published approximately",
+        "ADP's parameter types have no array of arrays: published as `string[]`",
+        "make the items objects with named fields to publish an exact type";
+    AdpHourlyLimit = "W-adp-hourly-limit", warning, "adp",
+        "ADP has no hourly rate limit: an hourly limit is published per minute, rounded down, or left out",
+        "ADP has no hourly rate limit: published as requests_per_minute = 1 (rounded down)",
+        "give the limit per minute or per day if the API has one";
     HostHeaders = "W-host-headers", warning, "hosts",
         "the host cannot serve a document with its media type: GitHub Pages sets no headers and guesses from the extension",
         "GitHub Pages will serve /.well-known/ai as application/octet-stream, not application/json: it cannot set headers",

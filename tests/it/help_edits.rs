@@ -1082,7 +1082,7 @@ fn cases() -> Vec<Case> {
         case(
             "ADP: an hourly rate limit",
             Input::toml(format!("{base}rate_limit = \"600/hour\"\n"), &["--target", "adp"]),
-            "W-adp-type-lost",
+            "W-adp-hourly-limit",
             "give the limit per minute or per day",
             |i| i.service(|t| t.replace("600/hour", "10/minute")),
         ),

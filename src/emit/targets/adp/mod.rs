@@ -825,7 +825,7 @@ fn rate_limits(
             Period::Hour => {
                 let per_minute = r.count / 60;
                 diags.push(
-                    Diagnostic::new(Code::AdpTypeLost, format!(
+                    Diagnostic::new(Code::AdpHourlyLimit, format!(
                         "ADP has no hourly rate limit: {}",
                         if per_minute > 0 {
                             format!("published as requests_per_minute = {per_minute} (rounded down)")
