@@ -338,6 +338,21 @@ impl Target {
         (self.descriptor().documents[0].written)(service)
     }
 
+    /// Whether `service` has its document at `path` written (`Document::when`).
+    ///
+    /// # Panics
+    /// If the target publishes no document at `path`: a mistake in the caller, which names
+    /// both.
+    pub fn writes_at(self, path: &str, service: &Service) -> bool {
+        let document = self
+            .descriptor()
+            .documents
+            .iter()
+            .find(|d| d.path == path)
+            .expect("the target publishes a document at the path");
+        (document.written)(service)
+    }
+
     /// The path of the member `name` of its family of documents (ADP's detail file of a
     /// capability).
     ///

@@ -282,7 +282,7 @@ fn documents(service: &Service, built: &[Target]) -> Vec<String> {
             Target::AiEndpoint.path(),
             site.join(Target::AiEndpoint.path())
         ));
-        if service.split.is_some() {
+        if Target::AiEndpoint.writes_at(AI_PARTS_INDEX, service) {
             out.push(format!(
                 "- [{}]({}): the capabilities by tag, one document each",
                 AI_PARTS_INDEX,
