@@ -487,6 +487,7 @@ impl<'a> Lowered<'a> {
             Self::OpenApi(l) => openapi::fit(service, l, diags),
             Self::AiEndpoint(l) => ai::fit(service, l, diags),
             Self::IaJson(l) => ia_json::fit(service, l, diags),
+            Self::AgentSkills(l) => agent_skills::fit(service, l, diags),
             _ => {}
         }
     }
