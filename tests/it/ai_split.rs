@@ -689,3 +689,37 @@ fn the_skill_links_the_split_index_only_where_it_is_written() {
         );
     }
 }
+
+/// A split by tag that gives one sub-service is warned about whatever the service's size: a
+/// service of over 100 capabilities, published in parts, is told too, by `check` as by
+/// `build`.
+#[test]
+fn a_split_without_tags_is_warned_about_even_when_published_in_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut toml = String::from(
+        "[source]\nsplit = \"tag\"\n\n[service]\nname = \"Notes\"\n\
+         description = \"Create and list notes.\"\nbase_url = \"https://notes.example/api\"\n\n\
+         [auth]\ntype = \"bearer\"\n",
+    );
+    for i in 0..101 {
+        toml.push_str(&format!(
+            "\n[[capabilities]]\nid = \"read_{i}\"\ndescription = \"Read thing {i}\"\n\
+             path = \"/things{i}\"\n"
+        ));
+    }
+    std::fs::write(dir.path().join("service.toml"), toml).unwrap();
+    let (code, stderr) = build(dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("gives 1 sub-service"), "{stderr}");
+    assert!(
+        !dir.path()
+            .join("dist/.well-known/ai-services/index.json")
+            .exists()
+    );
+    let (code, _, stderr) = run(wellgen()
+        .arg("check")
+        .arg(dir.path().join("service.toml"))
+        .args(["--target", "ai"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("gives 1 sub-service"), "{stderr}");
+}

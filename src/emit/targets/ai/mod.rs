@@ -40,7 +40,7 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
         ),
         targets::Document::alias(PATHS[1], SERVING),
         // A service over the draft's guidance is published as parts (`split::parts`), and
-        // `[source] split` writes one document per tag with their index (`split::lower`).
+        // `[source] split` writes one document per tag with their index (`split::by_tag`).
         targets::Document::family(split::DIR, "<part>.json", SERVING).when(split_or_large),
         targets::Document::at(split::INDEX_PATH, SERVING).when(split_beside_whole),
     ],
@@ -164,7 +164,7 @@ struct Layout<'a> {
     /// `body` is their index.
     parts: Option<split::Parts>,
     /// `[source] split`'s sub-service documents, where the service is not split already.
-    by_tag: Option<split::Lowered<'a>>,
+    by_tag: Option<split::ByTag<'a>>,
 }
 
 /// How much of each capability a document carries.
@@ -180,6 +180,9 @@ pub(super) enum Form {
 /// build: `auth.docs` points into the OpenAPI document only when it is published.
 pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics) -> Lowered<'a> {
     check(service, diags);
+    if let Some(split) = service.split {
+        split::check(service, split, diags);
+    }
     let auth = published_auth(service, built);
     if let (Some(a), Some(view)) = (&service.auth, &auth)
         && (!exact(a) || !service.auth_with.is_empty())
@@ -216,7 +219,7 @@ pub fn fit<'a>(service: &'a Service, lowered: &mut Lowered<'a>, diags: &mut Diag
     if layout.parts.is_none() {
         layout.by_tag = service
             .split
-            .map(|split| split::lower(service, &lowered.built, split, diags));
+            .map(|split| split::by_tag(service, &lowered.built, split));
     }
     lowered.layout.set(layout);
 }
@@ -313,7 +316,7 @@ fn whole(service: &Service, built: &[Target]) -> Option<Vec<u8>> {
 
 /// The document at both paths, then its parts when it was split, or `[source] split`'s
 /// sub-service documents.
-pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let layout = lowered.layout.get();
     let mut artifacts: Vec<Artifact> = PATHS
         .iter()
@@ -323,7 +326,7 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         artifacts.extend(parts.render());
     }
     if let Some(by_tag) = &layout.by_tag {
-        artifacts.extend(split::render(service, by_tag));
+        artifacts.extend(split::render(by_tag));
     }
     artifacts
 }
