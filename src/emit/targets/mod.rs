@@ -12,9 +12,9 @@
 //! errors is written.
 //!
 //! Adding a target: a module beside this one with its `DESCRIPTOR`, `Lowered`, `lower` and
-//! `render`; one line in `targets!` and an arm in `Target::lower` and `Lowered::render` (the
-//! compiler asks for both), and one in `Lowered::fit` if its size decides what it holds; a
-//! fixture (ARCHITECTURE.md has the recipe).
+//! `render`; one line in `targets!` and an arm in `Target::lower`, `Lowered::fit` (its size
+//! pass, or none) and `Lowered::render` (the compiler asks for all three); a fixture
+//! (ARCHITECTURE.md has the recipe).
 
 pub mod a2a;
 pub mod adp;
@@ -479,16 +479,25 @@ impl<T> Fitted<T> {
 
 impl<'a> Lowered<'a> {
     /// The size pass: the documents whose size decides what they hold are made, and their
-    /// size notes reported into `diags`. Every other target has made its choices in `lower`.
+    /// size notes reported into `diags`. Every other target has made its choices in `lower`:
+    /// each is listed, so that a new target's arm is asked for here too.
     pub fn fit(&mut self, service: &'a Service, diags: &mut Diagnostics) {
         match self {
-            Self::Mcp(l) => mcp::fit(service, l, diags),
-            Self::Agis(l) => agis::fit(service, l, diags),
-            Self::OpenApi(l) => openapi::fit(service, l, diags),
             Self::AiEndpoint(l) => ai::fit(service, l, diags),
             Self::IaJson(l) => ia_json::fit(service, l, diags),
+            Self::OpenApi(l) => openapi::fit(service, l, diags),
+            Self::Agis(l) => agis::fit(service, l, diags),
+            Self::Mcp(l) => mcp::fit(service, l, diags),
             Self::AgentSkills(l) => agent_skills::fit(service, l, diags),
-            _ => {}
+            Self::Rfc002(_)
+            | Self::AiPlugin(_)
+            | Self::Adp(_)
+            | Self::A2a(_)
+            | Self::McpServerCard(_)
+            | Self::OAuthResource(_)
+            | Self::LlmsTxt(_)
+            | Self::ApiCatalog(_)
+            | Self::AiCatalog(_) => {}
         }
     }
 }
