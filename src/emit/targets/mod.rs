@@ -57,6 +57,22 @@ pub struct Descriptor {
     pub requires: &'static [Target],
 }
 
+impl Descriptor {
+    /// Its family of documents (one per capability, skill or part), if it publishes one.
+    pub fn family(&self) -> Option<&Document> {
+        self.documents.iter().find(|d| d.family.is_some())
+    }
+
+    /// The single document in its family's folder: the family's index (the skills' index,
+    /// `[source] split`'s index of `/ai`'s sub-services), if it has one.
+    pub fn family_index(&self) -> Option<&Document> {
+        let folder = self.family()?.path;
+        self.documents
+            .iter()
+            .find(|d| d.family.is_none() && d.path.starts_with(folder))
+    }
+}
+
 /// One document (or one family of documents) a target publishes.
 #[derive(Debug)]
 pub struct Document {
@@ -338,21 +354,6 @@ impl Target {
         (self.descriptor().documents[0].written)(service)
     }
 
-    /// Whether `service` has its document at `path` written (`Document::when`).
-    ///
-    /// # Panics
-    /// If the target publishes no document at `path`: a mistake in the caller, which names
-    /// both.
-    pub fn writes_at(self, path: &str, service: &Service) -> bool {
-        let document = self
-            .descriptor()
-            .documents
-            .iter()
-            .find(|d| d.path == path)
-            .expect("the target publishes a document at the path");
-        (document.written)(service)
-    }
-
     /// The path of the member `name` of its family of documents (ADP's detail file of a
     /// capability).
     ///
@@ -569,6 +570,18 @@ mod tests {
                 assert!(paths.insert(doc.path), "{} listed twice", doc.path);
             }
         }
+    }
+
+    #[test]
+    fn a_family_index_is_the_one_document_in_its_folder() {
+        let index = |t: Target| t.descriptor().family_index().map(|d| d.path);
+        assert_eq!(
+            index(Target::AiEndpoint),
+            Some("/.well-known/ai-services/index.json")
+        );
+        assert_eq!(index(Target::AgentSkills), Some(agent_skills::INDEX_PATH));
+        assert_eq!(index(Target::Adp), None);
+        assert_eq!(index(Target::OpenApi), None);
     }
 
     #[test]

@@ -22,7 +22,9 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, to_json_bytes};
 use crate::model::{Service, Split};
 
-pub use crate::emit::derive::published::{AI_PARTS_DIR as DIR, AI_PARTS_INDEX as INDEX_PATH};
+/// The folder of the parts and of `[source] split`'s sub-services, and that split's index.
+pub const DIR: &str = "/.well-known/ai-services/";
+pub const INDEX_PATH: &str = "/.well-known/ai-services/index.json";
 /// The group of capabilities that have no tag.
 pub const UNTAGGED: &str = "untagged";
 #[derive(Serialize)]
