@@ -8,12 +8,30 @@ use std::sync::{LazyLock, Mutex, PoisonError};
 
 use serde::Serialize;
 
-use crate::emit::Artifact;
+use crate::emit::{Artifact, Target};
 
-/// The path of the document whose size the source is compared with.
-pub const AI_DOCUMENT: &str = crate::emit::targets::ai::PATHS[0];
-const PARTS: &str = crate::emit::derive::published::AI_PARTS_DIR;
-const SPLIT_INDEX: &str = crate::emit::derive::published::AI_PARTS_INDEX;
+/// The `ai` target's documents the accounting tells apart, as its descriptor lists them.
+struct AiDocuments {
+    /// `/.well-known/ai`: the document whose size the source is compared with.
+    document: &'static str,
+    /// The folder of its parts, where it is the index of a split.
+    parts: &'static str,
+    /// `[source] split`'s index in that folder: its sub-services repeat the whole document.
+    split_index: &'static str,
+}
+
+fn ai_documents() -> AiDocuments {
+    let ai = Target::AiEndpoint.descriptor();
+    let path = |d: Option<&'static crate::emit::targets::Document>| {
+        d.expect("the ai target publishes its parts and a split's index")
+            .path
+    };
+    AiDocuments {
+        document: Target::AiEndpoint.path(),
+        parts: path(ai.family()),
+        split_index: path(ai.family_index()),
+    }
+}
 
 /// Files listed one by one in a table: a big API's build writes hundreds.
 pub const TABLE_ROWS: usize = 6;
@@ -79,12 +97,13 @@ impl Ratio {
     /// parts repeat the whole document). `None` when there is no /.well-known/ai row or it is
     /// empty.
     pub fn of(source: &Row, rows: &[Row]) -> Option<Self> {
-        rows.iter().find(|r| r.path == AI_DOCUMENT)?;
-        let opt_in = rows.iter().any(|r| r.path == SPLIT_INDEX);
+        let ai = ai_documents();
+        rows.iter().find(|r| r.path == ai.document)?;
+        let opt_in = rows.iter().any(|r| r.path == ai.split_index);
         let ai = Total::of(
             &rows
                 .iter()
-                .filter(|r| r.path == AI_DOCUMENT || (!opt_in && r.path.starts_with(PARTS)))
+                .filter(|r| r.path == ai.document || (!opt_in && r.path.starts_with(ai.parts)))
                 .cloned()
                 .collect::<Vec<_>>(),
         );
@@ -334,6 +353,7 @@ fn next_cut(text: &str, at: usize) -> usize {
 /// and one line counts the rest.
 pub fn table(rows: &[Row], source: Option<&Row>, limit: Option<usize>) -> String {
     let total = Total::of(rows);
+    let ai = ai_documents();
     let width = rows
         .iter()
         .map(|r| r.paths().chars().count())
@@ -354,7 +374,7 @@ pub fn table(rows: &[Row], source: Option<&Row>, limit: Option<usize>) -> String
             let mut largest: Vec<usize> = (0..rows.len()).collect();
             largest.sort_by_key(|&i| {
                 (
-                    rows[i].path != AI_DOCUMENT,
+                    rows[i].path != ai.document,
                     std::cmp::Reverse(rows[i].o200k_base),
                 )
             });
@@ -391,10 +411,11 @@ pub fn table(rows: &[Row], source: Option<&Row>, limit: Option<usize>) -> String
         out.push_str(&line(&s.path, s.bytes, s.o200k_base, s.cl100k_base));
         if let Some(r) = Ratio::of(s, rows) {
             out.push_str(&format!(
-                "the source takes {}x the tokens of {AI_DOCUMENT}{} (o200k_base; {}x cl100k_base)\n",
+                "the source takes {}x the tokens of {}{} (o200k_base; {}x cl100k_base)\n",
                 r.o200k_base,
-                if rows.iter().any(|r| r.path.starts_with(PARTS))
-                    && !rows.iter().any(|r| r.path == SPLIT_INDEX)
+                ai.document,
+                if rows.iter().any(|r| r.path.starts_with(ai.parts))
+                    && !rows.iter().any(|r| r.path == ai.split_index)
                 {
                     " and its parts"
                 } else {
@@ -477,14 +498,14 @@ mod tests {
 
     #[test]
     fn ratio_compares_the_source_with_the_ai_document() {
-        let rows = vec![row("/ai", 10, 3, 4), row(AI_DOCUMENT, 10, 3, 4)];
+        let rows = vec![row("/ai", 10, 3, 4), row(ai_documents().document, 10, 3, 4)];
         let source = row("openapi.json", 300, 100, 90);
         let r = Ratio::of(&source, &rows).unwrap();
         assert_eq!((r.o200k_base, r.cl100k_base), (33.33, 22.5));
         let t = table(&rows, Some(&source), None);
         assert!(t.contains("33.33x the tokens of /.well-known/ai"), "{t}");
         assert!(Ratio::of(&source, &rows[..1]).is_none());
-        assert!(Ratio::of(&source, &[row(AI_DOCUMENT, 0, 0, 0)]).is_none());
+        assert!(Ratio::of(&source, &[row(ai_documents().document, 0, 0, 0)]).is_none());
     }
 
     /// A split /.well-known/ai is read with its parts; an opt-in split's parts repeat the
@@ -493,13 +514,13 @@ mod tests {
     fn ratio_counts_the_parts_of_a_split_document() {
         let source = row("openapi.json", 300, 100, 100);
         let mut rows = vec![
-            row(AI_DOCUMENT, 10, 5, 5),
+            row(ai_documents().document, 10, 5, 5),
             row("/.well-known/ai-services/a.json", 10, 5, 5),
         ];
         assert_eq!(Ratio::of(&source, &rows).unwrap().o200k_base, 10.0);
         let t = table(&rows, Some(&source), None);
         assert!(t.contains("of /.well-known/ai and its parts"), "{t}");
-        rows.push(row(SPLIT_INDEX, 10, 1, 1));
+        rows.push(row(ai_documents().split_index, 10, 1, 1));
         assert_eq!(Ratio::of(&source, &rows).unwrap().o200k_base, 20.0);
     }
 
@@ -658,12 +679,12 @@ mod tests {
     #[test]
     fn a_long_table_lists_the_largest_files() {
         let mut rows: Vec<Row> = (0..40).map(|i| row(&format!("/f{i}"), i, i, i)).collect();
-        rows.push(row(AI_DOCUMENT, 1, 1, 1));
+        rows.push(row(ai_documents().document, 1, 1, 1));
         let n = TABLE_ROWS;
         let t = table(&rows, None, Some(n));
         assert_eq!(t.lines().count(), 1 + n + 1 + 1, "{t}");
         // /.well-known/ai always, then the largest.
-        assert!(t.contains(&format!("{AI_DOCUMENT} ")), "{t}");
+        assert!(t.contains(&format!("{} ", ai_documents().document)), "{t}");
         assert!(
             t.contains("/f39 ") && !t.contains(&format!("/f{} ", 40 - n)),
             "{t}"

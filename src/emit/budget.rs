@@ -33,50 +33,86 @@ pub enum Step<'a, D> {
     /// levels of fields that fits ([`cut_levels`]; the render returns how many subschemas it
     /// cut).
     Levels(&'static [usize], &'a dyn Fn(usize) -> (D, usize), &'a str),
+    /// Something left out, with its own note, and the document's JSON made anew in the
+    /// target's own layout (ia.json's: compact only where the pretty form is over its limit).
+    Make(&'a dyn Fn(&mut D, &mut Diagnostics) -> Vec<u8>),
 }
 
 /// `document` (its name in the notes) and its JSON, made to fit `budget` by `steps`, in
 /// order, until it does; unchanged when it fits already.
 pub fn fit<D: serde::Serialize>(
     document: &str,
-    (mut doc, mut json): (D, Vec<u8>),
+    (doc, json): (D, Vec<u8>),
     budget: usize,
     steps: &[Step<'_, D>],
     diags: &mut Diagnostics,
 ) -> (D, Vec<u8>) {
+    take_steps(document, doc, Some(json), budget, steps, diags)
+}
+
+/// [`fit`] for a document found over `budget` by a serialisation that stopped there
+/// (`to_json_bytes_within`): its whole JSON is made only where a step asks for it, so a
+/// document whose first step is a [`Step::Make`] is never serialised past its budget whole.
+pub fn fit_over<D: serde::Serialize>(
+    document: &str,
+    doc: D,
+    budget: usize,
+    steps: &[Step<'_, D>],
+    diags: &mut Diagnostics,
+) -> (D, Vec<u8>) {
+    take_steps(document, doc, None, budget, steps, diags)
+}
+
+/// The steps of [`fit`] and [`fit_over`]; `json` is `None` where it is not made yet.
+fn take_steps<D: serde::Serialize>(
+    document: &str,
+    mut doc: D,
+    mut json: Option<Vec<u8>>,
+    budget: usize,
+    steps: &[Step<'_, D>],
+    diags: &mut Diagnostics,
+) -> (D, Vec<u8>) {
+    let made = |doc: &D| to_json_bytes_budgeted(doc, Some(budget));
     for step in steps {
-        if json.len() <= budget {
+        if json.as_ref().is_some_and(|json| json.len() <= budget) {
             break;
         }
-        match step {
-            Step::Out(drop, what, help) => {
-                json = left_out(
-                    document,
-                    &mut doc,
-                    json,
-                    budget,
-                    *drop,
-                    (*what, help),
-                    diags,
-                );
-            }
+        if let Step::Make(make) = step {
+            json = Some(make(&mut doc, diags));
+            continue;
+        }
+        let whole = json.take().unwrap_or_else(|| made(&doc));
+        json = Some(match step {
+            Step::Out(drop, what, help) => left_out(
+                document,
+                &mut doc,
+                whole,
+                budget,
+                *drop,
+                (*what, help),
+                diags,
+            ),
             Step::Descriptions(drop, schemas) => {
-                json = cut_to_budget(&mut doc, json, budget, drop, [document, schemas], diags);
+                cut_to_budget(&mut doc, whole, budget, drop, [document, schemas], diags)
             }
             Step::Try(other) => {
+                let json;
                 (doc, json) =
-                    other((doc, json), budget, diags).unwrap_or_else(|as_it_was| as_it_was);
+                    other((doc, whole), budget, diags).unwrap_or_else(|as_it_was| as_it_was);
+                json
             }
             Step::Levels(tried, render, schemas) => {
                 let (cut_json, cut_doc) =
-                    cut_levels(json, budget, (tried, render), [document, schemas], diags);
-                json = cut_json;
+                    cut_levels(whole, budget, (tried, render), [document, schemas], diags);
                 if let Some(cut_doc) = cut_doc {
                     doc = cut_doc;
                 }
+                cut_json
             }
-        }
+            Step::Make(_) => unreachable!("made above"),
+        });
     }
+    let json = json.unwrap_or_else(|| made(&doc));
     (doc, json)
 }
 

@@ -625,3 +625,101 @@ fn hostile_tags_become_plain_distinct_file_names() {
         );
     }
 }
+
+/// The site paths a build's SKILL.md links to, on `site` (`https://host`).
+fn skill_links(dist: &Path, site: &str) -> Vec<String> {
+    let skills = dist.join(".well-known/agent-skills");
+    let skill = std::fs::read_dir(&skills)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("SKILL.md"))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("no SKILL.md in {}", skills.display()));
+    let text = std::fs::read_to_string(skill).unwrap();
+    text.split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')'))
+        .filter_map(|(url, _)| url.strip_prefix(site))
+        .map(str::to_string)
+        .collect()
+}
+
+/// SKILL.md links the sub-service index of `[source] split` only where it is written: a
+/// service too large for one document is split into parts instead, and has none.
+#[test]
+fn the_skill_links_the_split_index_only_where_it_is_written() {
+    let large = setup(Some("tag"));
+    let small = tempfile::tempdir().unwrap();
+    std::fs::write(
+        small.path().join("service.toml"),
+        "[source]\nsplit = \"tag\"\n\n[service]\nname = \"Notes\"\n\
+         description = \"Create and list notes.\"\nbase_url = \"https://notes.example/api\"\n\n\
+         [auth]\ntype = \"bearer\"\n\n\
+         [[capabilities]]\nid = \"list_notes\"\ndescription = \"List notes\"\npath = \"/notes\"\n\
+         tags = [\"notes\"]\n\n\
+         [[capabilities]]\nid = \"list_tags\"\ndescription = \"List tags\"\npath = \"/tags\"\n\
+         tags = [\"tags\"]\n",
+    )
+    .unwrap();
+    for (dir, site, index) in [
+        (large.path(), "https://api.bigpay.example", false),
+        (small.path(), "https://notes.example", true),
+    ] {
+        let (code, _, stderr) = run(wellgen()
+            .arg("build")
+            .arg(dir.join("service.toml"))
+            .arg("-o")
+            .arg(dir.join("dist"))
+            .args(["--target", "ai,agent-skills"]));
+        assert_eq!(code, 0, "{stderr}");
+        let dist = dir.join("dist");
+        let links = skill_links(&dist, site);
+        assert!(links.iter().any(|l| l == "/.well-known/ai"), "{links:?}");
+        for link in &links {
+            assert!(
+                dist.join(link.trim_start_matches('/')).exists(),
+                "SKILL.md links {link}, which is not written"
+            );
+        }
+        assert_eq!(
+            links
+                .iter()
+                .any(|l| l == "/.well-known/ai-services/index.json"),
+            index,
+            "{links:?}"
+        );
+    }
+}
+
+/// A split by tag that gives one sub-service is warned about whatever the service's size: a
+/// service of over 100 capabilities, published in parts, is told too, by `check` as by
+/// `build`.
+#[test]
+fn a_split_without_tags_is_warned_about_even_when_published_in_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut toml = String::from(
+        "[source]\nsplit = \"tag\"\n\n[service]\nname = \"Notes\"\n\
+         description = \"Create and list notes.\"\nbase_url = \"https://notes.example/api\"\n\n\
+         [auth]\ntype = \"bearer\"\n",
+    );
+    for i in 0..101 {
+        toml.push_str(&format!(
+            "\n[[capabilities]]\nid = \"read_{i}\"\ndescription = \"Read thing {i}\"\n\
+             path = \"/things{i}\"\n"
+        ));
+    }
+    std::fs::write(dir.path().join("service.toml"), toml).unwrap();
+    let (code, stderr) = build(dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("gives 1 sub-service"), "{stderr}");
+    assert!(
+        !dir.path()
+            .join("dist/.well-known/ai-services/index.json")
+            .exists()
+    );
+    let (code, _, stderr) = run(wellgen()
+        .arg("check")
+        .arg(dir.path().join("service.toml"))
+        .args(["--target", "ai"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("gives 1 sub-service"), "{stderr}");
+}

@@ -22,7 +22,3 @@ pub const OPENAPI_DISCOVERY_PATH: &str = "/api/discovery.openapi.json";
 
 /// Where the MCP target publishes the tools/list result, which the AGIS summary points at.
 pub const MCP_TOOLS_PATH: &str = "/.well-known/mcp/tools.json";
-
-/// The folder of a split `/ai`'s parts, one per tag, and their index, which Agent Skills link.
-pub const AI_PARTS_DIR: &str = "/.well-known/ai-services/";
-pub const AI_PARTS_INDEX: &str = "/.well-known/ai-services/index.json";

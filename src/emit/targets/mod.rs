@@ -12,9 +12,9 @@
 //! errors is written.
 //!
 //! Adding a target: a module beside this one with its `DESCRIPTOR`, `Lowered`, `lower` and
-//! `render`; one line in `targets!` and an arm in `Target::lower` and `Lowered::render` (the
-//! compiler asks for both), and one in `Lowered::fit` if its size decides what it holds; a
-//! fixture (ARCHITECTURE.md has the recipe).
+//! `render`; one line in `targets!` and an arm in `Target::lower`, `Lowered::fit` (its size
+//! pass, or none) and `Lowered::render` (the compiler asks for all three); a fixture
+//! (ARCHITECTURE.md has the recipe).
 
 pub mod a2a;
 pub mod adp;
@@ -55,6 +55,22 @@ pub struct Descriptor {
     pub opt_in: Option<&'static str>,
     /// Targets built along with this one, because its documents link to theirs.
     pub requires: &'static [Target],
+}
+
+impl Descriptor {
+    /// Its family of documents (one per capability, skill or part), if it publishes one.
+    pub fn family(&self) -> Option<&Document> {
+        self.documents.iter().find(|d| d.family.is_some())
+    }
+
+    /// The single document in its family's folder: the family's index (the skills' index,
+    /// `[source] split`'s index of `/ai`'s sub-services), if it has one.
+    pub fn family_index(&self) -> Option<&Document> {
+        let folder = self.family()?.path;
+        self.documents
+            .iter()
+            .find(|d| d.family.is_none() && d.path.starts_with(folder))
+    }
 }
 
 /// One document (or one family of documents) a target publishes.
@@ -464,15 +480,25 @@ impl<T> Fitted<T> {
 
 impl<'a> Lowered<'a> {
     /// The size pass: the documents whose size decides what they hold are made, and their
-    /// size notes reported into `diags`. Every other target has made its choices in `lower`.
+    /// size notes reported into `diags`. Every other target has made its choices in `lower`:
+    /// each is listed, so that a new target's arm is asked for here too.
     pub fn fit(&mut self, service: &'a Service, diags: &mut Diagnostics) {
         match self {
-            Self::Mcp(l) => mcp::fit(service, l, diags),
-            Self::Agis(l) => agis::fit(service, l, diags),
-            Self::OpenApi(l) => openapi::fit(service, l, diags),
             Self::AiEndpoint(l) => ai::fit(service, l, diags),
             Self::IaJson(l) => ia_json::fit(service, l, diags),
-            _ => {}
+            Self::OpenApi(l) => openapi::fit(service, l, diags),
+            Self::Agis(l) => agis::fit(service, l, diags),
+            Self::Mcp(l) => mcp::fit(service, l, diags),
+            Self::AgentSkills(l) => agent_skills::fit(service, l, diags),
+            Self::Rfc002(_)
+            | Self::AiPlugin(_)
+            | Self::Adp(_)
+            | Self::A2a(_)
+            | Self::McpServerCard(_)
+            | Self::OAuthResource(_)
+            | Self::LlmsTxt(_)
+            | Self::ApiCatalog(_)
+            | Self::AiCatalog(_) => {}
         }
     }
 }
@@ -544,6 +570,18 @@ mod tests {
                 assert!(paths.insert(doc.path), "{} listed twice", doc.path);
             }
         }
+    }
+
+    #[test]
+    fn a_family_index_is_the_one_document_in_its_folder() {
+        let index = |t: Target| t.descriptor().family_index().map(|d| d.path);
+        assert_eq!(
+            index(Target::AiEndpoint),
+            Some("/.well-known/ai-services/index.json")
+        );
+        assert_eq!(index(Target::AgentSkills), Some(agent_skills::INDEX_PATH));
+        assert_eq!(index(Target::Adp), None);
+        assert_eq!(index(Target::OpenApi), None);
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub use example::{admits, value_for};
 use skill_md::{Form, api_host, description, skill_md};
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::targets::{Descriptor, Document, Link, Relation};
+use crate::emit::targets::{Descriptor, Document, Fitted, Link, Relation, Target};
 use crate::emit::{Artifact, Build, Serving, to_json_bytes};
 use crate::model::{Service, SiteSkill, SkillFront};
 use crate::text::sha256_digest;
@@ -186,32 +186,43 @@ pub fn front_matter(bytes: &[u8]) -> Result<SkillFront, String> {
 struct Index<'a> {
     #[serde(rename = "$schema")]
     schema: &'static str,
-    skills: Vec<Entry<'a>>,
+    skills: Vec<&'a Entry>,
 }
 
 #[derive(Serialize)]
-struct Entry<'a> {
-    name: &'a str,
+struct Entry {
+    name: String,
     #[serde(rename = "type")]
     kind: &'static str,
-    description: &'a str,
+    description: String,
     url: String,
     digest: String,
 }
 
-/// The documents, laid out: the generated skill unless the site has its own of that name,
-/// and the index unless the site has its own.
+/// The skills checked: the generated skill unless the site has its own of that name, the
+/// site's own skills the index lists, and whether wellgen writes the index (unless the site
+/// has its own). The size pass ([`fit`]) lays the SKILL.md out; `render` writes it and the
+/// index of its digest.
 pub struct Lowered {
-    skill: Option<(String, Vec<u8>)>,
-    index: Option<Vec<u8>>,
+    skill: Option<Skill>,
+    site_entries: Vec<Entry>,
+    index: bool,
+    /// The targets of the build: the SKILL.md links the documents of those.
+    built: Vec<Target>,
+}
+
+/// The generated skill.
+struct Skill {
+    name: String,
+    description: String,
+    path: String,
+    /// The SKILL.md, in the fullest form within the guidance.
+    text: Fitted<Vec<u8>>,
 }
 
 pub fn lower(service: &Service, build: &Build, diags: &mut Diagnostics) -> Lowered {
-    let built = build.targets;
     let name = skill_name(service);
     let site = build.site;
-    let description = description(service);
-    let path = format!("{DIR}{name}/{SKILL_FILE}");
     let skill = if site.skills.iter().any(|s| s.folder == name) {
         diags.push(
             Diagnostic::new(
@@ -228,50 +239,27 @@ pub fn lower(service: &Service, build: &Build, diags: &mut Diagnostics) -> Lower
         );
         None
     } else {
-        let (text, form) = skill_md(service, built, &name, &description);
-        if form != Form::Full {
-            diags.push(
-                Diagnostic::new(
-                    Code::SkillShortened,
-                    format!(
-                        "SKILL.md {}: with every capability's parameters and an example call it \
-                         would be over {LINES_MAX} lines or {} KB, the Agent Skills guidance",
-                        form.what(service.capabilities.len()),
-                        BYTES_MAX / 1000
-                    ),
-                )
-                .help(
-                    "nothing to do: the SKILL.md links /.well-known/ai and the OpenAPI \
-                     document, which describe every capability",
-                ),
-            );
-        }
-        Some((path.clone(), text.into_bytes()))
+        Some(Skill {
+            path: format!("{DIR}{name}/{SKILL_FILE}"),
+            description: description(service),
+            name,
+            text: Fitted::default(),
+        })
     };
-    let mut entries: Vec<Entry> = Vec::new();
-    if let Some((path, bytes)) = &skill {
-        entries.push(Entry {
-            name: &name,
-            kind: "skill-md",
-            description: &description,
-            url: path.clone(),
-            digest: sha256_digest(bytes),
-        });
-    }
-    for s in &site.skills {
-        if let Some(entry) = site_entry(s, diags) {
-            entries.push(entry);
-        }
-    }
-    entries.sort_by(|a, b| a.name.cmp(b.name));
-    let index = if site.skills_index {
+    let site_entries = site
+        .skills
+        .iter()
+        .filter_map(|s| site_entry(s, diags))
+        .collect();
+    if site.skills_index {
         diags.push(
             Diagnostic::new(
                 Code::SkillIndexKept,
                 match &skill {
-                    Some((path, _)) => format!(
+                    Some(skill) => format!(
                         "the site's own {INDEX_PATH} is kept: wellgen writes none, and \
-                         {path} is listed only if that index lists it"
+                         {} is listed only if that index lists it",
+                        skill.path
                     ),
                     None => format!("the site's own {INDEX_PATH} is kept: wellgen writes none"),
                 },
@@ -281,27 +269,73 @@ pub fn lower(service: &Service, build: &Build, diags: &mut Diagnostics) -> Lower
                  wellgen write one listing every skill in the folder",
             ),
         );
-        None
-    } else {
-        Some(to_json_bytes(&Index {
-            schema: SCHEMA,
-            skills: entries,
-        }))
-    };
-    Lowered { skill, index }
+    }
+    Lowered {
+        skill,
+        site_entries,
+        index: !site.skills_index,
+        built: build.targets.to_vec(),
+    }
 }
 
+/// The size pass: the SKILL.md in the fullest form within the format's size guidance, with a
+/// note when that is not the full one.
+pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
+    let Some(skill) = &mut lowered.skill else {
+        return;
+    };
+    let (text, form) = skill_md(service, &lowered.built, &skill.name, &skill.description);
+    if form != Form::Full {
+        diags.push(
+            Diagnostic::new(
+                Code::SkillShortened,
+                format!(
+                    "SKILL.md {}: with every capability's parameters and an example call it \
+                     would be over {LINES_MAX} lines or {} KB, the Agent Skills guidance",
+                    form.what(service.capabilities.len()),
+                    BYTES_MAX / 1000
+                ),
+            )
+            .help(
+                "nothing to do: the SKILL.md links /.well-known/ai and the OpenAPI \
+                 document, which describe every capability",
+            ),
+        );
+    }
+    skill.text.set(text.into_bytes());
+}
+
+/// The SKILL.md, then the index listing it (with the SHA-256 of its bytes) and the site's
+/// own skills, by name.
 pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let mut out = Vec::new();
-    if let Some((path, bytes)) = &lowered.skill {
+    let generated = lowered.skill.as_ref().map(|skill| {
+        let bytes = skill.text.get();
         out.push(Artifact::document(
-            path.as_str(),
+            skill.path.as_str(),
             bytes.clone(),
             SKILL_SERVING,
         ));
-    }
-    if let Some(index) = &lowered.index {
-        out.push(Artifact::document(INDEX_PATH, index.clone(), INDEX_SERVING));
+        Entry {
+            name: skill.name.clone(),
+            kind: "skill-md",
+            description: skill.description.clone(),
+            url: skill.path.clone(),
+            digest: sha256_digest(bytes),
+        }
+    });
+    if lowered.index {
+        let mut skills: Vec<&Entry> = generated.iter().chain(&lowered.site_entries).collect();
+        skills.sort_by(|a, b| a.name.cmp(&b.name));
+        let index = Index {
+            schema: SCHEMA,
+            skills,
+        };
+        out.push(Artifact::document(
+            INDEX_PATH,
+            to_json_bytes(&index),
+            INDEX_SERVING,
+        ));
     }
     out
 }
@@ -309,7 +343,7 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
 /// The index entry of a skill of the site's own, by its folder's name (the format asks the
 /// two to be equal, and the URL is the folder's); `None`, with a warning, when the index
 /// cannot list it (a folder name or description the format refuses).
-fn site_entry<'a>(s: &'a SiteSkill, diags: &mut Diagnostics) -> Option<Entry<'a>> {
+fn site_entry(s: &SiteSkill, diags: &mut Diagnostics) -> Option<Entry> {
     let path = format!("{DIR}{}/{SKILL_FILE}", s.folder);
     let left_out = |why: String| {
         Diagnostic::new(
@@ -362,9 +396,9 @@ fn site_entry<'a>(s: &'a SiteSkill, diags: &mut Diagnostics) -> Option<Entry<'a>
         );
     }
     Some(Entry {
-        name: &s.folder,
+        name: s.folder.clone(),
         kind: "skill-md",
-        description,
+        description: description.clone(),
         url: path,
         digest: s.digest.clone(),
     })

@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use super::{BYTES_MAX, DESCRIPTION_MAX, LINES_MAX};
 use crate::emit::Target;
-use crate::emit::derive::published::AI_PARTS_INDEX;
 use crate::emit::targets;
 use crate::model::{Auth, Capability, ParamIn, Service};
 use crate::text::{one_line, shorten};
@@ -282,11 +281,13 @@ fn documents(service: &Service, built: &[Target]) -> Vec<String> {
             Target::AiEndpoint.path(),
             site.join(Target::AiEndpoint.path())
         ));
-        if service.split.is_some() {
+        // `[source] split`'s index of sub-services, where the service has it written.
+        let split = Target::AiEndpoint.descriptor().family_index();
+        if let Some(index) = split.filter(|d| (d.written)(service)) {
             out.push(format!(
                 "- [{}]({}): the capabilities by tag, one document each",
-                AI_PARTS_INDEX,
-                site.join(AI_PARTS_INDEX)
+                index.path,
+                site.join(index.path)
             ));
         }
     }

@@ -40,9 +40,9 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
         ),
         targets::Document::alias(PATHS[1], SERVING),
         // A service over the draft's guidance is published as parts (`split::parts`), and
-        // `[source] split` writes one document per tag with their index (`split::lower`).
+        // `[source] split` writes one document per tag with their index (`split::by_tag`).
         targets::Document::family(split::DIR, "<part>.json", SERVING).when(split_or_large),
-        targets::Document::at(split::INDEX_PATH, SERVING).when(split_by_tag),
+        targets::Document::at(split::INDEX_PATH, SERVING).when(split_beside_whole),
     ],
     spec: "draft-aiendpoint-ai-discovery-00 (aiendpoint 1.0)",
     status: "individual Internet-Draft, expired 2026-09-24",
@@ -57,6 +57,12 @@ fn split_or_large(service: &Service) -> bool {
 
 fn split_by_tag(service: &Service) -> bool {
     service.split.is_some()
+}
+
+/// Whether `service` has `[source] split`'s sub-service documents and their index written:
+/// split by tag, and whole in one document (a service published in parts has no other split).
+fn split_beside_whole(service: &Service) -> bool {
+    split_by_tag(service) && whole(service, &[]).is_some()
 }
 
 /// §4.5: SHOULD NOT exceed 64 KB; agents MAY refuse over 256 KB.
@@ -158,7 +164,7 @@ struct Layout<'a> {
     /// `body` is their index.
     parts: Option<split::Parts>,
     /// `[source] split`'s sub-service documents, where the service is not split already.
-    by_tag: Option<split::Lowered<'a>>,
+    by_tag: Option<split::ByTag<'a>>,
 }
 
 /// How much of each capability a document carries.
@@ -174,6 +180,9 @@ pub(super) enum Form {
 /// build: `auth.docs` points into the OpenAPI document only when it is published.
 pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics) -> Lowered<'a> {
     check(service, diags);
+    if let Some(split) = service.split {
+        split::check(service, split, diags);
+    }
     let auth = published_auth(service, built);
     if let (Some(a), Some(view)) = (&service.auth, &auth)
         && (!exact(a) || !service.auth_with.is_empty())
@@ -205,12 +214,12 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
 /// The size pass: `/.well-known/ai` whole, compact, or the index of its parts (each part's
 /// size checked), then `[source] split`'s sub-service documents.
 pub fn fit<'a>(service: &'a Service, lowered: &mut Lowered<'a>, diags: &mut Diagnostics) {
-    let mut layout = layout(service, lowered.auth.clone(), diags);
+    let mut layout = layout(service, &lowered.built, lowered.auth.clone(), diags);
     // A service too large for one document is split already, whatever `[source] split` says.
     if layout.parts.is_none() {
         layout.by_tag = service
             .split
-            .map(|split| split::lower(service, &lowered.built, split, diags));
+            .map(|split| split::by_tag(service, &lowered.built, split));
     }
     lowered.layout.set(layout);
 }
@@ -218,32 +227,11 @@ pub fn fit<'a>(service: &'a Service, lowered: &mut Lowered<'a>, diags: &mut Diag
 /// `/.well-known/ai` itself: whole, compact, or the index of its parts.
 fn layout<'a>(
     service: &Service,
+    built: &[Target],
     auth: Option<AuthView<'_>>,
     diags: &mut Diagnostics,
 ) -> Layout<'a> {
-    let whole = |views: &[CapabilityView<'_>], form| {
-        let body = |doc: &Document<'_>| match form {
-            Form::Full => to_json_bytes_within(doc, SIZE_GUIDANCE),
-            Form::Compact => compact_json_bytes_within(doc, SIZE_GUIDANCE),
-        };
-        body(&document(
-            service,
-            Cow::Borrowed(&service.name),
-            Cow::Borrowed(&service.description),
-            0..views.len(),
-            views,
-            form,
-            auth.clone(),
-        ))
-    };
-    // Over the draft's guidance (§4.5 size, §6.5 count), the document is made to fit: first in
-    // compact form, then split into parts with `/.well-known/ai` as their index.
-    // A document over the guidance is never serialised past it.
-    let many = service.capabilities.len() > CAPABILITY_GUIDANCE;
-    if service.compact != Some(true)
-        && !many
-        && let Some(body) = whole(&views(service, Form::Full), Form::Full)
-    {
+    if let Some(body) = whole(service, built) {
         return Layout {
             body: body.into(),
             parts: None,
@@ -256,16 +244,6 @@ fn layout<'a>(
         Form::Compact
     };
     let views = views(service, form);
-    if form == Form::Compact
-        && !many
-        && let Some(body) = whole(&views, Form::Compact)
-    {
-        return Layout {
-            body: body.into(),
-            parts: None,
-            by_tag: None,
-        };
-    }
     let parts = split::parts(service, form, &views, auth);
     for (path, size) in parts.sizes() {
         check_size(path, size, diags);
@@ -277,9 +255,68 @@ fn layout<'a>(
     }
 }
 
+/// `/.well-known/ai` as one document, as a build of the `built` targets writes it, where it
+/// is within the draft's guidance (§4.5 size, §6.5 count): in full, else in compact form;
+/// `None` where it is split into parts with `/.well-known/ai` as their index. A document over
+/// the guidance is never serialised past it.
+///
+/// It must fit with each `auth` a build may give it (its `docs` points into the OpenAPI
+/// document only where the build publishes that), so which documents exist depends on the
+/// service alone, as the descriptor's `Document::when` reads it.
+fn whole(service: &Service, built: &[Target]) -> Option<Vec<u8>> {
+    if service.capabilities.len() > CAPABILITY_GUIDANCE {
+        return None;
+    }
+    let openapi: &[Target] = if built.contains(&Target::OpenApi) {
+        &[]
+    } else {
+        &[Target::OpenApi]
+    };
+    let (auth, other) = (
+        published_auth(service, built),
+        published_auth(service, openapi),
+    );
+    let other =
+        (serde_json::to_vec(&other).ok() != serde_json::to_vec(&auth).ok()).then_some(other);
+    let within = |form| {
+        let views = views(service, form);
+        let body = |auth: Option<AuthView<'_>>| {
+            let doc = document(
+                service,
+                Cow::Borrowed(&service.name),
+                Cow::Borrowed(&service.description),
+                0..views.len(),
+                &views,
+                form,
+                auth,
+            );
+            match form {
+                Form::Full => to_json_bytes_within(&doc, SIZE_GUIDANCE),
+                Form::Compact => compact_json_bytes_within(&doc, SIZE_GUIDANCE),
+            }
+        };
+        let written = body(auth.clone())?;
+        match &other {
+            Some(other) => body(other.clone()).map(|_| written),
+            None => Some(written),
+        }
+    };
+    // Over the guidance in full, the document is made to fit: first in compact form, then
+    // split into parts.
+    if service.compact != Some(true)
+        && let Some(body) = within(Form::Full)
+    {
+        return Some(body);
+    }
+    if service.compact != Some(false) {
+        return within(Form::Compact);
+    }
+    None
+}
+
 /// The document at both paths, then its parts when it was split, or `[source] split`'s
 /// sub-service documents.
-pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let layout = lowered.layout.get();
     let mut artifacts: Vec<Artifact> = PATHS
         .iter()
@@ -289,7 +326,7 @@ pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         artifacts.extend(parts.render());
     }
     if let Some(by_tag) = &layout.by_tag {
-        artifacts.extend(split::render(service, by_tag));
+        artifacts.extend(split::render(by_tag));
     }
     artifacts
 }

@@ -1,6 +1,7 @@
 //! Splits of `/.well-known/ai` into one sub-service document per tag (aiendpoint §4.5:
 //! "splitting their service into logical sub-services, each with its own AI Discovery
-//! Document") and an index listing them. `/.well-known/ai` itself is still written in full.
+//! Document") and an index listing them. `/.well-known/ai` itself stays one document beside
+//! them: in full, or compact where it is over the guidance in full.
 //!
 //! Layout (docs/openapi-import.md says why): `/.well-known/ai-services/<tag>.json` for each
 //! sub-service and `/.well-known/ai-services/index.json` for the index. `/ai` is a file (the
@@ -21,7 +22,9 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::{Artifact, to_json_bytes};
 use crate::model::{Service, Split};
 
-pub use crate::emit::derive::published::{AI_PARTS_DIR as DIR, AI_PARTS_INDEX as INDEX_PATH};
+/// The folder of the parts and of `[source] split`'s sub-services, and that split's index.
+pub const DIR: &str = "/.well-known/ai-services/";
+pub const INDEX_PATH: &str = "/.well-known/ai-services/index.json";
 /// The group of capabilities that have no tag.
 pub const UNTAGGED: &str = "untagged";
 #[derive(Serialize)]
@@ -42,8 +45,8 @@ struct Entry {
     capabilities: usize,
 }
 
-/// The sub-service documents and the index, once the split has been checked.
-pub struct Lowered<'a> {
+/// `[source] split`'s sub-service documents and their index.
+pub struct ByTag<'a> {
     sub_services: Vec<SubService>,
     index: Index<'a>,
 }
@@ -54,18 +57,9 @@ struct SubService {
     body: Vec<u8>,
 }
 
-/// The diagnostics of the split (too few sub-services) and its documents: a service this
-/// split is within the draft's guidance, or `parts` would have split it, so its sub-services
-/// are too. Every capability is in exactly one sub-service: the one of its first
-/// tag, or `untagged`. The main document's diagnostics already cover the capabilities and the
-/// service, so the sub-services add none of their own.
-pub fn lower<'a>(
-    service: &'a Service,
-    built: &[crate::emit::targets::Target],
-    split: Split,
-    diags: &mut Diagnostics,
-) -> Lowered<'a> {
-    let Split::ByTag = split;
+/// The capabilities of `service` by their first tag (`untagged` for those without one), in
+/// the order the tags first appear: every capability is in exactly one group.
+fn groups(service: &Service) -> Vec<(String, Vec<usize>)> {
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     for (i, c) in service.capabilities.iter().enumerate() {
         let tag = c.tags.first().map_or(UNTAGGED, String::as_str);
@@ -74,12 +68,20 @@ pub fn lower<'a>(
             None => groups.push((tag.to_string(), vec![i])),
         }
     }
-    if groups.len() < 2 {
+    groups
+}
+
+/// The split's own rule: a split that gives fewer than two sub-services splits nothing. The
+/// main document's diagnostics already cover the capabilities and the service, so the
+/// sub-services add none of their own.
+pub fn check(service: &Service, split: Split, diags: &mut Diagnostics) {
+    let Split::ByTag = split;
+    let groups = groups(service).len();
+    if groups < 2 {
         diags.push(
             Diagnostic::new(Code::AiSplitUntagged, format!(
-                "`split = \"tag\"` gives {} sub-service: the capabilities {} no tags to split by",
-                groups.len(),
-                if groups.is_empty() {
+                "`split = \"tag\"` gives {groups} sub-service: the capabilities {} no tags to split by",
+                if groups == 0 {
                     "have"
                 } else {
                     "share one tag or have"
@@ -89,6 +91,18 @@ pub fn lower<'a>(
             .help("tag the capabilities (`tags = [\"…\"]`, or the OpenAPI operations' tags)"),
         );
     }
+}
+
+/// The sub-service documents, one per first tag, and their index: a service this split is
+/// whole in one document, or `parts` would have split it, so its sub-services are within the
+/// guidance too.
+pub fn by_tag<'a>(
+    service: &'a Service,
+    built: &[crate::emit::targets::Target],
+    split: Split,
+) -> ByTag<'a> {
+    let Split::ByTag = split;
+    let groups = groups(service);
     let mut sub_services = Vec::new();
     let mut entries = Vec::new();
     let mut slugs: Vec<String> = Vec::new();
@@ -134,22 +148,22 @@ pub fn lower<'a>(
         split: Split::BY_TAG,
         sub_services: entries,
     };
-    Lowered {
+    ByTag {
         sub_services,
         index,
     }
 }
 
 /// The sub-service documents, then the index.
-pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let mut artifacts: Vec<Artifact> = lowered
+pub fn render(by_tag: &ByTag) -> Vec<Artifact> {
+    let mut artifacts: Vec<Artifact> = by_tag
         .sub_services
         .iter()
         .map(|s| Artifact::document(s.path.as_str(), s.body.clone(), super::SERVING))
         .collect();
     artifacts.push(Artifact::document(
         INDEX_PATH,
-        to_json_bytes(&lowered.index),
+        to_json_bytes(&by_tag.index),
         super::SERVING,
     ));
     artifacts

@@ -14,7 +14,7 @@ mod site;
 mod view;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::emit::budget::source_budget;
+use crate::emit::budget::{self, Step, source_budget};
 use crate::emit::targets::{Descriptor, Document, Fitted, Link, Relation};
 use crate::emit::{
     Artifact, JSON, Serving, compact_json_bytes_within, to_json_bytes,
@@ -95,79 +95,19 @@ pub fn lower<'a>(service: &'a Service, diags: &mut Diagnostics) -> Lowered<'a> {
 
 /// The size pass: the document within §3.6's limit and a large source's budget, with a
 /// diagnostic for what it had to leave out.
+///
+/// Within the limit (the smaller of the two), in `to_json_bytes`'s layout if that fits, else
+/// compact. Over it, the two steps declared to [`budget::fit_over`], in order: the response
+/// schemas (`response` is optional, §4.3.3), then the parameters' texts, the optional ones'
+/// first. Their notes are warnings where the document is over §3.6's 1 MB even compact, notes
+/// where it is only larger than its source.
 pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
-    let document = &mut lowered.document;
-    // Within §3.6's limit, in `to_json_bytes`'s layout if that fits, else compact; over the
-    // limit, or over the budget of a large imported source, without response schemas.
     let budget = source_budget(service);
     let limit = budget.map_or(SIZE_LIMIT, |b| b.min(SIZE_LIMIT));
+    let document = &mut lowered.document;
     let body = match fitting(&*document, limit) {
-        Some(fit) => fit,
-        None => {
-            // Over the budget only, or over §3.6's limit as well (a warning, as before)?
-            let within_limit =
-                limit < SIZE_LIMIT && compact_json_bytes_within(&*document, SIZE_LIMIT).is_some();
-            // `response` is optional (§4.3.3): its schemas go before the document breaks §3.6
-            // or outgrows its source.
-            let shortened = document.api.shorten_responses();
-            // Still over: the parameters' texts go, the optional ones' first. Each try's
-            // bytes are kept, so that the one that fits is not written again.
-            let mut fit = fitting(&*document, limit);
-            let (mut texts, mut between) = (0, None);
-            for required in [false, true] {
-                if fit.is_some() {
-                    break;
-                }
-                // The size the response note reports: before the texts went.
-                between = between.or_else(|| fitting(&*document, usize::MAX).map(|b| b.len()));
-                texts += document.api.drop_parameter_texts(required);
-                fit = fitting(&*document, limit);
-            }
-            // A document that fits no way at all is what `to_json_bytes` writes.
-            let fit = fit
-                .or_else(|| (limit < SIZE_LIMIT).then(|| fitting(&*document, SIZE_LIMIT))?)
-                .unwrap_or_else(|| to_json_bytes(&*document));
-            if shortened > 0 {
-                let kb = between.unwrap_or(fit.len()).div_ceil(1024);
-                diags.push(match within_limit {
-                    // Too large for §3.6: a problem of the published document.
-                    false => Diagnostic::new(Code::IajsonTooLarge, format!(
-                        "ia.json would be over 1 MB with every response schema, even compact (§3.6 \
-                         says it SHOULD NOT exceed 1 MB): the `response` of {shortened} endpoints \
-                         keeps only its compact description (`returns`), making it {kb} KB"
-                    ))
-                    .help("the other targets keep the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
-                    // Within §3.6, only larger than its source: a derived choice.
-                    true => Diagnostic::new(Code::SizedToSource, format!(
-                        "ia.json would be larger than its {} KB OpenAPI source with every response \
-                         schema: the `response` of {shortened} endpoints keeps only its compact \
-                         description (`returns`), making it {kb} KB",
-                        budget.unwrap_or_default().div_ceil(1024)
-                    ))
-                    .help("the OpenAPI description keeps the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
-                });
-            }
-            if texts > 0 {
-                let (code, over) = match within_limit {
-                    false => (Code::IajsonTooLarge, "over 1 MB (§3.6)".to_string()),
-                    true => (
-                        Code::SizedToSource,
-                        format!(
-                            "larger than its {} KB OpenAPI source",
-                            budget.unwrap_or_default().div_ceil(1024)
-                        ),
-                    ),
-                };
-                diags.push(Diagnostic::new(code, format!(
-                    "ia.json would still be {over}: the descriptions and examples of {texts} \
-                     parameters and body fields are left out (their types and constraints stay), \
-                     making it {} KB",
-                    fit.len().div_ceil(1024),
-                ))
-                .help("the other targets keep them; import fewer operations (`[source] include`/`exclude`) to keep them here too"));
-            }
-            fit
-        }
+        Some(body) => body,
+        None => over(document, (budget, limit), diags),
     };
     let size = body.len();
     if size > SIZE_LIMIT {
@@ -180,6 +120,104 @@ pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
         );
     }
     lowered.body.set(body.into());
+}
+
+/// `document`, over `limit` (the smaller of its source's `budget` and §3.6's 1 MB), made to
+/// fit by its two steps.
+fn over(
+    document: &mut view::Document,
+    (budget, limit): (Option<usize>, usize),
+    diags: &mut Diagnostics,
+) -> Vec<u8> {
+    let over = Over {
+        budget: budget.unwrap_or_default(),
+        within_limit: limit < SIZE_LIMIT
+            && compact_json_bytes_within(&*document, SIZE_LIMIT).is_some(),
+    };
+    let responses = |doc: &mut &mut view::Document, diags: &mut Diagnostics| {
+        let shortened = doc.api.shorten_responses();
+        let json = fitting(doc, limit).unwrap_or_else(|| to_json_bytes(doc));
+        if shortened > 0 {
+            diags.push(over.responses_note(shortened, json.len()));
+        }
+        json
+    };
+    let texts = |doc: &mut &mut view::Document, diags: &mut Diagnostics| {
+        // Each try's bytes are kept, so that the one that fits is not written again.
+        let (mut texts, mut fit) = (0, None);
+        for required in [false, true] {
+            if fit.is_some() {
+                break;
+            }
+            texts += doc.api.drop_parameter_texts(required);
+            fit = fitting(doc, limit);
+        }
+        // A document that fits no way at all is what `to_json_bytes` writes.
+        let json = fit
+            .or_else(|| (limit < SIZE_LIMIT).then(|| fitting(doc, SIZE_LIMIT))?)
+            .unwrap_or_else(|| to_json_bytes(doc));
+        if texts > 0 {
+            diags.push(over.texts_note(texts, json.len()));
+        }
+        json
+    };
+    let steps = [Step::Make(&responses), Step::Make(&texts)];
+    budget::fit_over("ia.json", document, limit, &steps, diags).1
+}
+
+/// A document over its limit, for the notes of the steps that make it fit.
+struct Over {
+    /// Its source's budget; 0 for none.
+    budget: usize,
+    /// Whether it is over its source's budget only, within §3.6's 1 MB when compact.
+    within_limit: bool,
+}
+
+impl Over {
+    /// The note of `shortened` responses left with their compact description, making the
+    /// document `size` bytes.
+    fn responses_note(&self, shortened: usize, size: usize) -> Diagnostic {
+        let kb = size.div_ceil(1024);
+        match self.within_limit {
+            // Too large for §3.6: a problem of the published document.
+            false => Diagnostic::new(Code::IajsonTooLarge, format!(
+                "ia.json would be over 1 MB with every response schema, even compact (§3.6 \
+                 says it SHOULD NOT exceed 1 MB): the `response` of {shortened} endpoints \
+                 keeps only its compact description (`returns`), making it {kb} KB"
+            ))
+            .help("the other targets keep the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
+            // Within §3.6, only larger than its source: a derived choice.
+            true => Diagnostic::new(Code::SizedToSource, format!(
+                "ia.json would be larger than its {} KB OpenAPI source with every response \
+                 schema: the `response` of {shortened} endpoints keeps only its compact \
+                 description (`returns`), making it {kb} KB",
+                self.budget.div_ceil(1024)
+            ))
+            .help("the OpenAPI description keeps the schemas; import fewer operations (`[source] include`/`exclude`) to keep them here too"),
+        }
+    }
+
+    /// The note of `texts` parameters and body fields left without their descriptions and
+    /// examples, making the document `size` bytes.
+    fn texts_note(&self, texts: usize, size: usize) -> Diagnostic {
+        let (code, over) = match self.within_limit {
+            false => (Code::IajsonTooLarge, "over 1 MB (§3.6)".to_string()),
+            true => (
+                Code::SizedToSource,
+                format!(
+                    "larger than its {} KB OpenAPI source",
+                    self.budget.div_ceil(1024)
+                ),
+            ),
+        };
+        Diagnostic::new(code, format!(
+            "ia.json would still be {over}: the descriptions and examples of {texts} \
+             parameters and body fields are left out (their types and constraints stay), \
+             making it {} KB",
+            size.div_ceil(1024),
+        ))
+        .help("the other targets keep them; import fewer operations (`[source] include`/`exclude`) to keep them here too")
+    }
 }
 
 /// The document within `limit`, as `to_json_bytes` writes it if that fits, else compact;
