@@ -319,13 +319,21 @@ codes! {
         "`webhooks` is declared but no `[[webhooks]]` event is",
         "describe what the flag says, or drop it";
     IajsonScopes = "W-iajson-scopes", warning, "ia-json",
-        "scopes or user access that ia.json cannot express with this auth",
+        "scopes on an endpoint that is not user_required, to which ia.json gives none (§4.3.3)",
         "`x` lists scopes but is public",
         "make the capability `user_required` with oauth2, or drop its scopes";
+    IajsonUserNotOauth2 = "W-iajson-user-not-oauth2", warning, "ia-json",
+        "a user_required endpoint with an auth that is not OAuth 2, through which ia.json agents act for a user",
+        "`x` is user_required but auth is not oauth2",
+        "use `type = \"oauth2\"` in [auth], or `access = \"protected\"`";
     IajsonOutside = "W-iajson-outside", warning, "ia-json",
-        "a capability or field that ia.json cannot describe is left out of it",
+        "a capability served outside `base_url` is left out of ia.json, whose paths are relative to it",
         "`export` is served outside `https://api.example`: it is left out of ia.json",
         "serve the capability under `base_url`, or accept that ia.json leaves it out";
+    IajsonBodyMethod = "W-iajson-body-method", warning, "ia-json",
+        "a body field of a request other than POST, PUT or PATCH, for which ia.json describes no `body` (§4.3.5)",
+        "`q` is a body field of a GET request",
+        "send it in the query (`in = \"query\"`) if the API accepts that";
     McpRenamed = "N-mcp-renamed", note, "mcp",
         "the capability's id, its MCP tool name, is another capability's `mcp_tool_name`; a number follows it",
         "MCP tool name `get_a` is already taken; `get_a` is published as `get_a_2`",
@@ -448,9 +456,13 @@ codes! {
         "kept dist/_headers: it was changed by hand",
         "remove or merge the file by hand";
     SkillSiteInvalid = "W-skill-site-invalid", warning, "agent-skills",
-        "a skill of the site's own breaks the Agent Skills front matter rules: kept in the folder, and left out of the skills index (or listed by its folder's name)",
+        "a skill of the site's own breaks the Agent Skills front matter rules: kept in the folder, and left out of the skills index",
         "/.well-known/agent-skills/deploy/SKILL.md has no `description` in its front matter: the skills index leaves it out",
         "give the skill's front matter a `name` equal to its folder's and a `description` of 1-1024 characters";
+    SkillSiteName = "W-skill-site-name", warning, "agent-skills",
+        "a skill of the site's own whose front matter `name` is not its folder's: the skills index lists it by its folder's name",
+        "/.well-known/agent-skills/deploy/SKILL.md: its front matter's `name` is `Deploy`, not its folder's `deploy`",
+        "set `name` to the folder's name, as the Agent Skills format asks";
     SkillIndexKept = "W-skill-index-kept", warning, "agent-skills",
         "the site has its own /.well-known/agent-skills/index.json: wellgen keeps it and writes none, so its skill is not listed",
         "the site's own /.well-known/agent-skills/index.json is kept: it does not list /.well-known/agent-skills/bookshelf/SKILL.md",

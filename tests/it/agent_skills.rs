@@ -167,6 +167,34 @@ fn a_site_skill_of_the_generated_name_wins_and_a_broken_one_is_kept_unlisted() {
 }
 
 #[test]
+fn a_site_skill_named_unlike_its_folder_is_listed_by_the_folder_with_its_own_warning() {
+    let source = root().join("examples/bookshelf/service.toml");
+    let out = tempfile::tempdir().unwrap();
+    let path = at(out.path(), &format!("{DIR}returns/SKILL.md"));
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(
+        path,
+        "---\nname: Returns\ndescription: Handle returns.\n---\nSteps.\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run(wellgen()
+        .args(["build", "-o"])
+        .arg(out.path())
+        .arg(&source)
+        .args(["--target", "agent-skills"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("W-skill-site-name"), "{stderr}");
+    assert!(!stderr.contains("W-skill-site-invalid"), "{stderr}");
+    let listed: Vec<String> = index(out.path())["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(listed.contains(&"returns".to_string()), "{listed:?}");
+}
+
+#[test]
 fn a_site_index_of_its_own_is_kept() {
     let source = root().join("examples/bookshelf/service.toml");
     let out = tempfile::tempdir().unwrap();

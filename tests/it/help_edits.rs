@@ -866,7 +866,7 @@ fn cases() -> Vec<Case> {
         case(
             "ia.json: a body field of a GET",
             Input::toml(format!("{base}\n[capabilities.params]\nq = {{ type = \"string\", in = \"body\" }}\n"), ia),
-            "W-iajson-outside",
+            "W-iajson-body-method",
             "send it in the query (`in = \"query\"`)",
             |i| i.service(|t| t.replace("\"body\"", "\"query\"")),
         ),
@@ -920,7 +920,7 @@ fn cases() -> Vec<Case> {
                 ),
                 ia,
             ),
-            "W-iajson-scopes",
+            "W-iajson-user-not-oauth2",
             "or `access = \"protected\"`",
             |i| i.service(|t| t.replace("\"user_required\"", "\"protected\"")),
         ),

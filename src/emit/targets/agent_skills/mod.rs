@@ -124,15 +124,10 @@ pub fn check_description(description: &str) -> Result<(), &'static str> {
 /// nothing (a name in another script).
 pub fn skill_name(service: &Service) -> String {
     let from = |text: &str| {
-        let mut out = String::new();
-        for c in text.chars() {
-            if c.is_ascii_alphanumeric() {
-                out.push(c.to_ascii_lowercase());
-            } else if !out.is_empty() && !out.ends_with('-') {
-                out.push('-');
-            }
-        }
-        let cut: String = out.chars().take(NAME_MAX).collect();
+        let cut: String = crate::text::slug(text, &[])
+            .chars()
+            .take(NAME_MAX)
+            .collect();
         cut.trim_end_matches('-').to_string()
     };
     let name = from(&service.name);
@@ -296,10 +291,11 @@ pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
                     BYTES_MAX / 1000
                 ),
             )
-            .help(
-                "nothing to do: the SKILL.md links /.well-known/ai and the OpenAPI \
-                 document, which describe every capability",
-            ),
+            .help(format!(
+                "nothing to do: the SKILL.md links {} and the OpenAPI document, which describe \
+                 every capability",
+                Target::AiEndpoint.path()
+            )),
         );
     }
     skill.text.set(text.into_bytes());
@@ -380,7 +376,7 @@ fn site_entry(s: &SiteSkill, diags: &mut Diagnostics) -> Option<Entry> {
     if front.name.as_deref() != Some(s.folder.as_str()) {
         diags.push(
             Diagnostic::new(
-                Code::SkillSiteInvalid,
+                Code::SkillSiteName,
                 format!(
                     "{path}: its front matter's `name` is {}, not its folder's `{}`: the skills \
                      index lists it as `{}`",

@@ -406,7 +406,8 @@ fn tags(groups: &[(&str, Vec<&Capability>)], page: &mut Page) -> Result<(), Over
         if !page.fits(line.len() + 1 + CLOSING, 2) {
             let left = groups.len() - i;
             return page.line(&format!(
-                "- and {left} more groups: /.well-known/ai and the OpenAPI document list them\n"
+                "- and {left} more groups: {} and the OpenAPI document list them\n",
+                Target::AiEndpoint.path()
             ));
         }
         page.line(&line)?;

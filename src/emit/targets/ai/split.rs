@@ -172,16 +172,7 @@ pub fn render(by_tag: &ByTag) -> Vec<Artifact> {
 /// A file name for a tag: lower case ASCII letters, digits, `-` and `_`; runs of anything else
 /// become one `-`.
 pub fn slug(tag: &str) -> String {
-    let mut out = String::new();
-    for c in tag.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let out = out.trim_matches('-');
-    let out: String = out.chars().take(64).collect();
+    let out: String = crate::text::slug(tag, &['_']).chars().take(64).collect();
     // `index` is the index's own name.
     match out.as_str() {
         "" => "tag".into(),

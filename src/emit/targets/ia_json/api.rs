@@ -67,7 +67,7 @@ fn endpoint<'a>(c: &'a Capability, path: String, diags: &mut Diagnostics) -> End
         if p.location == ParamIn::Body {
             if !matches!(c.method.as_str(), "POST" | "PUT" | "PATCH") {
                 diags.push(
-                    Diagnostic::new(Code::IajsonOutside, format!(
+                    Diagnostic::new(Code::IajsonBodyMethod, format!(
                         "`{}` is a body field of a {} request; ia.json describes `body` for POST, PUT \
                          and PATCH only (§4.3.5)",
                         p.name,

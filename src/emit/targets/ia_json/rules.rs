@@ -104,7 +104,7 @@ fn access(service: &Service, diags: &mut Diagnostics) {
     {
         diags.push(
             Diagnostic::new(
-                Code::IajsonScopes,
+                Code::IajsonUserNotOauth2,
                 format!(
                     "`{}` is user_required but auth is not oauth2: ia.json agents act for a user \
                  through OAuth2 (the upstream validator warns too)",
