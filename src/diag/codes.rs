@@ -293,7 +293,7 @@ codes! {
     AiTooLarge = "W-ai-too-large", warning, "ai",
         "/.well-known/ai (or a sub-service) is over aiendpoint's 64 KB or 100 capabilities guidance",
         "/.well-known/ai is 80 KB; aiendpoint says it SHOULD NOT exceed 64 KB",
-        "split the service (`[deploy] split = \"tag\"`) or trim descriptions";
+        "split the service (`[source] split = \"tag\"`) or trim descriptions";
     AiSplitUntagged = "W-ai-split-untagged", warning, "ai",
         "`split = \"tag\"` finds capabilities without tags",
         "`split = \"tag\"` gives 1 sub-service",
