@@ -72,47 +72,52 @@ fn take_steps<D: serde::Serialize>(
     steps: &[Step<'_, D>],
     diags: &mut Diagnostics,
 ) -> (D, Vec<u8>) {
-    let made = |doc: &D| to_json_bytes_budgeted(doc, Some(budget));
+    // The whole JSON, made only where a step needs it.
+    let whole = |json: &mut Option<Vec<u8>>, doc: &D| {
+        json.take()
+            .unwrap_or_else(|| to_json_bytes_budgeted(doc, Some(budget)))
+    };
     for step in steps {
         if json.as_ref().is_some_and(|json| json.len() <= budget) {
             break;
         }
-        if let Step::Make(make) = step {
-            json = Some(make(&mut doc, diags));
-            continue;
-        }
-        let whole = json.take().unwrap_or_else(|| made(&doc));
         json = Some(match step {
-            Step::Out(drop, what, help) => left_out(
-                document,
-                &mut doc,
-                whole,
-                budget,
-                *drop,
-                (*what, help),
-                diags,
-            ),
+            Step::Make(make) => make(&mut doc, diags),
+            Step::Out(drop, what, help) => {
+                let before = whole(&mut json, &doc);
+                left_out(
+                    document,
+                    &mut doc,
+                    before,
+                    budget,
+                    *drop,
+                    (*what, help),
+                    diags,
+                )
+            }
             Step::Descriptions(drop, schemas) => {
-                cut_to_budget(&mut doc, whole, budget, drop, [document, schemas], diags)
+                let before = whole(&mut json, &doc);
+                cut_to_budget(&mut doc, before, budget, drop, [document, schemas], diags)
             }
             Step::Try(other) => {
-                let json;
-                (doc, json) =
-                    other((doc, whole), budget, diags).unwrap_or_else(|as_it_was| as_it_was);
-                json
+                let before = whole(&mut json, &doc);
+                let made;
+                (doc, made) =
+                    other((doc, before), budget, diags).unwrap_or_else(|as_it_was| as_it_was);
+                made
             }
             Step::Levels(tried, render, schemas) => {
+                let before = whole(&mut json, &doc);
                 let (cut_json, cut_doc) =
-                    cut_levels(whole, budget, (tried, render), [document, schemas], diags);
+                    cut_levels(before, budget, (tried, render), [document, schemas], diags);
                 if let Some(cut_doc) = cut_doc {
                     doc = cut_doc;
                 }
                 cut_json
             }
-            Step::Make(_) => unreachable!("made above"),
         });
     }
-    let json = json.unwrap_or_else(|| made(&doc));
+    let json = whole(&mut json, &doc);
     (doc, json)
 }
 
