@@ -133,7 +133,7 @@ def run_one(spec, args, work):
         first = next((line for line in text.splitlines() if "error" in line), text.strip()[:200])
         result.update(status="refused", reason=code or f"exit {build.returncode}", detail=first[:300])
         return result
-    servers, hash_paths = harness.read_spec(args.node, args.yaml_module, spec)
+    servers, hash_paths, required_query = harness.read_spec(args.node, args.yaml_module, spec)
     origin = harness.site_origin(servers)
     if origin is None:
         result.update(status="no-host", reason="the spec names no host the harness can map")
@@ -148,16 +148,19 @@ def run_one(spec, args, work):
         for call in calls:
             if harness.stopping.is_set():
                 break
-            result["calls"].append(attempt(call, servers, hash_paths, port))
+            result["calls"].append(attempt(call, servers, (hash_paths, required_query), port))
     finally:
         server.stop()
         shutil.rmtree(out, ignore_errors=True)
     return result
 
 
-def attempt(call, servers, hash_paths, port):
+def attempt(call, servers, spec_facts, port):
     """One call sent to Prism: `outcome` is accepted, rejected, or unchecked (Prism cannot
-    route the spec's path at all, so it says nothing about the call)."""
+    route the spec's path at all, or fails the call for what Prism itself gets wrong, so it
+    says nothing about the call). `spec_facts`: the spec's path keys Prism cannot route and
+    the query parameters some operation requires (`read_spec`)."""
+    hash_paths, required_query = spec_facts
     record = {"agent": call.agent, "name": call.name, "request": None, "status": None,
               "outcome": "rejected", "classes": [], "message": "", "note": call.note}
     if call.refused:
@@ -180,6 +183,12 @@ def attempt(call, servers, hash_paths, port):
     elif record["classes"][0] in ("path-not-found", "method-not-allowed") and \
             harness.unroutable(urlsplit(url).path, hash_paths):
         record["outcome"], record["classes"] = "unchecked", ["prism-cannot-route-path-key"]
+    elif record["classes"] and all(c == "missing-query" for c in record["classes"]) and \
+            harness.absent_optional_object(record["message"], [n for n, _ in call.query], required_query):
+        record["outcome"], record["classes"] = "unchecked", ["prism-absent-optional-object"]
+    elif record["classes"] and all(c == "body-type" for c in record["classes"]) and \
+            harness.form_array(record["message"], call.headers.get("Content-Type", ""), call.body):
+        record["outcome"], record["classes"] = "unchecked", ["prism-form-array"]
     elif harness.NO_BODY_MEDIA in record["message"]:
         record["outcome"], record["classes"] = "unchecked", ["prism-no-body-media-type"]
     elif "xml" in call.headers.get("Content-Type", "") and record["classes"][0].startswith("body-"):

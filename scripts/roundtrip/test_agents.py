@@ -11,7 +11,7 @@ import unittest
 import ai_agent
 import mcp_agent
 import notation
-from prism import classify, to_prism, unroutable
+from prism import absent_optional_object, classify, form_array, to_prism, unroutable
 from values import from_pattern, value_for
 
 
@@ -211,6 +211,28 @@ class Harness(unittest.TestCase):
         ok, classes, _ = classify(404, {"content-type": "application/problem+json"},
                                   '{"type":"https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR"}')
         self.assertEqual((ok, classes), (False, ["path-not-found"]))
+
+    def test_an_optional_query_object_left_out_is_prisms_to_get_wrong(self):
+        said = "query.sort Request query parameter sort must have required property 'by'"
+        self.assertTrue(absent_optional_object(said, ["limit"], set()))
+        # Sent, or required by the spec: the rejection stands.
+        self.assertFalse(absent_optional_object(said, ["sort[direction]"], set()))
+        self.assertFalse(absent_optional_object(said, ["sort"], set()))
+        self.assertFalse(absent_optional_object(said, [], {"sort"}))
+        # Any other violation beside it: the rejection stands.
+        other = said + "; query Request query must have required property 'api-version'"
+        self.assertFalse(absent_optional_object(other, [], set()))
+
+    def test_a_form_array_is_prisms_to_get_wrong(self):
+        said = "body.Permission Request body property Permission must be array"
+        form = "application/x-www-form-urlencoded"
+        self.assertTrue(form_array(said, form, b"FriendlyName=abc&Permission=abc"))
+        self.assertTrue(form_array(said, form, b"Permission=a&Permission=b"))
+        # Not sent, another media type, another violation beside it: the rejection stands.
+        self.assertFalse(form_array(said, form, b"FriendlyName=abc"))
+        self.assertFalse(form_array(said, "application/json", b'{"Permission": "abc"}'))
+        other = said + "; body.Type Request body property Type must be equal to one of the allowed values"
+        self.assertFalse(form_array(other, form, b"Permission=abc&Type=x"))
 
 
 if __name__ == "__main__":
