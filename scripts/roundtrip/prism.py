@@ -99,21 +99,25 @@ const hashPaths = Object.keys((doc && doc.paths) || {}).filter(k => k.includes('
 const shared = (doc && ((doc.components || {}).parameters || doc.parameters)) || {};
 const param = p => (p && typeof p.$ref === 'string') ? shared[p.$ref.split('/').pop()] : p;
 const requiredQuery = new Set();
+let unresolved = false;
 for (const item of Object.values((doc && doc.paths) || {})) {
   const lists = [(item || {}).parameters || []];
   for (const op of Object.values(item || {})) if (op && Array.isArray(op.parameters)) lists.push(op.parameters);
   for (const list of lists) for (const p of list.map(param)) {
-    if (p && p.in === 'query' && p.required) requiredQuery.add(String(p.name));
+    if (!p) unresolved = true;
+    else if (p.in === 'query' && p.required) requiredQuery.add(String(p.name));
   }
 }
-process.stdout.write(JSON.stringify({ servers: urls, hashPaths, requiredQuery: [...requiredQuery] }));
+process.stdout.write(JSON.stringify({ servers: urls, hashPaths,
+  requiredQuery: unresolved ? null : [...requiredQuery] }));
 """
     out = subprocess.run([node, "-e", script, yaml_module, spec], capture_output=True, timeout=120)
     if out.returncode != 0:
-        return [], [], set()
+        return [], [], None
     read = json.loads(out.stdout)
+    required = read["requiredQuery"]
     return ([u for u in read["servers"] if isinstance(u, str)], read["hashPaths"],
-            set(read["requiredQuery"]))
+            None if required is None else set(required))
 
 
 # Prism's answer to any body of an operation whose spec names no media type for it (a Swagger
@@ -131,7 +135,10 @@ ABSENT_OBJECT = re.compile(r"query\.([^ ]+) Request query parameter ([^ ]+) must
 def absent_optional_object(message, sent, required):
     """Whether every violation in `message` is Prism's complaint about a query object the
     call did not send (no `name` nor `name[...]` among `sent`, the query's names) and that no
-    operation of the spec requires (`required`, from `read_spec`)."""
+    operation of the spec requires (`required`, from `read_spec`; `None` where a parameter
+    `$ref` could not be read, so that nothing is known)."""
+    if required is None:
+        return False
     parts = message.split("; ")
     for part in parts:
         m = ABSENT_OBJECT.match(part)

@@ -135,7 +135,7 @@ pub fn find(text: &str) -> Option<&'static str> {
 /// The kind of credential a name holds that wellgen derived from a value (an id, an MCP tool
 /// name, a file name) or that a value may be derived into, once reshaped: lower case, every
 /// other character a `_`, a `_` before each capital (`glpat-xY7kQ2…` → `glpat_x_y7k_q2…`).
-/// `find` no longer sees a key format in it, nor mixed case in a random token; this sees a
+/// `find` sees no key format in that form, nor mixed case in a random token; this sees a
 /// known prefix in that form with digits in its key, or the pieces of a random token: short
 /// pieces of letters and digits, changing between them often, with the entropy of random data.
 /// No operationId of the corpus of real APIs is found.
@@ -198,8 +198,8 @@ fn reshaped_key_at(at: &str) -> Option<&'static str> {
         let ok = match *prefix {
             // Upper case and digits only: the one `_` snake_case puts in is after a digit
             // that a capital follows (`…NN7EXAMPLE` → `…nn7_example`).
-            "AKIA" | "ASIA" => aws_key_body(rest)
-                .is_some_and(|key| key.len() == *min && key.bytes().any(|b| b.is_ascii_digit())),
+            "AKIA" | "ASIA" => aws_key_bodies(rest)
+                .any(|key| key.len() == *min && key.bytes().any(|b| b.is_ascii_digit())),
             // Random keys mix letters and digits; a name made of words rarely does
             // (`sk_list_invoices_v2_2024`).
             _ => body.len() >= *min && digits >= 2 && (changes >= 3 || digits >= 10),
@@ -211,22 +211,34 @@ fn reshaped_key_at(at: &str) -> Option<&'static str> {
     None
 }
 
-/// The letters and digits of an AWS key id's body at the start of `rest`, a reshaped name: up
-/// to the first `_` or `-` that does not follow a digit.
-fn aws_key_body(rest: &str) -> Option<String> {
+/// What an AWS key id's body at the start of `rest`, a reshaped name, may be: the letters and
+/// digits up to each `_` or `-`, or the end, reading on past a `_` that follows a digit (where
+/// snake_case may have put one inside the key) and stopping at any other.
+fn aws_key_bodies(rest: &str) -> impl Iterator<Item = String> + '_ {
     let mut key = String::new();
     let mut after_digit = false;
-    for b in rest.bytes() {
-        if b.is_ascii_alphanumeric() {
-            key.push(char::from(b));
-            after_digit = b.is_ascii_digit();
-        } else if b == b'_' && after_digit {
+    let mut bytes = rest.bytes();
+    std::iter::from_fn(move || {
+        for b in bytes.by_ref() {
+            if b.is_ascii_alphanumeric() {
+                key.push(char::from(b));
+                after_digit = b.is_ascii_digit();
+                continue;
+            }
+            let go_on = b == b'_' && after_digit;
             after_digit = false;
-        } else {
-            break;
+            if key.is_empty() {
+                return None;
+            }
+            if go_on {
+                return Some(key.clone());
+            }
+            // The key ends here: this is the last candidate.
+            bytes = "".bytes();
+            return Some(std::mem::take(&mut key));
         }
-    }
-    (!key.is_empty()).then_some(key)
+        (!key.is_empty()).then(|| std::mem::take(&mut key))
+    })
 }
 
 /// Whether a reshaped name is a random token's pieces (see `find_reshaped`).
@@ -816,6 +828,8 @@ mod tests {
             "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
             "wJalrXUtnFEMI/K7MDENG/bPxRfiCYz8Q2mK4nLp",
             "Zk3Jq9LmX2vR7tPq8WbN4cY6hD1sF5gA0eK",
+            // A key ending in a digit, then more of the name: `…exampl3_file`.
+            "AKIAIOSFODNN7EXAMPL3 file",
         ] {
             let name = reshape(raw);
             assert!(find(&name).is_none() || raw.starts_with("ghp_"), "{name}");

@@ -458,7 +458,7 @@ codes! {
     SkillSiteInvalid = "W-skill-site-invalid", warning, "agent-skills",
         "a skill of the site's own breaks the Agent Skills front matter rules: kept in the folder, and left out of the skills index",
         "/.well-known/agent-skills/deploy/SKILL.md has no `description` in its front matter: the skills index leaves it out",
-        "give the skill's front matter a `name` equal to its folder's and a `description` of 1-1024 characters";
+        "give the folder a name a skill may have (lower-case letters, digits and `-`) and the front matter a `description` of 1-1024 characters";
     SkillSiteName = "W-skill-site-name", warning, "agent-skills",
         "a skill of the site's own whose front matter `name` is not its folder's: the skills index lists it by its folder's name",
         "/.well-known/agent-skills/deploy/SKILL.md: its front matter's `name` is `Deploy`, not its folder's `deploy`",

@@ -2249,7 +2249,8 @@ fn default_mcp_name(site: &HttpsUrl, service: &str) -> Option<String> {
         return None;
     }
     let namespace: Vec<&str> = host.trim_end_matches('.').split('.').rev().collect();
-    let slug = crate::text::slug(service, &[]);
+    // Lower case first: a letter whose lower case is ASCII (the Kelvin sign) stays a letter.
+    let slug = crate::text::slug(&service.to_lowercase(), &[]);
     let name = format!(
         "{}/{}",
         namespace.join("."),

@@ -15,7 +15,7 @@
 //! imports or re-exports, which the compiler lets a glob pass on; the globbed module's own
 //! imports are still checked where it is written), paths made by macros, and `#[path]`
 //! attributes. Inline `mod x { … }` blocks and function-local `use`s are read as if at the
-//! file's top, which can only find more.
+//! file's top, so a `super::` inside an inline module is read one level too high.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

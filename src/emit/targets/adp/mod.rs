@@ -348,9 +348,7 @@ fn fit_name<'a>(service: &'a Service, diags: &mut Diagnostics) -> Cow<'a, str> {
     if rules::visible_len(&service.name) > 0 {
         return Cow::Borrowed(&service.name);
     }
-    let origin = service.base_url.origin();
-    let host = origin.as_str().trim_start_matches("https://");
-    let (host, _) = crate::text::shorten(host, rules::NAME_MAX);
+    let (host, _) = crate::text::shorten(service.base_url.authority(), rules::NAME_MAX);
     diags.push(
         Diagnostic::new(Code::AdpHtmlStripped, format!(
             "is nothing but HTML-like tags, which the ADP registry strips, leaving an empty name; \

@@ -347,8 +347,8 @@ fn site_entry(s: &SiteSkill, diags: &mut Diagnostics) -> Option<Entry> {
             format!("{path}: {why}: the skills index leaves it out (the file is kept)"),
         )
         .help(
-            "give the skill's front matter a `name` equal to its folder's and a `description` \
-             of 1-1024 characters",
+            "give the folder a name a skill may have (lower-case letters, digits and `-`) and \
+             the front matter a `description` of 1-1024 characters",
         )
     };
     if let Err(why) = check_name(&s.folder) {

@@ -49,10 +49,10 @@ pub const DESCRIPTOR: Descriptor = Descriptor {
     opt_in: None,
     requires: &[],
 };
-/// Whether `service` may have `/.well-known/ai` in parts: split by tag, or with more
-/// capabilities than the draft advises (a smaller one is split too when its size is over).
+/// Whether `service` has documents under the parts folder: split by tag, or published in parts
+/// (more capabilities than the draft advises, or over its size guidance even compact).
 fn split_or_large(service: &Service) -> bool {
-    split_by_tag(service) || service.capabilities.len() > CAPABILITY_GUIDANCE
+    split_by_tag(service) || whole(service, &[]).is_none()
 }
 
 fn split_by_tag(service: &Service) -> bool {

@@ -93,9 +93,8 @@ pub fn check(service: &Service, split: Split, diags: &mut Diagnostics) {
     }
 }
 
-/// The sub-service documents, one per first tag, and their index: a service this split is
-/// whole in one document, or `parts` would have split it, so its sub-services are within the
-/// guidance too.
+/// The sub-service documents, one per first tag, and their index: made only for a service whole
+/// in one document (`parts` splits any other); each sub-service holds a part of it.
 pub fn by_tag<'a>(
     service: &'a Service,
     built: &[crate::emit::targets::Target],
