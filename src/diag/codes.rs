@@ -446,6 +446,30 @@ codes! {
         "something in the OpenAPI document cannot be carried into service.toml",
         "cookie parameters are left out (3 places: …)",
         "describe it in service.toml, or accept that it is left out";
+    ImportOperationSkipped = "W-import-operation-skipped", warning, "import",
+        "an operation is not imported: the agent documents do not describe its method (HEAD, OPTIONS, TRACE, QUERY), or its path cannot be written as a URL path",
+        "HEAD, OPTIONS, TRACE and QUERY operations are skipped (2 places: …)",
+        "describe it by hand in service.toml, or accept that it is left out";
+    ImportRefMissing = "W-import-ref-missing", warning, "import",
+        "a `$ref` names a file that does not exist: what it refers to is read as a schema that allows any value",
+        "`schemas/pet.yaml#/Pet` names the file schemas/pet.yaml, which does not exist",
+        "add the file beside the document, or fix the reference";
+    ImportAuthLost = "W-import-auth-lost", warning, "import",
+        "a security requirement or scheme of the OpenAPI document cannot be held as it is: described in words, one flow left out, or schemes required together published as alternatives",
+        "security scheme `oauth`: its implicit flow lacks an https authorizationUrl or tokenUrl; that flow is left out",
+        "set [auth] in service.toml to describe it exactly";
+    ImportTextWithheld = "W-import-text-withheld", warning, "import",
+        "an operation description is not carried into `details`: it quotes a credential-like value, holds an invisible character, or reads like an instruction to the agent",
+        "operation descriptions that read like an instruction to the agent are not carried into `details` (2 places: …)",
+        "rewrite the description in the OpenAPI document, or set `details` in service.toml";
+    ImportRandomLeftOut = "W-import-random-left-out", warning, "import",
+        "values that look like random tokens (no known key format) are left out of examples, defaults, enums and descriptions; known key formats stay errors",
+        "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out",
+        "nothing to do if they are not secrets; if they are, take them out of the document and rotate them";
+    ImportTextShortened = "W-import-text-shortened", warning, "import",
+        "a title or description is longer than the service.toml key that holds it, and is shortened",
+        "the title is shortened to 100 characters for `service.name`",
+        "set a shorter one in service.toml";
     ImportFiltered = "W-import-filtered", warning, "import",
         "`[source] include/exclude` leave operations out, or apply to nothing",
         "12 of 40 operations left out by [source] include/exclude",

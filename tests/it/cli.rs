@@ -527,6 +527,45 @@ fn document_with_repeated_findings(dir: &Path) -> std::path::PathBuf {
     path
 }
 
+/// Each kind of import finding has its own code, so allowing one leaves the others reporting.
+#[test]
+fn allowing_one_kind_of_import_finding_leaves_the_others() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = document_with_repeated_findings(work.path());
+    let codes = |extra: &[&str]| -> Vec<String> {
+        let (code, stdout, _) = run(wellgen()
+            .arg("check")
+            .arg(&spec)
+            .args(["--format", "json"])
+            .args(extra));
+        assert_eq!(code, 0, "{stdout}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let mut codes: Vec<String> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .filter(|c| c.starts_with("W-import"))
+            .collect();
+        codes.sort();
+        codes.dedup();
+        codes
+    };
+    assert_eq!(
+        codes(&[]),
+        ["W-import-lost", "W-import-operation-skipped"],
+        "the HEAD operations and the shadowed parameter are two rules"
+    );
+    assert_eq!(
+        codes(&["--allow", "W-import-operation-skipped"]),
+        ["W-import-lost"]
+    );
+    assert_eq!(
+        codes(&["--allow", "W-import-lost"]),
+        ["W-import-operation-skipped"]
+    );
+}
+
 /// A finding of the import at several places is one diagnostic per place, each place once:
 /// grouped on the terminal, every one with `--verbose` (on `import` too) and in `--format json`.
 #[test]
@@ -565,7 +604,7 @@ fn findings_of_the_import_are_one_diagnostic_per_place_each_place_once() {
     // The terminal: the place leads the line, the rest of a kind is counted.
     let (_, _, grouped) = run(wellgen().arg("check").arg(&spec));
     let head = format!(
-        "{}#/paths/~1things0/head: warning[W-import-lost]: HEAD",
+        "{}#/paths/~1things0/head: warning[W-import-operation-skipped]: HEAD",
         spec.display()
     );
     assert!(grouped.contains(&head), "{grouped}");

@@ -2340,7 +2340,7 @@ fn a_missing_sibling_file_is_a_warning_and_an_open_schema() {
     let stderr = String::from_utf8_lossy(&built.stderr);
     assert_eq!(built.status.code(), Some(0), "{stderr}");
     assert!(
-        stderr.contains("warning[W-import-lost]") && stderr.contains("schemas/notes.yaml"),
+        stderr.contains("warning[W-import-ref-missing]") && stderr.contains("schemas/notes.yaml"),
         "{stderr}"
     );
     assert!(dir.path().join("dist/openapi.json").is_file());

@@ -83,6 +83,10 @@ pub const RETURNS_MAX: usize = 300;
 
 const METHODS: [&str; 5] = ["get", "put", "post", "delete", "patch"];
 const SKIPPED_METHODS: [&str; 4] = ["head", "options", "trace", "query"];
+const SKIPPED_METHOD: Finding = Finding::new(
+    Code::ImportOperationSkipped,
+    "HEAD, OPTIONS, TRACE and QUERY operations are skipped: the agent documents describe GET, POST, PUT, PATCH and DELETE",
+);
 
 /// Lowers a loaded document. Errors go to `diags`; `None` when any was found.
 pub fn lower(
@@ -129,11 +133,35 @@ fn lower_on(
 /// threads would cost more than they save.
 const PARALLEL_FROM: usize = 128;
 
+/// A finding the import meets at many places: one diagnostic each, grouped by the renderer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Finding {
+    /// First: findings are reported in the order of their texts.
+    pub(super) text: &'static str,
+    pub(super) code: Code,
+}
+
+impl Finding {
+    /// Something left out, to describe in service.toml or accept.
+    pub(super) const fn lost(text: &'static str) -> Self {
+        Self::new(Code::ImportLost, text)
+    }
+
+    /// A rewrite into a form the model holds: said, but nothing to act on.
+    pub(super) const fn adjusted(text: &'static str) -> Self {
+        Self::new(Code::ImportAdjusted, text)
+    }
+
+    pub(super) const fn new(code: Code, text: &'static str) -> Self {
+        Self { text, code }
+    }
+}
+
 /// What the import reported over a stretch of it, in the order it found it.
 #[derive(Default)]
 pub(super) struct Sink {
     diags: Diagnostics,
-    notes: BTreeMap<&'static str, Vec<String>>,
+    notes: BTreeMap<Finding, Vec<String>>,
     deferred: Vec<(String, Diagnostic)>,
 }
 
@@ -147,7 +175,7 @@ pub(super) struct Lx<'a> {
     /// The errors the caller's diagnostics held before the import.
     prior_errors: usize,
     /// Repeated, minor findings by kind, with their places: one diagnostic each at the end.
-    notes: BTreeMap<&'static str, Vec<String>>,
+    notes: BTreeMap<Finding, Vec<String>>,
     deferred: Vec<(String, Diagnostic)>,
     /// The `{placeholders}` of the path of the operation being imported: names only path
     /// parameters may take.
@@ -175,15 +203,13 @@ impl Lx<'_> {
         self.docs.describe(&node.place)
     }
 
-    pub(super) fn warn(&mut self, node: &Node, message: impl std::fmt::Display) {
+    pub(super) fn warn(&mut self, code: Code, node: &Node, message: impl std::fmt::Display) {
         let place = self.at(node);
-        self.diags.push(Diagnostic::new(
-            Code::ImportLost,
-            format!("{place}: {message}"),
-        ));
+        self.diags
+            .push(Diagnostic::new(code, format!("{place}: {message}")));
     }
 
-    pub(super) fn note(&mut self, kind: &'static str, node: &Node) {
+    pub(super) fn note(&mut self, kind: Finding, node: &Node) {
         let place = self.at(node);
         self.notes.entry(kind).or_default().push(place);
     }
@@ -193,17 +219,11 @@ impl Lx<'_> {
     /// reached twice (a path-level parameter, once from each of its operations) counts once.
     fn flush_notes(&mut self) {
         for (kind, places) in std::mem::take(&mut self.notes) {
-            // A rewrite into a form the model holds is said, but is nothing to act on.
-            let code = if super::operation::ADJUSTMENTS.contains(&kind) {
-                Code::ImportAdjusted
-            } else {
-                Code::ImportLost
-            };
             let mut seen = std::collections::HashSet::new();
             for place in places {
                 if seen.insert(place.clone()) {
                     self.diags
-                        .push(Diagnostic::new(code, kind).from(Origin::Document(place)));
+                        .push(Diagnostic::new(kind.code, kind.text).from(Origin::Document(place)));
                 }
             }
         }
@@ -228,7 +248,7 @@ impl Lx<'_> {
             };
             self.diags.push(
                 Diagnostic::new(
-                    Code::ImportLost,
+                    Code::ImportRefMissing,
                     format!(
                         "{}: `{}` names the file {file}, which does not exist{more}: what it refers to is read as a schema that allows any value (`{{}}`)",
                         first.at,
@@ -241,8 +261,14 @@ impl Lx<'_> {
     }
 
     /// A warning that setting `key` in service.toml makes moot.
-    fn defer_warning(&mut self, key: &str, node: &Node, message: impl std::fmt::Display) {
-        let d = Diagnostic::new(Code::ImportLost, format!("{}: {message}", self.at(node)));
+    fn defer_warning(
+        &mut self,
+        code: Code,
+        key: &str,
+        node: &Node,
+        message: impl std::fmt::Display,
+    ) {
+        let d = Diagnostic::new(code, format!("{}: {message}", self.at(node)));
         self.defer(key, d);
     }
 
@@ -364,10 +390,7 @@ impl Lx<'_> {
             for (method, op) in item.entries() {
                 let lower = method.to_ascii_lowercase();
                 if SKIPPED_METHODS.contains(&lower.as_str()) {
-                    self.note(
-                        "HEAD, OPTIONS, TRACE and QUERY operations are skipped: the agent documents describe GET, POST, PUT, PATCH and DELETE",
-                        &op,
-                    );
+                    self.note(SKIPPED_METHOD, &op);
                     continue;
                 }
                 if !METHODS.contains(&lower.as_str()) {
@@ -539,6 +562,7 @@ impl Lx<'_> {
             let (name, cut) = shorten(t, NAME_MAX);
             if cut {
                 self.defer_warning(
+                    Code::ImportTextShortened,
                     "service.name",
                     &info.child("title"),
                     format!("the title is shortened to {NAME_MAX} characters for `service.name`"),
@@ -578,6 +602,7 @@ impl Lx<'_> {
                 let (d, cut) = crate::text::summary(&t, SERVICE_DESCRIPTION_MAX);
                 if cut {
                     self.defer_warning(
+                        Code::ImportTextShortened,
                         "service.description",
                         &info.child("description"),
                         format!("the description is shortened to {SERVICE_DESCRIPTION_MAX} characters (after a sentence where one fits) for `service.description`; set a better one in service.toml"),
@@ -587,6 +612,7 @@ impl Lx<'_> {
             }
             None => name.as_ref().map(|n| {
                 self.defer_warning(
+                    Code::ImportLost,
                     "service.description",
                     &info,
                     format!(
@@ -637,7 +663,10 @@ impl Lx<'_> {
         if crate::values::url::check_https(url).is_ok() {
             Some(url.to_string())
         } else {
-            self.note("links that are not https URLs are left out", node);
+            self.note(
+                Finding::lost("links that are not https URLs are left out"),
+                node,
+            );
             None
         }
     }
@@ -747,7 +776,11 @@ impl Lx<'_> {
         };
         let mut schemes = string_list(root.get("schemes"));
         if schemes.is_empty() {
-            self.warn(&root.child("schemes"), "no `schemes`; assuming https");
+            self.warn(
+                Code::ImportLost,
+                &root.child("schemes"),
+                "no `schemes`; assuming https",
+            );
             schemes.push("https".into());
         }
         // https first, the others in the document's order.

@@ -7,14 +7,14 @@ use std::sync::Arc;
 
 use super::load::Version;
 use super::lower::{
-    Chosen, DESCRIPTION_MAX, Lx, PARAM_DESCRIPTION_MAX, RETURNS_MAX, first_example, pick_media,
-    string_list,
+    Chosen, DESCRIPTION_MAX, Finding, Lx, PARAM_DESCRIPTION_MAX, RETURNS_MAX, first_example,
+    pick_media, string_list,
 };
 use super::naming::{IdAllocator, capability_id, one_line, plural, shorten};
 use super::refs::{Expander, Node, Place};
 use super::schema::{coerce, compact, extra_keywords, fold_null, schema_type, to_toml, toml_shape};
 use crate::detect::secrets;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::service_toml as raw;
 use crate::text::{is_snake_case, plain_text, summary};
 use crate::values::GENERIC_ERRORS;
@@ -110,10 +110,7 @@ impl Lx<'_> {
             .and_then(|d| self.details(d, &description, op));
         // Nothing is lost where `details` keeps the whole text.
         if cut && details.is_none() {
-            self.note(
-                "operation descriptions are shortened to 200 characters at a word boundary",
-                op,
-            );
+            self.note(DESCRIPTION_SHORTENED, op);
         }
         self.placeholders = PathTemplate::parse(path)
             .map(|t| t.params().map(str::to_string).collect())
@@ -199,7 +196,10 @@ impl Lx<'_> {
         // would fail it.
         if secrets::find(&details).is_some() {
             self.note(
-                "operation descriptions that quote a credential-like value are not carried into `details`",
+                Finding::new(
+                    Code::ImportTextWithheld,
+                    "operation descriptions that quote a credential-like value are not carried into `details`",
+                ),
                 op,
             );
             return None;
@@ -208,7 +208,10 @@ impl Lx<'_> {
         // the publication check refuses.
         if crate::detect::hidden_char(&details).is_some() {
             self.note(
-                "operation descriptions holding an invisible character are not carried into `details`",
+                Finding::new(
+                    Code::ImportTextWithheld,
+                    "operation descriptions holding an invisible character are not carried into `details`",
+                ),
                 op,
             );
             return None;
@@ -217,7 +220,10 @@ impl Lx<'_> {
         // AGIS and MCP publish an intent made from the method and path instead.
         if crate::detect::injection(&details).is_some() {
             self.note(
-                "operation descriptions that read like an instruction to the agent are not carried into `details`",
+                Finding::new(
+                    Code::ImportTextWithheld,
+                    "operation descriptions that read like an instruction to the agent are not carried into `details`",
+                ),
                 op,
             );
             return None;
@@ -248,7 +254,7 @@ impl Lx<'_> {
             // `/send/?env/v1/partners/{partnerId}`: more path after the `?`, not a query
             // string; what the author meant there (`{env}`?) is a guess.
             if k.contains(['/', '{', '}']) {
-                self.warn(op, format!("operation skipped: its path `{path}` goes on after a `?` or `#`, which ends a URL path; describe it by hand in service.toml"));
+                self.warn(Code::ImportOperationSkipped, op, format!("operation skipped: its path `{path}` goes on after a `?` or `#`, which ends a URL path; describe it by hand in service.toml"));
                 return None;
             }
             if !is_query_name(k) || v.contains(|c: char| !c.is_ascii_graphic()) {
@@ -262,7 +268,9 @@ impl Lx<'_> {
         }
         if dropped {
             self.note(
-                "query-string parts written into paths that hold white space are dropped",
+                Finding::lost(
+                    "query-string parts written into paths that hold white space are dropped",
+                ),
                 op,
             );
         }
@@ -339,7 +347,7 @@ impl Lx<'_> {
             })
             .find(|c| !(c.is_ascii_alphanumeric() || "/-._~!$&'()*+,;=:@%".contains(*c)));
         if let Some(c) = literal {
-            self.warn(op, format!("operation skipped: its path `{path}` holds `{c}`, which a URL path cannot carry unencoded; describe it by hand in service.toml"));
+            self.warn(Code::ImportOperationSkipped, op, format!("operation skipped: its path `{path}` holds `{c}`, which a URL path cannot carry unencoded; describe it by hand in service.toml"));
             return None;
         }
         // A literal `:word` after a `/` would read as a parameter: escape nothing, just refuse.
@@ -353,7 +361,7 @@ impl Lx<'_> {
                 let why = PathTemplate::parse(&out).err().unwrap_or_else(|| {
                     "it mixes `{param}` with a segment starting with `:`".into()
                 });
-                self.warn(op, format!("operation skipped: its path `{path}` cannot be represented ({why}); describe it by hand in service.toml"));
+                self.warn(Code::ImportOperationSkipped, op, format!("operation skipped: its path `{path}` cannot be represented ({why}); describe it by hand in service.toml"));
                 None
             }
         }
@@ -394,6 +402,7 @@ impl Lx<'_> {
                 segments[i] = format!("{{{name}}}");
                 let repaired = segments.join("/");
                 self.warn(
+                    Code::ImportLost,
                     op,
                     format!("the path `{path}` declares path parameter `{name}` but has no `{{{name}}}`: read as `{repaired}`"),
                 );
@@ -468,7 +477,7 @@ impl Lx<'_> {
                     continue;
                 }
                 "cookie" => {
-                    self.note("cookie parameters are left out (agents send path, query, header and body values)", &node);
+                    self.note(Finding::lost("cookie parameters are left out (agents send path, query, header and body values)"), &node);
                     continue;
                 }
                 "header"
@@ -507,7 +516,7 @@ impl Lx<'_> {
             };
             if location == "path" && !named(&name) {
                 self.note(
-                    "path parameters that the path does not name are left out",
+                    Finding::lost("path parameters that the path does not name are left out"),
                     &node,
                 );
                 continue;
@@ -572,7 +581,7 @@ impl Lx<'_> {
     ) {
         if location(&value) != "body" {
             self.note(
-                "header and query parameters named like a path placeholder are left out (the placeholder is the path parameter)",
+                Finding::lost("header and query parameters named like a path placeholder are left out (the placeholder is the path parameter)"),
                 node,
             );
             return;
@@ -580,7 +589,7 @@ impl Lx<'_> {
         self.note(BODY_FIELD_RENAMED, node);
         let key = format!("body_{name}");
         if params.contains_key(&key) {
-            self.note("a parameter with the name of an earlier one (e.g. a body field named like a query parameter) is left out", node);
+            self.note(SAME_NAME_LEFT_OUT, node);
             return;
         }
         let mut value = value;
@@ -599,7 +608,10 @@ impl Lx<'_> {
         node: &Node,
     ) {
         if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            self.note("parameters whose names hold white space are left out", node);
+            self.note(
+                Finding::lost("parameters whose names hold white space are left out"),
+                node,
+            );
             return;
         }
         if table.location.as_deref() != Some("path") && self.placeholders.contains(&name) {
@@ -607,7 +619,7 @@ impl Lx<'_> {
             return;
         }
         if params.contains_key(&name) {
-            self.note("a parameter with the name of an earlier one (e.g. a body field named like a query parameter) is left out", node);
+            self.note(SAME_NAME_LEFT_OUT, node);
             return;
         }
         params.insert(name, raw::ParamValue::Table(Box::new(table)));
@@ -703,6 +715,7 @@ impl Lx<'_> {
                 .map(|n| format!("`{}`", one_line(n)))
                 .collect();
             self.warn(
+                Code::ImportLost,
                 node,
                 format!(
                     "`required` names {} that no property of the schema describes: kept as properties that take any value, since a call must send them",
@@ -800,7 +813,7 @@ impl Lx<'_> {
             dropped.set(true);
         }
         if dropped.get() {
-            self.note("defaults, examples, enum values and bounds that do not fit the parameter's type are left out", node);
+            self.note(Finding::lost("defaults, examples, enum values and bounds that do not fit the parameter's type are left out"), node);
         }
         let description = description
             .or_else(|| {
@@ -917,7 +930,7 @@ impl Lx<'_> {
                 }
             };
             for note in &made.notes {
-                self.note(note, op);
+                self.note(*note, op);
             }
             return Ok((Some(made.returns.clone()), made.schema.clone()));
         }
@@ -1361,18 +1374,6 @@ fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
 /// The note on values and words left out for looking random.
 /// What the import rewrites into a form the model holds, losing nothing an agent needs: said
 /// as one grouped note each (`N-import-adjusted`), where what it leaves out is a warning.
-pub(super) const ADJUSTMENTS: [&str; 9] = [
-    DESCRIBED_BY_PATH,
-    CONSTANT_QUERY,
-    PARAM_NAMES_CLEANED,
-    PATH_NAMES_SHARED,
-    BODY_FIELD_RENAMED,
-    FILE_AS_BINARY,
-    DEEP_OUTPUT_CUT,
-    EMPTY_BODY,
-    MISFIT_DEFAULTS,
-];
-
 /// A response schema made into `returns` and `output_schema`, with what making it reported,
 /// for every operation that returns the same `$ref` (`Documents::responses`).
 pub(super) struct Response {
@@ -1380,28 +1381,55 @@ pub(super) struct Response {
     schema: Option<Arc<Value>>,
     /// What the expansion copied: each reuse spends it again, as an expansion would.
     bytes: usize,
-    notes: Vec<&'static str>,
+    notes: Vec<Finding>,
 }
 
-const DESCRIBED_BY_PATH: &str =
-    "operations without summary or description are described by method and path";
-const CONSTANT_QUERY: &str = "query strings written into paths (`/rest?method=x`, `/search?q={q}`) become required query parameters, constant where a value is written";
-const PARAM_NAMES_CLEANED: &str =
-    "path parameter names are made of letters, digits, `_` and `-` (others became `_`)";
-const PATH_NAMES_SHARED: &str = "paths that differ from an earlier path only in parameter names take its names (OpenAPI holds one template per path)";
-const BODY_FIELD_RENAMED: &str = "body fields named like a path placeholder are renamed `body_<name>`, sent under their own name (`wire_name`; the placeholder is the path parameter)";
-const FILE_AS_BINARY: &str = "Swagger 2.0 `type: file` response schemas, not a JSON Schema type, are published as `{\"type\": \"string\", \"format\": \"binary\"}` in output_schema";
+const DESCRIBED_BY_PATH: Finding =
+    Finding::adjusted("operations without summary or description are described by method and path");
+const CONSTANT_QUERY: Finding = Finding::adjusted(
+    "query strings written into paths (`/rest?method=x`, `/search?q={q}`) become required query parameters, constant where a value is written",
+);
+const PARAM_NAMES_CLEANED: Finding = Finding::adjusted(
+    "path parameter names are made of letters, digits, `_` and `-` (others became `_`)",
+);
+const PATH_NAMES_SHARED: Finding = Finding::adjusted(
+    "paths that differ from an earlier path only in parameter names take its names (OpenAPI holds one template per path)",
+);
+const BODY_FIELD_RENAMED: Finding = Finding::adjusted(
+    "body fields named like a path placeholder are renamed `body_<name>`, sent under their own name (`wire_name`; the placeholder is the path parameter)",
+);
+const FILE_AS_BINARY: Finding = Finding::adjusted(
+    "Swagger 2.0 `type: file` response schemas, not a JSON Schema type, are published as `{\"type\": \"string\", \"format\": \"binary\"}` in output_schema",
+);
 /// The only body such a schema accepts is `{}`: leaving it out loses nothing.
-const EMPTY_BODY: &str =
-    "request bodies declared as an object with no properties (and no others allowed) are left out";
+const EMPTY_BODY: Finding = Finding::adjusted(
+    "request bodies declared as an object with no properties (and no others allowed) are left out",
+);
 /// A validator of the documents would refuse each of them whole for one such value.
-const MISFIT_DEFAULTS: &str = "schema defaults that are not values of their own schema (its type, format, pattern, enum or bounds) are left out";
-const UNKNOWN_REQUIRED_OUT: &str =
-    "`required` names that no property of the response schema has are dropped from output_schema";
-const FOREIGN_PATTERNS: &str = "schema patterns that not every JSON Schema validator reads are left out: another regex dialect than ECMA-262 (inline `(?i)` flags, `\\p{Alnum}`), or what Python's `re` cannot read (`\\p{L}`, `\\x{60}`)";
-const DEEP_OUTPUT_CUT: &str = "response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema";
+const MISFIT_DEFAULTS: Finding = Finding::adjusted(
+    "schema defaults that are not values of their own schema (its type, format, pattern, enum or bounds) are left out",
+);
+const UNKNOWN_REQUIRED_OUT: Finding = Finding::lost(
+    "`required` names that no property of the response schema has are dropped from output_schema",
+);
+const FOREIGN_PATTERNS: Finding = Finding::lost(
+    "schema patterns that not every JSON Schema validator reads are left out: another regex dialect than ECMA-262 (inline `(?i)` flags, `\\p{Alnum}`), or what Python's `re` cannot read (`\\p{L}`, `\\x{60}`)",
+);
+const DEEP_OUTPUT_CUT: Finding = Finding::adjusted(
+    "response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema",
+);
 
-pub(super) const RANDOM_LEFT_OUT: &str = "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors";
+pub(super) const RANDOM_LEFT_OUT: Finding = Finding::new(
+    Code::ImportRandomLeftOut,
+    "example, default and enum values, and words of descriptions, that look like random tokens (no known key format) are left out; known key formats stay errors",
+);
+const DESCRIPTION_SHORTENED: Finding = Finding::new(
+    Code::ImportTextShortened,
+    "operation descriptions are shortened to 200 characters at a word boundary",
+);
+const SAME_NAME_LEFT_OUT: Finding = Finding::lost(
+    "a parameter with the name of an earlier one (e.g. a body field named like a query parameter) is left out",
+);
 
 /// Plain text with its white space tidied: each line's spaces folded, paragraphs apart by one
 /// blank line, the lines of a paragraph joined into one unless a line starts a list item

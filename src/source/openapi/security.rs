@@ -11,6 +11,7 @@ use super::load::Version;
 use super::lower::{Chosen, Lx};
 use super::naming::one_line;
 use super::refs::Node;
+use crate::diag::Code;
 use crate::source::service_toml as raw;
 
 /// Where a scheme's credential travels: two schemes of one requirement that share it are met
@@ -54,6 +55,7 @@ impl Lx<'_> {
                 return (None, None);
             };
             self.warn(
+                Code::ImportAuthLost,
                 root,
                 format!(
                     "the document requires the security scheme `{}` but declares none; it is published as described in words",
@@ -274,6 +276,7 @@ impl Lx<'_> {
         }
         if let Some((at, names)) = other {
             self.warn(
+                Code::ImportAuthLost,
                 &at,
                 format!(
                     "requests may send {} together, but the model holds one requirement of \
@@ -451,6 +454,7 @@ impl Lx<'_> {
     /// The closest honest description of a malformed scheme, and its one warning.
     fn malformed(&mut self, node: &Node, name: &str, why: &str, what: String) -> Imported {
         self.warn(
+            Code::ImportAuthLost,
             node,
             format!(
                 "security scheme `{}` is malformed ({why}): published as `type = \"other\"`, described in words; set [auth] in service.toml to describe it exactly",
@@ -484,6 +488,7 @@ impl Lx<'_> {
         }
         if let Some(why) = broken {
             self.warn(
+                Code::ImportAuthLost,
                 node,
                 format!(
                     "security scheme `{}`: {why}; that flow is left out",
