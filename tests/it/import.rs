@@ -904,6 +904,18 @@ paths:
       operationId: listPets
       responses:
         '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Pet'}}}}}
+  /owners/{id}/pets:
+    get:
+      operationId: listOwnerPets
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Pet'}}}}}
+  /shops/{id}/pets:
+    get:
+      operationId: listShopPets
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, maxItems: 9, items: {$ref: '#/components/schemas/Pet'}}}}}
 components:
   schemas:
     Pet:
@@ -928,6 +940,12 @@ components:
     let list = cap(doc, "list_pets").output_schema.as_ref().unwrap();
     assert!(!std::sync::Arc::ptr_eq(a, list));
     assert_eq!(list["items"], **a);
+    // An inline schema written alike is made once too; one written otherwise is its own.
+    let owners = cap(doc, "list_owner_pets").output_schema.as_ref().unwrap();
+    assert!(std::sync::Arc::ptr_eq(list, owners), "the same inline text");
+    let shops = cap(doc, "list_shop_pets").output_schema.as_ref().unwrap();
+    assert!(!std::sync::Arc::ptr_eq(list, shops));
+    assert_eq!(shops["maxItems"], 9, "{shops}");
     // Each finding of the one making is reported at every operation it reached.
     for needle in ["regex dialect", "`required` names that no property"] {
         let mut places: Vec<&str> = diags
@@ -942,9 +960,11 @@ components:
         assert_eq!(
             places,
             [
+                "openapi#/paths/~1owners~1{id}~1pets/get",
                 "openapi#/paths/~1pets/get",
                 "openapi#/paths/~1pets~1{id}/get",
-                "openapi#/paths/~1pets~1{id}/put"
+                "openapi#/paths/~1pets~1{id}/put",
+                "openapi#/paths/~1shops~1{id}~1pets/get"
             ],
             "{needle}"
         );

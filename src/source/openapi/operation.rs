@@ -910,11 +910,14 @@ impl Lx<'_> {
                 continue;
             }
             let noun = self.noun(&schema)?;
-            // A `$ref` made into a response once is the same for every operation returning it.
-            let key = schema
-                .str("$ref")
-                .filter(|_| self.docs.remembers())
-                .map(|r| (schema.place.file, r.to_string()));
+            // A schema made into a response once is the same for every operation returning it:
+            // what it makes depends on its text and its file alone.
+            let key = self
+                .docs
+                .remembers()
+                .then(|| response_key(schema.value()))
+                .flatten()
+                .map(|k| (schema.place.file, k));
             let made = match key.as_ref().and_then(|k| self.docs.responses.get(k)) {
                 Some(made) if made.bytes <= self.docs.expansion_left() => {
                     let made = Arc::clone(made);
@@ -1430,6 +1433,19 @@ const DESCRIPTION_SHORTENED: Finding = Finding::new(
 const SAME_NAME_LEFT_OUT: Finding = Finding::lost(
     "a parameter with the name of an earlier one (e.g. a body field named like a query parameter) is left out",
 );
+
+/// What a success response's schema is remembered by (`Documents::responses`): its `$ref`, or
+/// the text of a small inline schema (`{"type": "array", "items": {"$ref": …}}`, repeated by
+/// every list operation of many APIs), told apart by their first character.
+fn response_key(schema: &Value) -> Option<String> {
+    /// Larger inline schemas are rarely repeated, and cost more to key than they save.
+    const INLINE_MAX: usize = 1024;
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        return Some(format!("${r}"));
+    }
+    (super::refs::size_at_most(schema, INLINE_MAX) <= INLINE_MAX)
+        .then(|| format!("{{{}", serde_json::to_string(schema).unwrap_or_default()))
+}
 
 /// Plain text with its white space tidied: each line's spaces folded, paragraphs apart by one
 /// blank line, the lines of a paragraph joined into one unless a line starts a list item

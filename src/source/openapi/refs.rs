@@ -1020,7 +1020,7 @@ impl<'a> Expander<'a> {
 
 /// The size of `value` as compact JSON, roughly, counting no further than `limit + 1` (so a
 /// huge value costs no more to measure than the budget it would exceed).
-fn size_at_most(value: &Value, limit: usize) -> usize {
+pub(super) fn size_at_most(value: &Value, limit: usize) -> usize {
     let mut size = 0usize;
     let mut todo = vec![value];
     while let Some(v) = todo.pop() {
