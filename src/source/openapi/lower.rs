@@ -1115,6 +1115,28 @@ mod tests {
     }
 
     #[test]
+    fn threads_share_the_response_schemas_they_make() {
+        let doc = big_api(3, false);
+        let mut docs = Documents::new(None, "big.json", doc.clone());
+        let mut diags = Diagnostics::default();
+        let options = super::super::Options::default();
+        let imported = lower_on(&mut docs, Version::OpenApi30, &options, &mut diags, 4).unwrap();
+        let pages: Vec<&std::sync::Arc<Value>> = imported
+            .doc
+            .capabilities
+            .iter()
+            .filter_map(|c| c.output_schema.as_ref())
+            .collect();
+        assert!(pages.len() > PARALLEL_FROM, "{}", pages.len());
+        // Every operation returns `Page`: one schema, whichever thread made it first.
+        assert!(
+            pages.iter().all(|p| std::sync::Arc::ptr_eq(p, pages[0])),
+            "{} operations hold more than one copy",
+            pages.len()
+        );
+    }
+
+    #[test]
     fn threads_that_spend_the_expansion_budget_together_fail_as_one_does() {
         // Each operation copies about 130 KB of enum: the 400 are over the 32 MB budget, which
         // neither half of them reaches alone.

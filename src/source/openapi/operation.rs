@@ -918,16 +918,27 @@ impl Lx<'_> {
                 .then(|| response_key(schema.value()))
                 .flatten()
                 .map(|k| (schema.place.file, k));
-            let made = match key.as_ref().and_then(|k| self.docs.responses.get(k)) {
+            let responses = || {
+                self.docs
+                    .responses
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+            };
+            let known = key.as_ref().and_then(|k| responses().get(k).cloned());
+            let made = match known {
                 Some(made) if made.bytes <= self.docs.expansion_left() => {
-                    let made = Arc::clone(made);
                     self.docs.spend(made.bytes);
                     made
                 }
                 _ => {
                     let made = Arc::new(self.make_response(&schema, &noun)?);
                     if let Some(key) = key {
-                        self.docs.responses.insert(key, Arc::clone(&made));
+                        self.docs
+                            .responses
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .entry(key)
+                            .or_insert_with(|| Arc::clone(&made));
                     }
                     made
                 }

@@ -15,6 +15,9 @@ use crate::diag::{Code, Diagnostic};
 use crate::json::Field;
 use crate::values::schema_names::{self, SchemaNames};
 
+/// The responses made so far ([`Documents::responses`]).
+pub(super) type Responses = HashMap<(usize, String), Arc<super::operation::Response>>;
+
 /// A place in one of the loaded documents: the file's index and a JSON pointer (`/paths/…`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Place {
@@ -181,10 +184,12 @@ pub struct Documents {
     expanded: HashMap<(Place, usize, usize), Arc<Expanded>>,
     /// Off only where tests compare remembered expansions with plain ones.
     remember: bool,
-    /// Each response schema that is a `$ref`, as made for the first operation returning it, for
-    /// the next ones (`Lx::response`): a big API returns one resource from many operations
-    /// (Stripe's 417 operations return 203 schemas), and the model then holds it once.
-    pub(super) responses: HashMap<(usize, String), Arc<super::operation::Response>>,
+    /// Each response schema, by its file and `$ref` or small inline text, as made for the first
+    /// operation returning it, for the next ones (`Lx::response`): a big API returns one
+    /// resource from many operations (Stripe's 417 operations return 203 schemas), and the
+    /// model then holds it once. Shared by every view: what a schema makes depends on its text
+    /// and file alone, whichever thread makes it.
+    pub(super) responses: Arc<Mutex<Responses>>,
     /// The names of the component schemas expanded so far (`values::schema_names`).
     pub schema_names: SchemaNames,
 }
@@ -253,7 +258,7 @@ impl Documents {
             expansion_limit: expansion_limit(0),
             expanded: HashMap::new(),
             remember: true,
-            responses: HashMap::new(),
+            responses: Arc::default(),
             schema_names: SchemaNames::default(),
         }
     }
@@ -288,8 +293,8 @@ impl Documents {
     }
 
     /// Another view of the same documents, for an importer on another thread: the files loaded
-    /// so far (shared, not copied) and the expansion budget as it is now, with remembered
-    /// expansions of its own. Its expansion spending is its own too
+    /// so far and the responses made (shared, not copied) and the expansion budget as it is
+    /// now, with remembered expansions of its own. Its expansion spending is its own too
     /// ([`Documents::expansion_left`]); files it reads are shared with every view, and count
     /// against the one input limit.
     pub fn fork(&self) -> Self {
@@ -301,7 +306,7 @@ impl Documents {
             expansion_limit: self.expansion_limit,
             expanded: HashMap::new(),
             remember: self.remember,
-            responses: HashMap::new(),
+            responses: Arc::clone(&self.responses),
             schema_names: SchemaNames::default(),
         }
     }
@@ -336,6 +341,12 @@ impl Documents {
         loaded.input_left = mark.input_left;
         loaded.failures = mark.failures;
         loaded.missing.truncate(mark.missing);
+        // Made while files were read in another order: one may hold `{}` for a file this
+        // thread will read, or be refused.
+        self.responses
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 
     /// Every ref met so far to a file that does not exist, sorted and without repeats: the
