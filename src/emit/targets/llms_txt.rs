@@ -10,6 +10,7 @@ use crate::diag::Diagnostics;
 use crate::emit::targets::{self, Descriptor, Document, Relation};
 use crate::emit::{Artifact, Serving, Target};
 use crate::model::{Auth, Capability, KeyPlace, Service};
+use crate::text::one_line;
 
 pub const PATH: &str = "/llms.txt";
 pub const SERVING: Serving = Serving {
@@ -280,10 +281,6 @@ fn optional_links(service: &Service) -> Vec<Link<'_>> {
 
 /// Text on one line, white space runs collapsed: the parser reads titles, the summary and
 /// notes line by line.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// A URL the link pattern `[^)]+` reads whole: parentheses are percent-encoded (URLs here are
 /// checked absolute https without white space, so nothing else can end the link early).
 fn link_url(url: &str) -> String {

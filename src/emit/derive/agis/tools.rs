@@ -116,26 +116,14 @@ pub fn destroys(c: &Capability) -> bool {
         .any(|w| DESTROYING.iter().any(|d| w.starts_with(d)))
 }
 
-/// The lowercase words of an id, a path segment or a word of prose: split at anything not a
-/// letter and where a lowercase letter meets a capital (`bulkDelete`).
+/// The lowercase words of an id, a path segment or a word of prose (`bulkDelete`,
+/// `bulk-delete`): its [`snake_case`](crate::text::snake_case) split at `_`.
 fn words(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut word = String::new();
-    let mut prev_lower = false;
-    for ch in text.chars() {
-        let boundary = !ch.is_alphabetic() || (prev_lower && ch.is_uppercase());
-        if boundary && !word.is_empty() {
-            out.push(std::mem::take(&mut word));
-        }
-        if ch.is_alphabetic() {
-            word.extend(ch.to_lowercase());
-        }
-        prev_lower = ch.is_lowercase();
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
+    crate::text::snake_case(text)
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 #[cfg(test)]
@@ -177,7 +165,8 @@ mod tests {
         assert_eq!(words("bulk-delete"), ["bulk", "delete"]);
         assert_eq!(words("bulkDelete"), ["bulk", "delete"]);
         assert_eq!(words("Deletes,"), ["deletes"]);
-        assert_eq!(words("v1"), ["v"]);
+        assert_eq!(words("v1"), ["v1"]);
+        assert_eq!(words("HTTPDelete"), ["http", "delete"]);
     }
 
     /// Operations of the shared corpus (Discord, Stripe, Twilio, GitHub): what each says it does.

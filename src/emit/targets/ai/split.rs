@@ -192,15 +192,7 @@ fn unique(slug: String, taken: &[String]) -> String {
 
 /// `text` cut to `max` characters at a word boundary when it is longer.
 fn fit(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(max - 1).collect();
-    let cut = match cut.rfind(' ') {
-        Some(i) if i > max / 2 => cut[..i].to_string(),
-        _ => cut,
-    };
-    format!("{}…", cut.trim_end())
+    crate::text::shorten(text, max).0
 }
 
 /// A service's capabilities in parts of at most 64 KB and 100 capabilities each, and the
