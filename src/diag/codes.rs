@@ -501,6 +501,10 @@ codes! {
         "a capability's `details` is published shortened to 2000 characters",
         "`capabilities.0.details` is longer than 2000 characters: published cut after the last sentence (else word) within them",
         "shorten it; put long documentation behind a link";
+    ImportDerived = "N-import-derived", note, "import",
+        "the OpenAPI document lacks a value service.toml needs, and the import derives it: the service's name from its server's host, its description from its name, https for a Swagger 2.0 document without `schemes`",
+        "no `info.title`: the service is named `api.example.com` after its server",
+        "nothing to do; set the value in service.toml to choose another";
     ImportAdjusted = "N-import-adjusted", note, "import",
         "the import rewrote something of the OpenAPI document into a form the model holds, losing nothing an agent needs",
         "query strings written into paths (`/rest?method=x`) become required constant query parameters (2 places: …)",

@@ -1331,7 +1331,7 @@ fn cases() -> Vec<Case> {
         case(
             "OpenAPI: no title (named after its server)",
             Input::openapi(&OPENAPI.replace("  title: Todos\n", ""), ai),
-            "W-import-lost",
+            "N-import-derived",
             "set `name` under [service] in service.toml",
             |i| i.service(|_| "[service]\nname = \"Todos\"\n".into()),
         ),

@@ -203,7 +203,7 @@ impl Lx<'_> {
         self.docs.describe(&node.place)
     }
 
-    pub(super) fn warn(&mut self, code: Code, node: &Node, message: impl std::fmt::Display) {
+    pub(super) fn report(&mut self, code: Code, node: &Node, message: impl std::fmt::Display) {
         let place = self.at(node);
         self.diags
             .push(Diagnostic::new(code, format!("{place}: {message}")));
@@ -260,8 +260,8 @@ impl Lx<'_> {
         }
     }
 
-    /// A warning that setting `key` in service.toml makes moot.
-    fn defer_warning(
+    /// A diagnostic at `node` that setting `key` in service.toml makes moot.
+    fn defer_report(
         &mut self,
         code: Code,
         key: &str,
@@ -563,7 +563,7 @@ impl Lx<'_> {
         let name = title.as_ref().map(|t| {
             let (name, cut) = shorten(t, NAME_MAX);
             if cut {
-                self.defer_warning(
+                self.defer_report(
                     Code::ImportTextShortened,
                     "service.name",
                     &info.child("title"),
@@ -576,7 +576,7 @@ impl Lx<'_> {
         let name = name.or_else(|| {
             let host = named_host(root)?;
             let d = Diagnostic::new(
-                Code::ImportLost,
+                Code::ImportDerived,
                 format!(
                     "{}: no `info.title`: the service is named `{host}` after its server",
                     self.at(&info)
@@ -603,7 +603,7 @@ impl Lx<'_> {
             Some(t) => {
                 let (d, cut) = crate::text::summary(&t, SERVICE_DESCRIPTION_MAX);
                 if cut {
-                    self.defer_warning(
+                    self.defer_report(
                         Code::ImportTextShortened,
                         "service.description",
                         &info.child("description"),
@@ -613,8 +613,8 @@ impl Lx<'_> {
                 Some(d)
             }
             None => name.as_ref().map(|n| {
-                self.defer_warning(
-                    Code::ImportLost,
+                self.defer_report(
+                    Code::ImportDerived,
                     "service.description",
                     &info,
                     format!(
@@ -778,8 +778,8 @@ impl Lx<'_> {
         };
         let mut schemes = string_list(root.get("schemes"));
         if schemes.is_empty() {
-            self.warn(
-                Code::ImportLost,
+            self.report(
+                Code::ImportDerived,
                 &root.child("schemes"),
                 "no `schemes`; assuming https",
             );

@@ -254,7 +254,7 @@ impl Lx<'_> {
             // `/send/?env/v1/partners/{partnerId}`: more path after the `?`, not a query
             // string; what the author meant there (`{env}`?) is a guess.
             if k.contains(['/', '{', '}']) {
-                self.warn(Code::ImportOperationSkipped, op, format!("operation skipped: its path `{path}` goes on after a `?` or `#`, which ends a URL path; describe it by hand in service.toml"));
+                self.report(Code::ImportOperationSkipped, op, format!("operation skipped: its path `{path}` goes on after a `?` or `#`, which ends a URL path; describe it by hand in service.toml"));
                 return None;
             }
             if !is_query_name(k) || v.contains(|c: char| !c.is_ascii_graphic()) {
@@ -347,7 +347,7 @@ impl Lx<'_> {
             })
             .find(|c| !(c.is_ascii_alphanumeric() || "/-._~!$&'()*+,;=:@%".contains(*c)));
         if let Some(c) = literal {
-            self.warn(Code::ImportOperationSkipped, op, format!("operation skipped: its path `{path}` holds `{c}`, which a URL path cannot carry unencoded; describe it by hand in service.toml"));
+            self.report(Code::ImportOperationSkipped, op, format!("operation skipped: its path `{path}` holds `{c}`, which a URL path cannot carry unencoded; describe it by hand in service.toml"));
             return None;
         }
         // A literal `:word` after a `/` would read as a parameter: escape nothing, just refuse.
@@ -361,7 +361,7 @@ impl Lx<'_> {
                 let why = PathTemplate::parse(&out).err().unwrap_or_else(|| {
                     "it mixes `{param}` with a segment starting with `:`".into()
                 });
-                self.warn(Code::ImportOperationSkipped, op, format!("operation skipped: its path `{path}` cannot be represented ({why}); describe it by hand in service.toml"));
+                self.report(Code::ImportOperationSkipped, op, format!("operation skipped: its path `{path}` cannot be represented ({why}); describe it by hand in service.toml"));
                 None
             }
         }
@@ -401,7 +401,7 @@ impl Lx<'_> {
                 let mut segments: Vec<String> = segments.iter().map(|s| s.to_string()).collect();
                 segments[i] = format!("{{{name}}}");
                 let repaired = segments.join("/");
-                self.warn(
+                self.report(
                     Code::ImportLost,
                     op,
                     format!("the path `{path}` declares path parameter `{name}` but has no `{{{name}}}`: read as `{repaired}`"),
@@ -714,7 +714,7 @@ impl Lx<'_> {
                 .iter()
                 .map(|n| format!("`{}`", one_line(n)))
                 .collect();
-            self.warn(
+            self.report(
                 Code::ImportLost,
                 node,
                 format!(

@@ -54,7 +54,7 @@ impl Lx<'_> {
             let Some(first) = referenced.first() else {
                 return (None, None);
             };
-            self.warn(
+            self.report(
                 Code::ImportAuthLost,
                 root,
                 format!(
@@ -275,7 +275,7 @@ impl Lx<'_> {
             }
         }
         if let Some((at, names)) = other {
-            self.warn(
+            self.report(
                 Code::ImportAuthLost,
                 &at,
                 format!(
@@ -453,7 +453,7 @@ impl Lx<'_> {
 
     /// The closest honest description of a malformed scheme, and its one warning.
     fn malformed(&mut self, node: &Node, name: &str, why: &str, what: String) -> Imported {
-        self.warn(
+        self.report(
             Code::ImportAuthLost,
             node,
             format!(
@@ -487,7 +487,7 @@ impl Lx<'_> {
             return self.malformed(node, name, &why, "OAuth 2".into());
         }
         if let Some(why) = broken {
-            self.warn(
+            self.report(
                 Code::ImportAuthLost,
                 node,
                 format!(
