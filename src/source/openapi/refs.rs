@@ -1344,7 +1344,7 @@ mod tests {
             ("%zz", "%zz"),
             ("%%41", "%A"),
             ("%\u{e9}", "%\u{e9}"),
-            // `u8::from_str_radix` took a sign, so the hand decoder read `%+1` as byte 1.
+            // `u8::from_str_radix` takes a sign: `%+1` is not byte 1.
             ("%+1", "%+1"),
             // Not UTF-8 once decoded: the whole text is kept as written.
             ("%e9", "%e9"),

@@ -282,7 +282,7 @@ pub fn coerce(kind: ParamType, v: &Value) -> Option<Value> {
 }
 
 /// JSON as a service.toml could hold it, in place: what `to_toml` then `to_json` would give,
-/// without building the TOML tree (on a large API that round trip was a third of the import).
+/// without building the TOML tree (on a large API that round trip costs a third of the import).
 /// `null` is left out everywhere (false: drop this value); an integer beyond `i64` becomes a
 /// float, as in TOML.
 pub fn toml_shape(v: &mut Value) -> bool {

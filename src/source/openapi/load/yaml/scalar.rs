@@ -68,7 +68,7 @@ pub fn key(value: Value) -> Option<String> {
 }
 
 /// The string at exactly its length (the parser grows it as it reads): a document's strings
-/// take what they took when read through serde_norway.
+/// take no more than their text.
 fn owned(text: String) -> String {
     if text.capacity() == text.len() {
         text
