@@ -43,6 +43,9 @@ pub struct Options {
     pub site_url: Option<String>,
     /// Codes silenced by `--allow`, added to service.toml's `[check] allow`.
     pub allow: Vec<String>,
+    /// `SOURCE_DATE_EPOCH` of the build environment: /api/discovery's date where the source
+    /// gives none.
+    pub source_date_epoch: Option<String>,
 }
 
 /// A compile's result. `artifacts` is empty unless `diags` has no error.
@@ -191,6 +194,7 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
     let mut build = Build {
         host: options.host.or(env_host.map(|e| e.host)),
         site: &options.site_files,
+        source_date_epoch: options.source_date_epoch.as_deref(),
         ..Build::of(&choice.targets)
     };
     build.route_left_out =

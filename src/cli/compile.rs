@@ -206,6 +206,7 @@ fn read_and_compile(input: &Input, path: PathBuf, openapi: Option<PathBuf>) -> R
         },
         site_url: input.site_url.clone(),
         allow: input.allow.clone(),
+        source_date_epoch: std::env::var("SOURCE_DATE_EPOCH").ok(),
     };
     let sources = Sources {
         path: &path,

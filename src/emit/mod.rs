@@ -95,6 +95,8 @@ pub struct Build<'a> {
     /// The site's own files in the output folder that a document lists (those the last build's
     /// manifest does not list).
     pub site: &'a SiteFiles,
+    /// `SOURCE_DATE_EPOCH` (`pipeline::Options::source_date_epoch`).
+    pub source_date_epoch: Option<&'a str>,
 }
 
 /// The files of an output folder that holds none of the site's own.
@@ -115,6 +117,7 @@ impl<'a> Build<'a> {
             host: None,
             route_left_out: false,
             site: &NO_SITE_FILES,
+            source_date_epoch: None,
         }
     }
 

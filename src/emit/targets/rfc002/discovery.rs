@@ -33,11 +33,10 @@ struct Endpoint<'a> {
     description: &'a str,
 }
 
-/// `generatedAt`: the one value /api/discovery derives, and its warnings. Reads
-/// `SOURCE_DATE_EPOCH` here, so rendering depends on nothing but the model and this value.
-pub fn lower(service: &Service, diags: &mut Diagnostics) -> String {
-    let epoch = std::env::var("SOURCE_DATE_EPOCH").ok();
-    super::generated_at(service.meta.last_updated.as_ref(), epoch.as_deref(), diags)
+/// `generatedAt`: the one value /api/discovery derives (from the source, else `epoch`, the
+/// build's `SOURCE_DATE_EPOCH`), and its warnings.
+pub fn lower(service: &Service, epoch: Option<&str>, diags: &mut Diagnostics) -> String {
+    super::generated_at(service.meta.last_updated.as_ref(), epoch, diags)
 }
 
 pub fn render(service: &Service, generated_at: &str) -> Vec<u8> {

@@ -66,7 +66,7 @@ pub struct Lowered {
 pub fn lower(service: &Service, build: &Build, diags: &mut Diagnostics) -> Lowered {
     let links = Links::new(service, build);
     let agents = agents_json::lower(service, diags);
-    let generated_at = discovery::lower(service, diags);
+    let generated_at = discovery::lower(service, build.source_date_epoch, diags);
     Lowered {
         links,
         agents,
