@@ -190,8 +190,9 @@ struct Annotations {
     idempotent_hint: Option<bool>,
 }
 
-/// The tools are the shared derivation's endpoints under their tool names; the document is
-/// made by the size pass ([`fit`]), where its size against a large source's budget is reported.
+/// The tools are the shared derivation's endpoints under their tool names; a large source's
+/// document is made by the size pass ([`fit`]), where its size against the source's budget is
+/// reported, and any other by `render`.
 pub struct Lowered<'a> {
     pub derived: &'a Derived<'a>,
     body: Fitted<Arc<Vec<u8>>>,
@@ -246,10 +247,27 @@ pub fn lower<'a>(derived: &'a Derived<'a>, diags: &mut Diagnostics) -> Lowered<'
     }
 }
 
-/// The size pass: the document, sized against a large source (`document`).
+/// The size pass: the document of a large source, sized against its budget (`document`).
 pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
-    let body = document(lowered.derived, service, diags);
-    lowered.body.set(body.into());
+    if let Some(budget) = source_budget(service) {
+        let body = document(lowered.derived, service, budget, diags);
+        lowered.body.set(body.into());
+    }
+}
+
+/// The tools/list result, every tool whole.
+fn list(derived: &Derived, calls: &Calls) -> ListToolsResult {
+    ListToolsResult {
+        result_type: "complete",
+        tools: derived
+            .endpoints
+            .iter()
+            .zip(&derived.tool_names)
+            .map(|(e, t)| tool(e, t.name.clone(), calls, None))
+            .collect(),
+        ttl_ms: TTL_MS,
+        cache_scope: "public",
+    }
 }
 
 /// The tools/list result. A tool's `inputSchema` stands alone (it cannot reference another
@@ -258,26 +276,18 @@ pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
 /// schema's top-level properties go, with a note: the parameters keep theirs, unless the list
 /// is still over (`schemas::Cut`), and every schema keeps its types and constraints, so the
 /// tools stay as strict as before.
-fn document(derived: &Derived, service: &Service, diags: &mut Diagnostics) -> Vec<u8> {
+fn document(
+    derived: &Derived,
+    service: &Service,
+    source_budget: usize,
+    diags: &mut Diagnostics,
+) -> Vec<u8> {
     let calls = Calls::of(service, derived);
-    let result = ListToolsResult {
-        result_type: "complete",
-        tools: derived
-            .endpoints
-            .iter()
-            .zip(&derived.tool_names)
-            .map(|(e, t)| tool(e, t.name.clone(), &calls, None))
-            .collect(),
-        ttl_ms: TTL_MS,
-        cache_scope: "public",
-    };
+    let result = list(derived, &calls);
     // The bindings are what make the tools callable: nothing of them is cut, so the budget
     // is the source's plus their own size, and the schemas are cut to fit the rest.
-    let budget = source_budget(service).map(|b| b + binding_bytes(&result.tools));
-    let body = to_json_bytes_budgeted(&result, budget);
-    let Some(budget) = budget else {
-        return body;
-    };
+    let budget = source_budget + binding_bytes(&result.tools);
+    let body = to_json_bytes_budgeted(&result, Some(budget));
     let drop = |result: &mut ListToolsResult, cut: schemas::Cut| {
         let mut n = 0;
         for t in &mut result.tools {
@@ -335,13 +345,13 @@ pub fn properties(schema: &mut Value) -> impl Iterator<Item = &mut Value> {
         .flat_map(|m| m.values_mut())
 }
 
-/// Pure: the tools/list result the size pass wrote.
-pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    vec![Artifact::document(
-        PATH,
-        lowered.body.get().clone(),
-        SERVING,
-    )]
+/// Pure: the tools/list result the size pass made, or the whole one.
+pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    let body = lowered.body.made().cloned().unwrap_or_else(|| {
+        let calls = Calls::of(service, lowered.derived);
+        to_json_bytes_budgeted(&list(lowered.derived, &calls), None).into()
+    });
+    vec![Artifact::document(PATH, body, SERVING)]
 }
 
 /// `levels`: the levels of fields its input schema keeps, and a count of the subschemas cut

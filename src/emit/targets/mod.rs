@@ -476,6 +476,13 @@ impl<T> Fitted<T> {
     pub fn get(&self) -> &T {
         self.0.as_ref().expect("the size pass runs before render")
     }
+
+    /// What the size pass made, where it made something: a target whose document's size
+    /// matters only over a large source's budget makes it there only then, and `render`
+    /// makes any other.
+    pub fn made(&self) -> Option<&T> {
+        self.0.as_ref()
+    }
 }
 
 impl<'a> Lowered<'a> {

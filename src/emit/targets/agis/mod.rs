@@ -68,8 +68,8 @@ pub struct Lowered<'a> {
     pub derived: &'a Derived<'a>,
     pub agtp: String,
     pub domain: String,
-    /// The documents, written by the size pass ([`fit`]), where their size against a large
-    /// source's budget is reported.
+    /// A large source's documents, made by the size pass ([`fit`]), where their size against
+    /// the source's budget is reported; `render` makes any other's.
     artifacts: Fitted<Vec<Artifact>>,
 }
 
@@ -94,23 +94,26 @@ pub fn lower<'a>(
     }
 }
 
-/// The size pass: the documents, fitted to a large source's budget (`documents`).
+/// The size pass: a large source's documents, fitted to its budget (`fitted`).
 pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
-    let artifacts = documents(service, lowered, diags);
-    lowered.artifacts.set(artifacts);
+    if let Some(budget) = source_budget(service) {
+        let fitted = fitted(service, lowered, budget, diags);
+        let artifacts = documents(service, lowered, fitted);
+        lowered.artifacts.set(artifacts);
+    }
 }
 
-/// The documents the size pass wrote.
-pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    lowered.artifacts.get().clone()
+/// Pure: the documents the size pass made, or the whole ones.
+pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+    lowered.artifacts.made().cloned().unwrap_or_else(|| {
+        let doc = document::document(service, lowered);
+        let json = to_json_bytes_budgeted(&doc, None);
+        documents(service, lowered, (doc, json))
+    })
 }
 
-/// The JSON and YAML documents and the summary. Over a large source's budget
-/// (`emit::budget::source_budget`), the descriptions nested below the endpoints' parameters and
-/// outputs go, then, if it is still over, the parameters' and outputs' own, with a note
-/// (`schemas::Cut`).
-fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> Vec<Artifact> {
-    let (doc, json) = fitted(service, lowered, diags);
+/// The JSON and YAML documents and the summary, from the document and its JSON.
+fn documents(service: &Service, lowered: &Lowered, (doc, json): (Value, Vec<u8>)) -> Vec<Artifact> {
     let site = service.site_url.origin();
     let summary = document::summary(
         service,
@@ -141,7 +144,7 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
     ]
 }
 
-/// The document and its JSON, within its source's budget where it has one
+/// The document and its JSON, within its source's `budget`
 /// (`emit::budget`), leaving out, while it is still over, one thing at a time with a note: the
 /// `http_binding` headers, its URLs' origin where it is the documents' own, a derived
 /// `is_idempotent: false` (the default), the semantic values derived for read-only endpoints,
@@ -150,13 +153,14 @@ fn documents(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> V
 /// outputs' fields. First, after the descriptions go, and at the end, it tries the document
 /// with its schemas shared wherever a reference is shorter than the copies
 /// (`document::reshared`), which leaves nothing out: a document that fits that way stops there.
-fn fitted(service: &Service, lowered: &Lowered, diags: &mut Diagnostics) -> (Value, Vec<u8>) {
+fn fitted(
+    service: &Service,
+    lowered: &Lowered,
+    budget: usize,
+    diags: &mut Diagnostics,
+) -> (Value, Vec<u8>) {
     let doc = document::document(service, lowered);
-    let budget = source_budget(service);
-    let json = to_json_bytes_budgeted(&doc, budget);
-    let Some(budget) = budget else {
-        return (doc, json);
-    };
+    let json = to_json_bytes_budgeted(&doc, Some(budget));
     let endpoints = &lowered.derived.endpoints;
     // A path on the documents' own origin is the same URL, read from the document.
     let origin = service.site_url.origin();
