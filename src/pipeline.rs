@@ -7,9 +7,9 @@ use std::path::Path;
 
 use crate::check;
 use crate::diag::{Diagnostics, Origin};
-use crate::emit::publish::{self, Choice};
+use crate::emit::publish;
 use crate::emit::targets::Shared;
-use crate::emit::{self, Artifact, Build, Target, hosts};
+use crate::emit::{self, Artifact, Build, Choice, Target, hosts};
 use crate::model::{self, Host, Service};
 use crate::source::openapi::{self, Provenance};
 use crate::source::service_toml::ServiceToml;
@@ -195,13 +195,12 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         host: options.host.or(env_host.map(|e| e.host)),
         site: &options.site_files,
         source_date_epoch: options.source_date_epoch.as_deref(),
-        ..Build::of(&choice.targets)
+        ..Build::of(&choice)
     };
-    build.route_left_out =
-        hosts::route_left_out(build.host(&service), &choice, build.site, &mut diags);
+    build.route_left_out = hosts::route_left_out(&service, &build, &mut diags);
     let artifacts = if diags.has_errors() || !emit::is_large(&service) {
         check::run(&service, &options.policy, &mut diags);
-        emit_chosen(&service, &choice, &build, &mut diags)
+        emit_chosen(&service, &build, &mut diags)
     } else {
         // The checks and the targets read the model and nothing else: a large service's checks
         // run beside its targets, and an error they find drops the documents, as it would have
@@ -209,13 +208,13 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
         let (mut checked, mut emitted) = (Diagnostics::default(), Diagnostics::default());
         let documents = std::thread::scope(|s| {
             s.spawn(|| check::run(&service, &options.policy, &mut checked));
-            emit_targets(&service, &choice, &build, &mut emitted)
+            emit_targets(&service, &build, &mut emitted)
         });
         diags.append(checked);
         diags.append(emitted);
         match documents {
             Some(documents) if !diags.has_errors() => {
-                emit_hosts(&service, &choice, &build, documents, &mut diags)
+                emit_hosts(&service, &build, documents, &mut diags)
             }
             _ => Vec::new(),
         }
@@ -232,27 +231,20 @@ pub fn compile_raw(mut raw: ServiceToml, options: &Options, mut diags: Diagnosti
 /// target is lowered (and so reports) even after an error, so one run shows every problem.
 pub fn emit(service: &Service, targets: &[Target], diags: &mut Diagnostics) -> Vec<Artifact> {
     let choice = Choice::all(targets);
-    emit_chosen(service, &choice, &Build::of(&choice.targets), diags)
+    emit_chosen(service, &Build::of(&choice), diags)
 }
 
-/// [`emit`] for a build's `choice`: its targets, without the documents and host files it
-/// skips, as `build` decided.
-pub fn emit_chosen(
-    service: &Service,
-    choice: &Choice,
-    build: &Build,
-    diags: &mut Diagnostics,
-) -> Vec<Artifact> {
-    match emit_targets(service, choice, build, diags) {
-        Some(documents) => emit_hosts(service, choice, build, documents, diags),
+/// [`emit`] for a `build`: its targets, without the documents and host files it skips.
+pub fn emit_chosen(service: &Service, build: &Build, diags: &mut Diagnostics) -> Vec<Artifact> {
+    match emit_targets(service, build, diags) {
+        Some(documents) => emit_hosts(service, build, documents, diags),
         None => Vec::new(),
     }
 }
 
-/// The documents of `choice`'s targets, or `None` if a check found an error.
+/// The documents of the build's targets, or `None` if a check found an error.
 fn emit_targets(
     service: &Service,
-    choice: &Choice,
     build: &Build,
     diags: &mut Diagnostics,
 ) -> Option<Vec<Artifact>> {
@@ -260,19 +252,18 @@ fn emit_targets(
     let mut slot = None;
     let shared: &Shared = crate::parallel::for_the_command(&mut slot);
     let mut artifacts = emit::lower_and_render(service, *build, shared, None, diags)?;
-    artifacts.retain(|a| !choice.skips(&a.path));
+    artifacts.retain(|a| !build.skips(&a.path));
     Some(artifacts)
 }
 
 /// `artifacts` with the host files that serve them, or none if a host check found an error.
 fn emit_hosts(
     service: &Service,
-    choice: &Choice,
     build: &Build,
     mut artifacts: Vec<Artifact>,
     diags: &mut Diagnostics,
 ) -> Vec<Artifact> {
-    let host = hosts::lower(service, &artifacts, choice, build, diags);
+    let host = hosts::lower(service, &artifacts, build, diags);
     if diags.has_errors() {
         return Vec::new();
     }

@@ -10,6 +10,7 @@ pub mod schemas;
 pub mod security;
 pub mod targets;
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::diag::{Code, Diagnostics};
@@ -76,15 +77,51 @@ impl Artifact {
 
 pub const JSON: &str = "application/json; charset=utf-8";
 
+/// What a build publishes: its targets and the files it leaves out, resolved from `[build]`
+/// and `--target` (`publish::resolve`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// In target order.
+    pub targets: Vec<Target>,
+    /// URL paths (or, for a family, the display path with `<id>`) not to write.
+    pub skip: BTreeSet<String>,
+}
+
+impl Choice {
+    /// Every document of `targets`, nothing skipped.
+    pub fn all(targets: &[Target]) -> Self {
+        Self {
+            targets: targets.to_vec(),
+            skip: BTreeSet::new(),
+        }
+    }
+
+    /// Whether the build leaves out the file at `path`.
+    pub fn skips(&self, path: &str) -> bool {
+        self.skip.contains(path) || (self.skip.contains(TWINS) && is_twin(path))
+    }
+}
+
+/// GitHub Pages' `.json` twins of the ADP detail files, as `[build] skip` names them.
+pub const TWINS: &str = "/api/capabilities/<id>.json";
+
+/// Whether `path` is one of [`TWINS`]: a `.json` file where ADP's detail files are. The place
+/// is read from ADP's descriptor (`Target::member_path`).
+pub(crate) fn is_twin(path: &str) -> bool {
+    let member = Target::Adp.member_path("<id>");
+    let prefix = member.trim_end_matches("<id>");
+    path.starts_with(prefix) && path.ends_with(".json")
+}
+
 /// What a build decided beyond the model, handed to the targets' and the hosts' lowering: the
-/// targets it publishes, the host it builds for, whether it leaves the query route unrouted,
+/// targets it publishes and the files it leaves out, the host it builds for, whether it leaves the query route unrouted,
 /// and the site's own files in its output folder. The model says what the service is and where
 /// its author deploys it; this says what one build of it does.
 #[derive(Debug, Clone, Copy)]
 pub struct Build<'a> {
-    /// The targets of the build, with those they require, in target order: documents that
-    /// link to other documents link only to those.
-    pub targets: &'a [Target],
+    /// The targets of the build, with those they require, in target order (documents that
+    /// link to other documents link only to those), and the files it leaves out.
+    pub choice: &'a Choice,
     /// The host `--host` or the build environment chose (`pipeline::host_from_env`) over the
     /// service's `[deploy] host`; `None` for that one ([`Build::host`]).
     pub host: Option<Host>,
@@ -109,16 +146,26 @@ static NO_SITE_FILES: SiteFiles = SiteFiles {
 };
 
 impl<'a> Build<'a> {
-    /// A build of `targets` for the service's own host, into a folder with none of the site's
+    /// A build of `choice` for the service's own host, into a folder with none of the site's
     /// files, that leaves nothing of its host's routing out.
-    pub fn of(targets: &'a [Target]) -> Self {
+    pub fn of(choice: &'a Choice) -> Self {
         Self {
-            targets,
+            choice,
             host: None,
             route_left_out: false,
             site: &NO_SITE_FILES,
             source_date_epoch: None,
         }
+    }
+
+    /// The targets of the build ([`Build::choice`]).
+    pub fn targets(&self) -> &'a [Target] {
+        &self.choice.targets
+    }
+
+    /// Whether the build leaves out the file at `path`.
+    pub fn skips(&self, path: &str) -> bool {
+        self.choice.skips(path)
     }
 
     /// The host this build of `service` is for.
@@ -163,7 +210,7 @@ pub fn lower_and_render<'a>(
     workers: Option<usize>,
     diags: &mut Diagnostics,
 ) -> Option<Vec<Artifact>> {
-    let built = build.targets;
+    let built = build.targets();
     let workers = workers.unwrap_or_else(|| self::workers(service, built.len()));
     let render = !diags.has_errors();
     let mut order: Vec<usize> = (0..built.len()).collect();

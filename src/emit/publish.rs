@@ -4,46 +4,10 @@
 
 use std::collections::BTreeSet;
 
-use super::Target;
 use super::hosts;
+use super::{Choice, TWINS, Target, is_twin};
 use crate::diag::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::source::service_toml::{BuildTable, ServiceToml};
-
-/// The resolved choice.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Choice {
-    /// In target order.
-    pub targets: Vec<Target>,
-    /// URL paths (or, for a family, the display path with `<id>`) not to write.
-    pub skip: BTreeSet<String>,
-}
-
-impl Choice {
-    /// Every document of `targets`, nothing skipped.
-    pub fn all(targets: &[Target]) -> Self {
-        Self {
-            targets: targets.to_vec(),
-            skip: BTreeSet::new(),
-        }
-    }
-
-    /// Whether the build leaves out the file at `path`.
-    pub fn skips(&self, path: &str) -> bool {
-        self.skip.contains(path) || (self.skip.contains(TWINS) && is_twin(path))
-    }
-}
-
-/// GitHub Pages' `.json` twins of the ADP detail files, as `[build] skip` names them.
-pub const TWINS: &str = "/api/capabilities/<id>.json";
-
-/// Whether `path` is one of [`TWINS`]: a `.json` file where ADP's detail files are. The place
-/// is read from ADP's descriptor (`Target::member_path`), since this module sits below the
-/// targets and imports none.
-fn is_twin(path: &str) -> bool {
-    let member = Target::Adp.member_path("<id>");
-    let prefix = member.trim_end_matches("<id>");
-    path.starts_with(prefix) && path.ends_with(".json")
-}
 
 /// Every path `[build] skip` accepts: each target's aliases and twins, then each host file.
 pub fn skippable() -> Vec<&'static str> {

@@ -85,7 +85,7 @@ impl Site {
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
         let headers = fs::read_to_string(self.root.join("_headers")).ok();
-        if self.host == Host::Cloudflare {
+        if self.answers().own_rules {
             out.extend(super::cloudflare::problems(&self.root));
             if let Some(text) = &headers {
                 out.extend(crate::emit::hosts::headers::overlaps(text));
@@ -107,7 +107,7 @@ impl Site {
             }
         }
         let worker = fs::read_to_string(self.root.join("_worker.js"));
-        if self.host == Host::Cloudflare
+        if self.answers().own_rules
             && let Ok(text) = worker
             && super::cloudflare::worker::Worker::parse(&text).is_none()
         {
@@ -132,7 +132,7 @@ impl Site {
     /// [`Self::respond_to`] for a request with this `Accept` header: on Cloudflare, wellgen's
     /// worker answers `text/markdown` with a page's Markdown twin.
     pub fn respond_accepting(&self, method: &str, url: &str, accept: &str) -> Reply {
-        if self.host == Host::Cloudflare {
+        if self.answers().own_rules {
             return super::cloudflare::respond(&self.root, &self.pages, method, url, accept);
         }
         let Some((path, query)) = parse_request(url) else {
@@ -208,7 +208,7 @@ impl Site {
             return None;
         }
         let file = self.root.join(rel);
-        let page = (self.host == Host::Netlify && !path.ends_with('/') && !file.is_file())
+        let page = (self.answers().pretty_urls && !path.ends_with('/') && !file.is_file())
             .then(|| {
                 self.root
                     .join(format!("{}.html", path.trim_start_matches('/')))
@@ -279,7 +279,12 @@ fn is_dotfile(path: &str) -> bool {
 impl Site {
     /// Whether this host answers `path` with a 404 whatever the folder holds.
     fn hides(&self, path: &str) -> bool {
-        is_hidden(path) || (self.host == Host::Netlify && is_dotfile(path))
+        is_hidden(path) || (self.answers().hides_dotfiles && is_dotfile(path))
+    }
+
+    /// How the host answers beyond `_headers`.
+    fn answers(&self) -> crate::emit::hosts::Answers {
+        self.host.descriptor().answers
     }
 }
 

@@ -35,12 +35,13 @@ fn several_workers_emit_what_one_does() {
     assert!(!diags.has_errors());
 
     // The build's schedule: each target lowered and rendered at once, the dearest first.
+    let every = emit::Choice::all(&Target::ALL);
     let fused = |workers| {
         let mut d = Diagnostics::default();
         let shared = emit::targets::Shared::default();
         let artifacts = emit::lower_and_render(
             &service,
-            emit::Build::of(&Target::ALL),
+            emit::Build::of(&every),
             &shared,
             Some(workers),
             &mut d,
@@ -67,6 +68,7 @@ fn an_error_renders_nothing() {
     let mut diags = Diagnostics::default();
     let service = wellgen::pipeline::load(&file, &mut diags).expect("the service lowers");
     let shared = emit::targets::Shared::default();
+    let every = emit::Choice::all(&Target::ALL);
     let mut d = Diagnostics::default();
     d.push(wellgen::diag::Diagnostic::new(
         wellgen::diag::Code::InvalidValue,
@@ -74,14 +76,8 @@ fn an_error_renders_nothing() {
     ));
     let before = d.iter().count();
     assert!(
-        emit::lower_and_render(
-            &service,
-            emit::Build::of(&Target::ALL),
-            &shared,
-            Some(2),
-            &mut d
-        )
-        .is_none()
+        emit::lower_and_render(&service, emit::Build::of(&every), &shared, Some(2), &mut d)
+            .is_none()
     );
     assert!(
         d.iter().count() > before,

@@ -97,9 +97,10 @@ pub fn build_targets(text: &str, targets: &[Target]) -> Built {
     let lowering_errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert!(lowering_errors.is_empty(), "{lowering_errors:#?}");
     let shared = wellgen::emit::targets::Shared::default();
+    let choice = wellgen::emit::Choice::all(targets);
     let mut artifacts: Vec<Artifact> = wellgen::emit::lower_and_render(
         &service,
-        wellgen::emit::Build::of(targets),
+        wellgen::emit::Build::of(&choice),
         &shared,
         None,
         &mut diags,

@@ -13,7 +13,7 @@ use super::headers::{self, Dialect, Header, Limits, document_headers};
 use super::headers_file::Composition;
 use super::netlify::{REDIRECTS, REDIRECTS_PATH};
 use super::section::{BEGIN, END};
-use super::{Artifact, Context, HostDescriptor, HostFile, Lowered, Merge};
+use super::{Answers, Artifact, Context, HostDescriptor, HostFile, Lowered, Merge};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::{adp, rfc002};
 
@@ -40,6 +40,10 @@ pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
         limits: Limits::Enforced,
     }),
     marks: &[WORKER_PATH, NOT_FOUND_PATH],
+    answers: Answers {
+        own_rules: true,
+        ..Answers::PLAIN
+    },
     lower,
     render,
 };

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::headers::{self, Dialect, Header, Limits, document_headers};
 use super::headers_file::Composition;
 use super::section::{BEGIN, END, Placement};
-use super::{Artifact, HostDescriptor, HostFile, Lowered, Merge};
+use super::{Answers, Artifact, HostDescriptor, HostFile, Lowered, Merge};
 use crate::emit::targets::rfc002;
 
 pub const NGINX_PATH: &str = "/wellgen-nginx.conf";
@@ -30,6 +30,7 @@ pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
         limits: Limits::Elsewhere,
     }),
     marks: &[],
+    answers: Answers::PLAIN,
     lower: super::no_checks,
     render,
 };

@@ -1,7 +1,7 @@
 //! GitHub Pages: no custom headers, so `.nojekyll`, `.json` twins where a URL is ours to
 //! choose, and a warning for each document whose media type it will get wrong.
 
-use super::{Artifact, Context, HostDescriptor, HostFile, Lowered, Merge, links};
+use super::{Answers, Artifact, Context, HostDescriptor, HostFile, Lowered, Merge, links};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::targets::adp;
 
@@ -18,6 +18,7 @@ pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
     route: None,
     headers: None,
     marks: &[NOJEKYLL_PATH],
+    answers: Answers::PLAIN,
     lower: lower_host,
     render: render_host,
 };

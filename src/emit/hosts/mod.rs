@@ -24,7 +24,7 @@ pub mod vercel;
 
 use std::collections::BTreeSet;
 
-use super::publish::Choice;
+use super::Choice;
 use super::targets::rfc002;
 use super::{Artifact, Build, Target};
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -60,11 +60,35 @@ pub struct HostDescriptor {
     /// Files of `files` that, in a build's manifest, say the build was for this host (with
     /// every host file of the build one of its `files`): [`Host::of_build`].
     pub marks: &'static [&'static str],
+    /// How it answers requests beyond `_headers`, for `wellgen serve`.
+    pub answers: Answers,
     /// The host's own checks, run after those every host shares (its `_headers`) and before
     /// robots.txt's, filling its part of [`Lowered`].
     pub lower: fn(&Context, &mut Lowered, &mut Diagnostics),
     /// Its own files, from the documents and what `lower` decided; pure.
     pub render: fn(&[Artifact], &Lowered) -> Vec<Artifact>,
+}
+
+/// How a host answers requests, where hosts differ beyond their `_headers` dialect: what
+/// `wellgen serve` imitates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Answers {
+    /// A page is found without its `.html` (`/about` is about.html or about/index.html).
+    pub pretty_urls: bool,
+    /// Any file or folder whose name starts with `.` (but `/.well-known`) answers 404.
+    pub hides_dotfiles: bool,
+    /// It reads `_headers`, `_redirects` and `_worker.js` its own way (paths as patterns, its
+    /// own limits and order): the preview answers through `serve::cloudflare`.
+    pub own_rules: bool,
+}
+
+impl Answers {
+    /// A server that answers with the files as they are.
+    pub const PLAIN: Self = Self {
+        pretty_urls: false,
+        hides_dotfiles: false,
+        own_rules: false,
+    };
 }
 
 /// A file a host writes beside the documents.
@@ -204,20 +228,15 @@ pub fn files() -> Vec<&'static str> {
 /// Cloudflare adapter's `_worker.js`, `SiteFiles::own_routers`), which wellgen never replaces. Decided
 /// before any document is lowered: agents.json links to the route or, without it, to the
 /// file it serves ([`Build::route_left_out`]).
-pub fn route_left_out(
-    host: Host,
-    choice: &Choice,
-    site: &crate::model::SiteFiles,
-    diags: &mut Diagnostics,
-) -> bool {
-    let Some(file) = host.descriptor().route else {
+pub fn route_left_out(service: &Service, build: &Build, diags: &mut Diagnostics) -> bool {
+    let Some(file) = build.host(service).descriptor().route else {
         return false;
     };
-    if choice.skips(file) {
+    if build.skips(file) {
         return true;
     }
-    let linked = choice.targets.contains(&Target::Rfc002);
-    if site.routes_itself(file) {
+    let linked = build.targets().contains(&Target::Rfc002);
+    if build.site.routes_itself(file) {
         if linked {
             diags.push(
                 Diagnostic::new(
@@ -362,10 +381,10 @@ fn no_checks(_: &Context, _: &mut Lowered, _: &mut Diagnostics) {}
 pub fn lower(
     service: &Service,
     documents: &[Artifact],
-    choice: &Choice,
     build: &Build,
     diags: &mut Diagnostics,
 ) -> Lowered {
+    let choice = build.choice;
     let host = build.host(service).descriptor();
     let route = query_route(service, build, documents, diags);
     let mut home_links = links::home(service, documents);
@@ -435,13 +454,7 @@ pub fn is_server_config(path: &str) -> bool {
 /// diagnostics into `diags`.
 pub fn emit(service: &Service, documents: &[Artifact], diags: &mut Diagnostics) -> Vec<Artifact> {
     let choice = Choice::all(&[]);
-    let lowered = lower(
-        service,
-        documents,
-        &choice,
-        &Build::of(&choice.targets),
-        diags,
-    );
+    let lowered = lower(service, documents, &Build::of(&choice), diags);
     render(documents, &lowered)
 }
 

@@ -4,7 +4,7 @@
 use super::headers::{self, Dialect, Limits};
 use super::headers_file::Composition;
 use super::section::{BEGIN, END, Placement};
-use super::{Artifact, HostDescriptor, HostFile, Lowered, Merge};
+use super::{Answers, Artifact, HostDescriptor, HostFile, Lowered, Merge};
 use crate::emit::targets::rfc002;
 
 pub const REDIRECTS_PATH: &str = "/_redirects";
@@ -25,6 +25,11 @@ pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
         limits: Limits::None,
     }),
     marks: &[REDIRECTS_PATH],
+    answers: Answers {
+        pretty_urls: true,
+        hides_dotfiles: true,
+        own_rules: false,
+    },
     lower: super::no_checks,
     render,
 };

@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value, json};
 
 use super::headers::document_headers;
-use super::{Artifact, HostDescriptor, HostFile, Lowered, Merge, Merged};
+use super::{Answers, Artifact, HostDescriptor, HostFile, Lowered, Merge, Merged};
 use crate::emit::targets::rfc002;
 
 pub const PATH: &str = "/vercel.json";
@@ -38,6 +38,7 @@ pub const DESCRIPTOR: HostDescriptor = HostDescriptor {
     route: Some(PATH),
     headers: None,
     marks: &[PATH],
+    answers: Answers::PLAIN,
     lower: super::no_checks,
     render: render_host,
 };

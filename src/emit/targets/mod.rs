@@ -434,7 +434,7 @@ impl Target {
         shared: &'a Shared<'a>,
         diags: &mut Diagnostics,
     ) -> Lowered<'a> {
-        let built = build.targets;
+        let built = build.targets();
         match self {
             Self::AiEndpoint => Lowered::AiEndpoint(ai::lower(service, built, diags)),
             Self::IaJson => Lowered::IaJson(ia_json::lower(service, diags)),
@@ -516,7 +516,8 @@ impl Target {
     /// one target.
     pub fn emit(self, service: &Service, diags: &mut Diagnostics) -> Vec<Artifact> {
         let shared = Shared::default();
-        let mut lowered = self.lower(service, &Build::of(&Self::ALL), &shared, diags);
+        let every = crate::emit::Choice::all(&Self::ALL);
+        let mut lowered = self.lower(service, &Build::of(&every), &shared, diags);
         lowered.fit(service, diags);
         lowered.render(service, &Self::ALL)
     }

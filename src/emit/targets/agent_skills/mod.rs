@@ -269,7 +269,7 @@ pub fn lower(service: &Service, build: &Build, diags: &mut Diagnostics) -> Lower
         skill,
         site_entries,
         index: !site.skills_index,
-        built: build.targets.to_vec(),
+        built: build.targets().to_vec(),
     }
 }
 

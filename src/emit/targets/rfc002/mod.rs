@@ -104,7 +104,8 @@ pub struct Links {
 impl Links {
     /// The links of `build`.
     fn new(service: &Service, build: &Build) -> Self {
-        let plugin = build.targets.contains(&Target::AiPlugin) && Target::AiPlugin.writes(service);
+        let plugin =
+            build.targets().contains(&Target::AiPlugin) && Target::AiPlugin.writes(service);
         let site = &service.site_url;
         let openapi = openapi_link(service, build);
         Self {
