@@ -316,7 +316,7 @@ fn whole(service: &Service, built: &[Target]) -> Option<Vec<u8>> {
 
 /// The document at both paths, then its parts when it was split, or `[source] split`'s
 /// sub-service documents.
-pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
+pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let layout = lowered.layout.get();
     let mut artifacts: Vec<Artifact> = PATHS
         .iter()
@@ -326,7 +326,7 @@ pub fn render(_service: &Service, lowered: &Lowered) -> Vec<Artifact> {
         artifacts.extend(parts.render());
     }
     if let Some(by_tag) = &layout.by_tag {
-        artifacts.extend(split::render(by_tag));
+        artifacts.extend(split::render(service, by_tag));
     }
     artifacts
 }

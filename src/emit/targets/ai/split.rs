@@ -45,10 +45,20 @@ struct Entry {
     capabilities: usize,
 }
 
-/// `[source] split`'s sub-service documents and their index.
+/// `[source] split`'s sub-service documents and their index, made by `render`: their size
+/// decides nothing (each holds a part of a document within the guidance).
 pub struct ByTag<'a> {
-    sub_services: Vec<SubService>,
+    sub_services: Vec<TagDocument>,
     index: Index<'a>,
+    built: Vec<crate::emit::targets::Target>,
+}
+
+/// One tag's sub-service document: where it goes, what it is called, its capabilities.
+struct TagDocument {
+    path: String,
+    name: String,
+    description: String,
+    members: Vec<usize>,
 }
 
 /// One sub-service document, at its path.
@@ -105,7 +115,6 @@ pub fn by_tag<'a>(
     let mut sub_services = Vec::new();
     let mut entries = Vec::new();
     let mut slugs: Vec<String> = Vec::new();
-    let views = super::views(service, super::Form::Full);
     for (tag, members) in groups {
         let slug = unique(slug(&tag), &slugs);
         slugs.push(slug.clone());
@@ -120,22 +129,17 @@ pub fn by_tag<'a>(
             ),
             300,
         );
-        let document = super::document(
-            service,
-            name.into(),
-            description.into(),
-            members.iter().copied(),
-            &views,
-            super::Form::Full,
-            super::published_auth(service, built),
-        );
-        let body = to_json_bytes(&document);
         entries.push(Entry {
             tag,
             document: path.clone(),
             capabilities: members.len(),
         });
-        sub_services.push(SubService { path, body });
+        sub_services.push(TagDocument {
+            path,
+            name,
+            description,
+            members,
+        });
     }
     let index = Index {
         description: format!(
@@ -150,15 +154,28 @@ pub fn by_tag<'a>(
     ByTag {
         sub_services,
         index,
+        built: built.to_vec(),
     }
 }
 
 /// The sub-service documents, then the index.
-pub fn render(by_tag: &ByTag) -> Vec<Artifact> {
+pub fn render(service: &Service, by_tag: &ByTag) -> Vec<Artifact> {
+    let views = super::views(service, super::Form::Full);
     let mut artifacts: Vec<Artifact> = by_tag
         .sub_services
         .iter()
-        .map(|s| Artifact::document(s.path.as_str(), s.body.clone(), super::SERVING))
+        .map(|s| {
+            let document = super::document(
+                service,
+                s.name.as_str().into(),
+                s.description.as_str().into(),
+                s.members.iter().copied(),
+                &views,
+                super::Form::Full,
+                super::published_auth(service, &by_tag.built),
+            );
+            Artifact::document(s.path.as_str(), to_json_bytes(&document), super::SERVING)
+        })
         .collect();
     artifacts.push(Artifact::document(
         INDEX_PATH,

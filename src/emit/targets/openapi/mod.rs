@@ -3,7 +3,7 @@
 mod parts;
 mod reshare;
 
-use crate::emit::targets::{Descriptor, Document, Link, Relation, Target};
+use crate::emit::targets::{Descriptor, Document, Fitted, Link, Relation, Target};
 use crate::values::schema_names::SchemaNames;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -70,7 +70,7 @@ pub struct Lowered<'a> {
     /// The document, when it has a source's byte budget (`emit::budget::source_budget`): made by
     /// the size pass ([`fit`]), which may have to leave out its schemas' descriptions to fit,
     /// with a note.
-    pub fitted: Option<std::sync::Arc<Vec<u8>>>,
+    pub fitted: Fitted<std::sync::Arc<Vec<u8>>>,
     /// The names the source gave parameters' whole schemas, by the hash of each as
     /// [`param_schema`] renders it (`values::schema_names`).
     pub field_names: SchemaNames,
@@ -197,7 +197,7 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
             .map(|r| r.into_iter().map(|(_, name)| name).collect())
             .collect(),
         operations,
-        fitted: None,
+        fitted: Fitted::default(),
         field_names: field_names(service),
     }
 }
@@ -220,7 +220,8 @@ fn field_names(service: &Service) -> SchemaNames {
 /// (`within_budget`); any other is made by `render`.
 pub fn fit(service: &Service, lowered: &mut Lowered, diags: &mut Diagnostics) {
     if let Some(budget) = source_budget(service) {
-        lowered.fitted = Some(within_budget(service, lowered, budget, diags).into());
+        let fitted = within_budget(service, lowered, budget, diags);
+        lowered.fitted.set(fitted.into());
     }
 }
 
@@ -494,10 +495,10 @@ fn lower_operation<'a>(
 
 /// Pure: the document at both of its paths, one shared body.
 pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
-    let body = lowered
-        .fitted
-        .clone()
-        .unwrap_or_else(|| to_json_bytes_budgeted(&render_document(service, lowered), None).into());
+    let body =
+        lowered.fitted.made().cloned().unwrap_or_else(|| {
+            to_json_bytes_budgeted(&render_document(service, lowered), None).into()
+        });
     PATHS
         .iter()
         .map(|p| Artifact::document(*p, body.clone(), RFC002_SERVING))
