@@ -685,10 +685,8 @@ fn ids_are_snake_case_unique_and_short() {
 
 #[test]
 fn a_yaml_alias_bomb_fails_fast() {
-    let start = std::time::Instant::now();
+    // Refused by the alias budget before it is expanded, not by running out of memory.
     let (imported, diags) = import_with("import-alias-bomb/openapi.yaml", &Options::default());
-    // A bound against a hang or an expansion, not a benchmark: it takes milliseconds.
-    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
     assert!(imported.is_none());
     let e = errors(&diags).join("\n");
     assert!(e.contains("YAML aliases expand to more than"), "{e}");

@@ -1602,7 +1602,6 @@ mod tests {
             json!({"Big": {"type": "string", "enum": big}, "Many": {"type": "object", "properties": props}}),
         );
         let root = d.root();
-        let start = std::time::Instant::now();
         let mut failed = None;
         for _ in 0..100 {
             if let Err(e) = Expander::new(&mut d).expand(&root.child("Many")) {
@@ -1612,7 +1611,6 @@ mod tests {
         }
         let err = failed.expect("the budget is spent");
         assert!(err.message.contains("`$ref` bomb"), "{}", err.message);
-        assert!(start.elapsed().as_secs() < 10);
     }
 
     #[test]

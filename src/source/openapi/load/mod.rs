@@ -330,10 +330,9 @@ mod tests {
             let name = (b'a' + i) as char;
             text.push_str(&format!("{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
         }
-        let start = std::time::Instant::now();
+        // 10^12 values if expanded: the alias budget refuses it before it is built.
         let err = parse_text(&text, "bomb.yaml").unwrap_err();
         assert!(err.message.contains("alias"), "{}", err.message);
-        assert!(start.elapsed().as_secs() < 5);
     }
 
     #[test]
