@@ -114,9 +114,10 @@ pub(crate) fn is_twin(path: &str) -> bool {
 }
 
 /// What a build decided beyond the model, handed to the targets' and the hosts' lowering: the
-/// targets it publishes and the files it leaves out, the host it builds for, whether it leaves the query route unrouted,
-/// and the site's own files in its output folder. The model says what the service is and where
-/// its author deploys it; this says what one build of it does.
+/// targets it publishes and the files it leaves out, the host it builds for, whether it leaves
+/// the query route unrouted, the site's own files in its output folder and the build's epoch.
+/// The model says what the service is and where its author deploys it; this says what one
+/// build of it does.
 #[derive(Debug, Clone, Copy)]
 pub struct Build<'a> {
     /// The targets of the build, with those they require, in target order (documents that
