@@ -932,15 +932,18 @@ impl Lx<'_> {
                 }
                 _ => {
                     let made = Arc::new(self.make_response(&schema, &noun)?);
-                    if let Some(key) = key {
-                        self.docs
-                            .responses
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .entry(key)
-                            .or_insert_with(|| Arc::clone(&made));
+                    match key {
+                        // Another thread may have made it meanwhile: the first one made is kept.
+                        Some(key) => Arc::clone(
+                            self.docs
+                                .responses
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .entry(key)
+                                .or_insert(made),
+                        ),
+                        None => made,
                     }
-                    made
                 }
             };
             for note in &made.notes {
