@@ -7,7 +7,10 @@ use std::fs;
 use std::path::{Component, Path, PathBuf};
 
 use super::redirects_file::RedirectsFile;
+use crate::emit::hosts::cloudflare::WORKER_PATH as WORKER;
+use crate::emit::hosts::headers::PATH as HEADERS;
 use crate::emit::hosts::headers_file::{Composition, HeadersFile};
+use crate::emit::hosts::netlify::REDIRECTS_PATH as REDIRECTS;
 use crate::model::Host;
 
 /// A published folder, answered the way `host` answers it.
@@ -84,7 +87,7 @@ impl Site {
     /// What the host files say is wrong, for the preview to print (Cloudflare's limits too).
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let headers = fs::read_to_string(self.root.join("_headers")).ok();
+        let headers = self.read(HEADERS);
         if self.answers().own_rules {
             out.extend(super::cloudflare::problems(&self.root));
             if let Some(text) = &headers {
@@ -96,7 +99,7 @@ impl Site {
                 out.extend(crate::emit::hosts::headers::cloudflare_limits(text));
                 out.extend(crate::emit::hosts::headers::overlaps(text));
             }
-            if let Ok(text) = fs::read_to_string(self.root.join("_redirects")) {
+            if let Some(text) = self.read(REDIRECTS) {
                 let file = RedirectsFile::parse(&text);
                 out.extend(
                     file.cloudflare_limits(&text)
@@ -106,9 +109,9 @@ impl Site {
                 out.extend(file.problems);
             }
         }
-        let worker = fs::read_to_string(self.root.join("_worker.js"));
+        let worker = self.read(WORKER);
         if self.answers().own_rules
-            && let Ok(text) = worker
+            && let Some(text) = worker
             && super::cloudflare::worker::Worker::parse(&text).is_none()
         {
             out.push(
@@ -139,7 +142,7 @@ impl Site {
             return text_reply(400, "400 Bad Request\n");
         };
         if method != "GET" && method != "HEAD" {
-            let headers = match self.read("_headers") {
+            let headers = match self.read(HEADERS) {
                 Some(text) if !self.hides(&path) => {
                     HeadersFile::parse(&text).headers_for(&path, self.composition())
                 }
@@ -164,8 +167,8 @@ impl Site {
 
     /// The answer of the static files and their `_headers` and `_redirects`.
     fn respond_static(&self, path: &str, query: &[(String, String)]) -> Reply {
-        let headers = self.read("_headers").map(|t| HeadersFile::parse(&t));
-        let redirects = self.read("_redirects").map(|t| RedirectsFile::parse(&t));
+        let headers = self.read(HEADERS).map(|t| HeadersFile::parse(&t));
+        let redirects = self.read(REDIRECTS).map(|t| RedirectsFile::parse(&t));
         let rule_headers = |p: &str| {
             headers
                 .as_ref()
@@ -194,8 +197,9 @@ impl Site {
         }
     }
 
-    fn read(&self, name: &str) -> Option<String> {
-        fs::read_to_string(self.root.join(name)).ok()
+    /// The text of the file at the URL `path` (a host file: `/_headers`), if it can be read.
+    fn read(&self, path: &str) -> Option<String> {
+        fs::read_to_string(self.root.join(path.trim_start_matches('/'))).ok()
     }
 
     /// The file published at a URL path: the file itself, or a folder's `index.html`, and on

@@ -28,6 +28,7 @@ use std::sync::{Arc, Mutex};
 use self::rules::Rules;
 use self::worker::Worker;
 use super::Reply;
+use crate::emit::hosts::{cloudflare, headers, netlify};
 use crate::emit::targets::rfc002::QUERY;
 
 /// What every answer of the asset server gets (a worker's own answers and a 5xx excepted),
@@ -60,8 +61,10 @@ pub struct RulesCache(Mutex<Option<(String, String, Arc<Rules>)>>);
 
 impl RulesCache {
     fn rules(&self, root: &Path) -> Arc<Rules> {
-        let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap_or_default();
-        let (headers, redirects) = (read("_headers"), read("_redirects"));
+        let read = |path: &str| {
+            std::fs::read_to_string(root.join(path.trim_start_matches('/'))).unwrap_or_default()
+        };
+        let (headers, redirects) = (read(headers::PATH), read(netlify::REDIRECTS_PATH));
         let mut cached = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((h, r, rules)) = cached.as_ref()
             && *h == headers
@@ -85,9 +88,10 @@ pub fn respond(root: &Path, cache: &RulesCache, method: &str, target: &str, acce
             body: Vec::new(),
         };
     };
-    let worker = std::fs::read_to_string(root.join("_worker.js"))
-        .ok()
-        .and_then(|text| Worker::parse(&text));
+    let worker =
+        std::fs::read_to_string(root.join(cloudflare::WORKER_PATH.trim_start_matches('/')))
+            .ok()
+            .and_then(|text| Worker::parse(&text));
     let assets = Assets {
         root,
         rules: cache.rules(root),
