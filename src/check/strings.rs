@@ -188,6 +188,10 @@ pub fn visit<'a>(s: &'a Service, visit: impl FnMut(&Field<'_>, &'a str, Use)) {
     for cap in &s.capabilities {
         capability(&mut c, cap);
     }
+    // Once each, however many output schemas refer to them.
+    for (name, schema) in s.schemas.iter() {
+        c.json(&format!("schemas.{}", field_key(name)), schema, true);
+    }
 }
 
 fn service<'a>(c: &mut Collect<'a, impl FnMut(&Field<'_>, &'a str, Use)>, s: &'a Service) {

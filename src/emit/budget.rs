@@ -228,7 +228,9 @@ pub fn cut_to_budget<T: serde::Serialize>(
 /// A document's schemas shared anew over its budget, where a reference is shorter than the
 /// copies (which leaves nothing out), and the note's words.
 pub struct Reshare {
-    pub reshared: fn(&serde_json::Value) -> serde_json::Value,
+    /// The document shared anew; the schemas named in the second argument (the model's named
+    /// schemas, `schemas::named_keys`) stay as they are.
+    pub reshared: fn(&serde_json::Value, &[String]) -> serde_json::Value,
     pub document: &'static str,
     /// What the sharing does, after "larger than its source: ".
     pub how: &'static str,
@@ -242,9 +244,10 @@ impl Reshare {
         &self,
         (doc, json): (serde_json::Value, Vec<u8>),
         budget: usize,
+        named: &[String],
         diags: &mut Diagnostics,
     ) -> Result<(serde_json::Value, Vec<u8>), (serde_json::Value, Vec<u8>)> {
-        let shared = (self.reshared)(&doc);
+        let shared = (self.reshared)(&doc, named);
         let shared_json = to_json_bytes_budgeted(&shared, Some(budget));
         // A saving under a kilobyte is taken only when it makes the document fit: the note
         // counts in kilobytes.

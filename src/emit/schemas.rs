@@ -20,7 +20,10 @@
 use foldhash::{HashMap, HashMapExt, HashSet};
 use std::hash::{Hash, Hasher};
 
+use indexmap::IndexMap;
 use serde_json::{Map, Value};
+
+use crate::values::schemas::Schemas;
 
 use crate::values::schema_names::{
     ARRAY, BOOL, NULL, NUMBER, OBJECT, STRING, SchemaNames, entry_hash, hasher,
@@ -88,6 +91,14 @@ pub struct Names {
 }
 
 impl Names {
+    /// Names none of which takes one of `taken` (the model's named schemas, published beside).
+    pub fn taking(taken: &[String]) -> Self {
+        Self {
+            taken: taken.iter().cloned().collect(),
+            suffix: HashMap::new(),
+        }
+    }
+
     /// `text` as a component key not yet taken (`fallback` when nothing of it is left).
     pub fn unique(&mut self, text: &str, fallback: &str) -> String {
         let base = component_key(text, fallback);
@@ -115,10 +126,13 @@ pub struct Root<'a> {
 /// The document's copy of each root (in `roots`' order), its repeated sub-schemas replaced by
 /// references, and the shared schemas, named, in first-occurrence order (none when nothing
 /// pays, and then the copies are plain copies).
+/// `taken`: names the shared schemas must not take (the model's named schemas the document
+/// publishes beside them, [`publish_named`]).
 pub fn share(
     roots: &[Root<'_>],
     policy: Policy,
     source: &[&SchemaNames],
+    taken: &[String],
 ) -> (Vec<Value>, Vec<(String, Value)>) {
     let plain = || roots.iter().map(|r| r.schema.clone()).collect();
     let mut nodes = Vec::new();
@@ -172,7 +186,8 @@ pub fn share(
         cursor: 0,
         slots: HashMap::new(),
         shared: Vec::new(),
-        names: Names::default(),
+        names: Names::taking(taken),
+        taken,
         source,
     };
     let copies = roots
@@ -180,6 +195,108 @@ pub fn share(
         .map(|r| s.node(r.schema, r.replaceable, &r.hint))
         .collect();
     s.finish(copies)
+}
+
+/// The component key of each of the model's named schemas (`values::schemas`), in the store's
+/// order: its name made a key ([`component_key`]) and unique.
+pub fn named_keys(store: &Schemas) -> IndexMap<String, String> {
+    let mut names = Names::default();
+    store
+        .iter()
+        .map(|(name, _)| (name.to_string(), names.unique(name, "schema")))
+        .collect()
+}
+
+/// The model's named schemas that `parts` (a document's schemas, shared ones among them)
+/// reach, each under its key from `keys` ([`named_keys`]), in the order first met; every
+/// reference to one, in `parts` and in them, is spelled `prefix` and that key.
+pub fn publish_named<'v>(
+    store: &Schemas,
+    keys: &IndexMap<String, String>,
+    prefix: &str,
+    parts: impl IntoIterator<Item = &'v mut Value>,
+) -> Vec<(String, Value)> {
+    let mut parts: Vec<&mut Value> = parts.into_iter().collect();
+    if store.is_empty() {
+        return Vec::new();
+    }
+    // The store's own names: borrowed from it, not from what is being changed.
+    let held = |names: Vec<&str>| -> Vec<&str> {
+        let names = names.into_iter().rev();
+        names
+            .filter_map(|n| store.get_key_value(n).map(|(k, _)| k))
+            .collect()
+    };
+    let mut published: IndexMap<&str, Value> = IndexMap::new();
+    for part in &parts {
+        let mut found = Vec::new();
+        references(part, &mut found);
+        let mut todo = held(found);
+        while let Some(name) = todo.pop() {
+            if published.contains_key(name) {
+                continue;
+            }
+            let Some(schema) = store.get(name) else {
+                continue;
+            };
+            let mut inner = Vec::new();
+            references(schema, &mut inner);
+            todo.extend(held(inner));
+            published.insert(name, (**schema).clone());
+        }
+    }
+    if published.is_empty() {
+        return Vec::new();
+    }
+    let key = |name: &str| {
+        keys.get(name)
+            .cloned()
+            .unwrap_or_else(|| component_key(name, "schema"))
+    };
+    for part in &mut parts {
+        respell(part, prefix, &key);
+    }
+    published
+        .into_iter()
+        .map(|(name, mut schema)| {
+            respell(&mut schema, prefix, &key);
+            (key(name), schema)
+        })
+        .collect()
+}
+
+/// The names of the references to named schemas in `v`, in document order.
+fn references<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(name) = Schemas::name_of(v) {
+                out.push(name);
+            }
+            m.values().for_each(|sub| references(sub, out));
+        }
+        Value::Array(a) => a.iter().for_each(|sub| references(sub, out)),
+        _ => {}
+    }
+}
+
+/// Each reference to a named schema in `v` spelled `prefix` and the name `name_in` gives it.
+fn respell(v: &mut Value, prefix: &str, name_in: &impl Fn(&str) -> String) {
+    match v {
+        Value::Object(m) => {
+            for (k, sub) in m.iter_mut() {
+                match sub {
+                    Value::String(r) if k == "$ref" => {
+                        if let Some(name) = r.strip_prefix(crate::values::schemas::PREFIX) {
+                            *r = format!("{prefix}{}", name_in(name));
+                        }
+                    }
+                    _ => respell(sub, prefix, name_in),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|sub| respell(sub, prefix, name_in)),
+        _ => {}
+    }
 }
 
 /// The names of a document's shared schemas (`shared`, name → schema), by the hash of each
@@ -384,6 +501,7 @@ struct Sharer<'a> {
     slots: HashMap<u64, usize>,
     shared: Vec<Shared<'a>>,
     names: Names,
+    taken: &'a [String],
     /// The names the source gave its schemas (the model's, a target's own for its parameters).
     source: &'a [&'a SchemaNames],
 }
@@ -531,7 +649,7 @@ impl<'a> Sharer<'a> {
         }
         // A name numbered past one put back inline (`Address_2`, no `Address` left) takes the
         // first number free again, in first-occurrence order.
-        let mut names = Names::default();
+        let mut names = Names::taking(self.taken);
         let mut renamed: HashMap<String, String> = HashMap::new();
         for (name, base, _) in &mut kept {
             let name_now = names.unique(base, "schema");
@@ -660,6 +778,17 @@ impl Cut {
     }
 }
 
+/// [`keep_levels`] of `schema` with the named schemas it refers to inlined ([`Schemas::inline`]):
+/// what a document over its budget keeps of a response, whole to that depth.
+pub fn keep_levels_inlined(
+    store: &Schemas,
+    schema: &Value,
+    levels: usize,
+    cut: &mut usize,
+) -> Value {
+    keep_levels(&store.inline(schema), levels, cut)
+}
+
 /// A copy of `schema` that keeps `levels` levels of subschemas below it: each one deeper is
 /// `{}` (any value), counted in `cut`. What a document still over its source's budget with no
 /// description left to leave out does with its output schemas, shallowest cut last: a
@@ -718,6 +847,15 @@ fn drop_descriptions(schema: &mut Value, own: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sharing with no name taken beforehand.
+    fn share(
+        roots: &[Root<'_>],
+        policy: Policy,
+        source: &[&SchemaNames],
+    ) -> (Vec<Value>, Vec<(String, Value)>) {
+        super::share(roots, policy, source, &[])
+    }
     use serde_json::json;
 
     const POLICY: Policy = Policy {
@@ -729,6 +867,34 @@ mod tests {
 
     fn address() -> Value {
         json!({"type": "object", "properties": {"line1": {"type": "string"}, "city": {"type": "string"}}})
+    }
+
+    #[test]
+    fn named_schemas_reached_are_published_once_each_in_first_met_order() {
+        let store = Schemas::new(
+            [
+                ("A", json!({"properties": {"b": {"$ref": "#/schemas/B"}, "c": {"$ref": "#/schemas/C c"}}})),
+                ("B", json!({"items": {"$ref": "#/schemas/A"}})),
+                ("C c", json!({"type": "string"})),
+                ("D", json!({"type": "string"})),
+            ]
+            .map(|(n, v)| (n.to_string(), std::sync::Arc::new(v))),
+        );
+        let keys = named_keys(&store);
+        let mut paths =
+            json!({"/a": {"schema": {"$ref": "#/schemas/A"}}, "/c": {"$ref": "#/schemas/C c"}});
+        let published = publish_named(&store, &keys, "#/components/schemas/", [&mut paths]);
+        let names: Vec<&str> = published.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["A", "B", "C_c"]);
+        assert_eq!(paths["/c"], json!({"$ref": "#/components/schemas/C_c"}));
+        assert_eq!(
+            published[0].1["properties"]["c"],
+            json!({"$ref": "#/components/schemas/C_c"})
+        );
+        assert_eq!(
+            published[1].1["items"],
+            json!({"$ref": "#/components/schemas/A"})
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::source::service_toml::{self as raw, to_json};
 use crate::text::{is_snake_case, snake_id};
 use crate::values::param::{Param, ParamIn, ParamType, parse_compact};
 use crate::values::path::PathTemplate;
+use crate::values::schemas::{PREFIX, Schemas};
 use crate::values::url::{HttpsUrl, check_https};
 
 /// ia.json capability flags, plus `x_` custom flags.
@@ -217,6 +218,7 @@ impl Cx<'_> {
         let compact = doc.source.as_ref().and_then(|s| s.compact);
         let source_bytes = doc.source_bytes;
         let schema_names = doc.schema_names;
+        let schemas = doc.schemas;
         let s = doc.service;
         let name = self.required(s.name, "service.name");
         let name = self.text(name, "service.name", 1, 100);
@@ -363,7 +365,8 @@ impl Cx<'_> {
                 .help("add a `[[capabilities]]` table with id, description, method and path"),
             );
         }
-        let capabilities = self.capabilities(doc.capabilities, auth.as_ref());
+        self.named_schemas(&schemas);
+        let capabilities = self.capabilities(doc.capabilities, auth.as_ref(), &schemas);
         let mcp = match doc.mcp {
             None => Some(None),
             Some(m) => self
@@ -377,6 +380,7 @@ impl Cx<'_> {
             compact,
             source_bytes,
             schema_names,
+            schemas,
             name: name?,
             description: description?,
             site_url: site_url.unwrap_or_else(|| base_url.origin()),
@@ -1399,10 +1403,39 @@ impl Cx<'_> {
         }
     }
 
+    /// `[schemas]`: each a JSON Schema object, referring only to names the table holds.
+    fn named_schemas(&mut self, schemas: &Schemas) {
+        for (name, schema) in schemas.iter() {
+            let field = format!("schemas.{}", crate::diag::field_key(name));
+            if !schema.is_object() {
+                self.error(&field, "must be a table holding a JSON Schema");
+            }
+            self.known_references(&field, schema, schemas);
+        }
+    }
+
+    /// An error for each `#/schemas/<name>` reference in `schema` (at `field`) to a name
+    /// `[schemas]` does not define.
+    fn known_references(&mut self, field: &str, schema: &serde_json::Value, schemas: &Schemas) {
+        for name in schemas.unknown(schema) {
+            self.push(
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    format!("refers to `{PREFIX}{name}`, which `[schemas]` does not define"),
+                )
+                .at(field)
+                .help(format!(
+                    "add a `[schemas.\"{name}\"]` table, or fix the name"
+                )),
+            );
+        }
+    }
+
     fn capabilities(
         &mut self,
         list: Vec<raw::CapabilityTable>,
         auth: Option<&Auth>,
+        schemas: &Schemas,
     ) -> Vec<Capability> {
         let mut out: Vec<Capability> = Vec::new();
         let mut first_seen: IndexMap<String, usize> = IndexMap::new();
@@ -1503,6 +1536,9 @@ impl Cx<'_> {
                 && !schema.is_object()
             {
                 self.error(f("output_schema"), "must be a table holding a JSON Schema");
+            }
+            if let Some(schema) = &output_schema {
+                self.known_references(&f("output_schema"), schema, schemas);
             }
 
             // Parameters are checked even when the path is broken, so every error shows at once.

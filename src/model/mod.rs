@@ -73,6 +73,8 @@ pub struct Service {
     /// The names the source gave its schemas (an OpenAPI import's components), for the
     /// documents that publish shared schemas under a name.
     pub schema_names: crate::values::schema_names::SchemaNames,
+    /// The imported document's component schemas that response schemas refer to, by name.
+    pub schemas: crate::values::schemas::Schemas,
 }
 
 /// The site's own files in the output folder (those the last build's manifest does not list)

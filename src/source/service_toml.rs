@@ -62,6 +62,16 @@ pub struct ServiceToml {
     #[serde(skip)]
     #[schemars(skip)]
     pub schema_names: crate::values::schema_names::SchemaNames,
+    /// Named JSON Schemas that output schemas (and one another) refer to with
+    /// `{ "$ref" = "#/schemas/<name>" }`; an import keeps the OpenAPI document's components
+    /// here, under their names (`values::schemas`).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::values::schemas::Schemas::is_empty",
+        deserialize_with = "schemas_from_toml"
+    )]
+    #[schemars(with = "Option<IndexMap<String, serde_json::Map<String, serde_json::Value>>>")]
+    pub schemas: crate::values::schemas::Schemas,
 }
 
 /// `[check]`: diagnostics a project has reviewed and does not want to hear about again.
@@ -694,6 +704,29 @@ pub struct SemanticTable {
 }
 
 /// A TOML value read as JSON (dates become their RFC 3339 text).
+/// `[schemas]`: each named schema as JSON, refused where a number has no JSON spelling.
+fn schemas_from_toml<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<crate::values::schemas::Schemas, D::Error> {
+    let tables = IndexMap::<String, toml::Value>::deserialize(d)?;
+    let mut schemas = Vec::with_capacity(tables.len());
+    for (name, value) in tables {
+        if let Some((f, at)) = non_finite(&value) {
+            let at = if at.is_empty() {
+                name.clone()
+            } else {
+                format!("{name}.{at}")
+            };
+            return Err(serde::de::Error::custom(format!(
+                "{} (at `{at}`)",
+                non_finite_message(f)
+            )));
+        }
+        schemas.push((name, std::sync::Arc::new(to_json(value))));
+    }
+    Ok(crate::values::schemas::Schemas::new(schemas))
+}
+
 fn json_from_toml<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<std::sync::Arc<serde_json::Value>>, D::Error> {

@@ -7,6 +7,7 @@
 pub mod param;
 pub mod path;
 pub(crate) mod schema_names;
+pub mod schemas;
 pub mod url;
 mod written;
 

@@ -166,7 +166,10 @@ fn openapi_30_maps_operations_params_returns_and_access() {
         Some(3)
     );
     assert!(!list.params.contains_key("session"), "cookie left out");
-    let schema = list.output_schema.as_ref().unwrap();
+    let schema = imported
+        .doc
+        .schemas
+        .inline(list.output_schema.as_ref().unwrap());
     assert_eq!(schema["type"].as_str(), Some("array"));
     // 3.0 `nullable` becomes a JSON Schema type list.
     assert_eq!(
@@ -612,8 +615,16 @@ fn circular_schemas_stop_with_a_note() {
         person.returns.as_deref(),
         Some("person {name, parents[], spouse}")
     );
+    // The model refers to the component by name, and it to itself; whole, the cycle stops.
     let schema = person.output_schema.as_ref().unwrap();
-    let spouse = schema["properties"]["spouse"]["description"]
+    assert_eq!(**schema, serde_json::json!({"$ref": "#/schemas/Person"}));
+    let stored = imported.doc.schemas.get("Person").unwrap();
+    assert_eq!(
+        stored["properties"]["spouse"],
+        serde_json::json!({"$ref": "#/schemas/Person"})
+    );
+    let whole = imported.doc.schemas.inline(schema);
+    let spouse = whole["properties"]["spouse"]["description"]
         .as_str()
         .unwrap();
     assert!(
@@ -933,8 +944,11 @@ components:
     assert!(std::sync::Arc::ptr_eq(a, b), "one schema, held once");
     assert_eq!(get.returns, put.returns);
     assert_eq!(get.returns.as_deref(), Some("pet {id, code}"));
-    assert_eq!(a["required"], serde_json::json!(["id"]), "{a}");
-    assert!(a["properties"]["code"].get("pattern").is_none(), "{a}");
+    // The component is kept once, by name, and rewritten once.
+    assert_eq!(**a, serde_json::json!({"$ref": "#/schemas/Pet"}));
+    let pet = doc.schemas.get("Pet").unwrap();
+    assert_eq!(pet["required"], serde_json::json!(["id"]), "{pet}");
+    assert!(pet["properties"]["code"].get("pattern").is_none(), "{pet}");
     let list = cap(doc, "list_pets").output_schema.as_ref().unwrap();
     assert!(!std::sync::Arc::ptr_eq(a, list));
     assert_eq!(list["items"], **a);
@@ -944,7 +958,7 @@ components:
     let shops = cap(doc, "list_shop_pets").output_schema.as_ref().unwrap();
     assert!(!std::sync::Arc::ptr_eq(list, shops));
     assert_eq!(shops["maxItems"], 9, "{shops}");
-    // Each finding of the one making is reported at every operation it reached.
+    // Each finding of the one making is reported once, at the component.
     for needle in ["regex dialect", "`required` names that no property"] {
         let mut places: Vec<&str> = diags
             .iter()
@@ -955,17 +969,7 @@ components:
             })
             .collect();
         places.sort_unstable();
-        assert_eq!(
-            places,
-            [
-                "openapi#/paths/~1owners~1{id}~1pets/get",
-                "openapi#/paths/~1pets/get",
-                "openapi#/paths/~1pets~1{id}/get",
-                "openapi#/paths/~1pets~1{id}/put",
-                "openapi#/paths/~1shops~1{id}~1pets/get"
-            ],
-            "{needle}"
-        );
+        assert_eq!(places, ["openapi#/components/schemas/Pet"], "{needle}");
     }
 }
 

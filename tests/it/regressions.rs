@@ -81,19 +81,25 @@ fn replay(dir: &std::path::Path) -> usize {
 }
 
 /// An OpenAPI document whose one large enum is named, through `$ref`s, by every property of
-/// every response: a few MB that would expand to many GB.
-fn ref_bomb() -> String {
+/// every request body (`request`) or response: a few MB that would expand to many GB.
+fn ref_bomb(request: bool) -> String {
     let big: Vec<String> = (0..20_000).map(|i| format!("\"value-{i:040}\"")).collect();
     let props: Vec<String> = (0..150)
         .map(|i| format!("\"p{i}\": {{\"$ref\": \"#/components/schemas/Big\"}}"))
         .collect();
+    let many =
+        r##"{"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Many"}}}}"##;
     let paths: Vec<String> = (0..60)
         .map(|i| {
-            format!(
-                "\"/things/t{i}\": {{\"get\": {{\"operationId\": \"thing_{i}\", \"responses\": {{\"200\": \
-                 {{\"description\": \"ok\", \"content\": {{\"application/json\": {{\"schema\": \
-                 {{\"$ref\": \"#/components/schemas/Many\"}}}}}}}}}}}}}}"
-            )
+            let operation = if request {
+                format!(
+                    r#""post": {{"operationId": "thing_{i}", "requestBody": {many}, "responses": {{"200": {{"description": "ok"}}}}}}"#
+                )
+            } else {
+                let ok = many.replacen('{', r#"{"description": "ok", "#, 1);
+                format!(r#""get": {{"operationId": "thing_{i}", "responses": {{"200": {ok}}}}}"#)
+            };
+            format!("\"/things/t{i}\": {{{operation}}}")
         })
         .collect();
     format!(
@@ -111,7 +117,7 @@ fn ref_bomb() -> String {
 fn a_billion_laughs_of_refs_fails_fast_with_a_clear_error() {
     let work = tempfile::tempdir().unwrap();
     let file = work.path().join("bomb.json");
-    fs::write(&file, ref_bomb()).unwrap();
+    fs::write(&file, ref_bomb(true)).unwrap();
     let start = Instant::now();
     let (code, _, stderr) = run(wellgen().arg("check").arg(&file));
     let took = start.elapsed();
@@ -120,6 +126,43 @@ fn a_billion_laughs_of_refs_fails_fast_with_a_clear_error() {
     assert!(took.as_secs() < 30, "took {took:?}");
 }
 
+/// The same bomb in the responses: they refer to the components by name, so nothing is
+/// copied; each document holds the enum at most once, and whatever writes a response whole
+/// (ia.json, the examples) stops at its bounds.
+#[test]
+fn a_billion_laughs_of_refs_in_responses_is_published_by_reference() {
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("bomb.json");
+    let text = ref_bomb(false);
+    fs::write(&file, &text).unwrap();
+    let out = work.path().join("dist");
+    let (code, _, stderr) = run(wellgen()
+        .arg("build")
+        .arg(&file)
+        .arg("-o")
+        .arg(&out)
+        .arg("-q"));
+    assert_eq!(code, 0, "{stderr}");
+    for entry in fs::read_dir(&out).unwrap().flatten() {
+        let len = entry.metadata().unwrap().len();
+        assert!(
+            len < 2 * text.len() as u64,
+            "{}: {len}",
+            entry.path().display()
+        );
+    }
+    let oas: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("openapi.json")).unwrap()).unwrap();
+    let named = oas["components"]["schemas"].as_object().unwrap();
+    assert_eq!(named.keys().collect::<Vec<_>>(), ["Many", "Big"]);
+    assert_eq!(
+        oas["paths"]["/things/t0"]["get"]["responses"]["200"]["content"]["application/json"]["schema"],
+        serde_json::json!({"$ref": "#/components/schemas/Many"})
+    );
+}
+
+/// A chain of 20,000 `$ref`s to `$ref`s in a request body is refused where it nests too deep;
+/// in a response, each link is a named schema of its own, made one after the other.
 #[test]
 fn a_long_chain_of_refs_is_an_error_not_a_stack_overflow() {
     let n = 20_000;
@@ -136,7 +179,10 @@ fn a_long_chain_of_refs_is_an_error_not_a_stack_overflow() {
         "{{\"openapi\": \"3.0.3\", \"info\": {{\"title\": \"Chain\", \"version\": \"1\"}}, \
          \"servers\": [{{\"url\": \"https://chain.example.com\"}}], \"paths\": {{\"/x\": {{\"get\": \
          {{\"operationId\": \"x\", \"responses\": {{\"200\": {{\"description\": \"ok\", \"content\": \
-         {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/C0\"}}}}}}}}}}}}}}}}, \
+         {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/C0\"}}}}}}}}}}}}}}, \
+         \"/y\": {{\"post\": {{\"operationId\": \"y\", \"requestBody\": {{\"content\": \
+         {{\"application/json\": {{\"schema\": {{\"$ref\": \"#/components/schemas/C0\"}}}}}}}}, \
+         \"responses\": {{\"204\": {{\"description\": \"done\"}}}}}}}}}}, \
          \"components\": {{\"schemas\": {{{}}}}}}}",
         schemas.join(", ")
     );

@@ -392,7 +392,7 @@ fn input_schema(
         replaceable: false,
         hint: "input".into(),
     };
-    let (copies, shared) = schemas::share(&[root], SHARING, names);
+    let (copies, shared) = schemas::share(&[root], SHARING, names, &[]);
     let Some(mut schema) = copies.into_iter().next() else {
         unreachable!("`share` copies every root")
     };

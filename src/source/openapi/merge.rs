@@ -30,6 +30,7 @@ pub fn merge(
     let compact = overlay.source.as_ref().and_then(|s| s.compact);
     let source_bytes = imported.doc.source_bytes;
     let schema_names = std::mem::take(&mut imported.doc.schema_names);
+    let schemas = std::mem::take(&mut imported.doc.schemas);
     // Capabilities the service.toml does not name keep their import as it is: the trip through
     // JSON values and back is most of a large import's merge (20 ms of GitHub's build), and the
     // build of the OpenAPI file alone, which has nothing to merge, takes them as they are too.
@@ -114,6 +115,9 @@ pub fn merge(
     }
     doc.source_bytes = source_bytes;
     doc.schema_names = schema_names;
+    // The service.toml's own named schemas replace the imported ones of their names.
+    let own = std::mem::take(&mut doc.schemas);
+    doc.schemas = schemas.merged(own);
     if split.is_some() || compact.is_some() {
         doc.source = Some(SourceTable {
             split,

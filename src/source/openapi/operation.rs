@@ -11,7 +11,7 @@ use super::lower::{
     pick_media, string_list,
 };
 use super::naming::{IdAllocator, capability_id, one_line, plural, shorten};
-use super::refs::{Expander, Node, Place};
+use super::refs::{Expander, Met, Node, Place};
 use super::schema::{coerce, compact, extra_keywords, fold_null, schema_type, to_toml, toml_shape};
 use crate::detect::secrets;
 use crate::diag::{Code, Diagnostic};
@@ -957,23 +957,22 @@ impl Lx<'_> {
     /// A success response's `returns` and `output_schema` made from its schema.
     fn make_response(&mut self, schema: &Node, noun: &str) -> Result<Response, Diagnostic> {
         let left = self.docs.expansion_left();
-        let mut expander = Expander::new(self.docs);
+        let mut expander = Expander::referring(self.docs);
         let mut expanded = expander.expand(schema)?;
-        let mut notes = Vec::new();
-        for (met, note) in [
-            (expander.misfit_defaults > 0, MISFIT_DEFAULTS),
-            (expander.file_types > 0, FILE_AS_BINARY),
-            (expander.unknown_required > 0, UNKNOWN_REQUIRED_OUT),
-            (expander.cut, DEEP_OUTPUT_CUT),
-            (expander.foreign_patterns > 0, FOREIGN_PATTERNS),
-        ] {
-            if met {
-                notes.push(note);
-            }
-        }
-        let mut returns = compact(&expanded, noun, 2);
+        let notes = findings(Met {
+            misfit_defaults: expander.misfit_defaults > 0,
+            file_types: expander.file_types > 0,
+            unknown_required: expander.unknown_required > 0,
+            cut: expander.cut,
+            foreign_patterns: expander.foreign_patterns > 0,
+        });
+        expander.make_components()?;
+        // The compact notation reads two levels of fields: from an expansion of its own, deep
+        // enough for them, whatever the components made so far.
+        let view = Expander::summary(self.docs).expand(schema)?;
+        let mut returns = compact(&view, noun, 2);
         if returns.chars().count() > RETURNS_MAX {
-            returns = compact(&expanded, noun, 1);
+            returns = compact(&view, noun, 1);
         }
         let returns = shorten(&returns, RETURNS_MAX).0;
         let schema =
@@ -1391,6 +1390,20 @@ fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
 /// The note on values and words left out for looking random.
 /// What the import rewrites into a form the model holds, losing nothing an agent needs: said
 /// as one grouped note each (`N-import-adjusted`), where what it leaves out is a warning.
+/// What making a response schema (or a component it refers to) reports, from what it met.
+pub(super) fn findings(met: Met) -> Vec<Finding> {
+    [
+        (met.misfit_defaults, MISFIT_DEFAULTS),
+        (met.file_types, FILE_AS_BINARY),
+        (met.unknown_required, UNKNOWN_REQUIRED_OUT),
+        (met.cut, DEEP_OUTPUT_CUT),
+        (met.foreign_patterns, FOREIGN_PATTERNS),
+    ]
+    .into_iter()
+    .filter_map(|(met, note)| met.then_some(note))
+    .collect()
+}
+
 /// A response schema made into `returns` and `output_schema`, with what making it reported,
 /// for every operation that returns the same `$ref` (`Documents::responses`).
 pub(super) struct Response {

@@ -18,6 +18,30 @@ use crate::values::schema_names::{self, SchemaNames};
 /// The responses made so far ([`Documents::responses`]).
 pub(super) type Responses = HashMap<(usize, String), Arc<super::operation::Response>>;
 
+/// The component schemas response schemas refer to ([`Documents::components`]), by the name
+/// the model keeps each under ([`Documents::component_name`]).
+pub(super) type Components = HashMap<String, Component>;
+
+/// A component schema as the model keeps it (`values::schemas`): made once, its own `$ref`s to
+/// components kept.
+pub(super) struct Component {
+    pub place: Place,
+    /// `None` while a thread makes it, and where making it failed (the model then holds `{}`).
+    pub schema: Option<Arc<Value>>,
+    /// What making it rewrote or cut, reported once, at the component.
+    pub met: Met,
+}
+
+/// What an expansion rewrote or cut, for the importer's notes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Met {
+    pub misfit_defaults: bool,
+    pub file_types: bool,
+    pub unknown_required: bool,
+    pub cut: bool,
+    pub foreign_patterns: bool,
+}
+
 /// A place in one of the loaded documents: the file's index and a JSON pointer (`/paths/…`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Place {
@@ -179,9 +203,10 @@ pub struct Documents {
     /// Bytes expanded schemas may still copy out of the documents, over the whole import.
     expansion_left: usize,
     expansion_limit: usize,
-    /// Expansions of a `$ref`'s target, by target, depth and depth limit, for the next
+    /// Expansions of a `$ref`'s target, by target, depth, depth limit and the expander's mode
+    /// (references kept, shape only), for the next
     /// operation that names it (large APIs name the same components hundreds of times).
-    expanded: HashMap<(Place, usize, usize), Arc<Expanded>>,
+    expanded: HashMap<(Place, usize, usize, u8), Arc<Expanded>>,
     /// Off only where tests compare remembered expansions with plain ones.
     remember: bool,
     /// Each response schema, by its file and `$ref` or small inline text, as made for the first
@@ -190,6 +215,9 @@ pub struct Documents {
     /// model then holds it once. Shared by every view: what a schema makes depends on its text
     /// and file alone, whichever thread makes it.
     pub(super) responses: Arc<Mutex<Responses>>,
+    /// The component schemas response schemas refer to, made once for every view: the model
+    /// keeps them by name (`values::schemas`).
+    pub(super) components: Arc<Mutex<Components>>,
     /// The names of the component schemas expanded so far (`values::schema_names`).
     pub schema_names: SchemaNames,
 }
@@ -259,6 +287,7 @@ impl Documents {
             expanded: HashMap::new(),
             remember: true,
             responses: Arc::default(),
+            components: Arc::default(),
             schema_names: SchemaNames::default(),
         }
     }
@@ -307,6 +336,7 @@ impl Documents {
             expanded: HashMap::new(),
             remember: self.remember,
             responses: Arc::clone(&self.responses),
+            components: Arc::clone(&self.components),
             schema_names: SchemaNames::default(),
         }
     }
@@ -347,6 +377,49 @@ impl Documents {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
+        self.components
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
+    /// The name the model keeps a component schema under (`values::schemas`): its own in the
+    /// entry document, `file#name` in another file (a whole file: its name). `None` where
+    /// `place` is no component (or in a file that does not exist). Two places of one name (an entry component named like another
+    /// file) are one schema, the first made.
+    pub fn component_name(&self, place: &Place) -> Option<String> {
+        // A file that is not there expands to `{}`, reported once, as it always has.
+        if self.files[place.file].missing {
+            return None;
+        }
+        let name = self.source_name(place)?;
+        Some(match place.file {
+            0 => name,
+            _ if place.pointer.is_empty() => self.files[place.file].name.clone(),
+            _ => format!("{}#{name}", self.files[place.file].name),
+        })
+    }
+
+    /// The component schemas made, sorted by name, with where each is and what making it met.
+    /// A component being made when its maker failed is `{}`.
+    pub(super) fn take_components(&self) -> Vec<(String, Arc<Value>, Place, Met)> {
+        let table = std::mem::take(
+            &mut *self
+                .components
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        let mut list: Vec<_> = table
+            .into_iter()
+            .map(|(name, c)| {
+                let schema = c
+                    .schema
+                    .unwrap_or_else(|| Arc::new(Value::Object(Map::new())));
+                (name, schema, c.place, c.met)
+            })
+            .collect();
+        list.sort_by(|a, b| a.0.cmp(&b.0));
+        list
     }
 
     /// Every ref met so far to a file that does not exist, sorted and without repeats: the
@@ -798,6 +871,16 @@ pub struct Expander<'a> {
     /// Whether the marks stay in the expansion, for the caller to take out
     /// (`schema_names::take_marks`) once it has made the schema the model will hold.
     keep_marks: bool,
+    /// Whether a `$ref` to a component schema stays a reference to it, the component made once
+    /// into [`Documents::components`] (response schemas), instead of being expanded.
+    keep_refs: bool,
+    /// The schema being expanded is a member of an `allOf`: folded into its parent, so a
+    /// reference there is expanded even when `keep_refs`.
+    all_of_member: bool,
+    /// Components registered and not made yet, by name ([`Expander::make_components`]).
+    pending: Vec<String>,
+    /// Only the shape: subschemas and `type`, no data (enums, defaults, descriptions).
+    shape_only: bool,
 }
 
 impl<'a> Expander<'a> {
@@ -822,6 +905,30 @@ impl<'a> Expander<'a> {
             misfit_defaults: 0,
             marks: 0,
             keep_marks: false,
+            keep_refs: false,
+            all_of_member: false,
+            pending: Vec::new(),
+            shape_only: false,
+        }
+    }
+
+    /// For a response's `returns`, which reads two levels of fields (an array's items among
+    /// them): expanded no deeper than that needs.
+    /// Its shape alone: a large enum named by every field costs nothing here.
+    pub fn summary(docs: &'a mut Documents) -> Self {
+        Self {
+            max_depth: 4,
+            shape_only: true,
+            ..Self::new(docs)
+        }
+    }
+
+    /// For response schemas: a `$ref` to a component schema stays a reference to it
+    /// (`values::schemas::PREFIX`), the component made once for the whole import.
+    pub fn referring(docs: &'a mut Documents) -> Self {
+        Self {
+            keep_refs: true,
+            ..Self::new(docs)
         }
     }
 
@@ -859,8 +966,15 @@ impl<'a> Expander<'a> {
 
     /// `value` is `node.value()`, passed along so that no pointer is walked twice.
     fn schema(&mut self, node: &Node, value: &Value, depth: usize) -> Result<Value, Diagnostic> {
+        let all_of_member = std::mem::take(&mut self.all_of_member);
         if let Some(Value::String(r)) = value.field("$ref") {
             let target = self.docs.resolve(r, &node.place)?;
+            if self.keep_refs
+                && !all_of_member
+                && let Some(name) = self.docs.component_name(&target)
+            {
+                return self.component(target, name);
+            }
             if self.stack.contains(&target) {
                 self.circular = true;
                 self.cycles += 1;
@@ -917,9 +1031,12 @@ impl<'a> Expander<'a> {
                 let child = node.child(key);
                 let mut list = Vec::with_capacity(sub.as_array().map_or(0, Vec::len));
                 for (i, s) in sub.as_array().into_iter().flatten().enumerate() {
+                    self.all_of_member = key == "allOf";
                     list.push(self.schema(&child.child(&i.to_string()), s, depth + 1)?);
                 }
                 Value::Array(list)
+            } else if self.shape_only && key != "type" {
+                continue;
             } else if key == "description" {
                 // Descriptions are most of a big API's bulk: kept short, and only near the top.
                 match sub.as_str() {
@@ -948,9 +1065,97 @@ impl<'a> Expander<'a> {
         Ok(Value::Object(out))
     }
 
+    /// A reference to the component at `target`; one no view has met yet is registered and
+    /// left for [`Expander::make_components`], so that a chain of components is made one
+    /// after the other, never nested on the stack.
+    fn component(&mut self, target: Place, name: String) -> Result<Value, Diagnostic> {
+        let reference = Value::Object(Map::from_iter([(
+            "$ref".to_string(),
+            Value::String(format!("{}{name}", crate::values::schemas::PREFIX)),
+        )]));
+        let mut table = self
+            .docs
+            .components
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if !table.contains_key(&name) {
+            let component = Component {
+                place: target,
+                schema: None,
+                met: Met::default(),
+            };
+            table.insert(name.clone(), component);
+            self.pending.push(name);
+        }
+        Ok(reference)
+    }
+
+    /// Makes the components registered by the expansions so far, and those they refer to in
+    /// turn: each from depth 0 with a budget of its own, rewritten as a whole response schema
+    /// is, with what it met kept to be reported once, at the component.
+    pub fn make_components(&mut self) -> Result<(), Diagnostic> {
+        while let Some(name) = self.pending.pop() {
+            let Some(target) = self
+                .docs
+                .components
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&name)
+                .map(|c| c.place.clone())
+            else {
+                continue;
+            };
+            self.stack.clear();
+            self.deepest = 0;
+            self.followed.clear();
+            self.nodes_left = MAX_SCHEMA_NODES;
+            self.cut = false;
+            self.foreign_patterns = 0;
+            self.file_types = 0;
+            self.unknown_required = 0;
+            self.misfit_defaults = 0;
+            self.stack.push(target.clone());
+            let node = self.docs.node(target.clone());
+            let made = self.schema(&node, node.value(), 0);
+            self.stack.clear();
+            let mut schema = made?;
+            merge_all_of(&mut schema);
+            let mut done = Rewrites::default();
+            rewrite(&mut schema, &mut done, false);
+            let shaped = super::schema::toml_shape(&mut schema);
+            let met = Met {
+                misfit_defaults: self.misfit_defaults + done.defaults > 0,
+                file_types: self.file_types + done.files > 0,
+                unknown_required: self.unknown_required + done.required > 0,
+                cut: self.cut,
+                foreign_patterns: self.foreign_patterns > 0,
+            };
+            if std::mem::take(&mut self.marks) > 0 {
+                schema_names::take_marks(&mut schema, &mut self.docs.schema_names);
+            }
+            let schema = if shaped && schema.is_object() {
+                schema
+            } else {
+                Value::Object(Map::new())
+            };
+            if let Some(c) = self
+                .docs
+                .components
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_mut(&name)
+            {
+                c.schema = Some(Arc::new(schema));
+                c.met = met;
+            }
+        }
+        Ok(())
+    }
+
     /// A `$ref`'s target, expanded or replayed from an earlier expansion of it.
     fn follow(&mut self, target: Place, depth: usize) -> Result<Value, Diagnostic> {
-        let key = (target, depth, self.max_depth);
+        let mode = u8::from(self.keep_refs) | (u8::from(self.shape_only) << 1);
+        let key = (target, depth, self.max_depth, mode);
         if let Some(memo) = self
             .docs
             .expanded
@@ -1029,33 +1234,7 @@ impl<'a> Expander<'a> {
     }
 }
 
-/// The size of `value` as compact JSON, roughly, counting no further than `limit + 1` (so a
-/// huge value costs no more to measure than the budget it would exceed).
-pub(super) fn size_at_most(value: &Value, limit: usize) -> usize {
-    let mut size = 0usize;
-    let mut todo = vec![value];
-    while let Some(v) = todo.pop() {
-        size += match v {
-            Value::Null | Value::Bool(_) | Value::Number(_) => 8,
-            Value::String(s) => s.len() + 2,
-            Value::Array(a) => {
-                todo.extend(a);
-                2 + a.len()
-            }
-            Value::Object(m) => {
-                for (k, v) in m {
-                    size += k.len() + 4;
-                    todo.push(v);
-                }
-                2
-            }
-        };
-        if size > limit {
-            return size;
-        }
-    }
-    size
-}
+pub(super) use crate::values::schemas::size_at_most;
 
 /// OpenAPI 3.0 / Swagger keywords rewritten into JSON Schema 2020-12: `nullable` and the
 /// boolean `exclusiveMinimum`/`exclusiveMaximum`.

@@ -149,7 +149,10 @@ pub fn request(
 
 /// The response: the author's, else one read from `returns`, else from `output_schema`,
 /// else an empty object.
-pub fn response(c: &Capability) -> (ResponseExample, ResponseSource) {
+pub fn response(
+    schemas: &crate::values::schemas::Schemas,
+    c: &Capability,
+) -> (ResponseExample, ResponseSource) {
     let status = c.example.as_ref().map_or(200, |e| e.status);
     if let Some(body) = c.example.as_ref().and_then(|e| e.response.clone()) {
         return (ResponseExample { status, body }, ResponseSource::Author);
@@ -158,7 +161,7 @@ pub fn response(c: &Capability) -> (ResponseExample, ResponseSource) {
         (v, ResponseSource::Returns)
     } else if let Some(schema) = &c.output_schema {
         (
-            sample::from_schema(schema, "", 0),
+            sample::from_schema(&schemas.inline(schema), "", 0),
             ResponseSource::OutputSchema,
         )
     } else {

@@ -610,7 +610,7 @@ fn detail<'a>(
         ),
     };
     let request_example = example::request(c, fixed.as_ref().or(given), &url_base, header, &values);
-    let (response_example, response_source) = example::response(c);
+    let (response_example, response_source) = example::response(&service.schemas, c);
     let made_up: Vec<&str> = c
         .params
         .iter()

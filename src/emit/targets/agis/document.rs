@@ -94,11 +94,22 @@ pub fn document_cut(service: &Service, lowered: &Lowered, levels: Option<usize>)
     doc.insert("version".into(), service.version.clone().into());
     let mut cut = 0;
     let outputs: Option<Vec<Value>> = levels.map(|levels| {
-        let keep = |e: &Endpoint| schemas::keep_levels(&e.output, levels, &mut cut);
+        let keep = |e: &Endpoint| {
+            schemas::keep_levels_inlined(&service.schemas, &e.output, levels, &mut cut)
+        };
         endpoints.iter().map(keep).collect()
     });
     let names = [&service.schema_names, &lowered.derived.field_names];
-    let (schemas, shared) = share_schemas(endpoints, outputs.as_deref(), &names);
+    let keys = schemas::named_keys(&service.schemas);
+    let taken: Vec<String> = keys.values().cloned().collect();
+    let (mut schemas, mut shared) = share_schemas(endpoints, outputs.as_deref(), &names, &taken);
+    let named = schemas::publish_named(
+        &service.schemas,
+        &keys,
+        SHARING.prefix,
+        schemas.iter_mut().chain(shared.iter_mut().map(|(_, v)| v)),
+    );
+    let shared: Vec<(String, Value)> = named.into_iter().chain(shared).collect();
     let mut schemas = schemas.into_iter();
     let list: Vec<Value> = endpoints
         .iter()
@@ -164,6 +175,7 @@ fn share_schemas(
     endpoints: &[Endpoint],
     outputs: Option<&[Value]>,
     names: &[&SchemaNames],
+    taken: &[String],
 ) -> (Vec<Value>, Vec<(String, Value)>) {
     let mut roots = Vec::with_capacity(2 * endpoints.len());
     for (i, e) in endpoints.iter().enumerate() {
@@ -177,19 +189,23 @@ fn share_schemas(
             });
         }
     }
-    schemas::share(&roots, SHARING, names)
+    schemas::share(&roots, SHARING, names, taken)
 }
 
 /// `doc` with its schemas shared anew (`SHARING_TO_FIT`), as `document` would share them
 /// if the steps that left parts out of the endpoints' schemas had been taken before: each
 /// endpoint's input and output with every reference into `schemas` put back in place, then
-/// shared.
-pub fn reshared(doc: &Value) -> Value {
-    let empty = Map::new();
-    let shared = doc
+/// shared. The schemas named in `named` (the model's) stay as they are, first, and are
+/// referred to.
+pub fn reshared(doc: &Value, named: &[String]) -> Value {
+    let (kept, shared): (Map<String, Value>, Map<String, Value>) = doc
         .get("schemas")
         .and_then(Value::as_object)
-        .unwrap_or(&empty);
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .partition(|(k, _)| named.contains(k));
+    let shared = &shared;
     let mut doc = doc.clone();
     let Some(list) = doc.get_mut("endpoints").and_then(Value::as_array_mut) else {
         return doc;
@@ -213,7 +229,8 @@ pub fn reshared(doc: &Value) -> Value {
             hint: format!("{}_{}", hints[i / 2], ["input", "output"][i % 2]),
         })
         .collect();
-    let (copies, shared) = schemas::share(&roots, SHARING_TO_FIT, &[&names]);
+    let (copies, shared) = schemas::share(&roots, SHARING_TO_FIT, &[&names], named);
+    let shared: Vec<(String, Value)> = kept.into_iter().chain(shared).collect();
     let mut copies = copies.into_iter();
     for e in list.iter_mut() {
         for key in ["input", "output"] {
@@ -537,6 +554,11 @@ pub fn derived_protocols(service: &Service, read_only: bool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Shared anew, with no named schema of the model.
+    fn reshared(doc: &Value) -> Value {
+        super::reshared(doc, &[])
+    }
 
     fn doc(urls: &[&str]) -> Value {
         let endpoints: Vec<Value> = urls

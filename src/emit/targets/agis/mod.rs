@@ -175,7 +175,11 @@ fn fitted(
             ": the `http_binding` of {n} endpoints gives its URL as a path on the documents' own origin ({origin})"
         )
     };
-    let reshare = |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, diags);
+    let named: Vec<String> = schemas::named_keys(&service.schemas)
+        .into_values()
+        .collect();
+    let reshare =
+        |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, &named, diags);
     // What the steps leave out, in their order: the levels step renders its documents with
     // all of it left out.
     let left_out: [&dyn Fn(&mut Value) -> usize; 9] = [
@@ -194,7 +198,7 @@ fn fitted(
         for drop in left_out {
             drop(&mut doc);
         }
-        (document::reshared(&doc), cut)
+        (document::reshared(&doc, &named), cut)
     };
     let steps = [
         Step::Try(&reshare),

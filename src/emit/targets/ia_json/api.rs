@@ -33,7 +33,7 @@ pub fn api<'a>(service: &'a Service, diags: &mut Diagnostics) -> Api<'a> {
             Access::Protected => &mut api.protected,
             Access::UserRequired => &mut api.user_required,
         };
-        group.insert(c.id.as_str(), endpoint(c, path, diags));
+        group.insert(c.id.as_str(), endpoint(service, c, path, diags));
     }
     if api.public.is_empty() && api.protected.is_empty() && api.user_required.is_empty() {
         diags.push(
@@ -60,7 +60,12 @@ fn relative_path(service: &Service, c: &Capability) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn endpoint<'a>(c: &'a Capability, path: String, diags: &mut Diagnostics) -> Endpoint<'a> {
+fn endpoint<'a>(
+    service: &Service,
+    c: &'a Capability,
+    path: String,
+    diags: &mut Diagnostics,
+) -> Endpoint<'a> {
     let mut parameters = IndexMap::new();
     let mut body = IndexMap::new();
     for p in &c.params {
@@ -88,7 +93,7 @@ fn endpoint<'a>(c: &'a Capability, path: String, diags: &mut Diagnostics) -> End
         description: &c.description,
         parameters,
         body,
-        response: response(c),
+        response: response(service, c),
         rate_limit: c.rate_limit.map(|r| r.to_string()),
         scopes: &c.scopes,
         deprecated: c.deprecated,
@@ -130,7 +135,7 @@ fn number(n: f64) -> Value {
 
 /// `response` is a free-form "response schema description" (§4.3.3): wellgen gathers what the
 /// model knows — the compact `returns`, the JSON Schema, a successful example — under plain keys.
-fn response(c: &Capability) -> Option<Response<'_>> {
+fn response<'a>(service: &Service, c: &'a Capability) -> Option<Response<'a>> {
     let example = c
         .example
         .as_ref()
@@ -138,7 +143,10 @@ fn response(c: &Capability) -> Option<Response<'_>> {
         .and_then(|e| e.response.as_ref());
     let r = Response {
         description: c.returns.as_deref(),
-        schema: c.output_schema.as_deref(),
+        schema: c
+            .output_schema
+            .as_ref()
+            .map(|s| service.schemas.inline_shared(s)),
         example,
     };
     (r.description.is_some() || r.schema.is_some() || r.example.is_some()).then_some(r)

@@ -132,8 +132,9 @@ pub struct Endpoint<'a> {
 pub struct Response<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<&'a str>,
+    /// Whole: ia.json has no place for shared schemas.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub schema: Option<&'a Value>,
+    pub schema: Option<std::sync::Arc<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<&'a Value>,
 }

@@ -249,7 +249,11 @@ fn within_budget(
             None => Err((doc, json)),
         }
     };
-    let reshare = |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, diags);
+    let named: Vec<String> = schemas::named_keys(&service.schemas)
+        .into_values()
+        .collect();
+    let reshare =
+        |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, &named, diags);
     let outputs = |levels| {
         let fit = Fit {
             levels: Some(levels),
@@ -294,7 +298,10 @@ const RESHARE: Reshare = Reshare {
 fn render_bare(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) {
     let (mut doc, cut) = render_cut(service, lowered, fit);
     drop_schema_descriptions(&mut doc, schemas::Cut::All);
-    (reshare::reshared(&doc), cut)
+    let named: Vec<String> = schemas::named_keys(&service.schemas)
+        .into_values()
+        .collect();
+    (reshare::reshared(&doc, &named), cut)
 }
 
 /// How the document is made again to fit its source's budget (`within_budget`).
@@ -531,7 +538,8 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
     let mut cut = 0;
     if let Some(levels) = fit.levels {
         for schema in &mut held {
-            *schema = Cow::Owned(schemas::keep_levels(schema, levels, &mut cut));
+            let kept = schemas::keep_levels_inlined(&service.schemas, schema, levels, &mut cut);
+            *schema = Cow::Owned(kept);
         }
     }
     if let Some(levels) = fit.input_levels {
@@ -547,7 +555,16 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
         }
     }
     let names = [&service.schema_names, &lowered.field_names];
-    let shared = share_schemas(&mut paths, &held, SHARING, &names);
+    let keys = schemas::named_keys(&service.schemas);
+    let taken: Vec<String> = keys.values().cloned().collect();
+    let mut shared = share_schemas(&mut paths, &held, SHARING, &names, &taken);
+    let named = schemas::publish_named(
+        &service.schemas,
+        &keys,
+        SHARING.prefix,
+        std::iter::once(&mut paths).chain(shared.iter_mut().map(|(_, v)| v)),
+    );
+    let shared = named.into_iter().chain(shared).collect();
     let parts = parts::share(&mut paths);
     if fit.lean {
         hoist_parameters(&mut paths);
@@ -731,6 +748,7 @@ fn share_schemas(
     held: &[Cow<'_, Value>],
     policy: Policy,
     names: &[&SchemaNames],
+    taken: &[String],
 ) -> Vec<(String, Value)> {
     let mut places: Vec<(&mut Value, bool, String)> = Vec::new();
     for part in operation_parts(paths) {
@@ -775,7 +793,7 @@ fn share_schemas(
             hint: std::mem::take(hint),
         })
         .collect();
-    let (copies, shared) = schemas::share(&roots, policy, names);
+    let (copies, shared) = schemas::share(&roots, policy, names, taken);
     drop(roots);
     for ((place, ..), copy) in places.into_iter().zip(copies) {
         *place = copy;

@@ -21,7 +21,8 @@ const SHARED_FIELDS: [&str; 4] = ["schemas", "responses", "parameters", "request
 /// `doc` with every shared schema, parameter, response and request body put back in place,
 /// then shared again: schemas wherever a reference is shorter than the copies, the operations'
 /// parts as `render_cut` shares them. The same document for a reader: nothing is left out.
-pub(super) fn reshared(doc: &Value) -> Value {
+/// The schemas named in `named` (the model's) stay as they are, first, and are referred to.
+pub(super) fn reshared(doc: &Value, named: &[String]) -> Value {
     let (Some(source), Some(given)) = (doc.as_object(), doc.get("paths")) else {
         return doc.clone();
     };
@@ -46,12 +47,21 @@ pub(super) fn reshared(doc: &Value) -> Value {
             shared.insert(field.into(), entries);
         }
     }
+    let mut kept = Vec::new();
+    if let Some(Value::Object(entries)) = shared.get_mut("schemas") {
+        let (fixed, rest) = std::mem::take(entries)
+            .into_iter()
+            .partition(|(k, _)| named.contains(k));
+        kept = fixed;
+        *entries = rest.into_iter().collect();
+    }
     let paths = map.entry("paths").or_insert(Value::Null);
     *paths = inlined(given, &shared);
-    let named = shared.get("schemas").and_then(Value::as_object);
-    let target = |r: &str| named?.get(r.strip_prefix(SHARING.prefix)?);
-    let names = named.map_or_else(Default::default, |n| schemas::names_of(n, &target));
-    let schemas = share_schemas(paths, &[], SHARING_TO_FIT, &[&names]);
+    let own = shared.get("schemas").and_then(Value::as_object);
+    let target = |r: &str| own?.get(r.strip_prefix(SHARING.prefix)?);
+    let names = own.map_or_else(Default::default, |n| schemas::names_of(n, &target));
+    let schemas = share_schemas(paths, &[], SHARING_TO_FIT, &[&names], named);
+    let schemas = kept.into_iter().chain(schemas).collect();
     let parts = parts::share(paths);
     let mut components = shared_components(schemas, parts);
     components.extend(others);
@@ -82,6 +92,11 @@ fn inlined(v: &Value, shared: &Map<String, Value>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Shared anew, with no named schema of the model.
+    fn reshared(doc: &Value) -> Value {
+        super::reshared(doc, &[])
+    }
     use serde_json::json;
 
     /// `doc`'s paths with every reference put back, for comparing what two documents say.

@@ -1,0 +1,449 @@
+//! Named schemas (`[schemas]` in service.toml): JSON Schemas kept once each under a name, that
+//! output schemas and one another refer to with `{"$ref": "#/schemas/<name>"}` ([`PREFIX`]). An
+//! OpenAPI import keeps the components its response schemas use here, under the source's names,
+//! instead of copying them into every operation. The documents whose specifications allow
+//! references (OpenAPI's `components/schemas`, AGIS's `schemas`) publish each one reached under
+//! its name (`emit::schemas::publish_named`); whatever needs a schema whole (an example, a
+//! summary, a format without references) asks for [`Schemas::inline`], which stops at cycles,
+//! at [`INLINE_DEPTH`] levels and at [`INLINE_NODES`] schemas, as the import cuts the schemas it
+//! expands, and makes each bare reference once.
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+/// How a reference to a named schema starts, in the model.
+pub const PREFIX: &str = "#/schemas/";
+
+/// The most schema levels and schema objects one inlined schema holds, as the import keeps a
+/// response schema it expands: past them the rest is `{}` (a chain of components that each name
+/// the next many times would otherwise grow exponentially).
+pub const INLINE_DEPTH: usize = 5;
+pub const INLINE_NODES: usize = 200;
+/// The most bytes of data (enums, defaults, descriptions) one inlined schema copies: a large
+/// enum named by many properties would otherwise be copied as often. Past it, such members are
+/// left out.
+pub const INLINE_BYTES: usize = 128 << 10;
+/// The deepest schema level whose `description` an inlined schema keeps, as the import keeps
+/// a response schema's: descriptions are most of a large API's bulk.
+pub const INLINE_DESCRIBED_DEPTH: usize = 1;
+
+/// Members whose value maps names to schemas: the map itself is no schema level.
+const SCHEMA_MAPS: [&str; 5] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// Members whose value is a schema or a list of schemas; other members are data (`enum`,
+/// `default`), copied as they are.
+const SCHEMA_MEMBERS: [&str; 15] = [
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "prefixItems",
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct Schemas {
+    by_name: IndexMap<String, Entry>,
+}
+
+impl serde::Serialize for Schemas {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter().map(|(name, schema)| (name, &**schema)))
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    schema: Arc<Value>,
+    /// The schema with every reference inlined, made the first time it is asked for.
+    inlined: OnceLock<Arc<Value>>,
+}
+
+impl Schemas {
+    /// The schemas, in the order given (the import gives them sorted by name).
+    pub fn new(schemas: impl IntoIterator<Item = (String, Arc<Value>)>) -> Self {
+        let by_name = schemas
+            .into_iter()
+            .map(|(name, schema)| {
+                let entry = Entry {
+                    schema,
+                    inlined: OnceLock::new(),
+                };
+                (name, entry)
+            })
+            .collect();
+        Self { by_name }
+    }
+
+    /// These schemas with `over`'s, which replace the ones of their names.
+    pub fn merged(mut self, over: Self) -> Self {
+        for (name, entry) in over.by_name {
+            self.by_name.insert(name, entry);
+        }
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_name.len()
+    }
+
+    /// The name as the store holds it, and its schema.
+    pub fn get_key_value(&self, name: &str) -> Option<(&str, &Arc<Value>)> {
+        self.by_name
+            .get_key_value(name)
+            .map(|(n, e)| (n.as_str(), &e.schema))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Arc<Value>> {
+        self.by_name.get(name).map(|e| &e.schema)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Arc<Value>)> {
+        self.by_name.iter().map(|(n, e)| (n.as_str(), &e.schema))
+    }
+
+    /// The name `schema` refers to, when it is a reference to a named schema.
+    pub fn name_of(schema: &Value) -> Option<&str> {
+        schema.get("$ref")?.as_str()?.strip_prefix(PREFIX)
+    }
+
+    /// `schema`, or the named schema it refers to (through a chain of references, however long
+    /// the store makes it); `{}` for a name the store does not hold.
+    pub fn resolve<'a>(&'a self, mut schema: &'a Value) -> &'a Value {
+        static ANY: OnceLock<Value> = OnceLock::new();
+        for _ in 0..=self.by_name.len() {
+            match Self::name_of(schema) {
+                Some(name) => match self.get(name) {
+                    Some(s) => schema = s,
+                    None => return ANY.get_or_init(|| Value::Object(Map::new())),
+                },
+                None => return schema,
+            }
+        }
+        ANY.get_or_init(|| Value::Object(Map::new()))
+    }
+
+    /// The references in `schema` to names the store does not hold, each once, in the order met.
+    pub fn unknown<'a>(&self, schema: &'a Value) -> Vec<&'a str> {
+        let mut out: Vec<&'a str> = Vec::new();
+        let mut todo = vec![schema];
+        while let Some(v) = todo.pop() {
+            match v {
+                Value::Object(m) => {
+                    if let Some(name) = Self::name_of(v)
+                        && self.get(name).is_none()
+                        && !out.contains(&name)
+                    {
+                        out.push(name);
+                    }
+                    todo.extend(m.values().rev());
+                }
+                Value::Array(a) => todo.extend(a.iter().rev()),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// `schema` with every reference to a named schema replaced by that schema, inlined in turn:
+    /// borrowed when it holds none. A reference back to a schema being inlined (a tree of
+    /// nodes that hold nodes) becomes `{"description": "circular reference to `<name>`; not
+    /// expanded"}`, as the import writes a cycle it meets; past [`INLINE_DEPTH`] levels or
+    /// [`INLINE_NODES`] schemas the rest is `{}`.
+    pub fn inline<'a>(&self, schema: &'a Value) -> Cow<'a, Value> {
+        if self.is_empty() || !has_reference(schema) {
+            return Cow::Borrowed(schema);
+        }
+        Cow::Owned((*self.inline_value(schema)).clone())
+    }
+
+    /// [`Schemas::inline`], shared where it can be: `schema` itself when it holds no
+    /// reference, the named schema inlined once when it is a bare reference to one.
+    pub fn inline_shared(&self, schema: &Arc<Value>) -> Arc<Value> {
+        if self.is_empty() || !has_reference(schema) {
+            return Arc::clone(schema);
+        }
+        self.inline_value(schema)
+    }
+
+    fn inline_value(&self, schema: &Value) -> Arc<Value> {
+        let lookup = |name: &str| self.get(name).cloned();
+        let mut walk = Inline::new(&lookup);
+        let bare = schema.as_object().is_some_and(|m| m.len() == 1);
+        match Self::name_of(schema)
+            .filter(|_| bare)
+            .and_then(|n| self.by_name.get_key_value(n))
+        {
+            Some((name, entry)) => Arc::clone(entry.inlined.get_or_init(|| {
+                walk.stack.push(name.clone());
+                Arc::new(walk.value(&entry.schema, 0, false))
+            })),
+            None => Arc::new(walk.value(schema, 0, false)),
+        }
+    }
+
+    /// A copy of `schema` with each reference spelled `prefix` and the name `name_in` gives
+    /// it in the document (OpenAPI: `#/components/schemas/` and a component key).
+    pub fn respelled(schema: &Value, prefix: &str, name_in: &impl Fn(&str) -> String) -> Value {
+        match schema {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, v)| {
+                        let v = match (k.as_str(), v) {
+                            ("$ref", Value::String(r)) if r.starts_with(PREFIX) => {
+                                Value::String(format!("{prefix}{}", name_in(&r[PREFIX.len()..])))
+                            }
+                            _ => Self::respelled(v, prefix, name_in),
+                        };
+                        (k.clone(), v)
+                    })
+                    .collect(),
+            ),
+            Value::Array(a) => Value::Array(
+                a.iter()
+                    .map(|v| Self::respelled(v, prefix, name_in))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+}
+
+/// The size of `value` as compact JSON, roughly, counting no further than `limit + 1` (so a
+/// huge value costs no more to measure than the budget it would exceed).
+pub fn size_at_most(value: &Value, limit: usize) -> usize {
+    let mut size = 0usize;
+    let mut todo = vec![value];
+    while let Some(v) = todo.pop() {
+        size += match v {
+            Value::Null | Value::Bool(_) | Value::Number(_) => 8,
+            Value::String(s) => s.len() + 2,
+            Value::Array(a) => {
+                todo.extend(a);
+                2 + a.len()
+            }
+            Value::Object(m) => {
+                for (k, v) in m {
+                    size += k.len() + 4;
+                    todo.push(v);
+                }
+                2
+            }
+        };
+        if size > limit {
+            return size;
+        }
+    }
+    size
+}
+
+/// Whether `v` holds a reference to a named schema anywhere.
+pub fn has_reference(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            m.get("$ref")
+                .and_then(Value::as_str)
+                .is_some_and(|r| r.starts_with(PREFIX))
+                || m.values().any(has_reference)
+        }
+        Value::Array(a) => a.iter().any(has_reference),
+        _ => false,
+    }
+}
+
+struct Inline<'l> {
+    lookup: &'l dyn Fn(&str) -> Option<Arc<Value>>,
+    /// The names being inlined, outermost first.
+    stack: Vec<String>,
+    nodes_left: usize,
+    bytes_left: usize,
+}
+
+impl<'l> Inline<'l> {
+    fn new(lookup: &'l dyn Fn(&str) -> Option<Arc<Value>>) -> Self {
+        Self {
+            lookup,
+            stack: Vec::new(),
+            nodes_left: INLINE_NODES,
+            bytes_left: INLINE_BYTES,
+        }
+    }
+
+    /// Member `key` of a schema `depth` levels down; `None` for data past [`INLINE_BYTES`], and
+    /// for a description deeper than [`INLINE_DESCRIBED_DEPTH`].
+    fn member(&mut self, key: &str, v: &Value, depth: usize) -> Option<Value> {
+        if SCHEMA_MAPS.contains(&key) {
+            Some(self.value(v, depth + 1, true))
+        } else if SCHEMA_MEMBERS.contains(&key) {
+            Some(self.value(v, depth + 1, false))
+        } else if key == "description" && depth > INLINE_DESCRIBED_DEPTH {
+            None
+        } else {
+            let size = size_at_most(v, self.bytes_left) + key.len();
+            self.bytes_left = self.bytes_left.checked_sub(size)?;
+            Some(v.clone())
+        }
+    }
+
+    /// `v` inlined, `depth` schema levels down; `map`: `v` maps names to schemas.
+    fn value(&mut self, v: &Value, depth: usize, map: bool) -> Value {
+        match v {
+            Value::Object(m) if map => Value::Object(
+                m.iter()
+                    .map(|(k, sub)| (k.clone(), self.value(sub, depth, false)))
+                    .collect(),
+            ),
+            Value::Object(m) => {
+                if depth > INLINE_DEPTH || self.nodes_left == 0 {
+                    return Value::Object(Map::new());
+                }
+                self.nodes_left -= 1;
+                if let Some(name) = Schemas::name_of(v) {
+                    if self.stack.iter().any(|n| n == name) {
+                        return circular(name);
+                    }
+                    let Some(target) = (self.lookup)(name) else {
+                        return Value::Object(Map::new());
+                    };
+                    self.stack.push(name.to_string());
+                    let mut out = self.value(&target, depth, false);
+                    self.stack.pop();
+                    // Keywords beside the reference (a 3.1 `description`) apply too.
+                    if let Value::Object(out) = &mut out {
+                        for (k, sub) in m.iter().filter(|(k, _)| *k != "$ref") {
+                            if let Some(sub) = self.member(k, sub, depth) {
+                                out.insert(k.clone(), sub);
+                            }
+                        }
+                    }
+                    return out;
+                }
+                Value::Object(
+                    m.iter()
+                        .filter_map(|(k, sub)| Some((k.clone(), self.member(k, sub, depth)?)))
+                        .collect(),
+                )
+            }
+            Value::Array(a) => {
+                Value::Array(a.iter().map(|sub| self.value(sub, depth, false)).collect())
+            }
+            other => other.clone(),
+        }
+    }
+}
+
+fn circular(name: &str) -> Value {
+    Value::Object(Map::from_iter([(
+        "description".to_string(),
+        Value::String(format!("circular reference to `{name}`; not expanded")),
+    )]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn store(entries: Value) -> Schemas {
+        Schemas::new(
+            entries
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), Arc::new(v.clone()))),
+        )
+    }
+
+    #[test]
+    fn references_inline_to_their_schemas_and_cycles_stop() {
+        let s = store(json!({
+            "Pet": {"type": "object", "properties": {"owner": {"$ref": "#/schemas/User"}}},
+            "User": {"type": "object", "properties": {"pets": {"type": "array", "items": {"$ref": "#/schemas/Pet"}}}},
+            "Tag": {"type": "string"}
+        }));
+        let inlined = s.inline(&json!({"$ref": "#/schemas/Pet"})).into_owned();
+        assert_eq!(
+            inlined,
+            json!({"type": "object", "properties": {"owner": {"type": "object", "properties": {
+                "pets": {"type": "array", "items": {"description": "circular reference to `Pet`; not expanded"}}
+            }}}})
+        );
+        let plain = json!({"type": "string"});
+        assert!(matches!(s.inline(&plain), Cow::Borrowed(_)));
+        assert_eq!(
+            s.inline(&json!({"$ref": "#/schemas/Tag", "description": "a tag"}))
+                .into_owned(),
+            json!({"type": "string", "description": "a tag"})
+        );
+        assert_eq!(
+            s.inline(&json!({"$ref": "#/schemas/None"})).into_owned(),
+            json!({})
+        );
+    }
+
+    #[test]
+    fn an_exponential_chain_is_cut_not_expanded() {
+        let mut entries = Map::new();
+        for i in 0..30 {
+            let next = json!({"$ref": format!("#/schemas/S{}", i + 1)});
+            entries.insert(
+                format!("S{i}"),
+                json!({"anyOf": [next.clone(), next.clone(), next]}),
+            );
+        }
+        entries.insert("S30".into(), json!({"type": "string"}));
+        let s = store(Value::Object(entries));
+        let root = json!({"$ref": "#/schemas/S0"});
+        let inlined = s.inline(&root);
+        let text = serde_json::to_string(&*inlined).unwrap();
+        assert!(text.len() < INLINE_NODES * 40, "{}", text.len());
+        assert!(text.contains(r#""anyOf":[{},{},{}]"#), "{text}");
+    }
+
+    #[test]
+    fn references_resolve_through_chains_and_unknown_names_are_listed() {
+        let s = store(json!({
+            "A": {"$ref": "#/schemas/B"},
+            "B": {"type": "string"},
+        }));
+        assert_eq!(
+            s.resolve(&json!({"$ref": "#/schemas/A"})),
+            &json!({"type": "string"})
+        );
+        assert_eq!(s.resolve(&json!({"$ref": "#/schemas/Z"})), &json!({}));
+        let v = json!({"anyOf": [{"$ref": "#/schemas/Z"}, {"$ref": "#/schemas/A"}, {"$ref": "#/schemas/Z"}]});
+        assert_eq!(s.unknown(&v), ["Z"]);
+    }
+
+    #[test]
+    fn references_are_respelled_for_a_document() {
+        let v = json!({"properties": {"a": {"$ref": "#/schemas/A b"}, "x": {"$ref": "#/other"}}});
+        let out = Schemas::respelled(&v, "#/components/schemas/", &|n| n.replace(' ', "_"));
+        assert_eq!(
+            out,
+            json!({"properties": {"a": {"$ref": "#/components/schemas/A_b"}, "x": {"$ref": "#/other"}}})
+        );
+    }
+}
