@@ -63,8 +63,8 @@ pub struct ServiceToml {
     #[schemars(skip)]
     pub schema_names: crate::values::schema_names::SchemaNames,
     /// Named JSON Schemas that output schemas (and one another) refer to with
-    /// `{ "$ref" = "#/schemas/<name>" }`; an import keeps the OpenAPI document's components
-    /// here, under their names (`values::schemas`).
+    /// `{ "$ref" = "#/schemas/<name>" }`; `wellgen import` keeps the OpenAPI document's
+    /// response components here, under their names (see docs/service-toml.md).
     #[serde(
         default,
         skip_serializing_if = "crate::values::schemas::Schemas::is_empty",
