@@ -354,7 +354,8 @@ impl<'l> Inline<'l> {
     }
 }
 
-fn circular(name: &str) -> Value {
+/// What a reference back to a schema being inlined is written as: the import's words for a cycle.
+pub fn circular(name: &str) -> Value {
     Value::Object(Map::from_iter([(
         "description".to_string(),
         Value::String(format!("circular reference to `{name}`; not expanded")),

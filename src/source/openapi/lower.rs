@@ -124,10 +124,9 @@ fn lower_on(
     let mut imported = lx.document(&options.filter);
     imported.doc.schema_names = std::mem::take(&mut lx.docs.schema_names);
     let components = lx.docs.take_components();
-    for (_, _, place, met) in &components {
-        let node = lx.docs.node(place.clone());
+    for (_, _, at, met) in &components {
         for finding in super::operation::findings(*met) {
-            lx.note(finding, &node);
+            lx.notes.entry(finding).or_default().push(at.clone());
         }
     }
     imported.doc.schemas = crate::values::schemas::Schemas::new(
@@ -1060,6 +1059,17 @@ mod tests {
             .values_mut()
             .enumerate()
         {
+            // Responses refer to components of other files too, made on whichever thread
+            // meets them first, each file numbered in that thread's own order.
+            let response = "/get/responses/200/content/application~1json/schema";
+            if let Some(schema) = item.pointer_mut(response) {
+                match i % 8 {
+                    3 => *schema = json!({"$ref": "parts/tree.json#/Tree"}),
+                    5 => *schema = json!({"$ref": "parts/page.yaml"}),
+                    _ => {}
+                }
+                continue;
+            }
             let Some(body) = item.pointer_mut("/post/requestBody/content/application~1json/schema")
             else {
                 continue;
@@ -1074,9 +1084,15 @@ mod tests {
             *body = json!({ "$ref": file });
         }
         std::fs::create_dir_all(dir.join("parts")).unwrap();
-        let tree = json!({"Tree": {"type": "object", "properties": {"name": {"type": "string"}, "child": {"$ref": "#/Tree"}}}});
+        let tree = json!({"Tree": {"type": "object", "properties": {
+            "name": {"type": "string", "pattern": "(?i)^[a-z]+$"},
+            "child": {"$ref": "#/Tree"}
+        }}});
         std::fs::write(dir.join("parts/tree.json"), tree.to_string()).unwrap();
-        let page = format!("type: object\ndescription: '{}'\n", "p".repeat(2000));
+        let page = format!(
+            "type: object\ndescription: '{}'\nproperties: {{code: {{type: string, pattern: '(?i)^x'}}}}\n",
+            "p".repeat(2000)
+        );
         std::fs::write(dir.join("parts/page.yaml"), page).unwrap();
         std::fs::write(dir.join("parts/bad.yaml"), "type: [object\n").unwrap();
         let path = dir.join("big.json");
@@ -1175,6 +1191,14 @@ mod tests {
         let (one, read) = import_from(&doc, Some(&path), unlimited, 1);
         assert!(one.contains("\"child\"") && one.contains("ppp"), "{one}");
         assert_eq!(read, 2, "{one}");
+        // The response components of other files are kept by name, and what making one met is
+        // reported at it, whichever thread made it.
+        assert!(
+            one.contains("\"$ref\": \"#/schemas/parts/page.yaml\""),
+            "{one}"
+        );
+        let at_page = "origin: Some(Document(\"parts/page.yaml#\"))";
+        assert_eq!(one.matches(at_page).count(), 1, "{one}");
         // tree.json (the first read on one thread) and page.yaml each fit, but not both: the
         // limit refuses the second one read, which on several threads may be either.
         let tight = doc.to_string().len() as u64 + 2_100;

@@ -14,6 +14,7 @@ use super::naming::{unescape, unescape_into};
 use crate::diag::{Code, Diagnostic};
 use crate::json::Field;
 use crate::values::schema_names::{self, SchemaNames};
+use crate::values::schemas::circular;
 
 /// The responses made so far ([`Documents::responses`]).
 pub(super) type Responses = HashMap<(usize, String), Arc<super::operation::Response>>;
@@ -25,7 +26,10 @@ pub(super) type Components = HashMap<String, Component>;
 /// A component schema as the model keeps it (`values::schemas`): made once, its own `$ref`s to
 /// components kept.
 pub(super) struct Component {
+    /// Where it is, in the numbering of files of the view that registered it (and makes it).
     pub place: Place,
+    /// `file#/pointer`, as diagnostics name it.
+    pub at: String,
     /// `None` while a thread makes it, and where making it failed (the model then holds `{}`).
     pub schema: Option<Arc<Value>>,
     /// What making it rewrote or cut, reported once, at the component.
@@ -402,7 +406,7 @@ impl Documents {
 
     /// The component schemas made, sorted by name, with where each is and what making it met.
     /// A component being made when its maker failed is `{}`.
-    pub(super) fn take_components(&self) -> Vec<(String, Arc<Value>, Place, Met)> {
+    pub(super) fn take_components(&self) -> Vec<(String, Arc<Value>, String, Met)> {
         let table = std::mem::take(
             &mut *self
                 .components
@@ -415,10 +419,34 @@ impl Documents {
                 let schema = c
                     .schema
                     .unwrap_or_else(|| Arc::new(Value::Object(Map::new())));
-                (name, schema, c.place, c.met)
+                (name, schema, c.at, c.met)
             })
             .collect();
         list.sort_by(|a, b| a.0.cmp(&b.0));
+        // A component that is only a reference, through others that are only references, back
+        // to itself says nothing, and would send a reader round for ever.
+        let alias = |schema: &Value| {
+            crate::values::schemas::Schemas::name_of(schema)
+                .filter(|_| schema.as_object().is_some_and(|m| m.len() == 1))
+                .map(str::to_string)
+        };
+        let aliases: HashMap<String, String> = list
+            .iter()
+            .filter_map(|(name, schema, ..)| Some((name.clone(), alias(schema)?)))
+            .collect();
+        for (name, schema, ..) in &mut list {
+            let mut at = aliases.get(name.as_str());
+            for _ in 0..aliases.len() {
+                match at {
+                    Some(next) if next == name => {
+                        *schema = Arc::new(circular(next));
+                        break;
+                    }
+                    Some(next) => at = aliases.get(next),
+                    None => break,
+                }
+            }
+        }
         list
     }
 
@@ -978,11 +1006,7 @@ impl<'a> Expander<'a> {
             if self.stack.contains(&target) {
                 self.circular = true;
                 self.cycles += 1;
-                let name = self.docs.name(&target);
-                return Ok(Value::Object(Map::from_iter([(
-                    "description".to_string(),
-                    Value::String(format!("circular reference to `{name}`; not expanded")),
-                )])));
+                return Ok(circular(&self.docs.name(&target)));
             }
             if self.stack.len() >= MAX_HOPS {
                 return Err(Diagnostic::new(
@@ -1080,6 +1104,7 @@ impl<'a> Expander<'a> {
             .unwrap_or_else(PoisonError::into_inner);
         if !table.contains_key(&name) {
             let component = Component {
+                at: self.docs.describe(&target),
                 place: target,
                 schema: None,
                 met: Met::default(),
