@@ -1,7 +1,9 @@
 //! Shared schemas: a big API repeats the same sub-schema (an address, a customer, a list
-//! envelope) in every operation that carries it, and the importer has already inlined the
-//! source's `$ref`s: the model holds whole schemas, and the source's component names only as a
-//! table by structural hash (`values::schema_names`). The documents
+//! envelope) in every operation that carries it. A response's components come from the model's
+//! named-schema store (`values::schemas`) and are published under their names
+//! ([`publish_named`]); the rest (request bodies and parameters, which the importer inlines,
+//! and a response's own inline parts) the model holds whole, with the source's component names
+//! only as a table by structural hash (`values::schema_names`). The documents
 //! whose specifications allow references (OpenAPI `components/schemas`, the AGIS top-level
 //! `schemas`, a `$defs` inside an MCP `inputSchema`) emit each repeated schema once and point at
 //! it with `{"$ref": "<prefix><name>"}`.
@@ -12,10 +14,12 @@
 //! member order aside) are found by a structural hash, confirmed by comparing values, so a hash
 //! collision only costs a missed share. A schema is shared only where it pays: it occurs at
 //! least twice, its JSON is at least [`Policy::min_bytes`] long, and the document's schemas
-//! together reach [`Policy::min_total`]; a small service's documents hold no references.
+//! together reach [`Policy::min_total`]; a small service's documents hold no references but to
+//! its named schemas.
 //! Everything runs in document order, so the output is deterministic: a shared schema takes the
 //! source's component name when it equals that component as imported, else its `title` or the
-//! property (or the caller's hint) where it first occurs, in first-occurrence order.
+//! property (or the caller's hint) where it first occurs, in first-occurrence order, never a
+//! name a named schema takes.
 
 use foldhash::{HashMap, HashMapExt, HashSet};
 use std::hash::{Hash, Hasher};

@@ -1,8 +1,9 @@
 //! The typed values a description is made of, each parsed once and kept as its author wrote
 //! it: parameters and their types (with aiendpoint's compact notation), path templates,
-//! `https://` URLs, e-mail addresses, language tags, dates, HTTP methods and the fixed
-//! vocabularies the drafts define. The readers (`source`) and the lowering (`model`) both
-//! parse with these, so this module imports nothing of wellgen's but `text`.
+//! `https://` URLs, e-mail addresses, language tags, dates, HTTP methods, the fixed
+//! vocabularies the drafts define, and the named JSON Schemas (`[schemas]`). The readers
+//! (`source`) and the lowering (`model`) both parse with these, so this module imports nothing
+//! of wellgen's but `text`.
 
 pub mod param;
 pub mod path;

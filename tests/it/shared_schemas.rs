@@ -1,7 +1,9 @@
 //! Shared schemas (`emit::schemas`): an OpenAPI file whose operations repeat the same big
-//! schemas is imported (the importer inlines its `$ref`s) and built; the OpenAPI, AGIS and MCP
-//! documents must each hold every repeated schema once, point at it with `$ref`s that resolve
-//! inside the document, stay valid for the suite's checkers, and mean the same as when inlined.
+//! schemas is imported (request bodies inlined, the components responses name kept by name)
+//! and built; the OpenAPI, AGIS and MCP documents must each hold every repeated schema once,
+//! point at it with `$ref`s that resolve inside the document, stay valid for the suite's
+//! checkers, and mean the same as when inlined. Named schemas (`[schemas]`) are published under
+//! their names.
 
 use serde_json::{Value, json};
 
@@ -1561,4 +1563,160 @@ fn mcp_input_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
     }
     // OpenAPI and AGIS refer to each body once, with nothing cut from them.
     assert!(!stderr.contains("the endpoints' outputs keep"), "{stderr}");
+}
+
+// ---- named schemas: `[schemas]` in service.toml, kept by an import (values::schemas) ----------
+
+/// A hand-written service.toml names its shapes once in `[schemas]`: OpenAPI and AGIS publish
+/// each one its capabilities reach under its name, cycles included; ia.json, which has no
+/// references, writes each response whole, the cycle cut.
+#[test]
+fn named_schemas_of_a_service_toml_are_published_by_name_and_inlined_where_they_must_be() {
+    let work = tempfile::tempdir().unwrap();
+    let toml = work.path().join("service.toml");
+    std::fs::write(
+        &toml,
+        r##"[service]
+name = "Library"
+description = "Lists the books of a small library and who wrote them."
+base_url = "https://api.library.example.com"
+
+[[capabilities]]
+id = "list_books"
+description = "List every book of the library"
+path = "/books"
+output_schema = { type = "array", items = { "$ref" = "#/schemas/Book" } }
+
+[[capabilities]]
+id = "get_author"
+description = "Get one author and the books they wrote"
+path = "/authors/:id"
+params = { id = "string, required -- the author" }
+output_schema = { "$ref" = "#/schemas/Author" }
+
+[schemas.Book]
+type = "object"
+required = ["id", "title"]
+properties = { id = { type = "string" }, title = { type = "string" }, author = { "$ref" = "#/schemas/Author" } }
+
+[schemas.Author]
+type = "object"
+properties = { name = { type = "string" }, books = { type = "array", items = { "$ref" = "#/schemas/Book" } } }
+
+[schemas.Unused]
+type = "string"
+"##,
+    )
+    .unwrap();
+    let out = build(&toml, &[]);
+    let read = |p: &str| -> Value {
+        serde_json::from_slice(&std::fs::read(out.path().join(p)).unwrap()).unwrap()
+    };
+    let oas = read("openapi.json");
+    let components = oas["components"]["schemas"].as_object().unwrap();
+    assert_eq!(components.keys().collect::<Vec<_>>(), ["Book", "Author"]);
+    assert_eq!(
+        components["Book"]["properties"]["author"],
+        json!({"$ref": "#/components/schemas/Author"})
+    );
+    let list = &oas["paths"]["/books"]["get"]["responses"]["200"]["content"]["application/json"];
+    assert_eq!(
+        list["schema"],
+        json!({"type": "array", "items": {"$ref": "#/components/schemas/Book"}})
+    );
+    let agis = read(".well-known/agis/service.agis.json");
+    assert_eq!(
+        agis["schemas"]["Author"]["properties"]["books"]["items"],
+        json!({"$ref": "#/schemas/Book"})
+    );
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+    let ia = read("ia.json");
+    let text = ia.to_string();
+    assert!(!text.contains("$ref"), "{text}");
+    assert!(
+        text.contains("circular reference to `Author`; not expanded"),
+        "{text}"
+    );
+}
+
+/// A reference to a name `[schemas]` does not define is an error at the field that holds it,
+/// in a capability and in another named schema alike.
+#[test]
+fn a_reference_to_an_undefined_named_schema_is_an_error_at_its_field() {
+    let work = tempfile::tempdir().unwrap();
+    let toml = work.path().join("service.toml");
+    std::fs::write(
+        &toml,
+        r##"[service]
+name = "Library"
+description = "Lists the books of a small library and who wrote them."
+base_url = "https://api.library.example.com"
+
+[[capabilities]]
+id = "list_books"
+description = "List every book of the library"
+path = "/books"
+output_schema = { type = "array", items = { "$ref" = "#/schemas/Bok" } }
+
+[schemas.Book]
+type = "object"
+properties = { author = { "$ref" = "#/schemas/Writer" } }
+"##,
+    )
+    .unwrap();
+    let (code, _, stderr) = crate::common::run(crate::common::wellgen().arg("check").arg(&toml));
+    assert_eq!(code, 1, "{stderr}");
+    for (field, name) in [
+        ("capabilities.0.output_schema", "Bok"),
+        ("schemas.Book", "Writer"),
+    ] {
+        let message = format!("refers to `#/schemas/{name}`, which `[schemas]` does not define");
+        let at = stderr
+            .find(&message)
+            .unwrap_or_else(|| panic!("{message}: {stderr}"));
+        assert!(
+            stderr[at..].contains(&format!("= field: {field}")),
+            "{field}: {stderr}"
+        );
+    }
+    assert!(stderr.contains("service.toml:10:"), "{stderr}");
+}
+
+/// A service.toml that completes an OpenAPI document replaces an imported component by
+/// writing its own under that name.
+#[test]
+fn a_completing_service_toml_replaces_an_imported_named_schema() {
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(
+        work.path().join("openapi.json"),
+        json!({
+            "openapi": "3.0.3",
+            "info": {"title": "Pets", "version": "1", "description": "Pets of the shop."},
+            "servers": [{"url": "https://api.pets.example.com"}],
+            "paths": {"/pets/{id}": {"get": {
+                "operationId": "getPet",
+                "summary": "Get one pet",
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Pet"}
+                }}}}
+            }}},
+            "components": {"schemas": {"Pet": {"type": "object", "properties": {"id": {"type": "string"}}}}}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let toml = work.path().join("service.toml");
+    std::fs::write(
+        &toml,
+        "[source]\nopenapi = \"openapi.json\"\n\n[schemas.Pet]\ntype = \"object\"\nrequired = [\"id\"]\nproperties = { id = { type = \"string\" }, name = { type = \"string\" } }\n",
+    )
+    .unwrap();
+    let out = build(&toml, &[]);
+    let oas: Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("openapi.json")).unwrap()).unwrap();
+    let pet = &oas["components"]["schemas"]["Pet"];
+    assert_eq!(pet["required"], json!(["id"]), "{pet}");
+    assert!(pet["properties"]["name"].is_object(), "{pet}");
 }
