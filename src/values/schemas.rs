@@ -105,10 +105,6 @@ impl Schemas {
         self.by_name.is_empty()
     }
 
-    pub fn len(&self) -> usize {
-        self.by_name.len()
-    }
-
     /// The name as the store holds it, and its schema.
     pub fn get_key_value(&self, name: &str) -> Option<(&str, &Arc<Value>)> {
         self.by_name
@@ -127,22 +123,6 @@ impl Schemas {
     /// The name `schema` refers to, when it is a reference to a named schema.
     pub fn name_of(schema: &Value) -> Option<&str> {
         schema.get("$ref")?.as_str()?.strip_prefix(PREFIX)
-    }
-
-    /// `schema`, or the named schema it refers to (through a chain of references, however long
-    /// the store makes it); `{}` for a name the store does not hold.
-    pub fn resolve<'a>(&'a self, mut schema: &'a Value) -> &'a Value {
-        static ANY: OnceLock<Value> = OnceLock::new();
-        for _ in 0..=self.by_name.len() {
-            match Self::name_of(schema) {
-                Some(name) => match self.get(name) {
-                    Some(s) => schema = s,
-                    None => return ANY.get_or_init(|| Value::Object(Map::new())),
-                },
-                None => return schema,
-            }
-        }
-        ANY.get_or_init(|| Value::Object(Map::new()))
     }
 
     /// The references in `schema` to names the store does not hold, each once, in the order met.
@@ -201,32 +181,6 @@ impl Schemas {
                 Arc::new(walk.value(&entry.schema, 0, false))
             })),
             None => Arc::new(walk.value(schema, 0, false)),
-        }
-    }
-
-    /// A copy of `schema` with each reference spelled `prefix` and the name `name_in` gives
-    /// it in the document (OpenAPI: `#/components/schemas/` and a component key).
-    pub fn respelled(schema: &Value, prefix: &str, name_in: &impl Fn(&str) -> String) -> Value {
-        match schema {
-            Value::Object(m) => Value::Object(
-                m.iter()
-                    .map(|(k, v)| {
-                        let v = match (k.as_str(), v) {
-                            ("$ref", Value::String(r)) if r.starts_with(PREFIX) => {
-                                Value::String(format!("{prefix}{}", name_in(&r[PREFIX.len()..])))
-                            }
-                            _ => Self::respelled(v, prefix, name_in),
-                        };
-                        (k.clone(), v)
-                    })
-                    .collect(),
-            ),
-            Value::Array(a) => Value::Array(
-                a.iter()
-                    .map(|v| Self::respelled(v, prefix, name_in))
-                    .collect(),
-            ),
-            other => other.clone(),
         }
     }
 }
@@ -424,27 +378,18 @@ mod tests {
     }
 
     #[test]
-    fn references_resolve_through_chains_and_unknown_names_are_listed() {
+    fn aliases_inline_through_chains_and_unknown_names_are_listed() {
         let s = store(json!({
             "A": {"$ref": "#/schemas/B"},
             "B": {"type": "string"},
         }));
-        assert_eq!(
-            s.resolve(&json!({"$ref": "#/schemas/A"})),
-            &json!({"type": "string"})
-        );
-        assert_eq!(s.resolve(&json!({"$ref": "#/schemas/Z"})), &json!({}));
-        let v = json!({"anyOf": [{"$ref": "#/schemas/Z"}, {"$ref": "#/schemas/A"}, {"$ref": "#/schemas/Z"}]});
+        let a = json!({"$ref": "#/schemas/A"});
+        assert_eq!(*s.inline(&a), json!({"type": "string"}));
+        let v = json!({"anyOf": [{"$ref": "#/schemas/Z"}, a, {"$ref": "#/schemas/Z"}]});
         assert_eq!(s.unknown(&v), ["Z"]);
-    }
-
-    #[test]
-    fn references_are_respelled_for_a_document() {
-        let v = json!({"properties": {"a": {"$ref": "#/schemas/A b"}, "x": {"$ref": "#/other"}}});
-        let out = Schemas::respelled(&v, "#/components/schemas/", &|n| n.replace(' ', "_"));
         assert_eq!(
-            out,
-            json!({"properties": {"a": {"$ref": "#/components/schemas/A_b"}, "x": {"$ref": "#/other"}}})
+            *s.inline(&v),
+            json!({"anyOf": [{}, {"type": "string"}, {}]})
         );
     }
 }
