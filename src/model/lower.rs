@@ -1410,6 +1410,12 @@ impl Cx<'_> {
             if !schema.is_object() {
                 self.error(&field, "must be a table holding a JSON Schema");
             }
+            if schemas.only_refers_to_itself(name) {
+                self.error(
+                    &field,
+                    "is only a reference, and its references lead back to it: it says nothing of a value",
+                );
+            }
             self.known_references(&field, schema, schemas);
         }
     }

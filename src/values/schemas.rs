@@ -125,6 +125,25 @@ impl Schemas {
         schema.get("$ref")?.as_str()?.strip_prefix(PREFIX)
     }
 
+    /// Whether the schema `name` is only a reference, through others that are only references,
+    /// back to itself: it says nothing, and sends a reader round for ever.
+    pub fn only_refers_to_itself(&self, name: &str) -> bool {
+        let alias = |n: &str| {
+            let schema = self.get(n)?;
+            let bare = schema.as_object().is_some_and(|m| m.len() == 1);
+            Self::name_of(schema).filter(|_| bare)
+        };
+        let mut at = alias(name);
+        for _ in 0..self.by_name.len() {
+            match at {
+                Some(next) if next == name => return true,
+                Some(next) => at = alias(next),
+                None => return false,
+            }
+        }
+        false
+    }
+
     /// The references in `schema` to names the store does not hold, each once, in the order met.
     pub fn unknown<'a>(&self, schema: &'a Value) -> Vec<&'a str> {
         let mut out: Vec<&'a str> = Vec::new();

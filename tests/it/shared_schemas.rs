@@ -1641,7 +1641,8 @@ type = "string"
 }
 
 /// A reference to a name `[schemas]` does not define is an error at the field that holds it,
-/// in a capability and in another named schema alike.
+/// in a capability and in another named schema alike; so are names that only refer to one
+/// another.
 #[test]
 fn a_reference_to_an_undefined_named_schema_is_an_error_at_its_field() {
     let work = tempfile::tempdir().unwrap();
@@ -1662,6 +1663,12 @@ output_schema = { type = "array", items = { "$ref" = "#/schemas/Bok" } }
 [schemas.Book]
 type = "object"
 properties = { author = { "$ref" = "#/schemas/Writer" } }
+
+[schemas.Loop]
+"$ref" = "#/schemas/Round"
+
+[schemas.Round]
+"$ref" = "#/schemas/Loop"
 "##,
     )
     .unwrap();
@@ -1681,6 +1688,15 @@ properties = { author = { "$ref" = "#/schemas/Writer" } }
         );
     }
     assert!(stderr.contains("service.toml:10:"), "{stderr}");
+    // Names that only refer to one another say nothing of a value: an error at each.
+    let message = "is only a reference, and its references lead back to it";
+    assert_eq!(stderr.matches(message).count(), 2, "{stderr}");
+    for name in ["Loop", "Round"] {
+        assert!(
+            stderr.contains(&format!("= field: schemas.{name}\n")),
+            "{stderr}"
+        );
+    }
 }
 
 /// A service.toml that completes an OpenAPI document replaces an imported component by

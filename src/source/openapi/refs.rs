@@ -425,26 +425,13 @@ impl Documents {
         list.sort_by(|a, b| a.0.cmp(&b.0));
         // A component that is only a reference, through others that are only references, back
         // to itself says nothing, and would send a reader round for ever.
-        let alias = |schema: &Value| {
-            crate::values::schemas::Schemas::name_of(schema)
-                .filter(|_| schema.as_object().is_some_and(|m| m.len() == 1))
-                .map(str::to_string)
-        };
-        let aliases: HashMap<String, String> = list
-            .iter()
-            .filter_map(|(name, schema, ..)| Some((name.clone(), alias(schema)?)))
-            .collect();
+        let store = crate::values::schemas::Schemas::new(
+            list.iter()
+                .map(|(name, schema, ..)| (name.clone(), Arc::clone(schema))),
+        );
         for (name, schema, ..) in &mut list {
-            let mut at = aliases.get(name.as_str());
-            for _ in 0..aliases.len() {
-                match at {
-                    Some(next) if next == name => {
-                        *schema = Arc::new(circular(next));
-                        break;
-                    }
-                    Some(next) => at = aliases.get(next),
-                    None => break,
-                }
+            if store.only_refers_to_itself(name) {
+                *schema = Arc::new(circular(name));
             }
         }
         list
