@@ -1567,15 +1567,12 @@ fn mcp_input_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
 
 // ---- named schemas: `[schemas]` in service.toml, kept by an import (values::schemas) ----------
 
-/// A hand-written service.toml names its shapes once in `[schemas]`: OpenAPI and AGIS publish
-/// each one its capabilities reach under its name, cycles included; ia.json, which has no
-/// references, writes each response whole, the cycle cut.
-#[test]
-fn named_schemas_of_a_service_toml_are_published_by_name_and_inlined_where_they_must_be() {
+/// A service.toml (in a fresh folder) whose first capability lists books of the named schema
+/// `book`, followed by `rest`.
+fn library(book: &str, rest: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let work = tempfile::tempdir().unwrap();
     let toml = work.path().join("service.toml");
-    std::fs::write(
-        &toml,
+    let text = format!(
         r##"[service]
 name = "Library"
 description = "Lists the books of a small library and who wrote them."
@@ -1585,8 +1582,21 @@ base_url = "https://api.library.example.com"
 id = "list_books"
 description = "List every book of the library"
 path = "/books"
-output_schema = { type = "array", items = { "$ref" = "#/schemas/Book" } }
+output_schema = {{ type = "array", items = {{ "$ref" = "#/schemas/{book}" }} }}
+"##
+    );
+    std::fs::write(&toml, text + rest).unwrap();
+    (work, toml)
+}
 
+/// A hand-written service.toml names its shapes once in `[schemas]`: OpenAPI and AGIS publish
+/// each one its capabilities reach under its name, cycles included; ia.json, which has no
+/// references, writes each response whole, the cycle cut.
+#[test]
+fn named_schemas_of_a_service_toml_are_published_by_name_and_inlined_where_they_must_be() {
+    let (_work, toml) = library(
+        "Book",
+        r##"
 [[capabilities]]
 id = "get_author"
 description = "Get one author and the books they wrote"
@@ -1606,8 +1616,7 @@ properties = { name = { type = "string" }, books = { type = "array", items = { "
 [schemas.Unused]
 type = "string"
 "##,
-    )
-    .unwrap();
+    );
     let out = build(&toml, &[]);
     let read = |p: &str| -> Value {
         serde_json::from_slice(&std::fs::read(out.path().join(p)).unwrap()).unwrap()
@@ -1645,21 +1654,9 @@ type = "string"
 /// another.
 #[test]
 fn a_reference_to_an_undefined_named_schema_is_an_error_at_its_field() {
-    let work = tempfile::tempdir().unwrap();
-    let toml = work.path().join("service.toml");
-    std::fs::write(
-        &toml,
-        r##"[service]
-name = "Library"
-description = "Lists the books of a small library and who wrote them."
-base_url = "https://api.library.example.com"
-
-[[capabilities]]
-id = "list_books"
-description = "List every book of the library"
-path = "/books"
-output_schema = { type = "array", items = { "$ref" = "#/schemas/Bok" } }
-
+    let (_work, toml) = library(
+        "Bok",
+        r##"
 [schemas.Book]
 type = "object"
 properties = { author = { "$ref" = "#/schemas/Writer" } }
@@ -1670,8 +1667,7 @@ properties = { author = { "$ref" = "#/schemas/Writer" } }
 [schemas.Round]
 "$ref" = "#/schemas/Loop"
 "##,
-    )
-    .unwrap();
+    );
     let (code, _, stderr) = crate::common::run(crate::common::wellgen().arg("check").arg(&toml));
     assert_eq!(code, 1, "{stderr}");
     for (field, name) in [
