@@ -27,7 +27,7 @@ use std::hash::{Hash, Hasher};
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::values::schemas::Schemas;
+use crate::values::schemas::{Keyword, Schemas};
 
 use crate::values::schema_names::{
     ARRAY, BOOL, NULL, NUMBER, OBJECT, STRING, SchemaNames, entry_hash, hasher,
@@ -456,40 +456,6 @@ fn scan_keyword(k: &str, v: &Value, nodes: &mut Vec<Node>) -> (u64, usize) {
             (h.finish(), size)
         }
         _ => scan(v, false, nodes),
-    }
-}
-
-/// The JSON Schema (2020-12, plus draft 4–7's `definitions`, `additionalItems` and array
-/// `items`) keywords whose values hold subschemas.
-#[derive(PartialEq)]
-enum Keyword {
-    Schema,
-    SchemaList,
-    SchemaMap,
-    Other,
-}
-
-impl Keyword {
-    fn of(k: &str) -> Self {
-        match k {
-            "items"
-            | "additionalProperties"
-            | "not"
-            | "contains"
-            | "propertyNames"
-            | "if"
-            | "then"
-            | "else"
-            | "unevaluatedProperties"
-            | "unevaluatedItems"
-            | "additionalItems"
-            | "contentSchema" => Self::Schema,
-            "allOf" | "anyOf" | "oneOf" | "prefixItems" => Self::SchemaList,
-            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-                Self::SchemaMap
-            }
-            _ => Self::Other,
-        }
     }
 }
 

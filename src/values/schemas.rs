@@ -30,34 +30,39 @@ pub const INLINE_BYTES: usize = 128 << 10;
 /// a response schema's: descriptions are most of a large API's bulk.
 pub const INLINE_DESCRIBED_DEPTH: usize = 1;
 
-/// Members whose value maps names to schemas: the map itself is no schema level.
-const SCHEMA_MAPS: [&str; 5] = [
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
+/// The JSON Schema (2020-12, plus draft 4–7's `definitions`, `additionalItems` and array
+/// `items`) keywords whose values hold subschemas.
+#[derive(PartialEq)]
+pub enum Keyword {
+    Schema,
+    SchemaList,
+    SchemaMap,
+    Other,
+}
 
-/// Members whose value is a schema or a list of schemas; other members are data (`enum`,
-/// `default`), copied as they are.
-const SCHEMA_MEMBERS: [&str; 15] = [
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "prefixItems",
-];
+impl Keyword {
+    pub fn of(k: &str) -> Self {
+        match k {
+            "items"
+            | "additionalProperties"
+            | "not"
+            | "contains"
+            | "propertyNames"
+            | "if"
+            | "then"
+            | "else"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "additionalItems"
+            | "contentSchema" => Self::Schema,
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => Self::SchemaList,
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                Self::SchemaMap
+            }
+            _ => Self::Other,
+        }
+    }
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct Schemas {
@@ -267,11 +272,12 @@ impl<'l> Inline<'l> {
     /// Member `key` of a schema `depth` levels down; `None` for data past [`INLINE_BYTES`], and
     /// for a description deeper than [`INLINE_DESCRIBED_DEPTH`].
     fn member(&mut self, key: &str, v: &Value, depth: usize) -> Option<Value> {
-        if SCHEMA_MAPS.contains(&key) {
-            Some(self.value(v, depth + 1, true))
-        } else if SCHEMA_MEMBERS.contains(&key) {
-            Some(self.value(v, depth + 1, false))
-        } else if key == "description" && depth > INLINE_DESCRIBED_DEPTH {
+        match Keyword::of(key) {
+            Keyword::SchemaMap => return Some(self.value(v, depth + 1, true)),
+            Keyword::Schema | Keyword::SchemaList => return Some(self.value(v, depth + 1, false)),
+            Keyword::Other => {}
+        }
+        if key == "description" && depth > INLINE_DESCRIBED_DEPTH {
             None
         } else {
             let size = size_at_most(v, self.bytes_left) + key.len();
