@@ -1405,12 +1405,14 @@ impl Cx<'_> {
 
     /// `[schemas]`: each a JSON Schema object, referring only to names the table holds.
     fn named_schemas(&mut self, schemas: &Schemas) {
+        let cycles: std::collections::HashSet<&str> =
+            schemas.only_self_referring().into_iter().collect();
         for (name, schema) in schemas.iter() {
             let field = format!("schemas.{}", crate::diag::field_key(name));
             if !schema.is_object() {
                 self.error(&field, "must be a table holding a JSON Schema");
             }
-            if schemas.only_refers_to_itself(name) {
+            if cycles.contains(name) {
                 self.error(
                     &field,
                     "is only a reference, and its references lead back to it: it says nothing of a value",

@@ -130,23 +130,39 @@ impl Schemas {
         schema.get("$ref")?.as_str()?.strip_prefix(PREFIX)
     }
 
-    /// Whether the schema `name` is only a reference, through others that are only references,
-    /// back to itself: it says nothing, and sends a reader round for ever.
-    pub fn only_refers_to_itself(&self, name: &str) -> bool {
-        let alias = |n: &str| {
-            let schema = self.get(n)?;
+    /// The schemas that are only a reference, through others that are only references, back
+    /// to themselves: they say nothing, and send a reader round for ever. In the store's order;
+    /// linear in the store's size, however long the chains.
+    pub fn only_self_referring(&self) -> Vec<&str> {
+        let alias = |i: usize| {
+            let schema = &self.by_name[i].schema;
             let bare = schema.as_object().is_some_and(|m| m.len() == 1);
-            Self::name_of(schema).filter(|_| bare)
+            Self::name_of(schema)
+                .filter(|_| bare)
+                .and_then(|n| self.by_name.get_index_of(n))
         };
-        let mut at = alias(name);
-        for _ in 0..self.by_name.len() {
-            match at {
-                Some(next) if next == name => return true,
-                Some(next) => at = alias(next),
-                None => return false,
+        // 0: not seen, 1: on the chain being followed, 2: done.
+        let mut state = vec![0u8; self.by_name.len()];
+        let mut in_cycle = vec![false; self.by_name.len()];
+        for start in 0..self.by_name.len() {
+            let mut chain = Vec::new();
+            let mut at = Some(start);
+            while let Some(i) = at.filter(|i| state[*i] == 0) {
+                state[i] = 1;
+                chain.push(i);
+                at = alias(i);
             }
+            if let Some(i) = at.filter(|i| state[*i] == 1) {
+                let from = chain.iter().position(|c| *c == i).unwrap_or(0);
+                chain[from..].iter().for_each(|c| in_cycle[*c] = true);
+            }
+            chain.iter().for_each(|c| state[*c] = 2);
         }
-        false
+        self.by_name
+            .keys()
+            .zip(in_cycle)
+            .filter_map(|(name, cycle)| cycle.then_some(name.as_str()))
+            .collect()
     }
 
     /// The references in `schema` to names the store does not hold, each once, in the order met.

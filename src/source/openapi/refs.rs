@@ -429,8 +429,13 @@ impl Documents {
             list.iter()
                 .map(|(name, schema, ..)| (name.clone(), Arc::clone(schema))),
         );
+        let cycles: std::collections::HashSet<String> = store
+            .only_self_referring()
+            .into_iter()
+            .map(str::to_string)
+            .collect();
         for (name, schema, ..) in &mut list {
-            if store.only_refers_to_itself(name) {
+            if cycles.contains(name.as_str()) {
                 *schema = Arc::new(circular(name));
             }
         }
