@@ -229,7 +229,7 @@ pub fn cut_to_budget<T: serde::Serialize>(
 /// copies (which leaves nothing out), and the note's words.
 pub struct Reshare {
     /// The document shared anew; the schemas named in the second argument (the model's named
-    /// schemas, `schemas::named_keys`) stay as they are.
+    /// schemas, `schemas::NamedKeys`) stay as they are.
     pub reshared: fn(&serde_json::Value, &[String]) -> serde_json::Value,
     pub document: &'static str,
     /// What the sharing does, after "larger than its source: ".

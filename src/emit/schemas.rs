@@ -201,22 +201,39 @@ pub fn share(
     s.finish(copies)
 }
 
-/// The component key of each of the model's named schemas (`values::schemas`), in the store's
-/// order: its name made a key ([`component_key`]) and unique.
-pub fn named_keys(store: &Schemas) -> IndexMap<String, String> {
-    let mut names = Names::default();
-    store
-        .iter()
-        .map(|(name, _)| (name.to_string(), names.unique(name, "schema")))
-        .collect()
+/// The component key each of the model's named schemas (`values::schemas`) takes in a
+/// document: its name made a key ([`component_key`]) and unique, in the store's order. A
+/// target's lowering makes them once; the document's own shared schemas never take them.
+#[derive(Debug, Default)]
+pub struct NamedKeys {
+    by_name: IndexMap<String, String>,
+    /// The keys, in the same order.
+    taken: Vec<String>,
+}
+
+impl NamedKeys {
+    pub fn of(store: &Schemas) -> Self {
+        let mut names = Names::default();
+        let by_name: IndexMap<String, String> = store
+            .iter()
+            .map(|(name, _)| (name.to_string(), names.unique(name, "schema")))
+            .collect();
+        let taken = by_name.values().cloned().collect();
+        Self { by_name, taken }
+    }
+
+    /// Every key, for [`share`] not to take.
+    pub fn taken(&self) -> &[String] {
+        &self.taken
+    }
 }
 
 /// The model's named schemas that `parts` (a document's schemas, shared ones among them)
-/// reach, each under its key from `keys` ([`named_keys`]), in the order first met; every
-/// reference to one, in `parts` and in them, is spelled `prefix` and that key.
+/// reach, each under its key from `keys`, in the order first met; every reference to one, in
+/// `parts` and in them, is spelled `prefix` and that key.
 pub fn publish_named<'v>(
     store: &Schemas,
-    keys: &IndexMap<String, String>,
+    keys: &NamedKeys,
     prefix: &str,
     parts: impl IntoIterator<Item = &'v mut Value>,
 ) -> Vec<(String, Value)> {
@@ -252,11 +269,8 @@ pub fn publish_named<'v>(
     if published.is_empty() {
         return Vec::new();
     }
-    let key = |name: &str| {
-        keys.get(name)
-            .cloned()
-            .unwrap_or_else(|| component_key(name, "schema"))
-    };
+    // Only the store's names: AGIS spells its own shared schemas with the same prefix.
+    let key = |name: &str| keys.by_name.get(name).map(String::as_str);
     for part in &mut parts {
         respell(part, prefix, &key);
     }
@@ -264,7 +278,7 @@ pub fn publish_named<'v>(
         .into_iter()
         .map(|(name, mut schema)| {
             respell(&mut schema, prefix, &key);
-            (key(name), schema)
+            (key(name).unwrap_or(name).to_string(), schema)
         })
         .collect()
 }
@@ -283,15 +297,17 @@ fn references<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
     }
 }
 
-/// Each reference to a named schema in `v` spelled `prefix` and the name `name_in` gives it.
-fn respell(v: &mut Value, prefix: &str, name_in: &impl Fn(&str) -> String) {
+/// Each reference to a named schema in `v` that `name_in` names spelled `prefix` and that name.
+fn respell<'k>(v: &mut Value, prefix: &str, name_in: &impl Fn(&str) -> Option<&'k str>) {
     match v {
         Value::Object(m) => {
             for (k, sub) in m.iter_mut() {
                 match sub {
                     Value::String(r) if k == "$ref" => {
-                        if let Some(name) = r.strip_prefix(crate::values::schemas::PREFIX) {
-                            *r = format!("{prefix}{}", name_in(name));
+                        if let Some(name) = r.strip_prefix(crate::values::schemas::PREFIX)
+                            && let Some(key) = name_in(name)
+                        {
+                            *r = format!("{prefix}{key}");
                         }
                     }
                     _ => respell(sub, prefix, name_in),
@@ -850,7 +866,7 @@ mod tests {
             ]
             .map(|(n, v)| (n.to_string(), std::sync::Arc::new(v))),
         );
-        let keys = named_keys(&store);
+        let keys = NamedKeys::of(&store);
         let mut paths =
             json!({"/a": {"schema": {"$ref": "#/schemas/A"}}, "/c": {"$ref": "#/schemas/C c"}});
         let published = publish_named(&store, &keys, "#/components/schemas/", [&mut paths]);

@@ -165,6 +165,25 @@ impl Schemas {
             .collect()
     }
 
+    /// These schemas with each one that [`Schemas::only_self_referring`] lists replaced by the
+    /// description the import writes where it cuts a cycle.
+    pub fn self_reference_cut(mut self) -> Self {
+        let cut: Vec<String> = self
+            .only_self_referring()
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        for name in cut {
+            if let Some(entry) = self.by_name.get_mut(&name) {
+                *entry = Entry {
+                    schema: Arc::new(circular(&name)),
+                    inlined: OnceLock::new(),
+                };
+            }
+        }
+        self
+    }
+
     /// The references in `schema` to names the store does not hold, each once, in the order met.
     pub fn unknown<'a>(&self, schema: &'a Value) -> Vec<&'a str> {
         let mut out: Vec<&'a str> = Vec::new();
@@ -209,8 +228,7 @@ impl Schemas {
     }
 
     fn inline_value(&self, schema: &Value) -> Arc<Value> {
-        let lookup = |name: &str| self.get(name).cloned();
-        let mut walk = Inline::new(&lookup);
+        let mut walk = Inline::new(self);
         let bare = schema.as_object().is_some_and(|m| m.len() == 1);
         match Self::name_of(schema)
             .filter(|_| bare)
@@ -254,7 +272,7 @@ pub fn size_at_most(value: &Value, limit: usize) -> usize {
 }
 
 /// Whether `v` holds a reference to a named schema anywhere.
-pub fn has_reference(v: &Value) -> bool {
+fn has_reference(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
             m.get("$ref")
@@ -267,18 +285,18 @@ pub fn has_reference(v: &Value) -> bool {
     }
 }
 
-struct Inline<'l> {
-    lookup: &'l dyn Fn(&str) -> Option<Arc<Value>>,
+struct Inline<'s> {
+    store: &'s Schemas,
     /// The names being inlined, outermost first.
     stack: Vec<String>,
     nodes_left: usize,
     bytes_left: usize,
 }
 
-impl<'l> Inline<'l> {
-    fn new(lookup: &'l dyn Fn(&str) -> Option<Arc<Value>>) -> Self {
+impl<'s> Inline<'s> {
+    fn new(store: &'s Schemas) -> Self {
         Self {
-            lookup,
+            store,
             stack: Vec::new(),
             nodes_left: INLINE_NODES,
             bytes_left: INLINE_BYTES,
@@ -319,11 +337,11 @@ impl<'l> Inline<'l> {
                     if self.stack.iter().any(|n| n == name) {
                         return circular(name);
                     }
-                    let Some(target) = (self.lookup)(name) else {
+                    let Some(target) = self.store.get(name) else {
                         return Value::Object(Map::new());
                     };
                     self.stack.push(name.to_string());
-                    let mut out = self.value(&target, depth, false);
+                    let mut out = self.value(target, depth, false);
                     self.stack.pop();
                     // Keywords beside the reference (a 3.1 `description`) apply too.
                     if let Value::Object(out) = &mut out {
@@ -432,5 +450,28 @@ mod tests {
             *s.inline(&v),
             json!({"anyOf": [{}, {"type": "string"}, {}]})
         );
+    }
+
+    #[test]
+    fn names_that_only_refer_to_one_another_are_found_and_cut() {
+        let loops = store(json!({
+            "A": {"$ref": "#/schemas/B"},
+            "B": {"$ref": "#/schemas/A"},
+            "C": {"$ref": "#/schemas/A"},
+            "D": {"$ref": "#/schemas/D"},
+            "E": {"$ref": "#/schemas/D", "description": "more than a reference"},
+            "F": {"type": "string"},
+        }));
+        assert_eq!(loops.only_self_referring(), ["A", "B", "D"]);
+        let cut = loops.self_reference_cut();
+        assert_eq!(**cut.get("D").unwrap(), circular("D"));
+        assert_eq!(**cut.get("C").unwrap(), json!({"$ref": "#/schemas/A"}));
+        assert!(cut.only_self_referring().is_empty());
+        // A chain far longer than the store is wide is followed once.
+        let chain = Schemas::new((0..20_000).map(|i| {
+            let next = json!({"$ref": format!("#/schemas/C{}", (i + 1) % 20_000)});
+            (format!("C{i}"), Arc::new(next))
+        }));
+        assert_eq!(chain.only_self_referring().len(), 20_000);
     }
 }

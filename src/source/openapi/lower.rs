@@ -123,17 +123,13 @@ fn lower_on(
     };
     let mut imported = lx.document(&options.filter);
     imported.doc.schema_names = std::mem::take(&mut lx.docs.schema_names);
-    let components = lx.docs.take_components();
-    for (_, _, at, met) in &components {
-        for finding in super::operation::findings(*met) {
+    let (schemas, met) = lx.docs.take_components();
+    for (at, met) in met {
+        for finding in super::operation::findings(met) {
             lx.notes.entry(finding).or_default().push(at.clone());
         }
     }
-    imported.doc.schemas = crate::values::schemas::Schemas::new(
-        components
-            .into_iter()
-            .map(|(name, schema, ..)| (name, schema)),
-    );
+    imported.doc.schemas = schemas;
     lx.flush_notes();
     let ok = lx.diags.error_count() == 0;
     diags.append(lx.diags);

@@ -959,13 +959,9 @@ impl Lx<'_> {
         let left = self.docs.expansion_left();
         let mut expander = Expander::referring(self.docs);
         let mut expanded = expander.expand(schema)?;
-        let notes = findings(Met {
-            misfit_defaults: expander.misfit_defaults > 0,
-            file_types: expander.file_types > 0,
-            unknown_required: expander.unknown_required > 0,
-            cut: expander.cut,
-            foreign_patterns: expander.foreign_patterns > 0,
-        });
+        // What a reuse spends again: this copy, not the components it refers to.
+        let bytes = left - expander.docs.expansion_left();
+        let notes = findings(expander.met());
         expander.make_components()?;
         // The compact notation reads two levels of fields: from an expansion of its own, deep
         // enough for them, whatever the components made so far.
@@ -980,7 +976,7 @@ impl Lx<'_> {
         Ok(Response {
             returns,
             schema,
-            bytes: left - self.docs.expansion_left(),
+            bytes,
             notes,
         })
     }

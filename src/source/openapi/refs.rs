@@ -14,7 +14,7 @@ use super::naming::{unescape, unescape_into};
 use crate::diag::{Code, Diagnostic};
 use crate::json::Field;
 use crate::values::schema_names::{self, SchemaNames};
-use crate::values::schemas::circular;
+use crate::values::schemas::{Schemas, circular};
 
 /// The responses made so far ([`Documents::responses`]).
 pub(super) type Responses = HashMap<(usize, String), Arc<super::operation::Response>>;
@@ -389,8 +389,8 @@ impl Documents {
 
     /// The name the model keeps a component schema under (`values::schemas`): its own in the
     /// entry document, `file#name` in another file (a whole file: its name). `None` where
-    /// `place` is no component (or in a file that does not exist). Two places of one name (an entry component named like another
-    /// file) are one schema, the first made.
+    /// `place` is no component (or in a file that does not exist). Two places of one name (an
+    /// entry component named like another file) are one schema, the first made.
     pub fn component_name(&self, place: &Place) -> Option<String> {
         // A file that is not there expands to `{}`, reported once, as it always has.
         if self.files[place.file].missing {
@@ -404,42 +404,26 @@ impl Documents {
         })
     }
 
-    /// The component schemas made, sorted by name, with where each is and what making it met.
-    /// A component being made when its maker failed is `{}`.
-    pub(super) fn take_components(&self) -> Vec<(String, Arc<Value>, String, Met)> {
+    /// The component schemas made, sorted by name, with where each is and what making it met
+    /// (`file#/pointer`, as diagnostics name places). A component being made when its maker
+    /// failed is `{}`; one that only refers back to itself is the cycle's description.
+    pub(super) fn take_components(&self) -> (Schemas, Vec<(String, Met)>) {
         let table = std::mem::take(
             &mut *self
                 .components
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner),
         );
-        let mut list: Vec<_> = table
-            .into_iter()
-            .map(|(name, c)| {
-                let schema = c
-                    .schema
-                    .unwrap_or_else(|| Arc::new(Value::Object(Map::new())));
-                (name, schema, c.at, c.met)
-            })
-            .collect();
+        let mut list: Vec<(String, Component)> = table.into_iter().collect();
         list.sort_by(|a, b| a.0.cmp(&b.0));
-        // A component that is only a reference, through others that are only references, back
-        // to itself says nothing, and would send a reader round for ever.
-        let store = crate::values::schemas::Schemas::new(
-            list.iter()
-                .map(|(name, schema, ..)| (name.clone(), Arc::clone(schema))),
-        );
-        let cycles: std::collections::HashSet<String> = store
-            .only_self_referring()
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        for (name, schema, ..) in &mut list {
-            if cycles.contains(name.as_str()) {
-                *schema = Arc::new(circular(name));
-            }
-        }
-        list
+        let met = list.iter().map(|(_, c)| (c.at.clone(), c.met)).collect();
+        let schemas = list.into_iter().map(|(name, c)| {
+            let schema = c
+                .schema
+                .unwrap_or_else(|| Arc::new(Value::Object(Map::new())));
+            (name, schema)
+        });
+        (Schemas::new(schemas).self_reference_cut(), met)
     }
 
     /// Every ref met so far to a file that does not exist, sorted and without repeats: the
@@ -933,8 +917,8 @@ impl<'a> Expander<'a> {
     }
 
     /// For a response's `returns`, which reads two levels of fields (an array's items among
-    /// them): expanded no deeper than that needs.
-    /// Its shape alone: a large enum named by every field costs nothing here.
+    /// them): expanded no deeper than that needs, and its shape alone, so that a large enum
+    /// named by every field costs nothing here.
     pub fn summary(docs: &'a mut Documents) -> Self {
         Self {
             max_depth: 4,
@@ -1107,9 +1091,20 @@ impl<'a> Expander<'a> {
         Ok(reference)
     }
 
+    /// What the expansions since the counters were last reset rewrote or cut.
+    pub fn met(&self) -> Met {
+        Met {
+            misfit_defaults: self.misfit_defaults > 0,
+            file_types: self.file_types > 0,
+            unknown_required: self.unknown_required > 0,
+            cut: self.cut,
+            foreign_patterns: self.foreign_patterns > 0,
+        }
+    }
+
     /// Makes the components registered by the expansions so far, and those they refer to in
-    /// turn: each from depth 0 with a budget of its own, rewritten as a whole response schema
-    /// is, with what it met kept to be reported once, at the component.
+    /// turn: each expanded as a whole response schema is, from depth 0 with a budget and
+    /// counters of its own, what it met kept to be reported once, at the component.
     pub fn make_components(&mut self) -> Result<(), Diagnostic> {
         while let Some(name) = self.pending.pop() {
             let Some(target) = self
@@ -1122,35 +1117,16 @@ impl<'a> Expander<'a> {
             else {
                 continue;
             };
-            self.stack.clear();
-            self.deepest = 0;
-            self.followed.clear();
             self.nodes_left = MAX_SCHEMA_NODES;
             self.cut = false;
             self.foreign_patterns = 0;
             self.file_types = 0;
             self.unknown_required = 0;
             self.misfit_defaults = 0;
-            self.stack.push(target.clone());
-            let node = self.docs.node(target.clone());
-            let made = self.schema(&node, node.value(), 0);
-            self.stack.clear();
-            let mut schema = made?;
-            merge_all_of(&mut schema);
-            let mut done = Rewrites::default();
-            rewrite(&mut schema, &mut done, false);
-            let shaped = super::schema::toml_shape(&mut schema);
-            let met = Met {
-                misfit_defaults: self.misfit_defaults + done.defaults > 0,
-                file_types: self.file_types + done.files > 0,
-                unknown_required: self.unknown_required + done.required > 0,
-                cut: self.cut,
-                foreign_patterns: self.foreign_patterns > 0,
-            };
-            if std::mem::take(&mut self.marks) > 0 {
-                schema_names::take_marks(&mut schema, &mut self.docs.schema_names);
-            }
-            let schema = if shaped && schema.is_object() {
+            let mut schema = self.expand(&self.docs.node(target))?;
+            let met = self.met();
+            let shaped = super::schema::toml_shape(&mut schema) && schema.is_object();
+            let schema = if shaped {
                 schema
             } else {
                 Value::Object(Map::new())

@@ -100,12 +100,12 @@ pub fn document_cut(service: &Service, lowered: &Lowered, levels: Option<usize>)
         endpoints.iter().map(keep).collect()
     });
     let names = [&service.schema_names, &lowered.derived.field_names];
-    let keys = schemas::named_keys(&service.schemas);
-    let taken: Vec<String> = keys.values().cloned().collect();
-    let (mut schemas, mut shared) = share_schemas(endpoints, outputs.as_deref(), &names, &taken);
+    let keys = &lowered.named;
+    let (mut schemas, mut shared) =
+        share_schemas(endpoints, outputs.as_deref(), &names, keys.taken());
     let named = schemas::publish_named(
         &service.schemas,
-        &keys,
+        keys,
         SHARING.prefix,
         schemas.iter_mut().chain(shared.iter_mut().map(|(_, v)| v)),
     );

@@ -68,6 +68,8 @@ pub struct Lowered<'a> {
     pub derived: &'a Derived<'a>,
     pub agtp: String,
     pub domain: String,
+    /// The keys the model's named schemas take in the document's `schemas`.
+    pub named: schemas::NamedKeys,
     /// A large source's documents, made by the size pass ([`fit`]), where their size against
     /// the source's budget is reported; `render` makes any other's.
     artifacts: Fitted<Vec<Artifact>>,
@@ -90,6 +92,7 @@ pub fn lower<'a>(
         derived,
         agtp: document::agtp(service).0,
         domain: document::domain(service).0,
+        named: schemas::NamedKeys::of(&service.schemas),
         artifacts: Fitted::default(),
     }
 }
@@ -175,11 +178,9 @@ fn fitted(
             ": the `http_binding` of {n} endpoints gives its URL as a path on the documents' own origin ({origin})"
         )
     };
-    let named: Vec<String> = schemas::named_keys(&service.schemas)
-        .into_values()
-        .collect();
+    let named = lowered.named.taken();
     let reshare =
-        |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, &named, diags);
+        |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, named, diags);
     // What the steps leave out, in their order: the levels step renders its documents with
     // all of it left out.
     let left_out: [&dyn Fn(&mut Value) -> usize; 9] = [
@@ -198,7 +199,7 @@ fn fitted(
         for drop in left_out {
             drop(&mut doc);
         }
-        (document::reshared(&doc, &named), cut)
+        (document::reshared(&doc, named), cut)
     };
     let steps = [
         Step::Try(&reshare),

@@ -74,6 +74,8 @@ pub struct Lowered<'a> {
     /// The names the source gave parameters' whole schemas, by the hash of each as
     /// [`param_schema`] renders it (`values::schema_names`).
     pub field_names: SchemaNames,
+    /// The keys the model's named schemas take in `components/schemas`.
+    pub named: schemas::NamedKeys,
 }
 
 /// One capability as an OpenAPI operation.
@@ -199,6 +201,7 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
         operations,
         fitted: Fitted::default(),
         field_names: field_names(service),
+        named: schemas::NamedKeys::of(&service.schemas),
     }
 }
 
@@ -249,11 +252,9 @@ fn within_budget(
             None => Err((doc, json)),
         }
     };
-    let named: Vec<String> = schemas::named_keys(&service.schemas)
-        .into_values()
-        .collect();
+    let named = lowered.named.taken();
     let reshare =
-        |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, &named, diags);
+        |fit, budget, diags: &mut Diagnostics| RESHARE.if_smaller(fit, budget, named, diags);
     let outputs = |levels| {
         let fit = Fit {
             levels: Some(levels),
@@ -298,10 +299,7 @@ const RESHARE: Reshare = Reshare {
 fn render_bare(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) {
     let (mut doc, cut) = render_cut(service, lowered, fit);
     drop_schema_descriptions(&mut doc, schemas::Cut::All);
-    let named: Vec<String> = schemas::named_keys(&service.schemas)
-        .into_values()
-        .collect();
-    (reshare::reshared(&doc, &named), cut)
+    (reshare::reshared(&doc, lowered.named.taken()), cut)
 }
 
 /// How the document is made again to fit its source's budget (`within_budget`).
@@ -555,12 +553,11 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
         }
     }
     let names = [&service.schema_names, &lowered.field_names];
-    let keys = schemas::named_keys(&service.schemas);
-    let taken: Vec<String> = keys.values().cloned().collect();
-    let mut shared = share_schemas(&mut paths, &held, SHARING, &names, &taken);
+    let keys = &lowered.named;
+    let mut shared = share_schemas(&mut paths, &held, SHARING, &names, keys.taken());
     let named = schemas::publish_named(
         &service.schemas,
-        &keys,
+        keys,
         SHARING.prefix,
         std::iter::once(&mut paths).chain(shared.iter_mut().map(|(_, v)| v)),
     );
