@@ -1425,7 +1425,7 @@ const BODY_FIELD_RENAMED: Finding = Finding::adjusted(
     "body fields named like a path placeholder are renamed `body_<name>`, sent under their own name (`wire_name`; the placeholder is the path parameter)",
 );
 const FILE_AS_BINARY: Finding = Finding::adjusted(
-    "Swagger 2.0 `type: file` response schemas, not a JSON Schema type, are published as `{\"type\": \"string\", \"format\": \"binary\"}` in output_schema",
+    "Swagger 2.0 `type: file` response schemas, not a JSON Schema type, are published as `{\"type\": \"string\", \"format\": \"binary\"}` in output_schema and `[schemas]`",
 );
 /// The only body such a schema accepts is `{}`: leaving it out loses nothing.
 const EMPTY_BODY: Finding = Finding::adjusted(
@@ -1436,13 +1436,13 @@ const MISFIT_DEFAULTS: Finding = Finding::adjusted(
     "schema defaults that are not values of their own schema (its type, format, pattern, enum or bounds) are left out",
 );
 const UNKNOWN_REQUIRED_OUT: Finding = Finding::lost(
-    "`required` names that no property of the response schema has are dropped from output_schema",
+    "`required` names that no property of the response schema has are dropped from output_schema and `[schemas]`",
 );
 const FOREIGN_PATTERNS: Finding = Finding::lost(
     "schema patterns that not every JSON Schema validator reads are left out: another regex dialect than ECMA-262 (inline `(?i)` flags, `\\p{Alnum}`), or what Python's `re` cannot read (`\\p{L}`, `\\x{60}`)",
 );
 const DEEP_OUTPUT_CUT: Finding = Finding::adjusted(
-    "response schemas nested deeper than 5 levels or larger than 200 schemas are cut to `{}` in output_schema",
+    "response schemas nested deeper than 5 levels or larger than 200 schemas (a component counted from its own top) are cut to `{}` in output_schema and `[schemas]`",
 );
 
 pub(super) const RANDOM_LEFT_OUT: Finding = Finding::new(
