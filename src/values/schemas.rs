@@ -212,10 +212,16 @@ impl Schemas {
     /// expanded"}`, as the import writes a cycle it meets; past [`INLINE_DEPTH`] levels or
     /// [`INLINE_NODES`] schemas the rest is `{}`.
     pub fn inline<'a>(&self, schema: &'a Value) -> Cow<'a, Value> {
-        if self.is_empty() || !has_reference(schema) {
-            return Cow::Borrowed(schema);
+        match self.inlined(schema) {
+            Some(inlined) => Cow::Owned((*inlined).clone()),
+            None => Cow::Borrowed(schema),
         }
-        Cow::Owned((*self.inline_value(schema)).clone())
+    }
+
+    /// [`Schemas::inline`] for a reader: `None` where `schema` holds no reference, else the
+    /// inlined schema, shared with every other reader when `schema` is a bare reference.
+    pub fn inlined(&self, schema: &Value) -> Option<Arc<Value>> {
+        (!self.is_empty() && has_reference(schema)).then(|| self.inline_value(schema))
     }
 
     /// [`Schemas::inline`], shared where it can be: `schema` itself when it holds no

@@ -161,7 +161,7 @@ pub fn response(
         (v, ResponseSource::Returns)
     } else if let Some(schema) = &c.output_schema {
         (
-            sample::from_schema(&schemas.inline(schema), "", 0),
+            sample::from_schema(&schemas.inline_shared(schema), "", 0),
             ResponseSource::OutputSchema,
         )
     } else {
