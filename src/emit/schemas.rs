@@ -202,8 +202,9 @@ pub fn share(
 }
 
 /// The component key each of the model's named schemas (`values::schemas`) takes in a
-/// document: its name made a key ([`component_key`]) and unique, in the store's order. A
-/// target's lowering makes them once; the document's own shared schemas never take them.
+/// document: its name made a key ([`component_key`]) and unique, in the store's order; the
+/// name a schema of another file has in it ([`own_name`]) where no other schema's key is that.
+/// A target's lowering makes them once; the document's own shared schemas never take them.
 #[derive(Debug, Default)]
 pub struct NamedKeys {
     by_name: IndexMap<String, String>,
@@ -213,10 +214,23 @@ pub struct NamedKeys {
 
 impl NamedKeys {
     pub fn of(store: &Schemas) -> Self {
+        let mut count: HashMap<String, usize> = HashMap::new();
+        for (name, _) in store.iter() {
+            *count
+                .entry(component_key(own_name(name), "schema"))
+                .or_default() += 1;
+        }
         let mut names = Names::default();
         let by_name: IndexMap<String, String> = store
             .iter()
-            .map(|(name, _)| (name.to_string(), names.unique(name, "schema")))
+            .map(|(name, _)| {
+                let own = own_name(name);
+                let text = match count.get(&component_key(own, "schema")) {
+                    Some(1) => own,
+                    _ => name,
+                };
+                (name.to_string(), names.unique(text, "schema"))
+            })
             .collect();
         let taken = by_name.values().cloned().collect();
         Self { by_name, taken }
@@ -225,6 +239,25 @@ impl NamedKeys {
     /// Every key, for [`share`] not to take.
     pub fn taken(&self) -> &[String] {
         &self.taken
+    }
+}
+
+/// The name a schema has in its own file: `Error` for the import's `common.yaml#Error`, `pet`
+/// for the whole file `definitions/pet.yaml`; any other name as it is.
+fn own_name(name: &str) -> &str {
+    if let Some((_, own)) = name.rsplit_once('#')
+        && !own.is_empty()
+    {
+        return own;
+    }
+    let file = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let lower = file.to_ascii_lowercase();
+    match [".yaml", ".yml", ".json"]
+        .iter()
+        .find(|e| lower.ends_with(*e))
+    {
+        Some(ext) if file.len() > ext.len() => &file[..file.len() - ext.len()],
+        _ => name,
     }
 }
 
@@ -772,7 +805,10 @@ pub fn keep_levels_inlined(
     levels: usize,
     cut: &mut usize,
 ) -> Value {
-    keep_levels(&store.inline(schema), levels, cut)
+    match store.inlined(schema) {
+        Some(inlined) => keep_levels(&inlined, levels, cut),
+        None => keep_levels(schema, levels, cut),
+    }
 }
 
 /// A copy of `schema` that keeps `levels` levels of subschemas below it: each one deeper is
@@ -853,6 +889,38 @@ mod tests {
 
     fn address() -> Value {
         json!({"type": "object", "properties": {"line1": {"type": "string"}, "city": {"type": "string"}}})
+    }
+
+    #[test]
+    fn a_schema_of_another_file_is_published_under_its_own_name_where_no_other_has_it() {
+        let store = Schemas::new(
+            [
+                "pet",
+                "definitions/pet.yaml",
+                "definitions/child.yaml",
+                "common.yaml#Error",
+                "io.k8s.api.core.v1.Pod",
+                "a.json#/x",
+                "b.yaml#/x",
+            ]
+            .map(|n| {
+                (
+                    n.to_string(),
+                    std::sync::Arc::new(json!({"type": "string"})),
+                )
+            }),
+        );
+        let keys = NamedKeys::of(&store);
+        let key = |n: &str| keys.by_name[n].as_str();
+        assert_eq!(key("pet"), "pet");
+        // `pet` is taken by the entry document's own component: the file keeps its path.
+        assert_eq!(key("definitions/pet.yaml"), "definitions_pet.yaml");
+        assert_eq!(key("definitions/child.yaml"), "child");
+        assert_eq!(key("common.yaml#Error"), "Error");
+        assert_eq!(key("io.k8s.api.core.v1.Pod"), "io.k8s.api.core.v1.Pod");
+        // Two files' `x`: neither takes it.
+        assert_eq!(key("a.json#/x"), "a.json__x");
+        assert_eq!(key("b.yaml#/x"), "b.yaml__x");
     }
 
     #[test]

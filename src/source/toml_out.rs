@@ -167,10 +167,12 @@ fn tables(root: &Map<String, Value>, notes: &Notes) -> String {
     out
 }
 
-/// A table, or a list of tables, that may be written as sections of its own.
+/// A table, or a list of tables, that may be written as sections of its own. A reference to
+/// a named schema (`{ "$ref" = "#/schemas/Pet" }`) stays on its key's line: a section of one
+/// key would only spread it over three.
 fn sectionable(v: &Value) -> bool {
     match v {
-        Value::Object(m) => !is_datetime(m),
+        Value::Object(m) => !is_datetime(m) && !is_reference(m),
         Value::Array(a) => {
             !a.is_empty()
                 && a.iter()
@@ -440,6 +442,10 @@ fn bare(key: &str) -> String {
 
 const DATETIME: &str = "$__toml_private_datetime";
 
+fn is_reference(m: &Map<String, Value>) -> bool {
+    m.len() == 1 && m.get("$ref").is_some_and(Value::is_string)
+}
+
 fn is_datetime(m: &Map<String, Value>) -> bool {
     m.len() == 1 && m.contains_key(DATETIME)
 }
@@ -537,6 +543,45 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{key:?}: {e}\n{text}"));
             assert_eq!(table.keys().collect::<Vec<_>>(), [key], "{text}");
         }
+    }
+
+    #[test]
+    fn a_reference_to_a_named_schema_stays_on_its_line() {
+        let text = r##"
+[service]
+name = "Pets"
+description = "Pet store"
+base_url = "https://api.example.com/v1"
+
+[[capabilities]]
+id = "list_pets"
+description = "List pets"
+output_schema = { "$ref" = "#/schemas/Pets" }
+
+[schemas]
+Pets = { "$ref" = "#/schemas/Pet" }
+Pet = { type = "object", properties = { name = { type = "string" } } }
+"##;
+        let doc = parse_service_toml(text).unwrap();
+        let rendered = render(&doc, &Notes::default());
+        let again = parse_service_toml(&rendered).unwrap_or_else(|e| panic!("{e:?}\n{rendered}"));
+        assert_eq!(
+            serde_json::to_value(&doc).unwrap(),
+            serde_json::to_value(&again).unwrap(),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("output_schema = { \"$ref\" = \"#/schemas/Pets\" }\n"),
+            "{rendered}"
+        );
+        assert!(
+            !rendered.contains("[capabilities.output_schema]"),
+            "{rendered}"
+        );
+        assert!(
+            rendered.contains("Pets = { \"$ref\" = \"#/schemas/Pet\" }\n"),
+            "{rendered}"
+        );
     }
 
     #[test]

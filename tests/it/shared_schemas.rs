@@ -1732,3 +1732,63 @@ fn a_completing_service_toml_replaces_an_imported_named_schema() {
     assert_eq!(pet["required"], json!(["id"]), "{pet}");
     assert!(pet["properties"]["name"].is_object(), "{pet}");
 }
+
+/// A finding about an imported named schema says which component it came from, as one about a
+/// capability says its operation; a schema the completing service.toml replaces is its own.
+#[test]
+fn a_finding_in_an_imported_schema_names_its_component() {
+    const GHP: &str = "ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    let work = tempfile::tempdir().unwrap();
+    let openapi = json!({
+        "openapi": "3.0.3",
+        "info": {"title": "Charges", "version": "1", "description": "Card charges."},
+        "servers": [{"url": "https://pay.example"}],
+        "paths": {"/charges/{id}": {"get": {
+            "operationId": "getCharge",
+            "summary": "Get a charge.",
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Charge"}}}}}
+        }}},
+        "components": {"schemas": {"Charge": {
+            "type": "object",
+            "description": format!("A charge, made with token {GHP}."),
+            "properties": {"id": {"type": "string"}}
+        }}}
+    });
+    std::fs::write(
+        work.path().join("pay.json"),
+        serde_json::to_vec(&openapi).unwrap(),
+    )
+    .unwrap();
+    let (code, _, stderr) = crate::common::run(
+        crate::common::wellgen()
+            .current_dir(work.path())
+            .args(["check", "pay.json"]),
+    );
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains("schemas.Charge.description"), "{stderr}");
+    assert!(
+        stderr.contains("(imported from pay.json#/components/schemas/Charge)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("ghp_a1B2"), "{stderr}");
+
+    let toml = work.path().join("service.toml");
+    std::fs::write(
+        &toml,
+        format!(
+            "[service]\nname = \"Charges\"\n\n[source]\nopenapi = \"pay.json\"\n\n\
+             [schemas.Charge]\ntype = \"object\"\ndescription = \"A charge, token {GHP}.\"\n"
+        ),
+    )
+    .unwrap();
+    let (code, _, stderr) = crate::common::run(
+        crate::common::wellgen()
+            .current_dir(work.path())
+            .args(["check", "service.toml"]),
+    );
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains("schemas.Charge.description"), "{stderr}");
+    assert!(!stderr.contains("imported from"), "{stderr}");
+}

@@ -63,6 +63,9 @@ pub struct Imported {
     pub origins: Vec<String>,
     /// For each capability, its operation's `operationId`, if it has one.
     pub operation_ids: Vec<Option<String>>,
+    /// For each named schema (`[schemas]`), the place of its component
+    /// (`openapi.yaml#/components/schemas/Pet`).
+    pub schema_origins: HashMap<String, String>,
     /// Problems a service.toml key can fix, keyed by that key (`service.base_url`): reported
     /// unless the completing service.toml sets the key.
     pub deferred: Vec<(String, Diagnostic)>,
@@ -123,11 +126,12 @@ fn lower_on(
     };
     let mut imported = lx.document(&options.filter);
     imported.doc.schema_names = std::mem::take(&mut lx.docs.schema_names);
-    let (schemas, met) = lx.docs.take_components();
-    for (at, met) in met {
+    let (schemas, made) = lx.docs.take_components();
+    for (name, at, met) in made {
         for finding in super::operation::findings(met) {
             lx.notes.entry(finding).or_default().push(at.clone());
         }
+        imported.schema_origins.insert(name, at);
     }
     imported.doc.schemas = schemas;
     lx.flush_notes();
@@ -535,6 +539,7 @@ impl Lx<'_> {
             version: self.version,
             origins,
             operation_ids,
+            schema_origins: HashMap::new(),
             deferred: std::mem::take(&mut self.deferred),
             operations,
             filtered_out,

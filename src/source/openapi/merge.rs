@@ -17,6 +17,8 @@ pub struct Merged {
     pub overlay_index: Vec<Option<usize>>,
     /// For each merged capability, the operation it was imported from, if any.
     pub origins: Vec<Option<String>>,
+    /// For each imported named schema the service.toml does not replace, its component's place.
+    pub schema_origins: HashMap<String, String>,
 }
 
 pub fn merge(
@@ -117,6 +119,8 @@ pub fn merge(
     doc.schema_names = schema_names;
     // The service.toml's own named schemas replace the imported ones of their names.
     let own = std::mem::take(&mut doc.schemas);
+    let mut schema_origins = std::mem::take(&mut imported.schema_origins);
+    schema_origins.retain(|name, _| own.get(name).is_none());
     doc.schemas = schemas.merged(own);
     if split.is_some() || compact.is_some() {
         doc.source = Some(SourceTable {
@@ -129,6 +133,7 @@ pub fn merge(
         doc,
         overlay_index,
         origins,
+        schema_origins,
     })
 }
 

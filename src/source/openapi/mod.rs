@@ -16,6 +16,7 @@ mod security;
 pub mod service_file;
 mod yaml_depth;
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -133,28 +134,49 @@ pub struct Provenance {
     pub openapi_only: bool,
     pub overlay_index: Vec<Option<usize>>,
     pub origins: Vec<Option<String>>,
+    /// For each imported named schema, the place of its component.
+    pub schema_origins: HashMap<String, String>,
 }
 
 impl Provenance {
-    /// Adds the operation a capability came from to every diagnostic about that capability.
+    /// Adds the operation a capability came from to every diagnostic about that capability,
+    /// and the component a named schema came from to every diagnostic about that schema.
     pub fn annotate(&self, diags: &mut Diagnostics) {
-        if self.origins.iter().all(Option::is_none) {
+        if self.origins.iter().all(Option::is_none) && self.schema_origins.is_empty() {
             return;
         }
+        let origin = |field: &str| match capability_index(field) {
+            Some(i) => self.origins.get(i).cloned().flatten(),
+            None => schema_name(field).and_then(|n| self.schema_origins.get(&n).cloned()),
+        };
         let items = std::mem::take(diags).into_sorted();
         for mut d in items {
-            if let Some(origin) = d
-                .field
-                .as_deref()
-                .and_then(capability_index)
-                .and_then(|i| self.origins.get(i).cloned().flatten())
-            {
+            if let Some(origin) = d.field.as_deref().and_then(origin) {
                 d.message =
                     crate::diag::printable(format!("{} (imported from {origin})", d.message));
             }
             diags.push(d);
         }
     }
+}
+
+/// The name in a field of `[schemas]`: `schemas.Pet.description` → `Pet`, with a quoted name
+/// unquoted (`schemas."a.b"` → `a.b`, as `diag::field_key` writes it).
+fn schema_name(field: &str) -> Option<String> {
+    let rest = field.strip_prefix("schemas.")?;
+    let Some(quoted) = rest.strip_prefix('"') else {
+        return rest.split('.').next().map(str::to_string);
+    };
+    let mut name = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(name),
+            '\\' => name.push(chars.next()?),
+            c => name.push(c),
+        }
+    }
+    None
 }
 
 fn capability_index(field: &str) -> Option<usize> {
@@ -232,19 +254,25 @@ pub fn read_source(
     diags: &mut Diagnostics,
 ) -> (Option<ServiceToml>, Provenance) {
     if openapi.is_none() && is_openapi_path(path, text) {
-        let provenance = |origins: Vec<String>| Provenance {
-            openapi_only: true,
-            overlay_index: Vec::new(),
-            origins: origins.into_iter().map(Some).collect(),
-        };
         return match import_text(Some(path), text, options, diags) {
             Some(imported) => {
-                let p = provenance(imported.origins.clone());
+                let p = Provenance {
+                    openapi_only: true,
+                    overlay_index: Vec::new(),
+                    origins: imported.origins.iter().cloned().map(Some).collect(),
+                    schema_origins: imported.schema_origins.clone(),
+                };
                 let doc = finish(imported, diags);
                 // Problems only a service.toml can fix stop here, before the model repeats them.
                 (Some(doc).filter(|_| !diags.has_errors()), p)
             }
-            None => (None, provenance(Vec::new())),
+            None => (
+                None,
+                Provenance {
+                    openapi_only: true,
+                    ..Provenance::default()
+                },
+            ),
         };
     }
     let overlay = match parse_service_toml(text) {
@@ -361,6 +389,7 @@ pub fn read_source(
                     openapi_only: false,
                     overlay_index: m.overlay_index,
                     origins: m.origins,
+                    schema_origins: m.schema_origins,
                 },
             )
         }

@@ -404,10 +404,11 @@ impl Documents {
         })
     }
 
-    /// The component schemas made, sorted by name, with where each is and what making it met
-    /// (`file#/pointer`, as diagnostics name places). A component being made when its maker
-    /// failed is `{}`; one that only refers back to itself is the cycle's description.
-    pub(super) fn take_components(&self) -> (Schemas, Vec<(String, Met)>) {
+    /// The component schemas made, sorted by name, with each one's name, where it is
+    /// (`file#/pointer`, as diagnostics name places) and what making it met. A component being
+    /// made when its maker failed is `{}`; one that only refers back to itself is the cycle's
+    /// description.
+    pub(super) fn take_components(&self) -> (Schemas, Vec<(String, String, Met)>) {
         let table = std::mem::take(
             &mut *self
                 .components
@@ -416,14 +417,17 @@ impl Documents {
         );
         let mut list: Vec<(String, Component)> = table.into_iter().collect();
         list.sort_by(|a, b| a.0.cmp(&b.0));
-        let met = list.iter().map(|(_, c)| (c.at.clone(), c.met)).collect();
+        let made = list
+            .iter()
+            .map(|(name, c)| (name.clone(), c.at.clone(), c.met))
+            .collect();
         let schemas = list.into_iter().map(|(name, c)| {
             let schema = c
                 .schema
                 .unwrap_or_else(|| Arc::new(Value::Object(Map::new())));
             (name, schema)
         });
-        (Schemas::new(schemas).self_reference_cut(), met)
+        (Schemas::new(schemas).self_reference_cut(), made)
     }
 
     /// Every ref met so far to a file that does not exist, sorted and without repeats: the
