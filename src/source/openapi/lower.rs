@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
+use std::sync::Arc;
 
 use super::load::Version;
 use super::naming::{IdAllocator, capability_id, glob, one_line, shorten};
@@ -132,6 +133,17 @@ fn lower_on(
             lx.notes.entry(finding).or_default().push(at.clone());
         }
         imported.schema_origins.insert(name, at);
+    }
+    // Each `returns` is only its noun until the named schemas its response refers to are made.
+    let mut lines: HashMap<(*const Value, String), String> = HashMap::new();
+    for cap in &mut imported.doc.capabilities {
+        if let (Some(schema), Some(returns)) = (&cap.output_schema, &mut cap.returns) {
+            let key = (Arc::as_ptr(schema), std::mem::take(returns));
+            let line = lines.entry(key).or_insert_with_key(|(_, noun)| {
+                super::operation::returns_line(schema, &schemas, noun)
+            });
+            *returns = line.clone();
+        }
     }
     imported.doc.schemas = schemas;
     lx.flush_notes();

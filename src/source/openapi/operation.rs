@@ -21,6 +21,7 @@ use crate::values::GENERIC_ERRORS;
 use crate::values::param::ParamType;
 use crate::values::path::PathTemplate;
 use crate::values::schema_names;
+use crate::values::schemas::Schemas;
 
 /// An operation whose path and id are settled, in document order: the rest of its import
 /// (`Lx::operation`) depends on nothing another operation did, so it may run on any thread.
@@ -683,7 +684,8 @@ impl Lx<'_> {
             .and_then(Value::as_array);
         let mut table = self.param_table(&expanded, required, description, "body", None, schema);
         if let Some(variants) = variants {
-            let shapes: Vec<String> = variants.iter().map(|v| compact(v, "", 1)).collect();
+            let none = Schemas::default();
+            let shapes: Vec<String> = variants.iter().map(|v| compact(v, &none, "", 1)).collect();
             let (text, _) = shorten(
                 &format!("one of: {}", shapes.join(" | ")),
                 PARAM_DESCRIPTION_MAX,
@@ -954,7 +956,9 @@ impl Lx<'_> {
         Ok((None, None))
     }
 
-    /// A success response's `returns` and `output_schema` made from its schema.
+    /// A success response's `returns` and `output_schema` made from its schema. Where there is
+    /// an `output_schema`, `returns` is only its noun here: the line reads the named schemas it
+    /// refers to, made when the whole import is ([`returns_line`]).
     fn make_response(&mut self, schema: &Node, noun: &str) -> Result<Response, Diagnostic> {
         let left = self.docs.expansion_left();
         let mut expander = Expander::referring(self.docs);
@@ -963,16 +967,11 @@ impl Lx<'_> {
         let bytes = left - expander.docs.expansion_left();
         let notes = findings(expander.met());
         expander.make_components()?;
-        // The compact notation reads two levels of fields: from an expansion of its own, deep
-        // enough for them, whatever the components made so far.
-        let view = Expander::summary(self.docs).expand(schema)?;
-        let mut returns = compact(&view, noun, 2);
-        if returns.chars().count() > RETURNS_MAX {
-            returns = compact(&view, noun, 1);
-        }
-        let returns = shorten(&returns, RETURNS_MAX).0;
-        let schema =
-            (toml_shape(&mut expanded) && expanded.is_object()).then(|| Arc::new(expanded));
+        let (returns, schema) = if toml_shape(&mut expanded) && expanded.is_object() {
+            (noun.to_string(), Some(Arc::new(expanded)))
+        } else {
+            (returns_line(&expanded, &Schemas::default(), noun), None)
+        };
         Ok(Response {
             returns,
             schema,
@@ -1398,6 +1397,16 @@ pub(super) fn findings(met: Met) -> Vec<Finding> {
     .into_iter()
     .filter_map(|(met, note)| met.then_some(note))
     .collect()
+}
+
+/// The `returns` line of a response `schema` whose references `named` holds: two levels of
+/// fields, else one, at most `RETURNS_MAX` characters.
+pub(super) fn returns_line(schema: &Value, named: &Schemas, noun: &str) -> String {
+    let mut returns = compact(schema, named, noun, 2);
+    if returns.chars().count() > RETURNS_MAX {
+        returns = compact(schema, named, noun, 1);
+    }
+    shorten(&returns, RETURNS_MAX).0
 }
 
 /// A response schema made into `returns` and `output_schema`, with what making it reported,

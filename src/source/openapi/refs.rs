@@ -887,8 +887,6 @@ pub struct Expander<'a> {
     all_of_member: bool,
     /// Components registered and not made yet, by name ([`Expander::make_components`]).
     pending: Vec<String>,
-    /// Only the shape: subschemas and `type`, no data (enums, defaults, descriptions).
-    shape_only: bool,
 }
 
 impl<'a> Expander<'a> {
@@ -916,18 +914,6 @@ impl<'a> Expander<'a> {
             keep_refs: false,
             all_of_member: false,
             pending: Vec::new(),
-            shape_only: false,
-        }
-    }
-
-    /// For a response's `returns`, which reads two levels of fields (an array's items among
-    /// them): expanded no deeper than that needs, and its shape alone, so that a large enum
-    /// named by every field costs nothing here.
-    pub fn summary(docs: &'a mut Documents) -> Self {
-        Self {
-            max_depth: 4,
-            shape_only: true,
-            ..Self::new(docs)
         }
     }
 
@@ -1039,8 +1025,6 @@ impl<'a> Expander<'a> {
                     list.push(self.schema(&child.child(&i.to_string()), s, depth + 1)?);
                 }
                 Value::Array(list)
-            } else if self.shape_only && key != "type" {
-                continue;
             } else if key == "description" {
                 // Descriptions are most of a big API's bulk: kept short, and only near the top.
                 match sub.as_str() {
@@ -1151,7 +1135,7 @@ impl<'a> Expander<'a> {
 
     /// A `$ref`'s target, expanded or replayed from an earlier expansion of it.
     fn follow(&mut self, target: Place, depth: usize) -> Result<Value, Diagnostic> {
-        let mode = u8::from(self.keep_refs) | (u8::from(self.shape_only) << 1);
+        let mode = u8::from(self.keep_refs);
         let key = (target, depth, self.max_depth, mode);
         if let Some(memo) = self
             .docs

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::json::Field;
 use crate::values::param::ParamType;
+use crate::values::schemas::Schemas;
 
 /// How many levels of nested `properties` a parameter's schema keeps: its own properties and
 /// theirs. Deeper objects are published as `{"type": "object"}` with their description:
@@ -321,9 +322,16 @@ pub fn to_toml(v: Value) -> Option<toml::Value> {
 }
 
 /// The compact `returns` notation of a schema: `pets[] {id, name, tag}`; nested objects are
-/// shown `depth` levels deep.
-pub fn compact(schema: &Value, noun: &str, depth: usize) -> String {
-    let shape = shape(schema, depth);
+/// shown `depth` levels deep. References to named schemas are read through `named`; one back to
+/// a schema being read says no more (as the import writes a cycle), and nothing is read deeper
+/// than [`SHAPE_LEVELS`] levels of subschemas below the top.
+pub fn compact(schema: &Value, named: &Schemas, noun: &str, depth: usize) -> String {
+    let mut reading = Vec::new();
+    let shape = Shape {
+        named,
+        reading: &mut reading,
+    }
+    .of(schema, depth, 0);
     if shape.starts_with("[]") {
         format!("{noun}{shape}")
     } else if shape.starts_with('{') {
@@ -335,53 +343,92 @@ pub fn compact(schema: &Value, noun: &str, depth: usize) -> String {
     }
 }
 
-/// `{a, b[], c {d}}` for objects, `[]` plus the item shape for arrays, the type name for
-/// primitives, alternatives joined by ` | `.
-fn shape(schema: &Value, depth: usize) -> String {
-    if let Some(items) = schema.field("items") {
-        let inner = shape(items, depth);
-        return if inner.starts_with('{') {
-            format!("[] {inner}")
-        } else {
-            "[]".into()
-        };
-    }
-    if let Some(props) = schema.field("properties").and_then(Value::as_object) {
-        if depth == 0 {
+/// The subschema levels [`compact`] reads.
+pub const SHAPE_LEVELS: usize = 4;
+
+/// What [`compact`] reads a schema with: the named schemas, and those being read.
+struct Shape<'v, 'r> {
+    named: &'v Schemas,
+    reading: &'r mut Vec<&'v str>,
+}
+
+impl<'v> Shape<'v, '_> {
+    /// `{a, b[], c {d}}` for objects, `[]` plus the item shape for arrays, the type name for
+    /// primitives, alternatives joined by ` | `; `level`: how many subschemas down from the top.
+    fn of(&mut self, mut schema: &'v Value, depth: usize, level: usize) -> String {
+        if level > SHAPE_LEVELS {
             return String::new();
         }
-        let fields: Vec<String> = props
-            .iter()
-            .map(|(name, sub)| {
-                let inner = shape(sub, depth - 1);
-                if inner == "[]" {
-                    format!("{name}[]")
-                } else if inner.starts_with("[] ") {
-                    format!("{name}{inner}").replacen("[] ", "[] ", 1)
-                } else if inner.starts_with('{') {
-                    format!("{name} {inner}")
-                } else {
-                    name.clone()
-                }
-            })
-            .collect();
-        return format!("{{{}}}", fields.join(", "));
+        let before = self.reading.len();
+        while let Some(name) = Schemas::name_of(schema) {
+            let next = self.named.get_key_value(name).filter(|(name, _)| {
+                !self.reading.contains(name) && self.reading.len() - before < super::refs::MAX_HOPS
+            });
+            let Some((name, next)) = next else {
+                self.reading.truncate(before);
+                return String::new();
+            };
+            self.reading.push(name);
+            schema = next;
+        }
+        let shape = self.read(schema, depth, level);
+        self.reading.truncate(before);
+        shape
     }
-    if let Some(variants) = schema
-        .field("oneOf")
-        .or_else(|| schema.field("anyOf"))
-        .and_then(Value::as_array)
-    {
-        let parts: Vec<String> = variants
-            .iter()
-            .map(|v| shape(v, depth))
-            .filter(|s| !s.is_empty())
-            .collect();
-        return parts.join(" | ");
-    }
-    match schema.field("type") {
-        Some(Value::String(t)) if t != "object" => t.clone(),
-        _ => String::new(),
+
+    fn read(&mut self, schema: &'v Value, depth: usize, level: usize) -> String {
+        if let Some(items) = schema.field("items") {
+            let inner = self.of(items, depth, level + 1);
+            return if inner.starts_with('{') {
+                format!("[] {inner}")
+            } else {
+                "[]".into()
+            };
+        }
+        if let Some(props) = schema.field("properties").and_then(Value::as_object) {
+            if depth == 0 {
+                return String::new();
+            }
+            let fields: Vec<String> = props
+                .iter()
+                .map(|(name, sub)| {
+                    let inner = self.of(sub, depth - 1, level + 1);
+                    if inner == "[]" {
+                        format!("{name}[]")
+                    } else if inner.starts_with("[] ") {
+                        format!("{name}{inner}").replacen("[] ", "[] ", 1)
+                    } else if inner.starts_with('{') {
+                        format!("{name} {inner}")
+                    } else {
+                        name.clone()
+                    }
+                })
+                .collect();
+            return format!("{{{}}}", fields.join(", "));
+        }
+        if let Some(variants) = schema
+            .field("oneOf")
+            .or_else(|| schema.field("anyOf"))
+            .and_then(Value::as_array)
+        {
+            let parts: Vec<String> = variants
+                .iter()
+                .map(|v| self.of(v, depth, level + 1))
+                .filter(|s| !s.is_empty())
+                .collect();
+            return parts.join(" | ");
+        }
+        // A nullable type (`["integer", "null"]`, as 3.0's `nullable` is read) says its type.
+        let mut types = match schema.field("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        types.retain(|t| *t != "null");
+        match types[..] {
+            [t] if t != "object" => t.to_string(),
+            _ => String::new(),
+        }
     }
 }
 
@@ -413,12 +460,80 @@ mod tests {
             "id": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}},
             "owner": {"type": "object", "properties": {"name": {}}}
         }}});
-        assert_eq!(compact(&s, "pets", 2), "pets[] {id, tags[], owner {name}}");
-        assert_eq!(compact(&s, "pets", 1), "pets[] {id, tags[], owner}");
-        assert_eq!(compact(&json!({"type": "string"}), "result", 2), "string");
-        assert_eq!(compact(&json!({"type": "string"}), "pet", 2), "pet");
+        let none = Schemas::default();
+        assert_eq!(
+            compact(&s, &none, "pets", 2),
+            "pets[] {id, tags[], owner {name}}"
+        );
+        assert_eq!(compact(&s, &none, "pets", 1), "pets[] {id, tags[], owner}");
+        let string = json!({"type": "string"});
+        assert_eq!(compact(&string, &none, "result", 2), "string");
+        assert_eq!(compact(&string, &none, "pet", 2), "pet");
+        let nullable = json!({"type": ["integer", "null"]});
+        assert_eq!(compact(&nullable, &none, "result", 2), "integer");
         let nested = json!({"properties": {"data": {"items": {"properties": {"id": {}}}}}});
-        assert_eq!(compact(&nested, "list", 2), "list {data[] {id}}");
+        assert_eq!(compact(&nested, &none, "list", 2), "list {data[] {id}}");
+    }
+
+    #[test]
+    fn returns_notation_reads_named_schemas_and_ends_on_cycles() {
+        let named = Schemas::new(
+            [
+                (
+                    "Page",
+                    json!({"properties": {"data": {"items": {"$ref": "#/schemas/Pet"}}}}),
+                ),
+                (
+                    "Pet",
+                    json!({"properties": {"id": {}, "owner": {"$ref": "#/schemas/Owner"}}}),
+                ),
+                ("Owner", json!({"properties": {"name": {}}})),
+                ("Alias", json!({"$ref": "#/schemas/Pet"})),
+                (
+                    "Nest",
+                    json!({"type": "array", "items": {"$ref": "#/schemas/Nest"}}),
+                ),
+                (
+                    "Tree",
+                    json!({"anyOf": [{"$ref": "#/schemas/Tree"}, {"type": "string"}]}),
+                ),
+                (
+                    "Person",
+                    json!({"properties": {"name": {}, "spouse": {"$ref": "#/schemas/Person"}}}),
+                ),
+            ]
+            .map(|(n, v)| (n.to_string(), std::sync::Arc::new(v))),
+        );
+        let line = |name: &str, noun: &str| {
+            compact(
+                &json!({"$ref": format!("#/schemas/{name}")}),
+                &named,
+                noun,
+                2,
+            )
+        };
+        assert_eq!(line("Page", "page"), "page {data[] {id, owner}}");
+        assert_eq!(line("Alias", "pet"), "pet {id, owner {name}}");
+        // A reference back to a schema being read says nothing more.
+        assert_eq!(line("Person", "person"), "person {name, spouse}");
+        assert_eq!(line("Nest", "nest"), "nest[]");
+        assert_eq!(line("Tree", "result"), "string");
+        assert_eq!(line("None", "x"), "x");
+        // No further than `SHAPE_LEVELS` levels of subschemas.
+        let nested = |levels: usize| {
+            (0..levels).fold(
+                json!({"type": "string"}),
+                |inner, _| json!({"anyOf": [inner]}),
+            )
+        };
+        assert_eq!(
+            compact(&nested(SHAPE_LEVELS), &named, "result", 2),
+            "string"
+        );
+        assert_eq!(
+            compact(&nested(SHAPE_LEVELS + 1), &named, "result", 2),
+            "result"
+        );
     }
 
     #[test]
