@@ -1402,10 +1402,14 @@ pub(super) fn findings(met: Met) -> Vec<Finding> {
 /// The `returns` line of a response `schema` whose references `named` holds: two levels of
 /// fields, else one, at most `RETURNS_MAX` characters.
 pub(super) fn returns_line(schema: &Value, named: &Schemas, noun: &str) -> String {
-    let mut returns = compact(schema, named, noun, 2);
-    if returns.chars().count() > RETURNS_MAX {
-        returns = compact(schema, named, noun, 1);
-    }
+    // One level is never longer than two: where it is too long already, two are not made.
+    let one = compact(schema, named, noun, 1);
+    let returns = match one.chars().count() > RETURNS_MAX {
+        true => one,
+        false => Some(compact(schema, named, noun, 2))
+            .filter(|two| two.chars().count() <= RETURNS_MAX)
+            .unwrap_or(one),
+    };
     shorten(&returns, RETURNS_MAX).0
 }
 
@@ -1606,6 +1610,34 @@ fn scrub(schema: &mut Value) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn returns_says_two_levels_of_fields_where_they_fit_else_one() {
+        let none = Schemas::default();
+        let object = |names: &[String], inner: &Value| {
+            let props: Map<String, Value> =
+                names.iter().map(|n| (n.clone(), inner.clone())).collect();
+            json!({"type": "object", "properties": props})
+        };
+        let few: Vec<String> = (0..3).map(|i| format!("f{i}")).collect();
+        let leaf = object(&few, &json!({"type": "string"}));
+        assert_eq!(
+            returns_line(&object(&few, &leaf), &none, "x"),
+            "x {f0 {f0, f1, f2}, f1 {f0, f1, f2}, f2 {f0, f1, f2}}"
+        );
+        // Two levels over the limit, one within it.
+        let many: Vec<String> = (0..40).map(|i| format!("field{i}")).collect();
+        let wide = object(&few, &object(&many, &json!({})));
+        assert_eq!(returns_line(&wide, &none, "x"), "x {f0, f1, f2}");
+        // One level over the limit: cut.
+        let line = returns_line(&object(&many, &leaf), &none, "x");
+        assert!(line.chars().count() <= RETURNS_MAX, "{line}");
+        assert!(line.starts_with("x {field0, field1,"), "{line}");
+        assert!(
+            !line.contains('{') || line.matches('{').count() == 1,
+            "{line}"
+        );
+    }
 
     #[test]
     fn paragraphs_keep_blank_lines_and_list_items_and_join_the_rest() {
