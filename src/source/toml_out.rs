@@ -545,6 +545,19 @@ mod tests {
         }
     }
 
+    /// `text` rendered, after checking that the rendering parses back to the same mirror.
+    fn renders_back(text: &str) -> String {
+        let doc = parse_service_toml(text).unwrap();
+        let rendered = render(&doc, &Notes::default());
+        let again = parse_service_toml(&rendered).unwrap_or_else(|e| panic!("{e:?}\n{rendered}"));
+        assert_eq!(
+            serde_json::to_value(&doc).unwrap(),
+            serde_json::to_value(&again).unwrap(),
+            "{rendered}"
+        );
+        rendered
+    }
+
     #[test]
     fn a_reference_to_a_named_schema_stays_on_its_line() {
         let text = r##"
@@ -562,14 +575,7 @@ output_schema = { "$ref" = "#/schemas/Pets" }
 Pets = { "$ref" = "#/schemas/Pet" }
 Pet = { type = "object", properties = { name = { type = "string" } } }
 "##;
-        let doc = parse_service_toml(text).unwrap();
-        let rendered = render(&doc, &Notes::default());
-        let again = parse_service_toml(&rendered).unwrap_or_else(|e| panic!("{e:?}\n{rendered}"));
-        assert_eq!(
-            serde_json::to_value(&doc).unwrap(),
-            serde_json::to_value(&again).unwrap(),
-            "{rendered}"
-        );
+        let rendered = renders_back(text);
         assert!(
             rendered.contains("output_schema = { \"$ref\" = \"#/schemas/Pets\" }\n"),
             "{rendered}"
@@ -612,14 +618,7 @@ id = "string, required -- the id"
 [capabilities.semantic]
 verb = "FIND"
 "#;
-        let doc = parse_service_toml(text).unwrap();
-        let rendered = render(&doc, &Notes::default());
-        let again = parse_service_toml(&rendered).unwrap_or_else(|e| panic!("{e:?}\n{rendered}"));
-        assert_eq!(
-            serde_json::to_value(&doc).unwrap(),
-            serde_json::to_value(&again).unwrap(),
-            "{rendered}"
-        );
+        let rendered = renders_back(text);
         assert!(rendered.contains("[service.contact]"), "{rendered}");
         assert!(rendered.contains("[capabilities.params]"), "{rendered}");
     }
