@@ -100,10 +100,30 @@ impl<'a, F: FnMut(&Field<'_>, &'a str, Use)> Collect<'a, F> {
     /// A JSON value (examples, defaults, governance, schemas): every string and object key. In
     /// a schema, the string of a `description` or `title` key is agent-facing text.
     fn json(&mut self, field: &str, value: &'a Value, schema: bool) {
+        self.json_at(field, &[], value, schema);
+    }
+
+    /// [`Collect::json`] of the value at `steps` below `field`: the field is written out only
+    /// where a check finds something.
+    fn json_at(&mut self, field: &str, steps: &[Step<'a>], value: &'a Value, schema: bool) {
         self.base.clear();
         self.base.push_str(field);
         self.steps.clear();
+        self.steps.extend_from_slice(steps);
         self.walk(value, schema, false);
+    }
+
+    /// A string at `key` below `field`, the field written out only where a check finds
+    /// something.
+    fn at(&mut self, field: &str, key: &'a str, text: &'a Option<String>, usage: Use) {
+        if let Some(t) = text {
+            let steps = [Step::Key(key)];
+            let field = Field {
+                base: field,
+                steps: &steps,
+            };
+            (self.visit)(&field, t, usage);
+        }
     }
 
     fn here(&mut self, text: &'a str, usage: Use) {
@@ -146,23 +166,19 @@ impl<'a, F: FnMut(&Field<'_>, &'a str, Use)> Collect<'a, F> {
 
     fn param(&mut self, field: &str, p: &'a Param) {
         self.add(field, &p.name, Use::Name);
-        self.opt(
-            &format!("{field}.description"),
-            &p.description,
-            Use::AgentText,
-        );
+        self.at(field, "description", &p.description, Use::AgentText);
         self.opt(field, &p.compact, Use::AgentText);
-        self.opt(&format!("{field}.pattern"), &p.pattern, Use::Plain);
+        self.at(field, "pattern", &p.pattern, Use::Plain);
         for (key, v) in [("default", &p.default), ("example", &p.example)] {
             if let Some(v) = v {
-                self.json(&format!("{field}.{key}"), v, false);
+                self.json_at(field, &[Step::Key(key)], v, false);
             }
         }
         for (i, v) in p.allowed.iter().enumerate() {
-            self.json(&format!("{field}.enum.{i}"), v, false);
+            self.json_at(field, &[Step::Key("enum"), Step::Index(i)], v, false);
         }
         if let Some(schema) = &p.schema {
-            self.json(&format!("{field}.schema"), schema, true);
+            self.json_at(field, &[Step::Key("schema")], schema, true);
         }
     }
 }
