@@ -207,9 +207,9 @@ pub struct Documents {
     /// Bytes expanded schemas may still copy out of the documents, over the whole import.
     expansion_left: usize,
     expansion_limit: usize,
-    /// Expansions of a `$ref`'s target, by target, depth, depth limit and the expander's mode
-    /// (references kept, shape only), for the next
-    /// operation that names it (large APIs name the same components hundreds of times).
+    /// Expansions of a `$ref`'s target, by target, depth, depth limit and whether references
+    /// are kept, for the next operation that names it (large APIs name the same components
+    /// hundreds of times).
     expanded: HashMap<(Place, usize, usize, u8), Arc<Expanded>>,
     /// Off only where tests compare remembered expansions with plain ones.
     remember: bool,
