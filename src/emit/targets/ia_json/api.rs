@@ -1,6 +1,9 @@
 //! The `api` section: capabilities grouped by access, paths relative to `base_url`, parameters
 //! split into `parameters` (path, query, header) and `body`.
 
+use std::sync::Arc;
+
+use foldhash::{HashMap, HashMapExt};
 use indexmap::IndexMap;
 use serde_json::Value;
 
@@ -15,6 +18,7 @@ pub fn api<'a>(service: &'a Service, diags: &mut Diagnostics) -> Api<'a> {
         protected: Group::new(),
         user_required: Group::new(),
     };
+    let mut inlined = Inlined::new();
     for c in &service.capabilities {
         let Some(path) = relative_path(service, c) else {
             diags.push(
@@ -33,7 +37,10 @@ pub fn api<'a>(service: &'a Service, diags: &mut Diagnostics) -> Api<'a> {
             Access::Protected => &mut api.protected,
             Access::UserRequired => &mut api.user_required,
         };
-        group.insert(c.id.as_str(), endpoint(service, c, path, diags));
+        group.insert(
+            c.id.as_str(),
+            endpoint(service, c, path, &mut inlined, diags),
+        );
     }
     if api.public.is_empty() && api.protected.is_empty() && api.user_required.is_empty() {
         diags.push(
@@ -60,10 +67,15 @@ fn relative_path(service: &Service, c: &Capability) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// Each output schema inlined once, by the schema the model holds (a response several
+/// capabilities return is one `Arc`): the model outlives the map.
+type Inlined = HashMap<*const Value, Arc<Value>>;
+
 fn endpoint<'a>(
     service: &Service,
     c: &'a Capability,
     path: String,
+    inlined: &mut Inlined,
     diags: &mut Diagnostics,
 ) -> Endpoint<'a> {
     let mut parameters = IndexMap::new();
@@ -93,7 +105,7 @@ fn endpoint<'a>(
         description: &c.description,
         parameters,
         body,
-        response: response(service, c),
+        response: response(service, c, inlined),
         rate_limit: c.rate_limit.map(|r| r.to_string()),
         scopes: &c.scopes,
         deprecated: c.deprecated,
@@ -135,7 +147,11 @@ fn number(n: f64) -> Value {
 
 /// `response` is a free-form "response schema description" (§4.3.3): wellgen gathers what the
 /// model knows — the compact `returns`, the JSON Schema, a successful example — under plain keys.
-fn response<'a>(service: &Service, c: &'a Capability) -> Option<Response<'a>> {
+fn response<'a>(
+    service: &Service,
+    c: &'a Capability,
+    inlined: &mut Inlined,
+) -> Option<Response<'a>> {
     let example = c
         .example
         .as_ref()
@@ -143,10 +159,10 @@ fn response<'a>(service: &Service, c: &'a Capability) -> Option<Response<'a>> {
         .and_then(|e| e.response.as_ref());
     let r = Response {
         description: c.returns.as_deref(),
-        schema: c
-            .output_schema
-            .as_ref()
-            .map(|s| service.schemas.inline_shared(s)),
+        schema: c.output_schema.as_ref().map(|s| {
+            let made = inlined.entry(Arc::as_ptr(s));
+            Arc::clone(made.or_insert_with(|| service.schemas.inline_shared(s)))
+        }),
         example,
     };
     (r.description.is_some() || r.schema.is_some() || r.example.is_some()).then_some(r)
