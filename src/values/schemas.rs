@@ -227,10 +227,7 @@ impl Schemas {
     /// [`Schemas::inline`], shared where it can be: `schema` itself when it holds no
     /// reference, the named schema inlined once when it is a bare reference to one.
     pub fn inline_shared(&self, schema: &Arc<Value>) -> Arc<Value> {
-        if self.is_empty() || !has_reference(schema) {
-            return Arc::clone(schema);
-        }
-        self.inline_value(schema)
+        self.inlined(schema).unwrap_or_else(|| Arc::clone(schema))
     }
 
     fn inline_value(&self, schema: &Value) -> Arc<Value> {

@@ -147,7 +147,12 @@ impl Provenance {
         }
         let origin = |field: &str| match capability_index(field) {
             Some(i) => self.origins.get(i).cloned().flatten(),
-            None => schema_name(field).and_then(|n| self.schema_origins.get(&n).cloned()),
+            None => match crate::diag::field_steps(field).as_slice() {
+                [top, name, ..] if top == "schemas" => {
+                    self.schema_origins.get(name.as_ref()).cloned()
+                }
+                _ => None,
+            },
         };
         let items = std::mem::take(diags).into_sorted();
         for mut d in items {
@@ -158,25 +163,6 @@ impl Provenance {
             diags.push(d);
         }
     }
-}
-
-/// The name in a field of `[schemas]`: `schemas.Pet.description` → `Pet`, with a quoted name
-/// unquoted (`schemas."a.b"` → `a.b`, as `diag::field_key` writes it).
-fn schema_name(field: &str) -> Option<String> {
-    let rest = field.strip_prefix("schemas.")?;
-    let Some(quoted) = rest.strip_prefix('"') else {
-        return rest.split('.').next().map(str::to_string);
-    };
-    let mut name = String::new();
-    let mut chars = quoted.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => return Some(name),
-            '\\' => name.push(chars.next()?),
-            c => name.push(c),
-        }
-    }
-    None
 }
 
 fn capability_index(field: &str) -> Option<usize> {
@@ -394,5 +380,54 @@ pub fn read_source(
             )
         }
         None => (None, Provenance::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finding_about_a_named_schema_names_its_component_whatever_its_name() {
+        let provenance = Provenance {
+            schema_origins: HashMap::from([
+                (
+                    "Pet".to_string(),
+                    "api.yaml#/components/schemas/Pet".to_string(),
+                ),
+                (
+                    "io.k8s.Pod".to_string(),
+                    "k8s.json#/definitions/io.k8s.Pod".to_string(),
+                ),
+            ]),
+            ..Provenance::default()
+        };
+        let mut diags = Diagnostics::default();
+        for field in [
+            "schemas.Pet.description",
+            "schemas.\"io.k8s.Pod\".properties.a",
+            "schemas.Other.title",
+            "service.name",
+        ] {
+            diags.push(Diagnostic::new(Code::InvalidValue, "found").at(field));
+        }
+        provenance.annotate(&mut diags);
+        assert_eq!(diags.iter().count(), 4);
+        let said: Vec<(&str, &str)> = diags
+            .iter()
+            .map(|d| (d.field.as_deref().unwrap_or_default(), d.message.as_str()))
+            .collect();
+        for (field, message) in said {
+            let expected = match field {
+                "schemas.Pet.description" => {
+                    "found (imported from api.yaml#/components/schemas/Pet)"
+                }
+                "schemas.\"io.k8s.Pod\".properties.a" => {
+                    "found (imported from k8s.json#/definitions/io.k8s.Pod)"
+                }
+                _ => "found",
+            };
+            assert_eq!(message, expected, "{field}");
+        }
     }
 }

@@ -396,7 +396,7 @@ impl<'v> Shape<'v, '_> {
                     if inner == "[]" {
                         format!("{name}[]")
                     } else if inner.starts_with("[] ") {
-                        format!("{name}{inner}").replacen("[] ", "[] ", 1)
+                        format!("{name}{inner}")
                     } else if inner.starts_with('{') {
                         format!("{name} {inner}")
                     } else {
