@@ -367,6 +367,14 @@ impl Cx<'_> {
         }
         self.named_schemas(&schemas);
         let capabilities = self.capabilities(doc.capabilities, auth.as_ref(), &schemas);
+        for (i, w) in webhooks.iter().enumerate() {
+            for p in &w.payload {
+                if let Some(schema) = &p.schema {
+                    let at = format!("webhooks.{i}.payload.{}.schema", p.name);
+                    self.known_references(&at, schema, &schemas);
+                }
+            }
+        }
         let mcp = match doc.mcp {
             None => Some(None),
             Some(m) => self
@@ -1564,6 +1572,10 @@ impl Cx<'_> {
                     ParamIn::Query
                 };
                 if let Some(p) = self.param(name, value, &f("params"), default_in) {
+                    if let Some(schema) = &p.schema {
+                        let at = format!("{}.{}.schema", f("params"), p.name);
+                        self.known_references(&at, schema, schemas);
+                    }
                     params.push(p);
                 }
             }

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::Method;
+use super::schemas::Schemas;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamType {
@@ -180,7 +181,7 @@ impl Param {
     /// parameter's facts, else written canonically. A document's notation is
     /// [`Param::notation`], which knows the capability.
     pub fn compact(&self) -> String {
-        self.notation(self.location, false)
+        self.notation(self.location, false, &Schemas::default())
     }
 }
 
@@ -827,9 +828,11 @@ impl ParamIn {
 
 impl Param {
     /// Everything the notation says of this parameter, given the place it goes by default and
-    /// whether it is the whole request body ([`whole_body`]).
-    pub fn facts(&self, default_in: ParamIn, whole_body: bool) -> Compact {
-        let schema = self.schema.as_ref();
+    /// whether it is the whole request body ([`whole_body`]); the named schemas its schema
+    /// refers to are read from `schemas`.
+    pub fn facts(&self, default_in: ParamIn, whole_body: bool, schemas: &Schemas) -> Compact {
+        let inlined = self.schema.as_ref().map(|s| schemas.inline(s));
+        let schema = inlined.as_deref();
         let keyword = |k: &str| schema.and_then(|s| s.get(k));
         let length = |k: &str| {
             (self.kind == ParamType::String)
@@ -875,8 +878,8 @@ impl Param {
     /// The notation of this parameter in a capability (`default_in`, `whole_body` as for
     /// [`Param::facts`]): the author's own text when it says exactly these facts, else written
     /// canonically.
-    pub fn notation(&self, default_in: ParamIn, whole_body: bool) -> String {
-        let facts = self.facts(default_in, whole_body);
+    pub fn notation(&self, default_in: ParamIn, whole_body: bool, schemas: &Schemas) -> String {
+        let facts = self.facts(default_in, whole_body, schemas);
         match &self.compact {
             Some(text) if parse_compact(text).as_ref() == Ok(&facts) => text.clone(),
             _ => facts.write(),
@@ -889,8 +892,13 @@ impl Param {
 /// of fields), of a shape a JSON object field rarely has there: an array, a map or
 /// alternatives, or a scalar sent as a media type that is neither JSON nor a form. A string
 /// `body` alone in JSON is a field (`{"body": "…"}`, as comments and messages take), far more
-/// common than a bare JSON string body. The ai notation and the MCP binding both ask here.
-pub fn whole_body(params: &[Param], content_type: Option<&str>) -> Option<usize> {
+/// common than a bare JSON string body. The ai notation and the MCP binding both ask here;
+/// `schemas` holds the named schemas a parameter's schema refers to.
+pub fn whole_body(
+    params: &[Param],
+    content_type: Option<&str>,
+    schemas: &Schemas,
+) -> Option<usize> {
     let mut body = params
         .iter()
         .enumerate()
@@ -902,10 +910,9 @@ pub fn whole_body(params: &[Param], content_type: Option<&str>) -> Option<usize>
     let raw_media = content_type.is_some_and(|t| {
         !(t.contains("json") || t.contains("form-urlencoded") || t.starts_with("multipart/"))
     });
-    let alternatives = p
-        .schema
-        .as_ref()
-        .is_some_and(|s| s.get("anyOf").is_some() || s.get("oneOf").is_some());
+    let alternatives = p.schema.as_ref().is_some_and(|s| {
+        schemas.keyword(s, "anyOf").is_some() || schemas.keyword(s, "oneOf").is_some()
+    });
     let whole = match p.kind {
         ParamType::Array | ParamType::Object => true,
         _ => alternatives || raw_media,
@@ -1377,8 +1384,8 @@ mod round_trip {
             default_in in prop::sample::select(vec![ParamIn::Path, ParamIn::Query, ParamIn::Body]),
             whole in any::<bool>(),
         ) {
-            let facts = p.facts(default_in, whole);
-            let text = p.notation(default_in, whole);
+            let facts = p.facts(default_in, whole, &Schemas::default());
+            let text = p.notation(default_in, whole, &Schemas::default());
             prop_assert_eq!(parse_compact(&text), Ok(facts), "{}", text);
         }
     }
@@ -1405,11 +1412,19 @@ mod round_trip {
             source_name: None,
         };
         assert_eq!(
-            p.notation(ParamIn::default_for(Method::Delete, false), false),
+            p.notation(
+                ParamIn::default_for(Method::Delete, false),
+                false,
+                &Schemas::default()
+            ),
             "string, required, format ipv4 -- The client IP"
         );
         assert_eq!(
-            p.notation(ParamIn::default_for(Method::Post, false), false),
+            p.notation(
+                ParamIn::default_for(Method::Post, false),
+                false,
+                &Schemas::default()
+            ),
             "string, required, in query, format ipv4 -- The client IP"
         );
         p.kind = ParamType::Array;
@@ -1418,7 +1433,7 @@ mod round_trip {
         p.description = None;
         p.location = ParamIn::Body;
         assert_eq!(
-            p.notation(ParamIn::Body, false),
+            p.notation(ParamIn::Body, false, &Schemas::default()),
             "array, required, items integer"
         );
         p.kind = ParamType::Object;
@@ -1428,7 +1443,7 @@ mod round_trip {
             "required": ["lat", "lng"]
         }));
         assert_eq!(
-            p.notation(ParamIn::Body, false),
+            p.notation(ParamIn::Body, false, &Schemas::default()),
             "object, required, fields {lat: number, lng: number}"
         );
         p.kind = ParamType::String;
@@ -1437,7 +1452,7 @@ mod round_trip {
         p.default = Some(json!("x, y"));
         p.wire_name = Some("id".into());
         assert_eq!(
-            p.notation(ParamIn::Query, false),
+            p.notation(ParamIn::Query, false, &Schemas::default()),
             r#"string, required, in body, name id, "a, b"|"c|d"|plain one, default "x, y""#
         );
         p.allowed = vec![json!("only")];
@@ -1445,7 +1460,7 @@ mod round_trip {
         p.wire_name = None;
         p.location = ParamIn::Header;
         assert_eq!(
-            p.notation(ParamIn::Body, false),
+            p.notation(ParamIn::Body, false, &Schemas::default()),
             "string, required, in header, const only"
         );
     }
@@ -1456,7 +1471,7 @@ mod round_trip {
             schema: Some(json!({"minLength": 12, "maxLength": 36})),
             ..bare("suiteDefinitionId", ParamType::String, ParamIn::Path)
         };
-        let text = p.notation(ParamIn::Path, false);
+        let text = p.notation(ParamIn::Path, false, &Schemas::default());
         assert_eq!(text, "string, required, minLength 12, maxLength 36");
         let back = parse_compact(&text).unwrap();
         assert_eq!((back.min_length, back.max_length), (Some(12), Some(36)));
@@ -1486,27 +1501,41 @@ mod round_trip {
     #[test]
     fn the_whole_body_is_the_one_structured_or_raw_body_called_body() {
         let p = |name: &str, kind: ParamType| bare(name, kind, ParamIn::Body);
+        let none = Schemas::default();
         // A map or alternatives: what the importer calls `body` when it is not an object of fields.
-        assert_eq!(whole_body(&[p("body", ParamType::Object)], None), Some(0));
+        assert_eq!(
+            whole_body(&[p("body", ParamType::Object)], None, &none),
+            Some(0)
+        );
         let alternatives = Param {
             schema: Some(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})),
             ..p("body", ParamType::String)
         };
-        assert_eq!(whole_body(&[alternatives], None), Some(0));
-        assert_eq!(whole_body(&[p("body", ParamType::Array)], None), Some(0));
+        assert_eq!(whole_body(&[alternatives], None, &none), Some(0));
         assert_eq!(
-            whole_body(&[p("body", ParamType::String)], Some("text/plain")),
+            whole_body(&[p("body", ParamType::Array)], None, &none),
+            Some(0)
+        );
+        assert_eq!(
+            whole_body(&[p("body", ParamType::String)], Some("text/plain"), &none),
             Some(0)
         );
         // GitHub's comments take `{"body": "…"}`: a JSON field called body.
-        assert_eq!(whole_body(&[p("body", ParamType::String)], None), None);
+        assert_eq!(
+            whole_body(&[p("body", ParamType::String)], None, &none),
+            None
+        );
         assert_eq!(
             whole_body(
                 &[p("body", ParamType::Array), p("other", ParamType::String)],
-                None
+                None,
+                &none
             ),
             None
         );
-        assert_eq!(whole_body(&[p("items", ParamType::Array)], None), None);
+        assert_eq!(
+            whole_body(&[p("items", ParamType::Array)], None, &none),
+            None
+        );
     }
 }

@@ -206,6 +206,20 @@ impl Schemas {
         out
     }
 
+    /// `key`'s value in `schema`, else in the named schema it refers to, and so on through
+    /// references that hold no `key`: a parameter's own keywords (`format`, `anyOf`), read
+    /// through `{"$ref": "#/schemas/Code"}` as the schema the reference stands for. Stops after
+    /// as many references as the store has names (an alias cycle holds no keyword).
+    pub fn keyword<'a>(&'a self, mut schema: &'a Value, key: &str) -> Option<&'a Value> {
+        for _ in 0..=self.by_name.len() {
+            if let Some(v) = schema.get(key) {
+                return Some(v);
+            }
+            schema = self.get(Self::name_of(schema)?)?;
+        }
+        None
+    }
+
     /// `schema` with every reference to a named schema replaced by that schema, inlined in turn:
     /// borrowed when it holds none. A reference back to a schema being inlined (a tree of
     /// nodes that hold nodes) becomes `{"description": "circular reference to `<name>`; not
@@ -275,7 +289,7 @@ pub fn size_at_most(value: &Value, limit: usize) -> usize {
 }
 
 /// Whether `v` holds a reference to a named schema anywhere.
-fn has_reference(v: &Value) -> bool {
+pub fn has_reference(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
             m.get("$ref")
@@ -391,6 +405,23 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.clone(), Arc::new(v.clone()))),
         )
+    }
+
+    #[test]
+    fn a_keyword_is_read_through_references_and_alias_cycles_end() {
+        let s = store(json!({
+            "Code": {"$ref": "#/schemas/Text", "maxLength": 8},
+            "Text": {"type": "string", "format": "uri", "maxLength": 99},
+            "A": {"$ref": "#/schemas/B"},
+            "B": {"$ref": "#/schemas/A"},
+        }));
+        let own = json!({"$ref": "#/schemas/Code", "format": "email"});
+        assert_eq!(s.keyword(&own, "format"), Some(&json!("email")));
+        assert_eq!(s.keyword(&own, "maxLength"), Some(&json!(8)));
+        assert_eq!(s.keyword(&own, "type"), Some(&json!("string")));
+        assert_eq!(s.keyword(&own, "pattern"), None);
+        assert_eq!(s.keyword(&json!({"$ref": "#/schemas/A"}), "type"), None);
+        assert_eq!(s.keyword(&json!({"$ref": "#/schemas/None"}), "type"), None);
     }
 
     #[test]

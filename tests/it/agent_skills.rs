@@ -87,10 +87,10 @@ fn made_up_example_values_fit_their_parameters() {
             continue;
         };
         for p in service.capabilities.iter().flat_map(|c| &c.params) {
-            let v = agent_skills::value_for(p);
+            let v = agent_skills::value_for(p, &service.schemas);
             let placeholder = v == serde_json::Value::String(format!("<{}>", p.name));
             assert!(
-                placeholder || agent_skills::admits(p, &v),
+                placeholder || agent_skills::admits(p, &v, &service.schemas),
                 "{}: {} for {p:?}",
                 source.display(),
                 v

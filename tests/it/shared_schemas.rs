@@ -1649,6 +1649,111 @@ type = "string"
     );
 }
 
+/// A parameter's schema may refer to named schemas, whole (`schema = { "$ref" = … }`) or in
+/// its fields: OpenAPI and AGIS publish them by name, the MCP tool carries them in its own
+/// `$defs` (it stands alone), and the notation, which has no references, reads through them.
+#[test]
+fn a_parameter_that_refers_to_named_schemas_is_read_through_them_by_every_document() {
+    let (_work, toml) = library(
+        "Book",
+        r##"
+[[capabilities]]
+id = "add_book"
+description = "Add a book to the library"
+method = "POST"
+path = "/books"
+
+[capabilities.params]
+book = { type = "object", required = true, description = "the book", schema = { "$ref" = "#/schemas/Book" } }
+shelves = { type = "array", schema = { items = { "$ref" = "#/schemas/Shelf" } } }
+
+[schemas.Book]
+type = "object"
+required = ["id", "title"]
+properties = { id = { type = "string" }, title = { type = "string" }, author = { "$ref" = "#/schemas/Author" } }
+
+[schemas.Author]
+type = "object"
+properties = { name = { type = "string" }, books = { type = "array", items = { "$ref" = "#/schemas/Book" } } }
+
+[schemas.Shelf]
+type = "string"
+enum = ["fiction", "poetry"]
+"##,
+    );
+    let out = build(&toml, &[]);
+    let read = |p: &str| -> Value {
+        serde_json::from_slice(&std::fs::read(out.path().join(p)).unwrap()).unwrap()
+    };
+    let oas = read("openapi.json");
+    let body =
+        &oas["paths"]["/books"]["post"]["requestBody"]["content"]["application/json"]["schema"];
+    assert_eq!(
+        body["properties"]["book"]["$ref"], "#/components/schemas/Book",
+        "{body}"
+    );
+    assert_eq!(
+        body["properties"]["shelves"]["items"],
+        json!({"$ref": "#/components/schemas/Shelf"})
+    );
+    let components = oas["components"]["schemas"].as_object().unwrap();
+    for name in ["Book", "Author", "Shelf"] {
+        assert!(components.contains_key(name), "{name}: {components:?}");
+    }
+    let agis = read(".well-known/agis/service.agis.json");
+    let input = &agis["endpoints"][1]["input"];
+    assert_eq!(
+        input["properties"]["book"]["$ref"], "#/schemas/Book",
+        "{input}"
+    );
+    assert_eq!(
+        agis["schemas"]["Shelf"]["enum"],
+        json!(["fiction", "poetry"])
+    );
+    let violations = support_agis::validate(&agis);
+    assert!(violations.is_empty(), "{violations:?}");
+
+    // The tool's input schema stands alone: what the named schemas require, it requires.
+    let tools = read(".well-known/mcp/tools.json");
+    let add = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["inputSchema"]["properties"]["book"].is_object())
+        .expect("the add_book tool");
+    let schema = &add["inputSchema"];
+    assert!(!schema.to_string().contains("#/schemas/"), "{schema}");
+    let defs = schema["$defs"].as_object().unwrap();
+    for name in ["Book", "Author", "Shelf"] {
+        assert!(defs.contains_key(name), "{name}: {schema}");
+    }
+    let validator = jsonschema::options().build(schema).unwrap();
+    let good = json!({"book": {"id": "b1", "title": "Dune"}, "shelves": ["fiction"]});
+    assert!(validator.is_valid(&good), "{schema}");
+    for bad in [
+        json!({"book": {"id": "b1"}}),
+        json!({"book": {"id": "b1", "title": "Dune", "author": {"books": [{"id": 1}]}}}),
+        json!({"book": {"id": "b1", "title": "Dune"}, "shelves": ["cookery"]}),
+    ] {
+        assert!(!validator.is_valid(&bad), "{bad} against {schema}");
+    }
+
+    // The notation has no references: it says the fields and values they stand for.
+    let ai: Value = read(".well-known/ai");
+    let text = ai.to_string();
+    assert!(!text.contains("$ref"), "{text}");
+    let add = ai["capabilities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "add_book")
+        .unwrap();
+    let book = add["params"]["book"].as_str().unwrap();
+    assert!(book.contains("id") && book.contains("title"), "{book}");
+    let shelves = add["params"]["shelves"].as_str().unwrap();
+    assert!(shelves.contains("fiction"), "{shelves}");
+}
+
 /// A reference to a name `[schemas]` does not define is an error at the field that holds it,
 /// in a capability and in another named schema alike; so are names that only refer to one
 /// another.
@@ -1660,6 +1765,13 @@ fn a_reference_to_an_undefined_named_schema_is_an_error_at_its_field() {
 [schemas.Book]
 type = "object"
 properties = { author = { "$ref" = "#/schemas/Writer" } }
+
+[[capabilities]]
+id = "add_book"
+description = "Add a book to the library"
+method = "POST"
+path = "/books"
+params = { book = { type = "object", schema = { "$ref" = "#/schemas/Boook" } } }
 
 [schemas.Loop]
 "$ref" = "#/schemas/Round"
@@ -1673,6 +1785,7 @@ properties = { author = { "$ref" = "#/schemas/Writer" } }
     for (field, name) in [
         ("capabilities.0.output_schema", "Bok"),
         ("schemas.Book", "Writer"),
+        ("capabilities.1.params.book.schema", "Boook"),
     ] {
         let message = format!("refers to `#/schemas/{name}`, which `[schemas]` does not define");
         let at = stderr

@@ -13,10 +13,11 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::emit::budget::{self, INPUT_LEVELS, Step, source_budget};
 use crate::emit::derive::agis::{Derived, Endpoint};
 use crate::emit::derive::published::MCP_TOOLS_PATH;
-use crate::emit::schemas::{self, Policy, Root};
+use crate::emit::schemas::{self, NamedKeys, Policy, Root};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes_budgeted};
 use crate::model::{Access, Auth, Capability, HttpsUrl, Impact, Param, ParamIn, Service};
 use crate::values::schema_names::SchemaNames;
+use crate::values::schemas::Schemas;
 use indexmap::IndexMap;
 use std::sync::Arc;
 
@@ -123,6 +124,9 @@ struct Calls<'a> {
     /// The names the source gave its schemas and its parameters' whole schemas, for the input
     /// schemas' `$defs`.
     names: [&'a SchemaNames; 2],
+    /// The named schemas the input schemas refer to, and the keys they go under in `$defs`.
+    schemas: &'a Schemas,
+    keys: NamedKeys,
 }
 
 impl<'a> Calls<'a> {
@@ -139,11 +143,14 @@ impl<'a> Calls<'a> {
             base: &service.base_url,
             schemes,
             names: [&service.schema_names, &derived.field_names],
+            schemas: &service.schemas,
+            keys: NamedKeys::of(&service.schemas),
         }
     }
 
     fn binding(&self, c: &Capability) -> Http {
-        let whole = crate::values::param::whole_body(&c.params, c.content_type.as_deref());
+        let whole =
+            crate::values::param::whole_body(&c.params, c.content_type.as_deref(), self.schemas);
         let arguments = c
             .params
             .iter()
@@ -362,7 +369,7 @@ fn tool(e: &Endpoint, name: String, calls: &Calls, levels: Option<(usize, &mut u
         name,
         title: title(&e.capability.id),
         description: description(e),
-        input_schema: input_schema(e, &calls.names, levels),
+        input_schema: input_schema(e, calls, levels),
         annotations: Annotations {
             read_only_hint: read_only,
             destructive_hint: (!read_only).then_some(e.impact == Impact::Irreversible),
@@ -374,32 +381,45 @@ fn tool(e: &Endpoint, name: String, calls: &Calls, levels: Option<(usize, &mut u
     }
 }
 
-/// The AGIS input schema; parts it repeats go once into its own `$defs` (the tool's
-/// `inputSchema` is a JSON Schema 2020-12 object and may use `$ref`/`$defs`, but it stands
-/// alone: a reference cannot point into another tool).
-fn input_schema(
-    e: &Endpoint,
-    names: &[&SchemaNames],
-    levels: Option<(usize, &mut usize)>,
-) -> Value {
-    // The author's own `$defs` are referred to from any depth: kept whole.
+/// The AGIS input schema; the named schemas it refers to and the parts it repeats go once
+/// into its own `$defs` (the tool's `inputSchema` is a JSON Schema 2020-12 object and may use
+/// `$ref`/`$defs`, but it stands alone: a reference cannot point into another tool). Cut to
+/// `levels`, it is inlined first, as a response schema cut to fit is.
+fn input_schema(e: &Endpoint, calls: &Calls, levels: Option<(usize, &mut usize)>) -> Value {
+    // The author's own `$defs` are referred to from any depth: kept whole, named schemas inlined.
     if e.input.get("$defs").is_some() {
-        return e.input.clone();
+        return calls.schemas.inline(&e.input).into_owned();
     }
-    let kept = levels.map(|(levels, cut)| schemas::keep_levels(&e.input, levels, cut));
+    let kept = levels
+        .map(|(levels, cut)| schemas::keep_levels_inlined(calls.schemas, &e.input, levels, cut));
     let root = Root {
         schema: kept.as_ref().unwrap_or(&e.input),
         replaceable: false,
         hint: "input".into(),
     };
-    let (copies, shared) = schemas::share(&[root], SHARING, names, &[]);
+    // The store's keys are taken only where one may be published beside the shared parts.
+    let refers = crate::values::schemas::has_reference(root.schema);
+    let taken = if refers { calls.keys.taken() } else { &[] };
+    let (copies, shared) = schemas::share(&[root], SHARING, &calls.names, taken);
     let Some(mut schema) = copies.into_iter().next() else {
         unreachable!("`share` copies every root")
     };
-    if !shared.is_empty()
+    let mut shared = shared;
+    let named = if !refers {
+        Vec::new()
+    } else {
+        schemas::publish_named(
+            calls.schemas,
+            &calls.keys,
+            SHARING.prefix,
+            std::iter::once(&mut schema).chain(shared.iter_mut().map(|(_, v)| v)),
+        )
+    };
+    let defs: serde_json::Map<String, Value> = named.into_iter().chain(shared).collect();
+    if !defs.is_empty()
         && let Some(m) = schema.as_object_mut()
     {
-        m.insert("$defs".into(), Value::Object(shared.into_iter().collect()));
+        m.insert("$defs".into(), Value::Object(defs));
     }
     schema
 }

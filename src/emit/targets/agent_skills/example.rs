@@ -7,6 +7,7 @@ use crate::model::{Access, Auth, Capability, KeyPlace, Param, ParamIn, ParamType
 use crate::text::one_line;
 use crate::values::param::whole_body;
 use crate::values::path::Segment;
+use crate::values::schemas::Schemas;
 
 /// One example call: the request line, the headers it needs and the body. The capability's
 /// own example request where it has one (arguments by parameter name, or the raw body);
@@ -18,11 +19,13 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
         let from_example = given
             .and_then(Value::as_object)
             .and_then(|m| m.get(&p.name))
-            .filter(|v| admits(p, v))
+            .filter(|v| admits(p, v, &service.schemas))
             .cloned();
         let value = match from_example {
             Some(v) => Some(v),
-            None if p.required || p.location == ParamIn::Path => Some(value_for(p)),
+            None if p.required || p.location == ParamIn::Path => {
+                Some(value_for(p, &service.schemas))
+            }
             None => None,
         };
         if let Some(v) = value {
@@ -91,7 +94,7 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
         url.push('?');
         url.push_str(&query.join("&"));
     }
-    let whole = whole_body(&c.params, c.content_type.as_deref());
+    let whole = whole_body(&c.params, c.content_type.as_deref(), &service.schemas);
     let body: Option<Value> = match given {
         Some(raw) if !raw.is_object() => Some(raw.clone()),
         _ => {
@@ -139,24 +142,25 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
 
 /// A value for `p` its own schema admits: its example, else its default, else its first
 /// allowed value, else one made from its type within its bounds, each taken only if it fits
-/// (type, allowed values, bounds, lengths, pattern, format); `<name>` where none does.
-pub fn value_for(p: &Param) -> Value {
+/// (type, allowed values, bounds, lengths, pattern, format); `<name>` where none does. The
+/// named schemas its schema refers to are read from `schemas`.
+pub fn value_for(p: &Param, schemas: &Schemas) -> Value {
     let candidates = [
         p.example.clone(),
         p.default.clone(),
         p.allowed.first().cloned(),
-        Some(made_up(p)),
+        Some(made_up(p, schemas)),
     ];
     candidates
         .into_iter()
         .flatten()
-        .find(|v| admits(p, v))
+        .find(|v| admits(p, v, schemas))
         .unwrap_or_else(|| Value::String(format!("<{}>", p.name)))
 }
 
 /// A value of `p`'s type, within its bounds and lengths, of its format where it names one.
-fn made_up(p: &Param) -> Value {
-    let keyword = |k: &str| p.schema.as_ref().and_then(|s| s.get(k));
+fn made_up(p: &Param, schemas: &Schemas) -> Value {
+    let keyword = |k: &str| p.schema.as_ref().and_then(|s| schemas.keyword(s, k));
     match p.kind {
         ParamType::Integer => {
             let lo = p.min.map_or(1.0, f64::ceil);
@@ -208,7 +212,7 @@ fn made_up(p: &Param) -> Value {
 
 /// Whether `v` is a value of `p`'s own schema, as far as its type, allowed values, bounds,
 /// lengths, pattern and common formats say.
-pub fn admits(p: &Param, v: &Value) -> bool {
+pub fn admits(p: &Param, v: &Value, schemas: &Schemas) -> bool {
     if v.is_null() {
         return p.nullable;
     }
@@ -231,7 +235,7 @@ pub fn admits(p: &Param, v: &Value) -> bool {
     let Some(s) = v.as_str() else {
         return true;
     };
-    let keyword = |k: &str| p.schema.as_ref().and_then(|s| s.get(k));
+    let keyword = |k: &str| p.schema.as_ref().and_then(|s| schemas.keyword(s, k));
     let length = s.chars().count() as u64;
     if keyword("minLength")
         .and_then(Value::as_u64)
@@ -308,31 +312,34 @@ mod tests {
         let mut p = param(ParamType::Integer);
         p.min = Some(10.0);
         p.max = Some(20.0);
-        assert_eq!(value_for(&p), Value::from(10));
+        assert_eq!(value_for(&p, &Schemas::default()), Value::from(10));
         p.example = Some(Value::from(30));
         assert_eq!(
-            value_for(&p),
+            value_for(&p, &Schemas::default()),
             Value::from(10),
             "an example out of bounds is passed over"
         );
 
         let mut s = param(ParamType::String);
         s.schema = Some(serde_json::json!({"minLength": 12, "maxLength": 20}));
-        let v = value_for(&s);
-        assert!(admits(&s, &v), "{v}");
+        let v = value_for(&s, &Schemas::default());
+        assert!(admits(&s, &v, &Schemas::default()), "{v}");
         s.schema = Some(serde_json::json!({"format": "date"}));
-        assert_eq!(value_for(&s), Value::from("2026-01-01"));
+        assert_eq!(
+            value_for(&s, &Schemas::default()),
+            Value::from("2026-01-01")
+        );
         s.allowed = vec![Value::from("asc"), Value::from("desc")];
         s.schema = None;
-        assert_eq!(value_for(&s), Value::from("asc"));
+        assert_eq!(value_for(&s, &Schemas::default()), Value::from("asc"));
         s.allowed.clear();
         s.pattern = Some("^[A-Z]{3}$".into());
         assert_eq!(
-            value_for(&s),
+            value_for(&s, &Schemas::default()),
             Value::from("<x>"),
             "no value is claimed to match"
         );
         s.example = Some(Value::from("EUR"));
-        assert_eq!(value_for(&s), Value::from("EUR"));
+        assert_eq!(value_for(&s, &Schemas::default()), Value::from("EUR"));
     }
 }

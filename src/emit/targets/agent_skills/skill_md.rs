@@ -430,10 +430,10 @@ fn full(service: &Service, c: &Capability, page: &mut Page) -> Result<(), Over> 
     text.push('\n');
     if !c.params.is_empty() {
         text.push_str("\nParameters:\n\n");
-        let whole = whole_body(&c.params, c.content_type.as_deref());
+        let whole = whole_body(&c.params, c.content_type.as_deref(), &service.schemas);
         for (i, p) in c.params.iter().enumerate() {
             let default_in = ParamIn::default_for(c.method, p.location == ParamIn::Path);
-            let notation = one_line(&p.notation(default_in, whole == Some(i)));
+            let notation = one_line(&p.notation(default_in, whole == Some(i), &service.schemas));
             text.push_str(&format!("- `{}`: {}\n", p.name, notation));
         }
     }

@@ -13,6 +13,7 @@ use foldhash::HashSet;
 use crate::model::Capability;
 use crate::text::{plain_text, shorten};
 use crate::values::param::{Compact, Param, ParamIn, ParamType, whole_body};
+use crate::values::schemas::Schemas;
 
 /// A description's first sentence, as plain text.
 pub const DESCRIPTION_MAX: usize = 160;
@@ -45,8 +46,13 @@ fn sentence_end(text: &str) -> Option<usize> {
 /// description, an optional one none; defaults and examples, which no call needs, are left
 /// out. Also where the description starts (` -- …`; the text's length when it has none), for
 /// [`said_once`].
-pub fn param(p: &Param, default_in: ParamIn, whole_body: bool) -> (String, usize) {
-    let mut facts = call_facts(p, default_in, whole_body);
+pub fn param(
+    p: &Param,
+    default_in: ParamIn,
+    whole_body: bool,
+    schemas: &Schemas,
+) -> (String, usize) {
+    let mut facts = call_facts(p, default_in, whole_body, schemas);
     let head = facts.write().len();
     if p.required
         && let Some(d) = &p.description
@@ -60,21 +66,21 @@ pub fn param(p: &Param, default_in: ParamIn, whole_body: bool) -> (String, usize
 }
 
 /// What a call needs to know of `p`: its facts without description, default or example.
-fn call_facts(p: &Param, default_in: ParamIn, whole_body: bool) -> Compact {
+fn call_facts(p: &Param, default_in: ParamIn, whole_body: bool, schemas: &Schemas) -> Compact {
     Compact {
         default: None,
         example: None,
-        ..p.facts(default_in, whole_body).facts_only()
+        ..p.facts(default_in, whole_body, schemas).facts_only()
     }
 }
 
 /// What `p` says to a call in `c` after `type, optional` (`items string`, `in query`): the
 /// part a common parameter's entry in the description carries.
-fn constraints(p: &Param, c: &Capability) -> String {
+fn constraints(p: &Param, c: &Capability, schemas: &Schemas) -> String {
     let default_in = ParamIn::default_for(c.method, p.location == ParamIn::Path);
-    let whole = whole_body(&c.params, c.content_type.as_deref())
+    let whole = whole_body(&c.params, c.content_type.as_deref(), schemas)
         .is_some_and(|i| std::ptr::eq(&c.params[i], p));
-    let text = call_facts(p, default_in, whole).write();
+    let text = call_facts(p, default_in, whole, schemas).write();
     let head = format!("{}, optional", p.kind.as_str());
     text.strip_prefix(&head)
         .map(|rest| rest.trim_start_matches(", ").to_string())
@@ -133,7 +139,11 @@ pub struct Common<'a> {
 /// 300 characters, the largest saving first; in the order the first capability lists them.
 /// Only *every*: a parameter most capabilities take would be claimed for the others too
 /// (docs/openapi-import.md gives the measurements).
-pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Common<'a>> {
+pub fn common<'a>(
+    capabilities: &[&'a Capability],
+    description: &str,
+    schemas: &Schemas,
+) -> Vec<Common<'a>> {
     let Some((first, rest)) = capabilities.split_first() else {
         return Vec::new();
     };
@@ -146,13 +156,13 @@ pub fn common<'a>(capabilities: &[&'a Capability], description: &str) -> Vec<Com
     let takes = |c: &Capability, name: &str, kind: ParamType, said: &str| {
         let mut same = c.params.iter().filter(|p| p.name == name).peekable();
         same.peek().is_some()
-            && same.all(|p| !p.required && p.kind == kind && constraints(p, c) == said)
+            && same.all(|p| !p.required && p.kind == kind && constraints(p, c, schemas) == said)
     };
     let mut candidates: Vec<Common<'a>> = Vec::new();
     for p in &first.params {
         // A name with a separator of the list in it would read as two.
         let plain = !p.name.contains([',', ';', ' ', '(']);
-        let said = constraints(p, first);
+        let said = constraints(p, first, schemas);
         let shared = plain
             && !said.contains(')')
             && takes(first, &p.name, p.kind, &said)
@@ -285,7 +295,7 @@ mod tests {
 
     fn names(service: &crate::model::Service, description: &str) -> Vec<String> {
         let caps: Vec<_> = service.capabilities.iter().collect();
-        common(&caps, description)
+        common(&caps, description, &service.schemas)
             .iter()
             .map(|c| format!("{} ({})", c.name, c.kind.as_str()))
             .collect()
@@ -301,7 +311,7 @@ mod tests {
         );
         let caps: Vec<_> = s.capabilities.iter().collect();
         assert_eq!(
-            described("A service", &common(&caps, "")),
+            described("A service", &common(&caps, "", &Schemas::default())),
             "A service. Every capability also takes optional parameters: string token; boolean pretty."
         );
         // Three capabilities share too little for the sentence to pay.
@@ -342,13 +352,13 @@ mod tests {
         let s = service(&[many.as_str(); 4]);
         let caps: Vec<_> = s.capabilities.iter().collect();
         for description in ["", "A service.", &"word ".repeat(30)] {
-            let common = common(&caps, description);
+            let common = common(&caps, description, &Schemas::default());
             assert!(!common.is_empty());
             let text = described(description, &common);
             assert!(text.chars().count() <= SERVICE_DESCRIPTION_MAX, "{text}");
         }
         // No room at all: nothing is common.
-        assert!(common(&caps, &"x".repeat(290)).is_empty());
+        assert!(common(&caps, &"x".repeat(290), &Schemas::default()).is_empty());
     }
 
     #[test]

@@ -355,7 +355,7 @@ pub(super) fn document<'a>(
         members.iter().map(|&i| &service.capabilities[i]).collect();
     // The optional parameters every capability takes are named once, in the description.
     let common = match form {
-        Form::Compact => compact::common(&capabilities, &description),
+        Form::Compact => compact::common(&capabilities, &description, &service.schemas),
         Form::Full => Vec::new(),
     };
     let description = if common.is_empty() {
@@ -450,17 +450,20 @@ pub(super) fn without<'a>(
 /// A capability's view, with all its parameters.
 fn capability<'a>(service: &Service, c: &'a Capability, form: Form) -> CapabilityView<'a> {
     let compact = form == Form::Compact;
-    let whole = whole_body(&c.params, c.content_type.as_deref());
+    let whole = whole_body(&c.params, c.content_type.as_deref(), &service.schemas);
     let (mut params, mut heads) = (IndexMap::new(), IndexMap::new());
     for (i, p) in c.params.iter().enumerate() {
         let name = p.name.as_str();
         let default_in = ParamIn::default_for(c.method, p.location == ParamIn::Path);
         if compact {
-            let (text, head) = compact::param(p, default_in, whole == Some(i));
+            let (text, head) = compact::param(p, default_in, whole == Some(i), &service.schemas);
             params.insert(name, text);
             heads.insert(name, head);
         } else {
-            params.insert(name, p.notation(default_in, whole == Some(i)));
+            params.insert(
+                name,
+                p.notation(default_in, whole == Some(i), &service.schemas),
+            );
         }
     }
     let description = if compact {

@@ -285,8 +285,8 @@ pub(super) fn parts<'a>(
                     ),
                     300,
                 );
-                let common = super::compact::common(&caps, &description);
-                if super::compact::common(&caps, &short).len() > common.len() {
+                let common = super::compact::common(&caps, &description, &service.schemas);
+                if super::compact::common(&caps, &short, &service.schemas).len() > common.len() {
                     short
                 } else {
                     description
@@ -311,7 +311,7 @@ pub(super) fn parts<'a>(
     let shared = match form {
         super::Form::Compact => {
             let all: Vec<_> = service.capabilities.iter().collect();
-            super::compact::common(&all, "")
+            super::compact::common(&all, "", &service.schemas)
         }
         super::Form::Full => Vec::new(),
     };

@@ -548,7 +548,7 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
                 Part::Response { .. } => Vec::new(),
             };
             for schema in schemas {
-                *schema = schemas::keep_levels(schema, levels, &mut cut);
+                *schema = schemas::keep_levels_inlined(&service.schemas, schema, levels, &mut cut);
             }
         }
     }
