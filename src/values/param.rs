@@ -234,21 +234,21 @@ impl Shape {
 
     /// The shape a JSON Schema describes, to `depth` levels: its type (the first of a list or
     /// of alternatives, `null` aside), an array's `items`, an object's `required` properties.
-    pub fn from_schema(schema: &Value, depth: usize) -> Option<Shape> {
-        let kind = schema_kind(schema)?;
+    pub fn from_schema(schema: &Value, depth: usize, schemas: &Schemas) -> Option<Shape> {
+        let kind = schema_kind(schema, schemas, KIND_HOPS)?;
         let mut shape = Shape::of(kind);
         if depth == 0 {
             return Some(shape);
         }
         match kind {
             ParamType::Array => {
-                shape.items = schema
-                    .get("items")
-                    .and_then(|i| Shape::from_schema(i, depth - 1))
+                shape.items = schemas
+                    .keyword(schema, "items")
+                    .and_then(|i| Shape::from_schema(i, depth - 1, schemas))
                     .map(Box::new);
             }
-            ParamType::Object => shape.fields = required_fields(schema, depth - 1),
-            _ => shape.values = schema_values(schema),
+            ParamType::Object => shape.fields = required_fields(schema, depth - 1, schemas),
+            _ => shape.values = schema_values(schema, schemas),
         }
         Some(shape)
     }
@@ -359,8 +359,11 @@ fn parse_fields(text: &str) -> Result<Vec<(String, Shape)>, String> {
 
 /// A scalar schema's allowed values: its `enum`, else its `const`; none when they are not
 /// scalars.
-fn schema_values(schema: &Value) -> Vec<String> {
-    let list = match (schema.get("enum"), schema.get("const")) {
+fn schema_values(schema: &Value, schemas: &Schemas) -> Vec<String> {
+    let list = match (
+        schemas.keyword(schema, "enum"),
+        schemas.keyword(schema, "const"),
+    ) {
         (Some(Value::Array(list)), _) => list.as_slice(),
         (None, Some(one)) => std::slice::from_ref(one),
         _ => return Vec::new(),
@@ -373,9 +376,14 @@ fn schema_values(schema: &Value) -> Vec<String> {
 
 /// The required properties of an object schema with their shapes (a property of no known
 /// type is said to be a string: it is named, which is what a call needs first).
-fn required_fields(schema: &Value, depth: usize) -> Vec<(String, Shape)> {
-    let props = schema.get("properties").and_then(Value::as_object);
-    let Some(required) = schema.get("required").and_then(Value::as_array) else {
+fn required_fields(schema: &Value, depth: usize, schemas: &Schemas) -> Vec<(String, Shape)> {
+    let props = schemas
+        .keyword(schema, "properties")
+        .and_then(Value::as_object);
+    let Some(required) = schemas
+        .keyword(schema, "required")
+        .and_then(Value::as_array)
+    else {
         return Vec::new();
     };
     let mut out: Vec<(String, Shape)> = Vec::new();
@@ -385,17 +393,22 @@ fn required_fields(schema: &Value, depth: usize) -> Vec<(String, Shape)> {
         }
         let shape = props
             .and_then(|p| p.get(name))
-            .and_then(|s| Shape::from_schema(s, depth))
+            .and_then(|s| Shape::from_schema(s, depth, schemas))
             .unwrap_or_else(|| Shape::of(ParamType::String));
         out.push((name.to_string(), shape));
     }
     out
 }
 
+/// How many alternatives deep [`schema_kind`] looks: alternatives that refer back to the
+/// schema holding them would otherwise send it round for ever.
+const KIND_HOPS: usize = 8;
+
 /// The one type a schema names: `type` (the first but `null` of a list), else the first
-/// alternative's, else what its keywords imply.
-fn schema_kind(schema: &Value) -> Option<ParamType> {
-    let named = match schema.get("type") {
+/// alternative's (`hops` levels of them at most), else what its keywords imply.
+fn schema_kind(schema: &Value, schemas: &Schemas, hops: usize) -> Option<ParamType> {
+    let keyword = |k: &str| schemas.keyword(schema, k);
+    let named = match keyword("type") {
         Some(Value::String(t)) => ParamType::parse(t),
         Some(Value::Array(list)) => list
             .iter()
@@ -405,16 +418,16 @@ fn schema_kind(schema: &Value) -> Option<ParamType> {
     };
     named
         .or_else(|| {
+            let hops = hops.checked_sub(1)?;
             ["anyOf", "oneOf", "allOf"].iter().find_map(|k| {
-                schema
-                    .get(*k)
+                keyword(k)
                     .and_then(Value::as_array)?
                     .iter()
-                    .find_map(schema_kind)
+                    .find_map(|s| schema_kind(s, schemas, hops))
             })
         })
-        .or_else(|| schema.get("properties").map(|_| ParamType::Object))
-        .or_else(|| schema.get("items").map(|_| ParamType::Array))
+        .or_else(|| keyword("properties").map(|_| ParamType::Object))
+        .or_else(|| keyword("items").map(|_| ParamType::Array))
 }
 
 /// What a compact string says about a parameter: every fact of the notation's table, values
@@ -831,9 +844,8 @@ impl Param {
     /// whether it is the whole request body ([`whole_body`]); the named schemas its schema
     /// refers to are read from `schemas`.
     pub fn facts(&self, default_in: ParamIn, whole_body: bool, schemas: &Schemas) -> Compact {
-        let inlined = self.schema.as_ref().map(|s| schemas.inline(s));
-        let schema = inlined.as_deref();
-        let keyword = |k: &str| schema.and_then(|s| s.get(k));
+        let schema = self.schema.as_ref();
+        let keyword = |k: &str| schema.and_then(|s| schemas.keyword(s, k));
         let length = |k: &str| {
             (self.kind == ParamType::String)
                 .then(|| keyword(k).and_then(Value::as_u64))
@@ -842,12 +854,12 @@ impl Param {
         let items = (self.kind == ParamType::Array)
             .then(|| {
                 keyword("items")
-                    .and_then(|i| Shape::from_schema(i, SHAPE_DEPTH - 1))
+                    .and_then(|i| Shape::from_schema(i, SHAPE_DEPTH - 1, schemas))
                     .or_else(|| self.items.map(Shape::of))
             })
             .flatten();
         let fields = match (self.kind, schema) {
-            (ParamType::Object, Some(s)) => required_fields(s, SHAPE_DEPTH - 1),
+            (ParamType::Object, Some(s)) => required_fields(s, SHAPE_DEPTH - 1, schemas),
             _ => Vec::new(),
         };
         Compact {
@@ -1033,6 +1045,48 @@ pub fn number(n: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_notation_reads_through_named_schemas_and_ends_on_cycles() {
+        let named = |name: &str, v: Value| (name.to_string(), std::sync::Arc::new(v));
+        let store = Schemas::new([
+            named(
+                "Book",
+                serde_json::json!({"type": "object", "required": ["id", "tags"], "properties": {
+                    "id": {"$ref": "#/schemas/Id"},
+                    "tags": {"type": "array", "items": {"$ref": "#/schemas/Tag"}},
+                }}),
+            ),
+            named("Id", serde_json::json!({"type": "integer"})),
+            named(
+                "Tag",
+                serde_json::json!({"type": "string", "enum": ["new", "old"]}),
+            ),
+            named(
+                "Loop",
+                serde_json::json!({"anyOf": [{"$ref": "#/schemas/Loop"}]}),
+            ),
+        ]);
+        let mut p = Param::plain("book", ParamType::Object, true, ParamIn::Body);
+        p.schema = Some(serde_json::json!({"$ref": "#/schemas/Book"}));
+        let text = p.notation(ParamIn::Body, false, &store);
+        assert_eq!(
+            text,
+            "object, required, fields {id: integer, tags: array items string new|old}"
+        );
+        assert_eq!(
+            p.notation(ParamIn::Body, false, &Schemas::default()),
+            "object, required"
+        );
+        // Alternatives that only lead back to themselves name no type: the field is a string.
+        p.schema = Some(
+            serde_json::json!({"required": ["x"], "properties": {"x": {"$ref": "#/schemas/Loop"}}}),
+        );
+        assert_eq!(
+            p.notation(ParamIn::Body, false, &store),
+            "object, required, fields {x: string}"
+        );
+    }
 
     #[test]
     fn reads_the_drafts_examples() {

@@ -127,7 +127,7 @@ impl Schemas {
 
     /// The name `schema` refers to, when it is a reference to a named schema.
     pub fn name_of(schema: &Value) -> Option<&str> {
-        schema.get("$ref")?.as_str()?.strip_prefix(PREFIX)
+        reference(schema.as_object()?)?.strip_prefix(PREFIX)
     }
 
     /// The schemas that are only a reference, through others that are only references, back
@@ -288,14 +288,19 @@ pub fn size_at_most(value: &Value, limit: usize) -> usize {
     size
 }
 
+/// An object's `$ref`, found by a scan: walks over whole documents ask every object, few
+/// hold one, and hashing the key for each was most of such a walk's time.
+fn reference(m: &Map<String, Value>) -> Option<&str> {
+    m.iter()
+        .find(|(k, _)| *k == "$ref")
+        .and_then(|(_, r)| r.as_str())
+}
+
 /// Whether `v` holds a reference to a named schema anywhere.
 pub fn has_reference(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
-            m.get("$ref")
-                .and_then(Value::as_str)
-                .is_some_and(|r| r.starts_with(PREFIX))
-                || m.values().any(has_reference)
+            reference(m).is_some_and(|r| r.starts_with(PREFIX)) || m.values().any(has_reference)
         }
         Value::Array(a) => a.iter().any(has_reference),
         _ => false,
