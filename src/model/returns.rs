@@ -75,7 +75,7 @@ impl Parser<'_> {
             value = object(props);
         }
         if array {
-            value = json!({ "type": "array", "items": value });
+            value = typed("array", "items", value);
         }
         Some((name, value))
     }
@@ -86,7 +86,15 @@ impl Parser<'_> {
 }
 
 fn object(props: Map<String, Value>) -> Value {
-    json!({ "type": "object", "properties": props })
+    typed("object", "properties", Value::Object(props))
+}
+
+/// `{"type": kind, key: value}`, `value` moved in: `json!` would serialise a copy of it.
+fn typed(kind: &str, key: &str, value: Value) -> Value {
+    let mut m = Map::with_capacity(2);
+    m.insert("type".into(), kind.into());
+    m.insert(key.into(), value);
+    Value::Object(m)
 }
 
 #[cfg(test)]

@@ -1132,10 +1132,13 @@ fn request_body(c: &Capability) -> Option<Value> {
     if let Some(e) = example {
         media.insert("example".into(), e);
     }
-    Some(json!({
-        "required": !required.is_empty(),
-        "content": { body_content_type(c): media },
-    }))
+    // Moved in, not through `json!`, which would serialise a copy of the body's schema.
+    let mut content = Map::with_capacity(1);
+    content.insert(body_content_type(c).into(), Value::Object(media));
+    let mut request = Map::with_capacity(2);
+    request.insert("required".into(), (!required.is_empty()).into());
+    request.insert("content".into(), Value::Object(content));
+    Some(Value::Object(request))
 }
 
 fn responses<'a>(c: &'a Capability, held: &mut Vec<Cow<'a, Value>>, lean: bool) -> Value {
