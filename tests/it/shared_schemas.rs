@@ -1752,6 +1752,14 @@ enum = ["fiction", "poetry"]
     assert!(book.contains("id") && book.contains("title"), "{book}");
     let shelves = add["params"]["shelves"].as_str().unwrap();
     assert!(shelves.contains("fiction"), "{shelves}");
+    // The skill's example call sends the fields the named schema requires.
+    let skill =
+        std::fs::read_to_string(out.path().join(".well-known/agent-skills/library/SKILL.md"))
+            .unwrap();
+    assert!(
+        skill.contains(r#"{"book":{"id":"example","title":"example"}}"#),
+        "{skill}"
+    );
 }
 
 /// A reference to a name `[schemas]` does not define is an error at the field that holds it,

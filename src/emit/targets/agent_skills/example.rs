@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::model::{Access, Auth, Capability, KeyPlace, Param, ParamIn, ParamType, Service};
 use crate::text::one_line;
-use crate::values::param::whole_body;
+use crate::values::param::{SHAPE_DEPTH, Shape, typed_value, whole_body};
 use crate::values::path::Segment;
 use crate::values::schemas::Schemas;
 
@@ -173,8 +173,23 @@ fn made_up(p: &Param, schemas: &Schemas) -> Value {
             serde_json::Number::from_f64(n).map_or(Value::from(1), Value::Number)
         }
         ParamType::Boolean => Value::Bool(true),
-        ParamType::Object => Value::Object(serde_json::Map::new()),
+        // The fields its schema requires, read through named schemas: `{}` is refused where
+        // any is required.
+        ParamType::Object => p
+            .schema
+            .as_ref()
+            .and_then(|s| Shape::from_schema(s, SHAPE_DEPTH, schemas))
+            .filter(|shape| shape.kind == ParamType::Object)
+            .map_or_else(|| Value::Object(serde_json::Map::new()), |s| sample(&s)),
         ParamType::Array => {
+            let shape = p
+                .schema
+                .as_ref()
+                .and_then(|s| Shape::from_schema(s, SHAPE_DEPTH, schemas))
+                .filter(|shape| shape.kind == ParamType::Array && shape.items.is_some());
+            if let Some(shape) = shape {
+                return sample(&shape);
+            }
             let item = match p.items {
                 Some(ParamType::Integer | ParamType::Number) => Value::from(1),
                 Some(ParamType::Boolean) => Value::Bool(true),
@@ -207,6 +222,27 @@ fn made_up(p: &Param, schemas: &Schemas) -> Value {
             }
             Value::String(text)
         }
+    }
+}
+
+/// A value of `shape`: its first allowed value, else one of its type; an object with each
+/// required field, an array with one item.
+fn sample(shape: &Shape) -> Value {
+    if let Some(v) = shape.values.first() {
+        return typed_value(shape.kind, v.clone());
+    }
+    match shape.kind {
+        ParamType::Integer | ParamType::Number => Value::from(1),
+        ParamType::Boolean => Value::Bool(true),
+        ParamType::String => Value::String("example".into()),
+        ParamType::Array => Value::Array(shape.items.iter().map(|i| sample(i)).collect()),
+        ParamType::Object => Value::Object(
+            shape
+                .fields
+                .iter()
+                .map(|(name, field)| (name.clone(), sample(field)))
+                .collect(),
+        ),
     }
 }
 
@@ -341,5 +377,44 @@ mod tests {
         );
         s.example = Some(Value::from("EUR"));
         assert_eq!(value_for(&s, &Schemas::default()), Value::from("EUR"));
+    }
+
+    #[test]
+    fn a_made_up_object_holds_the_fields_its_schema_requires_through_named_schemas() {
+        let store = Schemas::new([(
+            "Author".to_string(),
+            std::sync::Arc::new(serde_json::json!({
+                "type": "object", "required": ["name", "born"],
+                "properties": {"name": {"type": "string"}, "born": {"type": "integer"}},
+            })),
+        )]);
+        let mut p = param(ParamType::Object);
+        assert_eq!(value_for(&p, &store), serde_json::json!({}));
+        p.schema = Some(serde_json::json!({
+            "required": ["author", "shelf", "tags"],
+            "properties": {
+                "author": {"$ref": "#/schemas/Author"},
+                "shelf": {"type": "string", "enum": ["fiction", "poetry"]},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "note": {"type": "string"},
+            },
+        }));
+        assert_eq!(
+            value_for(&p, &store),
+            serde_json::json!({
+                "author": {"name": "example", "born": 1},
+                "shelf": "fiction",
+                "tags": ["example"],
+            })
+        );
+        let mut list = param(ParamType::Array);
+        list.schema = Some(serde_json::json!({"items": {"$ref": "#/schemas/Author"}}));
+        assert_eq!(
+            value_for(&list, &store),
+            serde_json::json!([{"name": "example", "born": 1}])
+        );
+        // A schema of another type than the parameter's says nothing of its fields.
+        p.schema = Some(serde_json::json!({"anyOf": [{"type": "string"}]}));
+        assert_eq!(value_for(&p, &store), serde_json::json!({}));
     }
 }
