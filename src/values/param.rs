@@ -208,7 +208,7 @@ const CONSTRAINT_WORDS: [&str; 13] = [
 ];
 
 /// How deep `fields` and `items` describe nested objects and arrays.
-pub const SHAPE_DEPTH: usize = 4;
+const SHAPE_DEPTH: usize = 4;
 
 /// The type of a value and what it holds: an array's items, an object's required fields.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::model::{Access, Auth, Capability, KeyPlace, Param, ParamIn, ParamType, Service};
 use crate::text::one_line;
-use crate::values::param::{SHAPE_DEPTH, Shape, typed_value, whole_body};
+use crate::values::param::{Shape, whole_body};
 use crate::values::path::Segment;
 use crate::values::schemas::Schemas;
 
@@ -175,20 +175,14 @@ fn made_up(p: &Param, schemas: &Schemas) -> Value {
         ParamType::Boolean => Value::Bool(true),
         // The fields its schema requires, read through named schemas: `{}` is refused where
         // any is required.
-        ParamType::Object => p
-            .schema
-            .as_ref()
-            .and_then(|s| Shape::from_schema(s, SHAPE_DEPTH, schemas))
-            .filter(|shape| shape.kind == ParamType::Object)
-            .map_or_else(|| Value::Object(serde_json::Map::new()), |s| sample(&s)),
+        ParamType::Object => p.schema.as_ref().map_or_else(
+            || Value::Object(serde_json::Map::new()),
+            |s| fields(s, schemas, SAMPLE_DEPTH),
+        ),
         ParamType::Array => {
-            let shape = p
-                .schema
-                .as_ref()
-                .and_then(|s| Shape::from_schema(s, SHAPE_DEPTH, schemas))
-                .filter(|shape| shape.kind == ParamType::Array && shape.items.is_some());
-            if let Some(shape) = shape {
-                return sample(&shape);
+            let items = p.schema.as_ref().and_then(|s| schemas.keyword(s, "items"));
+            if let Some(items) = items {
+                return Value::Array(vec![sample(items, schemas, SAMPLE_DEPTH)]);
             }
             let item = match p.items {
                 Some(ParamType::Integer | ParamType::Number) => Value::from(1),
@@ -199,51 +193,106 @@ fn made_up(p: &Param, schemas: &Schemas) -> Value {
             };
             Value::Array(vec![item])
         }
-        ParamType::String => {
-            let format = keyword("format").and_then(Value::as_str);
-            let text = match format {
-                Some("date-time") => "2026-01-01T00:00:00Z".to_string(),
-                Some("date") => "2026-01-01".to_string(),
-                Some("email") => "user@example.com".to_string(),
-                Some("uri" | "url") => "https://example.com".to_string(),
-                Some("uuid") => "123e4567-e89b-12d3-a456-426614174000".to_string(),
-                _ => "example".to_string(),
-            };
-            let min = keyword("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
-            let max = keyword("maxLength")
-                .and_then(Value::as_u64)
-                .map(|m| m as usize);
-            let mut text = text;
-            while text.chars().count() < min {
-                text.push('x');
-            }
-            if let Some(max) = max {
-                text = text.chars().take(max).collect();
-            }
-            Value::String(text)
-        }
+        ParamType::String => Value::String(text(&keyword)),
     }
 }
 
-/// A value of `shape`: its first allowed value, else one of its type; an object with each
-/// required field, an array with one item.
-fn sample(shape: &Shape) -> Value {
-    if let Some(v) = shape.values.first() {
-        return typed_value(shape.kind, v.clone());
+/// How many levels of fields and items below a parameter a made-up value holds.
+const SAMPLE_DEPTH: usize = 4;
+
+/// A string its schema's `format` and lengths admit (`keyword` reads the schema).
+fn text<'v>(keyword: &impl Fn(&str) -> Option<&'v Value>) -> String {
+    let mut text = match keyword("format").and_then(Value::as_str) {
+        Some("date-time") => "2026-01-01T00:00:00Z",
+        Some("date") => "2026-01-01",
+        Some("email") => "user@example.com",
+        Some("uri" | "url") => "https://example.com",
+        Some("uuid") => "123e4567-e89b-12d3-a456-426614174000",
+        _ => "example",
     }
-    match shape.kind {
-        ParamType::Integer | ParamType::Number => Value::from(1),
+    .to_string();
+    let min = keyword("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+    while text.chars().count() < min {
+        text.push('x');
+    }
+    if let Some(max) = keyword("maxLength").and_then(Value::as_u64) {
+        text = text.chars().take(max as usize).collect();
+    }
+    text
+}
+
+/// A value of a schema below a parameter, read through named schemas: its `const`, first
+/// allowed value, first example or default, else one of its type (the first alternative's when
+/// it has alternatives), `depth` more levels of fields and items.
+fn sample(schema: &Value, schemas: &Schemas, depth: usize) -> Value {
+    let keyword = |k: &str| schemas.keyword(schema, k);
+    let first = |k: &str| keyword(k).and_then(|v| v.as_array()?.first());
+    if let Some(v) = keyword("const")
+        .or_else(|| first("enum"))
+        .or_else(|| first("examples"))
+        .or_else(|| keyword("example"))
+        .or_else(|| keyword("default"))
+    {
+        return v.clone();
+    }
+    let typed = keyword("type").is_some() || keyword("properties").is_some();
+    if !typed
+        && let Some(member) = ["anyOf", "oneOf"]
+            .iter()
+            .filter_map(|k| keyword(k)?.as_array())
+            .flatten()
+            .find(|m| schemas.keyword(m, "type") != Some(&Value::from("null")))
+    {
+        return sample(member, schemas, depth);
+    }
+    let kind = Shape::from_schema(schema, 0, schemas).map_or(ParamType::String, |s| s.kind);
+    // 1, moved within the bounds where they exclude it.
+    let bound = || {
+        let number = |k: &str| keyword(k).and_then(Value::as_f64);
+        let lo = number("exclusiveMinimum")
+            .map(|n| n + 1.0)
+            .or(number("minimum"));
+        let hi = number("exclusiveMaximum")
+            .map(|n| n - 1.0)
+            .or(number("maximum"));
+        let n = lo.map_or(1.0, |lo| lo.max(1.0));
+        hi.map_or(n, |hi| n.min(hi))
+    };
+    match kind {
+        ParamType::Integer => Value::from(bound().ceil() as i64),
+        ParamType::Number => serde_json::Number::from_f64(bound()).map_or(1.into(), Value::Number),
         ParamType::Boolean => Value::Bool(true),
-        ParamType::String => Value::String("example".into()),
-        ParamType::Array => Value::Array(shape.items.iter().map(|i| sample(i)).collect()),
-        ParamType::Object => Value::Object(
-            shape
-                .fields
-                .iter()
-                .map(|(name, field)| (name.clone(), sample(field)))
-                .collect(),
-        ),
+        ParamType::String => Value::String(text(&keyword)),
+        ParamType::Array => Value::Array(match (depth.checked_sub(1), keyword("items")) {
+            (Some(below), Some(items)) => vec![sample(items, schemas, below)],
+            _ => Vec::new(),
+        }),
+        ParamType::Object => match depth.checked_sub(1) {
+            Some(below) => fields(schema, schemas, below),
+            None => Value::Object(serde_json::Map::new()),
+        },
     }
+}
+
+/// An object with each field `schema` requires, `depth` more levels down.
+fn fields(schema: &Value, schemas: &Schemas, depth: usize) -> Value {
+    let props = schemas
+        .keyword(schema, "properties")
+        .and_then(Value::as_object);
+    let required = schemas
+        .keyword(schema, "required")
+        .and_then(Value::as_array);
+    let names = required.into_iter().flatten().filter_map(Value::as_str);
+    Value::Object(
+        names
+            .map(|name| {
+                let value = props
+                    .and_then(|p| p.get(name))
+                    .map_or_else(|| Value::from("example"), |s| sample(s, schemas, depth));
+                (name.to_string(), value)
+            })
+            .collect(),
+    )
 }
 
 /// Whether `v` is a value of `p`'s own schema, as far as its type, allowed values, bounds,
@@ -391,11 +440,17 @@ mod tests {
         let mut p = param(ParamType::Object);
         assert_eq!(value_for(&p, &store), serde_json::json!({}));
         p.schema = Some(serde_json::json!({
-            "required": ["author", "shelf", "tags"],
+            "required": ["author", "shelf", "tags", "added", "copies", "shelf_no", "price", "kind", "isbn"],
             "properties": {
                 "author": {"$ref": "#/schemas/Author"},
                 "shelf": {"type": "string", "enum": ["fiction", "poetry"]},
                 "tags": {"type": "array", "items": {"type": "string"}},
+                "added": {"type": "string", "format": "date-time"},
+                "copies": {"type": "integer", "exclusiveMinimum": 0},
+                "shelf_no": {"type": "integer", "minimum": -99, "maximum": -3},
+                "price": {"type": "number", "minimum": 2.5},
+                "kind": {"anyOf": [{"type": "null"}, {"type": "string", "format": "uri"}]},
+                "isbn": {"type": "string", "examples": ["978-0441013593"]},
                 "note": {"type": "string"},
             },
         }));
@@ -405,6 +460,12 @@ mod tests {
                 "author": {"name": "example", "born": 1},
                 "shelf": "fiction",
                 "tags": ["example"],
+                "added": "2026-01-01T00:00:00Z",
+                "copies": 1,
+                "shelf_no": -3,
+                "price": 2.5,
+                "kind": "https://example.com",
+                "isbn": "978-0441013593",
             })
         );
         let mut list = param(ParamType::Array);
