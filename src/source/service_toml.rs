@@ -632,7 +632,8 @@ pub struct ParamTable {
     /// Whether `null` is a value too (OpenAPI 3.0 `nullable`, a `null` alternative).
     pub nullable: Option<bool>,
     /// More of the value's JSON Schema than the fields above say (`format`, nested
-    /// `properties`, `items`, `anyOf`/`oneOf`): typed targets publish these keywords too.
+    /// `properties`, `items`, `anyOf`/`oneOf`, `{ "$ref" = "#/schemas/<name>" }` to a named
+    /// schema): typed targets publish these keywords too.
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub schema: Option<toml::Value>,
     /// path, query, header or body; derived when absent.
