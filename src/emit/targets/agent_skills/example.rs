@@ -236,14 +236,16 @@ fn sample(schema: &Value, schemas: &Schemas, depth: usize) -> Value {
         return v.clone();
     }
     let typed = keyword("type").is_some() || keyword("properties").is_some();
+    // An alternative counts as a level: alternatives that lead back to themselves end.
     if !typed
+        && let Some(below) = depth.checked_sub(1)
         && let Some(member) = ["anyOf", "oneOf"]
             .iter()
             .filter_map(|k| keyword(k)?.as_array())
             .flatten()
             .find(|m| schemas.keyword(m, "type") != Some(&Value::from("null")))
     {
-        return sample(member, schemas, depth);
+        return sample(member, schemas, below);
     }
     let kind = Shape::from_schema(schema, 0, schemas).map_or(ParamType::String, |s| s.kind);
     // 1, moved within the bounds where they exclude it.
@@ -474,6 +476,15 @@ mod tests {
             value_for(&list, &store),
             serde_json::json!([{"name": "example", "born": 1}])
         );
+        // Alternatives that only lead back to themselves end, as a value of no known type.
+        let looped = Schemas::new([(
+            "Loop".to_string(),
+            std::sync::Arc::new(serde_json::json!({"anyOf": [{"$ref": "#/schemas/Loop"}]})),
+        )]);
+        p.schema = Some(
+            serde_json::json!({"required": ["x"], "properties": {"x": {"$ref": "#/schemas/Loop"}}}),
+        );
+        assert_eq!(value_for(&p, &looped), serde_json::json!({"x": "example"}));
         // A schema of another type than the parameter's says nothing of its fields.
         p.schema = Some(serde_json::json!({"anyOf": [{"type": "string"}]}));
         assert_eq!(value_for(&p, &store), serde_json::json!({}));
