@@ -182,7 +182,7 @@ fn made_up(p: &Param, schemas: &Schemas) -> Value {
         ParamType::Array => {
             let items = p.schema.as_ref().and_then(|s| schemas.keyword(s, "items"));
             if let Some(items) = items {
-                return Value::Array(vec![sample(items, schemas, SAMPLE_DEPTH)]);
+                return Value::Array(vec![sample(items, &p.name, schemas, SAMPLE_DEPTH)]);
             }
             let item = match p.items {
                 Some(ParamType::Integer | ParamType::Number) => Value::from(1),
@@ -223,8 +223,9 @@ fn text<'v>(keyword: &impl Fn(&str) -> Option<&'v Value>) -> String {
 
 /// A value of a schema below a parameter, read through named schemas: its `const`, first
 /// allowed value, first example or default, else one of its type (the first alternative's when
-/// it has alternatives), `depth` more levels of fields and items.
-fn sample(schema: &Value, schemas: &Schemas, depth: usize) -> Value {
+/// it has alternatives), `depth` more levels of fields and items; `<name>` for a string its
+/// `pattern` refuses, as for a parameter.
+fn sample(schema: &Value, name: &str, schemas: &Schemas, depth: usize) -> Value {
     let keyword = |k: &str| schemas.keyword(schema, k);
     let first = |k: &str| keyword(k).and_then(|v| v.as_array()?.first());
     if let Some(v) = keyword("const")
@@ -245,7 +246,7 @@ fn sample(schema: &Value, schemas: &Schemas, depth: usize) -> Value {
             .flatten()
             .find(|m| schemas.keyword(m, "type") != Some(&Value::from("null")))
     {
-        return sample(member, schemas, below);
+        return sample(member, name, schemas, below);
     }
     let kind = Shape::from_schema(schema, 0, schemas).map_or(ParamType::String, |s| s.kind);
     // 1, moved within the bounds where they exclude it.
@@ -264,9 +265,15 @@ fn sample(schema: &Value, schemas: &Schemas, depth: usize) -> Value {
         ParamType::Integer => Value::from(bound().ceil() as i64),
         ParamType::Number => serde_json::Number::from_f64(bound()).map_or(1.into(), Value::Number),
         ParamType::Boolean => Value::Bool(true),
-        ParamType::String => Value::String(text(&keyword)),
+        ParamType::String => {
+            let text = text(&keyword);
+            match keyword("pattern").and_then(Value::as_str) {
+                Some(pattern) if !matches(pattern, &text) => Value::String(format!("<{name}>")),
+                _ => Value::String(text),
+            }
+        }
         ParamType::Array => Value::Array(match (depth.checked_sub(1), keyword("items")) {
-            (Some(below), Some(items)) => vec![sample(items, schemas, below)],
+            (Some(below), Some(items)) => vec![sample(items, name, schemas, below)],
             _ => Vec::new(),
         }),
         ParamType::Object => match depth.checked_sub(1) {
@@ -288,13 +295,25 @@ fn fields(schema: &Value, schemas: &Schemas, depth: usize) -> Value {
     Value::Object(
         names
             .map(|name| {
-                let value = props
-                    .and_then(|p| p.get(name))
-                    .map_or_else(|| Value::from("example"), |s| sample(s, schemas, depth));
+                let value = props.and_then(|p| p.get(name)).map_or_else(
+                    || Value::from("example"),
+                    |s| sample(s, name, schemas, depth),
+                );
                 (name.to_string(), value)
             })
             .collect(),
     )
+}
+
+/// Whether `pattern` (ECMA-262, read by fancy-regex) matches `s`. A pattern that cannot be read
+/// or run is no proof: the value is not claimed valid.
+fn matches(pattern: &str, s: &str) -> bool {
+    fancy_regex::RegexBuilder::new(pattern)
+        .backtrack_limit(100_000)
+        .build()
+        .ok()
+        .and_then(|re| re.is_match(s).ok())
+        == Some(true)
 }
 
 /// Whether `v` is a value of `p`'s own schema, as far as its type, allowed values, bounds,
@@ -333,16 +352,10 @@ pub fn admits(p: &Param, v: &Value, schemas: &Schemas) -> bool {
     {
         return false;
     }
-    if let Some(pattern) = &p.pattern {
-        let matches = fancy_regex::RegexBuilder::new(pattern)
-            .backtrack_limit(100_000)
-            .build()
-            .ok()
-            .and_then(|re| re.is_match(s).ok());
-        // A pattern that cannot be read or run is no proof: the value is not claimed valid.
-        if matches != Some(true) {
-            return false;
-        }
+    if let Some(pattern) = &p.pattern
+        && !matches(pattern, s)
+    {
+        return false;
     }
     match keyword("format").and_then(Value::as_str) {
         Some("date-time") => s.parse::<jiff::Timestamp>().is_ok(),
@@ -442,7 +455,7 @@ mod tests {
         let mut p = param(ParamType::Object);
         assert_eq!(value_for(&p, &store), serde_json::json!({}));
         p.schema = Some(serde_json::json!({
-            "required": ["author", "shelf", "tags", "added", "copies", "shelf_no", "price", "kind", "isbn"],
+            "required": ["author", "shelf", "tags", "added", "copies", "shelf_no", "price", "kind", "isbn", "code", "slug"],
             "properties": {
                 "author": {"$ref": "#/schemas/Author"},
                 "shelf": {"type": "string", "enum": ["fiction", "poetry"]},
@@ -453,6 +466,8 @@ mod tests {
                 "price": {"type": "number", "minimum": 2.5},
                 "kind": {"anyOf": [{"type": "null"}, {"type": "string", "format": "uri"}]},
                 "isbn": {"type": "string", "examples": ["978-0441013593"]},
+                "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                "slug": {"type": "string", "pattern": "^[a-z]+$"},
                 "note": {"type": "string"},
             },
         }));
@@ -468,6 +483,8 @@ mod tests {
                 "price": 2.5,
                 "kind": "https://example.com",
                 "isbn": "978-0441013593",
+                "code": "<code>",
+                "slug": "example",
             })
         );
         let mut list = param(ParamType::Array);
