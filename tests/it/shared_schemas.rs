@@ -1567,6 +1567,18 @@ fn mcp_input_schemas_keep_the_levels_that_fit_when_nothing_else_is_left() {
 
 // ---- named schemas: `[schemas]` in service.toml, kept by an import (values::schemas) ----------
 
+/// Books that name their author, and authors that list their books: named schemas in a cycle.
+const BOOKS_AND_AUTHORS: &str = r##"
+[schemas.Book]
+type = "object"
+required = ["id", "title"]
+properties = { id = { type = "string" }, title = { type = "string" }, author = { "$ref" = "#/schemas/Author" } }
+
+[schemas.Author]
+type = "object"
+properties = { name = { type = "string" }, books = { type = "array", items = { "$ref" = "#/schemas/Book" } } }
+"##;
+
 /// A service.toml (in a fresh folder) whose first capability lists books of the named schema
 /// `book`, followed by `rest`.
 fn library(book: &str, rest: &str) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -1596,7 +1608,7 @@ output_schema = {{ type = "array", items = {{ "$ref" = "#/schemas/{book}" }} }}
 fn named_schemas_of_a_service_toml_are_published_by_name_and_inlined_where_they_must_be() {
     let (_work, toml) = library(
         "Book",
-        r##"
+        &(r##"
 [[capabilities]]
 id = "get_author"
 description = "Get one author and the books they wrote"
@@ -1604,18 +1616,11 @@ path = "/authors/:id"
 params = { id = "string, required -- the author" }
 output_schema = { "$ref" = "#/schemas/Author" }
 
-[schemas.Book]
-type = "object"
-required = ["id", "title"]
-properties = { id = { type = "string" }, title = { type = "string" }, author = { "$ref" = "#/schemas/Author" } }
-
-[schemas.Author]
-type = "object"
-properties = { name = { type = "string" }, books = { type = "array", items = { "$ref" = "#/schemas/Book" } } }
-
 [schemas.Unused]
 type = "string"
-"##,
+"##
+        .to_string()
+            + BOOKS_AND_AUTHORS),
     );
     let out = build(&toml, &[]);
     let read = |p: &str| -> Value {
@@ -1656,7 +1661,7 @@ type = "string"
 fn a_parameter_that_refers_to_named_schemas_is_read_through_them_by_every_document() {
     let (_work, toml) = library(
         "Book",
-        r##"
+        &(r##"
 [[capabilities]]
 id = "add_book"
 description = "Add a book to the library"
@@ -1667,19 +1672,12 @@ path = "/books"
 book = { type = "object", required = true, description = "the book", schema = { "$ref" = "#/schemas/Book" } }
 shelves = { type = "array", schema = { items = { "$ref" = "#/schemas/Shelf" } } }
 
-[schemas.Book]
-type = "object"
-required = ["id", "title"]
-properties = { id = { type = "string" }, title = { type = "string" }, author = { "$ref" = "#/schemas/Author" } }
-
-[schemas.Author]
-type = "object"
-properties = { name = { type = "string" }, books = { type = "array", items = { "$ref" = "#/schemas/Book" } } }
-
 [schemas.Shelf]
 type = "string"
 enum = ["fiction", "poetry"]
-"##,
+"##
+        .to_string()
+            + BOOKS_AND_AUTHORS),
     );
     let out = build(&toml, &[]);
     let read = |p: &str| -> Value {

@@ -400,20 +400,19 @@ fn input_schema(e: &Endpoint, calls: &Calls, levels: Option<(usize, &mut usize)>
     // The store's keys are taken only where one may be published beside the shared parts.
     let refers = crate::values::schemas::has_reference(root.schema);
     let taken = if refers { calls.keys.taken() } else { &[] };
-    let (copies, shared) = schemas::share(&[root], SHARING, &calls.names, taken);
+    let (copies, mut shared) = schemas::share(&[root], SHARING, &calls.names, taken);
     let Some(mut schema) = copies.into_iter().next() else {
         unreachable!("`share` copies every root")
     };
-    let mut shared = shared;
-    let named = if !refers {
-        Vec::new()
-    } else {
+    let named = if refers {
         schemas::publish_named(
             calls.schemas,
             &calls.keys,
             SHARING.prefix,
             std::iter::once(&mut schema).chain(shared.iter_mut().map(|(_, v)| v)),
         )
+    } else {
+        Vec::new()
     };
     let defs: serde_json::Map<String, Value> = named.into_iter().chain(shared).collect();
     if !defs.is_empty()
