@@ -369,10 +369,7 @@ impl Cx<'_> {
         let capabilities = self.capabilities(doc.capabilities, auth.as_ref(), &schemas);
         for (i, w) in webhooks.iter().enumerate() {
             for p in &w.payload {
-                if let Some(schema) = &p.schema {
-                    let at = format!("webhooks.{i}.payload.{}.schema", p.name);
-                    self.known_references(&at, schema, &schemas);
-                }
+                self.param_schema(&format!("webhooks.{i}.payload.{}", p.name), p, &schemas);
             }
         }
         let mcp = match doc.mcp {
@@ -1447,6 +1444,50 @@ impl Cx<'_> {
         }
     }
 
+    /// A parameter's `schema` (of the parameter at `field`): each reference names a schema
+    /// `[schemas]` defines, and the type it states, its own or the one it refers to, is one the
+    /// parameter's type shares values with; else a target that writes both (OpenAPI, MCP) would
+    /// publish a schema no value meets, or one other targets contradict.
+    fn param_schema(&mut self, field: &str, p: &Param, schemas: &Schemas) {
+        let Some(schema) = &p.schema else {
+            return;
+        };
+        let at = format!("{field}.schema");
+        self.known_references(&at, schema, schemas);
+        let stated: Vec<&str> = match schemas.keyword(schema, "type") {
+            Some(serde_json::Value::String(t)) => vec![t.as_str()],
+            Some(serde_json::Value::Array(list)) => {
+                list.iter().filter_map(|t| t.as_str()).collect()
+            }
+            _ => return,
+        };
+        let stated: Vec<&str> = stated.into_iter().filter(|t| *t != "null").collect();
+        let numeric = |t: &str| matches!(t, "integer" | "number");
+        let own = p.kind.as_str();
+        let shares = |t: &&str| *t == own || numeric(t) && numeric(own);
+        if stated.is_empty() || stated.iter().any(shares) {
+            return;
+        }
+        let through = match schema.get("type") {
+            Some(_) => String::new(),
+            None => Schemas::name_of(schema)
+                .map(|n| format!(" (through `{PREFIX}{n}`)"))
+                .unwrap_or_default(),
+        };
+        self.push(
+            Diagnostic::new(
+                Code::InvalidValue,
+                format!(
+                    "states type `{}`{through}, but the parameter is {}: no value is both",
+                    stated.join("`, `"),
+                    p.kind.with_article()
+                ),
+            )
+            .at(at)
+            .help("give the parameter the schema's type, or a schema of the parameter's type"),
+        );
+    }
+
     fn capabilities(
         &mut self,
         list: Vec<raw::CapabilityTable>,
@@ -1572,10 +1613,7 @@ impl Cx<'_> {
                     ParamIn::Query
                 };
                 if let Some(p) = self.param(name, value, &f("params"), default_in) {
-                    if let Some(schema) = &p.schema {
-                        let at = format!("{}.{}.schema", f("params"), p.name);
-                        self.known_references(&at, schema, schemas);
-                    }
+                    self.param_schema(&format!("{}.{}", f("params"), p.name), &p, schemas);
                     params.push(p);
                 }
             }
