@@ -638,15 +638,19 @@ impl Lx<'_> {
                 Some(d)
             }
             None => name.as_ref().map(|n| {
+                // As plain text, as a description read from the source is: the next import
+                // of the published documents reads it back unchanged.
+                let derived = one_line(&crate::text::plain_text(&format!("API for {n}")));
+                let derived = shorten(&derived, SERVICE_DESCRIPTION_MAX).0;
                 self.defer_report(
                     Code::ImportDerived,
                     "service.description",
                     &info,
                     format!(
-                        "no description; using \"API for {n}\" (set `description` under [service])"
+                        "no description; using \"{derived}\" (set `description` under [service])"
                     ),
                 );
-                shorten(&format!("API for {n}"), SERVICE_DESCRIPTION_MAX).0
+                derived
             }),
         };
         let contact = info.child("contact");
