@@ -235,6 +235,7 @@ impl Shape {
     /// The shape a JSON Schema describes, to `depth` levels: its type (the first of a list or
     /// of alternatives, `null` aside), an array's `items`, an object's `required` properties.
     pub fn from_schema(schema: &Value, depth: usize, schemas: &Schemas) -> Option<Shape> {
+        let schema = lone_alternative(schema, schemas);
         let kind = schema_kind(schema, schemas, KIND_HOPS)?;
         let mut shape = Shape::of(kind);
         if depth == 0 {
@@ -377,6 +378,7 @@ fn schema_values(schema: &Value, schemas: &Schemas) -> Vec<String> {
 /// The required properties of an object schema with their shapes (a property of no known
 /// type is said to be a string: it is named, which is what a call needs first).
 fn required_fields(schema: &Value, depth: usize, schemas: &Schemas) -> Vec<(String, Shape)> {
+    let schema = lone_alternative(schema, schemas);
     let props = schemas
         .keyword(schema, "properties")
         .and_then(Value::as_object);
@@ -403,6 +405,29 @@ fn required_fields(schema: &Value, depth: usize, schemas: &Schemas) -> Vec<(Stri
 /// How many alternatives deep [`schema_kind`] looks: alternatives that refer back to the
 /// schema holding them would otherwise send it round for ever.
 const KIND_HOPS: usize = 8;
+
+/// What a schema of no fields or items of its own whose alternatives are one schema and `null`
+/// (`anyOf: [{$ref: Owner}, {type: null}]`) stands for: that schema, `KIND_HOPS` deep at most.
+fn lone_alternative<'a>(mut schema: &'a Value, schemas: &'a Schemas) -> &'a Value {
+    for _ in 0..KIND_HOPS {
+        let own = |k| schemas.keyword(schema, k).is_some();
+        if own("properties") || own("items") {
+            break;
+        }
+        let lone = ["anyOf", "oneOf"].iter().find_map(|k| {
+            let list = schemas.keyword(schema, k)?.as_array()?;
+            let null = |s: &Value| schemas.keyword(s, "type").is_some_and(|t| t == "null");
+            let mut others = list.iter().filter(|s| !null(s));
+            let one = others.next()?;
+            others.next().is_none().then_some(one)
+        });
+        match lone {
+            Some(one) => schema = one,
+            None => break,
+        }
+    }
+    schema
+}
 
 /// The one type a schema names: `type` (the first but `null` of a list), else the first
 /// alternative's (`hops` levels of them at most), else what its keywords imply.
@@ -844,7 +869,7 @@ impl Param {
     /// whether it is the whole request body ([`whole_body`]); the named schemas its schema
     /// refers to are read from `schemas`.
     pub fn facts(&self, default_in: ParamIn, whole_body: bool, schemas: &Schemas) -> Compact {
-        let schema = self.schema.as_ref();
+        let schema = self.schema.as_ref().map(|s| lone_alternative(s, schemas));
         let keyword = |k: &str| schema.and_then(|s| schemas.keyword(s, k));
         let length = |k: &str| {
             (self.kind == ParamType::String)
@@ -1077,6 +1102,13 @@ mod tests {
         assert_eq!(
             p.notation(ParamIn::Body, false, &Schemas::default()),
             "object, required"
+        );
+        // One schema or `null` reads as that schema.
+        p.schema =
+            Some(serde_json::json!({"anyOf": [{"type": "null"}, {"$ref": "#/schemas/Book"}]}));
+        assert_eq!(
+            p.notation(ParamIn::Body, false, &store),
+            "object, required, fields {id: integer, tags: array items string new|old}"
         );
         // Alternatives that only lead back to themselves name no type: the field is a string.
         p.schema = Some(

@@ -958,11 +958,13 @@ components:
     };
     assert!(std::sync::Arc::ptr_eq(a, b), "one schema, held once");
     assert_eq!(get.returns, put.returns);
-    assert_eq!(get.returns.as_deref(), Some("pet {id, code}"));
-    // The component is kept once, by name, and rewritten once.
+    assert_eq!(get.returns.as_deref(), Some("pet {id, code, ghost}"));
+    // The component is kept once, by name, and rewritten once: the `required` name no
+    // property describes gets one that takes any value.
     assert_eq!(**a, serde_json::json!({"$ref": "#/schemas/Pet"}));
     let pet = doc.schemas.get("Pet").unwrap();
-    assert_eq!(pet["required"], serde_json::json!(["id"]), "{pet}");
+    assert_eq!(pet["required"], serde_json::json!(["id", "ghost"]), "{pet}");
+    assert_eq!(pet["properties"]["ghost"], serde_json::json!({}), "{pet}");
     assert!(pet["properties"]["code"].get("pattern").is_none(), "{pet}");
     let list = cap(doc, "list_pets").output_schema.as_ref().unwrap();
     assert!(!std::sync::Arc::ptr_eq(a, list));

@@ -256,7 +256,7 @@ fn long_imported_titles_are_shortened_for_ai_plugin_with_a_note() {
 }
 
 #[test]
-fn swagger_file_responses_and_stray_required_names_are_made_json_schema() {
+fn swagger_file_responses_and_stray_required_names_are_made_json_schema_that_can_be_met() {
     let text = "swagger: '2.0'
 info: {title: Files, description: Downloads., version: '1', contact: {email: a@example.com}}
 host: api.example.com
@@ -314,22 +314,36 @@ paths:
     let file = cap("download_file").output_schema.clone().unwrap();
     assert_eq!(file["type"], "string");
     assert_eq!(file["format"], "binary");
+    // A `required` name no property describes gets one that takes any value, as in a
+    // request (one rule for every schema the import makes): the schema can be met, and says
+    // the field is there.
     let reports = cap("list_reports").output_schema.clone().unwrap();
-    assert_eq!(reports["required"], serde_json::json!(["items", "total"]));
     assert_eq!(
-        reports["properties"]["items"]["items"]["required"],
-        serde_json::json!(["id"])
+        reports["required"],
+        serde_json::json!(["items", "total", "nextPage"])
     );
-    // Other properties allowed: a required name need not be listed, so it stays.
+    assert_eq!(reports["properties"]["nextPage"], serde_json::json!({}));
+    let item = &reports["properties"]["items"]["items"];
+    assert_eq!(item["required"], serde_json::json!(["id", "missing"]));
+    assert_eq!(item["properties"]["missing"], serde_json::json!({}));
+    // Other properties allowed: the name is opened all the same.
     let open = cap("list_open").output_schema.clone().unwrap();
     assert_eq!(open["required"], serde_json::json!(["id", "extra"]));
+    assert_eq!(open["properties"]["extra"], serde_json::json!({}));
     assert_eq!(b.adjustments("`type: file`").len(), 1);
-    let dropped = b.warnings("`required` names");
-    assert_eq!(dropped.len(), 1);
+    // A note, not a warning: nothing is left out.
+    assert!(b.warnings("`required` names").is_empty());
+    let opened = b.adjustments("`required` names");
+    assert_eq!(opened.len(), 2);
     assert!(
-        matches!(dropped[0].origin.as_deref(), Some(wellgen::diag::Origin::Document(at)) if at.contains("#/paths/")),
+        opened[0].message.contains("take any value"),
         "{:?}",
-        dropped[0]
+        opened[0]
+    );
+    assert!(
+        matches!(opened[0].origin.as_deref(), Some(wellgen::diag::Origin::Document(at)) if at.contains("#/paths/")),
+        "{:?}",
+        opened[0]
     );
 }
 
@@ -429,7 +443,8 @@ fn required_body_names_without_a_property_are_kept_and_named() {
     let schema = tags.schema.as_ref().unwrap();
     assert_eq!(schema["properties"]["shade"], serde_json::json!({}));
     assert_eq!(schema["required"], serde_json::json!(["colour", "shade"]));
-    let said = b.warnings("that no property of the schema describes");
+    // A note: nothing is left out.
+    let said = b.adjustments("that no property of the schema describes");
     assert_eq!(said.len(), 1, "{said:#?}");
     assert!(
         said[0].message.contains("`ghost_field`") && said[0].message.contains("`shade`"),

@@ -309,9 +309,25 @@ fn components_inside_request_fields_keep_their_names() {
         .find(|t| t["name"] == "create_customer_0")
         .expect("the create tool");
     let input = &create["inputSchema"];
-    // The customer field's three addresses share one definition, named as the source names it.
-    assert!(input["$defs"].get("Address").is_some(), "{input}");
-    check_shared(input, input, &input["$defs"], "#/$defs/");
+    // The fields that are whole components refer to them, and the customer's three addresses
+    // to one definition, each named as the source names it; every reference resolves.
+    let defs = &input["$defs"];
+    assert_eq!(
+        input["properties"]["customer"]["$ref"], "#/$defs/Customer",
+        "{input}"
+    );
+    assert_eq!(
+        input["properties"]["billing"]["$ref"], "#/$defs/Address",
+        "{input}"
+    );
+    for field in ["billing", "shipping", "invoice"] {
+        assert_eq!(
+            defs["Customer"]["properties"][field]["$ref"],
+            "#/$defs/Address"
+        );
+    }
+    assert_eq!(defs["Address"]["type"], "object", "{input}");
+    expand(input, input);
     let oas = read("openapi.json");
     assert!(oas["components"]["schemas"].get("Customer").is_some());
     for entry in walkdir::WalkDir::new(out.path()) {
@@ -361,11 +377,12 @@ fn small_schemas_stay_inline() {
     let spec = work.path().join("shop.json");
     std::fs::write(&spec, serde_json::to_vec_pretty(&small).unwrap()).unwrap();
     let out = build(&spec, &[]);
-    // The source's own components are referred to by name; the documents share nothing else.
+    // The source's own components are referred to by name (by a tool from its own `$defs`);
+    // the documents share nothing else.
     for (p, prefix) in [
         ("openapi.json", "#/components/schemas/"),
         (".well-known/agis/service.agis.json", "#/schemas/"),
-        (".well-known/mcp/tools.json", "none"),
+        (".well-known/mcp/tools.json", "#/$defs/"),
     ] {
         let text = std::fs::read_to_string(out.path().join(p)).unwrap();
         let refs: std::collections::BTreeSet<&str> = text

@@ -364,27 +364,37 @@ fn a_get_has_no_body_where_its_body_is_an_empty_object() {
     }
 }
 
+/// A body field that is a whole component refers to it, keeping the facts read from it (its
+/// example, its description); the component keeps its own levels and references.
 #[test]
-fn nested_objects_keep_two_levels_of_properties_and_their_example() {
+fn nested_components_are_referred_to_by_name_with_their_example() {
     let (out, _, _) = build_spec("shapes.json");
     let openapi = read_json(&out.path().join("openapi.json"));
     let body = &openapi["paths"]["/orders"]["post"]["requestBody"]["content"]["application/json"]["schema"]
         ["properties"];
     let shipping = &body["shipping"];
     assert_eq!(shipping["type"], "object");
-    let address = &shipping["properties"]["address"];
+    assert_eq!(shipping["$ref"], "#/components/schemas/Shipping");
+    assert_eq!(shipping["description"], "Where the order goes.");
+    assert_eq!(
+        shipping["examples"][0]["address"]["city"], "Paris",
+        "{shipping}"
+    );
+    let named = &openapi["components"]["schemas"];
+    assert_eq!(
+        named["Shipping"]["properties"]["address"]["$ref"],
+        "#/components/schemas/Address"
+    );
+    let address = &named["Address"];
     assert_eq!(address["properties"]["city"]["type"], "string");
     assert_eq!(
         address["properties"]["country"]["description"],
         "ISO 3166-1 alpha-2."
     );
-    // The third level is an object, its properties left out.
-    let geo = &address["properties"]["geo"];
-    assert_eq!(geo["type"], "object");
-    assert!(geo.get("properties").is_none(), "{geo}");
+    // The component's levels, not the two an inline field keeps.
     assert_eq!(
-        shipping["examples"][0]["address"]["city"], "Paris",
-        "{shipping}"
+        address["properties"]["geo"]["properties"]["lat"]["type"],
+        "number"
     );
     let mcp = read_json(&out.path().join(".well-known/mcp/tools.json"));
     let create = mcp["tools"]
@@ -393,15 +403,13 @@ fn nested_objects_keep_two_levels_of_properties_and_their_example() {
         .iter()
         .find(|t| t["title"] == "Create order")
         .unwrap();
+    let input = &create["inputSchema"];
+    assert_eq!(input["properties"]["shipping"]["$ref"], "#/$defs/Shipping");
     assert_eq!(
-        create["inputSchema"]["properties"]["shipping"]["properties"]["address"]["properties"]["city"]
-            ["type"],
+        input["$defs"]["Address"]["properties"]["city"]["type"],
         "string"
     );
-    assert_eq!(
-        create["inputSchema"]["properties"]["placed_at"]["format"],
-        "date-time"
-    );
+    assert_eq!(input["properties"]["placed_at"]["format"], "date-time");
 }
 
 #[test]

@@ -11,8 +11,10 @@ use super::lower::{
     pick_media, string_list,
 };
 use super::naming::{IdAllocator, capability_id, one_line, plural, shorten};
-use super::refs::{Expander, Met, Node, Place};
-use super::schema::{coerce, compact, extra_keywords, fold_null, schema_type, to_toml, toml_shape};
+use super::refs::{COMPONENT_MARK, Expander, Level, Met, Node, Place, refer_to_components};
+use super::schema::{
+    coerce, compact, entropy_only, extra_keywords, fold_null, schema_type, to_toml, toml_shape,
+};
 use crate::detect::secrets;
 use crate::diag::{Code, Diagnostic};
 use crate::source::service_toml as raw;
@@ -523,7 +525,7 @@ impl Lx<'_> {
                 continue;
             }
             let schema = match self.version {
-                Version::Swagger2 => self.expand_input(&node)?,
+                Version::Swagger2 => self.expand_input(&node, Level::Param)?,
                 _ => {
                     let schema = if v.get("schema").is_some() {
                         node.child("schema")
@@ -534,7 +536,7 @@ impl Lx<'_> {
                             .next()
                             .map_or_else(|| node.child("schema"), |(_, m)| m.child("schema"))
                     };
-                    self.expand_input(&schema)?
+                    self.expand_input(&schema, Level::Param)?
                 }
             };
             let (in_, default_required) = match location.as_str() {
@@ -662,7 +664,7 @@ impl Lx<'_> {
         if schema.value().is_null() {
             return Ok(false);
         }
-        let expanded = self.expand_input(schema)?;
+        let expanded = self.expand_input(schema, Level::Body)?;
         if is_empty_object(&expanded) {
             self.note(EMPTY_BODY, schema);
             return Ok(false);
@@ -699,14 +701,20 @@ impl Lx<'_> {
         Ok(true)
     }
 
-    /// A parameter's or request body's schema, expanded for its parameters.
-    fn expand_input(&mut self, node: &Node) -> Result<Value, Diagnostic> {
-        let mut expander = Expander::shallow(self.docs);
+    /// A parameter's or request body's schema, expanded for its parameters; the components
+    /// it refers to below them are made.
+    fn expand_input(&mut self, node: &Node, level: Level) -> Result<Value, Diagnostic> {
+        let mut expander = Expander::input(self.docs, level);
         let expanded = expander.expand(node)?;
         let (misfit, mut opened) = (
             expander.misfit_defaults,
             std::mem::take(&mut expander.opened_required),
         );
+        let random = expander.random_examples > 0;
+        expander.make_components()?;
+        if random {
+            self.note(RANDOM_LEFT_OUT, node);
+        }
         if misfit > 0 {
             self.note(MISFIT_DEFAULTS, node);
         }
@@ -717,7 +725,7 @@ impl Lx<'_> {
                 .map(|n| format!("`{}`", one_line(n)))
                 .collect();
             self.report(
-                Code::ImportLost,
+                Code::ImportAdjusted,
                 node,
                 format!(
                     "`required` names {} that no property of the schema describes: kept as properties that take any value, since a call must send them",
@@ -744,7 +752,27 @@ impl Lx<'_> {
             .get(schema_names::MARK)
             .and_then(Value::as_str)
             .map(str::to_string);
+        // A parameter that is a whole component refers to it: its facts are read here, the
+        // rest of its schema is the component's. Not one of alternatives with no type beside
+        // them: the type rendered from the facts would narrow them (`Param::extend_schema`).
+        let alternatives = ["anyOf", "oneOf"]
+            .into_iter()
+            .find(|k| schema.get(*k).is_some());
+        let alternatives_only = alternatives.is_some() && schema.get("type").is_none();
+        let mut component = schema
+            .get(COMPONENT_MARK)
+            .filter(|_| !alternatives_only)
+            .map(|name| Value::Object(Map::from_iter([(COMPONENT_MARK.into(), name.clone())])));
         let (folded, nullable) = fold_null(schema);
+        // A component or `null` (read as the component, nullable) keeps its alternatives, the
+        // component referred to: `null` beside a reference to an object would be refused.
+        if let Some(key) = alternatives.filter(|_| nullable && folded.get(COMPONENT_MARK).is_some())
+        {
+            component = Some(Value::Object(Map::from_iter([(
+                key.to_string(),
+                schema[key].clone(),
+            )])));
+        }
         let schema = &folded;
         let kind = schema_type(schema);
         let random = std::cell::Cell::new(false);
@@ -846,7 +874,9 @@ impl Lx<'_> {
                 }
             }
         }
-        let mut extra = Value::Object(keywords);
+        let mut extra = component.take().unwrap_or(Value::Object(keywords));
+        // Items and alternatives that are whole components too, once their facts are read.
+        let refers = refer_to_components(&mut extra);
         let random = scrub(&mut extra) | random.get();
         if random {
             self.note(RANDOM_LEFT_OUT, node);
@@ -886,7 +916,8 @@ impl Lx<'_> {
             schema: extra.and_then(to_toml),
             location: Some(location.into()),
             wire_name: None,
-            source_name,
+            // A reference names the schema itself.
+            source_name: source_name.filter(|_| !refers),
         }
     }
 
@@ -1357,31 +1388,6 @@ fn is_empty_object(schema: &Value) -> bool {
         && nothing_else
 }
 
-/// Whether a value holds a string the credential check flags only for its randomness, and no
-/// string in a known key format.
-fn entropy_only(v: &Value) -> bool {
-    let mut random = false;
-    let mut known = false;
-    walk_strings(v, &mut |s| match secrets::find(s) {
-        Some(secrets::RANDOM_TOKEN) => random = true,
-        Some(_) => known = true,
-        None => {}
-    });
-    random && !known
-}
-
-fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
-    match v {
-        Value::String(s) => f(s),
-        Value::Array(a) => a.iter().for_each(|v| walk_strings(v, f)),
-        Value::Object(m) => m.iter().for_each(|(k, v)| {
-            f(k);
-            walk_strings(v, f);
-        }),
-        _ => {}
-    }
-}
-
 /// The note on values and words left out for looking random.
 /// What the import rewrites into a form the model holds, losing nothing an agent needs: said
 /// as one grouped note each (`N-import-adjusted`), where what it leaves out is a warning.
@@ -1390,7 +1396,8 @@ pub(super) fn findings(met: Met) -> Vec<Finding> {
     [
         (met.misfit_defaults, MISFIT_DEFAULTS),
         (met.file_types, FILE_AS_BINARY),
-        (met.unknown_required, UNKNOWN_REQUIRED_OUT),
+        (met.opened_required, REQUIRED_OPENED),
+        (met.random_examples, RANDOM_LEFT_OUT),
         (met.cut, DEEP_OUTPUT_CUT),
         (met.foreign_patterns, FOREIGN_PATTERNS),
     ]
@@ -1448,8 +1455,9 @@ const EMPTY_BODY: Finding = Finding::adjusted(
 const MISFIT_DEFAULTS: Finding = Finding::adjusted(
     "schema defaults that are not values of their own schema (its type, format, pattern, enum or bounds) are left out",
 );
-const UNKNOWN_REQUIRED_OUT: Finding = Finding::lost(
-    "`required` names that no property of the response schema has are dropped from output_schema and `[schemas]`",
+/// Nothing is lost: the schema says what the source's `required` said, and can be met.
+const REQUIRED_OPENED: Finding = Finding::adjusted(
+    "`required` names that no property of a response schema or named schema describes are kept as properties that take any value",
 );
 const FOREIGN_PATTERNS: Finding = Finding::lost(
     "schema patterns that not every JSON Schema validator reads are left out: another regex dialect than ECMA-262 (inline `(?i)` flags, `\\p{Alnum}`), or what Python's `re` cannot read (`\\p{L}`, `\\x{60}`)",

@@ -41,7 +41,9 @@ pub(super) struct Component {
 pub struct Met {
     pub misfit_defaults: bool,
     pub file_types: bool,
-    pub unknown_required: bool,
+    /// `required` names no property described, kept as properties that take any value.
+    pub opened_required: bool,
+    pub random_examples: bool,
     pub cut: bool,
     pub foreign_patterns: bool,
 }
@@ -866,13 +868,13 @@ pub struct Expander<'a> {
     pub foreign_patterns: usize,
     /// Swagger 2.0 `type: file` schemas rewritten as binary strings.
     pub file_types: usize,
-    /// `required` names dropped because no property of the schema has them.
-    pub unknown_required: usize,
-    /// Input schemas only: `required` names no property has, kept as properties that take
-    /// any value (`{}`), since a call must still send them.
+    /// `required` names no property has, kept as properties that take any value (`{}`),
+    /// since a call must still send them (inputs and components; not `new`'s).
     pub opened_required: Vec<String>,
     /// `default`s dropped because they are not values of their schema.
     pub misfit_defaults: usize,
+    /// Examples left out for looking random.
+    pub random_examples: usize,
     /// Source names marked on the expansion so far (`schema_names::MARK`), taken out and
     /// recorded when it ends.
     marks: usize,
@@ -887,6 +889,72 @@ pub struct Expander<'a> {
     all_of_member: bool,
     /// Components registered and not made yet, by name ([`Expander::make_components`]).
     pending: Vec<String>,
+    /// An input schema's level where the walk is ([`Level`]); `None` outside inputs.
+    level: Option<Level>,
+}
+
+/// The member an input expansion adds to a schema the importer reads that is a whole component
+/// (a parameter's, its items', an alternative's: [`Level`]), holding the component's name for
+/// the importer to refer to once it has read it ([`refer_to_components`]); like
+/// `schema_names::MARK`, no source schema holds it, since the expansion drops every `x-` member.
+pub const COMPONENT_MARK: &str = "x-wellgen-component";
+
+/// Replaces each schema marked [`COMPONENT_MARK`] with a reference to its component; returns
+/// whether `v` itself was one.
+pub fn refer_to_components(v: &mut Value) -> bool {
+    match v {
+        Value::Object(map) => {
+            if let Some(Value::String(name)) = map.get(COMPONENT_MARK) {
+                let reference = format!("{}{name}", crate::values::schemas::PREFIX);
+                *map = Map::from_iter([("$ref".to_string(), Value::String(reference))]);
+                return true;
+            }
+            for child in map.values_mut() {
+                refer_to_components(child);
+            }
+            false
+        }
+        Value::Array(items) => {
+            for item in items {
+                refer_to_components(item);
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
+/// Where an input schema's walk is. The importer reads a parameter's facts from its own schema
+/// and from the types of its items and alternatives, so those are expanded; below them a `$ref`
+/// to a component stays a reference to it, as in a response, the component made once for both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// A request body, whose properties become parameters.
+    Body,
+    /// A parameter's own schema (an `allOf` member is folded into it, so it is one too).
+    Param,
+    /// An item or alternative of a parameter, whose type the importer reads.
+    Facts,
+    /// Below all of those: published as it is.
+    Below,
+}
+
+impl Level {
+    /// The level of the schema under `key`.
+    fn child(self, key: &str) -> Self {
+        match (self, key) {
+            (level, "allOf") => level,
+            (Self::Body, "properties") => Self::Param,
+            (Self::Body | Self::Param, "items" | "anyOf" | "oneOf") => Self::Facts,
+            (Self::Facts, "anyOf" | "oneOf") => Self::Facts,
+            _ => Self::Below,
+        }
+    }
+
+    /// Part of what a remembered expansion is keyed by.
+    fn mode(self) -> u8 {
+        2 + self as u8
+    }
 }
 
 impl<'a> Expander<'a> {
@@ -906,14 +974,15 @@ impl<'a> Expander<'a> {
             circular: false,
             foreign_patterns: 0,
             file_types: 0,
-            unknown_required: 0,
             opened_required: Vec::new(),
             misfit_defaults: 0,
+            random_examples: 0,
             marks: 0,
             keep_marks: false,
             keep_refs: false,
             all_of_member: false,
             pending: Vec::new(),
+            level: None,
         }
     }
 
@@ -926,16 +995,19 @@ impl<'a> Expander<'a> {
         }
     }
 
-    /// For parameters and request bodies: deep enough for nested objects (the importer keeps
-    /// `NESTED_DEPTH` levels of their properties, under `allOf`/`anyOf` wrappers), with their
-    /// descriptions and examples. Its own `max_depth` keeps its memo apart from `new`'s. The
-    /// importer rewrites these schemas into parameters, so it takes their marks out itself.
-    pub fn shallow(docs: &'a mut Documents) -> Self {
+    /// For parameters and request bodies, starting at `level` (a body or a parameter): deep
+    /// enough for nested objects (the importer keeps `NESTED_DEPTH` levels of their properties,
+    /// under `allOf`/`anyOf` wrappers), with their descriptions and examples; below the levels
+    /// the importer reads ([`Level`]) a `$ref` to a component stays a reference. Its own
+    /// `max_depth` keeps its memo apart from `new`'s. The importer rewrites these schemas into
+    /// parameters, so it takes their marks out itself.
+    pub fn input(docs: &'a mut Documents, level: Level) -> Self {
         Self {
             max_depth: 6,
             nodes_left: 4 * MAX_SCHEMA_NODES,
             keep_docs: true,
             keep_marks: true,
+            level: Some(level),
             ..Self::new(docs)
         }
     }
@@ -943,14 +1015,14 @@ impl<'a> Expander<'a> {
     pub fn expand(&mut self, node: &Node) -> Result<Value, Diagnostic> {
         let mut v = self.schema(node, node.value(), 0)?;
         merge_all_of(&mut v);
-        // After the merge: `allOf` members may bring the properties a `required` names.
-        // An input (`keep_docs`) keeps them: a call that leaves one out is refused.
+        // After the merge: `allOf` members may bring the properties a `required` names. An
+        // input or a component keeps them: a call that leaves one out is refused.
         let mut done = Rewrites::default();
-        rewrite(&mut v, &mut done, self.keep_docs);
+        rewrite(&mut v, &mut done, self.keep_docs || self.keep_refs);
         self.file_types += done.files;
-        self.unknown_required += done.required;
         self.opened_required.append(&mut done.opened);
         self.misfit_defaults += done.defaults;
+        self.random_examples += done.random;
         // Last: the names go with each schema as the model will hold it.
         if std::mem::take(&mut self.marks) > 0 && !self.keep_marks {
             schema_names::take_marks(&mut v, &mut self.docs.schema_names);
@@ -963,12 +1035,15 @@ impl<'a> Expander<'a> {
         let all_of_member = std::mem::take(&mut self.all_of_member);
         if let Some(Value::String(r)) = value.field("$ref") {
             let target = self.docs.resolve(r, &node.place)?;
-            if self.keep_refs
-                && !all_of_member
-                && let Some(name) = self.docs.component_name(&target)
-            {
-                return self.component(target, name);
+            let name = self.docs.component_name(&target).filter(|_| !all_of_member);
+            let refer = self.keep_refs || self.level == Some(Level::Below);
+            if let Some(name) = name.as_ref().filter(|_| refer) {
+                return self.component(target, name.clone());
             }
+            // A parameter, item or alternative that is a whole component is expanded for the
+            // facts the importer reads, then refers to the component, made for it: marked
+            // here, outside `follow`'s memo, so that a remembered expansion registers it too.
+            let whole = name.filter(|_| matches!(self.level, Some(Level::Param | Level::Facts)));
             if self.stack.contains(&target) {
                 self.circular = true;
                 self.cycles += 1;
@@ -983,7 +1058,15 @@ impl<'a> Expander<'a> {
                     ),
                 ));
             }
-            return self.follow(target, depth);
+            let Some(name) = whole else {
+                return self.follow(target, depth);
+            };
+            let mut value = self.follow(target.clone(), depth)?;
+            if let Some(object) = value.as_object_mut().filter(|o| !o.is_empty()) {
+                self.component(target, name.clone())?;
+                object.shift_insert(0, COMPONENT_MARK.into(), Value::String(name));
+            }
+            return Ok(value);
         }
         let Some(object) = value.as_object() else {
             // `true`/`false` schemas of 3.1, or junk: keep booleans, drop the rest.
@@ -1001,9 +1084,23 @@ impl<'a> Expander<'a> {
         self.nodes_left -= 1;
         self.docs.spend_expansion(64, &node.place)?;
         let mut out = Map::with_capacity(object.len());
+        let here = self.level;
         for (key, sub) in object {
-            let doc = self.keep_docs && matches!(key.as_str(), "example" | "examples");
+            self.level = here.map(|l| l.child(key));
+            // Examples are what an agent fills a value from: an input and a component keep
+            // them, as JSON Schema's `examples` (`rewrite` leaves out the random-looking ones).
+            let doc = (self.keep_docs || self.keep_refs)
+                && matches!(key.as_str(), "example" | "examples");
             if (DROPPED_KEYS.contains(&key.as_str()) && !doc) || key.starts_with("x-") {
+                continue;
+            }
+            // `example` beside a list of `examples`, or `examples` that are not a list.
+            if doc
+                && match key.as_str() {
+                    "example" => object.get("examples").is_some_and(Value::is_array),
+                    _ => !sub.is_array(),
+                }
+            {
                 continue;
             }
             // The child's pointer is built only where the walk goes down: most keys are leaves.
@@ -1047,8 +1144,13 @@ impl<'a> Expander<'a> {
                     .spend_expansion(size_at_most(sub, self.docs.expansion_left), &node.place)?;
                 sub.clone()
             };
+            if doc && key == "example" {
+                out.insert("examples".into(), Value::Array(vec![value]));
+                continue;
+            }
             out.insert(key.clone(), value);
         }
+        self.level = here;
         normalise_30(&mut out);
         Ok(Value::Object(out))
     }
@@ -1084,7 +1186,8 @@ impl<'a> Expander<'a> {
         Met {
             misfit_defaults: self.misfit_defaults > 0,
             file_types: self.file_types > 0,
-            unknown_required: self.unknown_required > 0,
+            opened_required: !self.opened_required.is_empty(),
+            random_examples: self.random_examples > 0,
             cut: self.cut,
             foreign_patterns: self.foreign_patterns > 0,
         }
@@ -1092,8 +1195,24 @@ impl<'a> Expander<'a> {
 
     /// Makes the components registered by the expansions so far, and those they refer to in
     /// turn: each expanded as a whole response schema is, from depth 0 with a budget and
-    /// counters of its own, what it met kept to be reported once, at the component.
+    /// counters of its own, what it met kept to be reported once, at the component. Whichever
+    /// expansion met a component first (a response's or an input's, on any import thread),
+    /// it is made the same way: one component serves both sides.
     pub fn make_components(&mut self) -> Result<(), Diagnostic> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let input = (self.keep_docs, self.keep_marks, self.max_depth, self.level);
+        (self.keep_docs, self.keep_marks, self.max_depth, self.level) =
+            (false, false, MAX_SCHEMA_DEPTH, None);
+        let keep_refs = std::mem::replace(&mut self.keep_refs, true);
+        let made = self.make_pending();
+        (self.keep_docs, self.keep_marks, self.max_depth, self.level) = input;
+        self.keep_refs = keep_refs;
+        made
+    }
+
+    fn make_pending(&mut self) -> Result<(), Diagnostic> {
         while let Some(name) = self.pending.pop() {
             let Some(target) = self
                 .docs
@@ -1109,8 +1228,9 @@ impl<'a> Expander<'a> {
             self.cut = false;
             self.foreign_patterns = 0;
             self.file_types = 0;
-            self.unknown_required = 0;
+            self.opened_required.clear();
             self.misfit_defaults = 0;
+            self.random_examples = 0;
             let mut schema = self.expand(&self.docs.node(target))?;
             let met = self.met();
             let shaped = super::schema::toml_shape(&mut schema) && schema.is_object();
@@ -1135,7 +1255,7 @@ impl<'a> Expander<'a> {
 
     /// A `$ref`'s target, expanded or replayed from an earlier expansion of it.
     fn follow(&mut self, target: Place, depth: usize) -> Result<Value, Diagnostic> {
-        let mode = u8::from(self.keep_refs);
+        let mode = self.level.map_or(u8::from(self.keep_refs), Level::mode);
         let key = (target, depth, self.max_depth, mode);
         if let Some(memo) = self
             .docs
@@ -1255,6 +1375,8 @@ pub struct Rewrites {
     pub opened: Vec<String>,
     /// `default`s that are not values of their schema, dropped (`fit::fit_default`).
     pub defaults: usize,
+    /// Examples that only look random, left out: the credential check would refuse them.
+    pub random: usize,
 }
 
 /// Rewrites what OpenAPI allows in a schema but JSON Schema validators refuse: Swagger 2.0's
@@ -1277,9 +1399,18 @@ fn rewrite(schema: &mut Value, done: &mut Rewrites, open_required: bool) {
     // One pass over the members notes what the rewrites below need: most schemas need none,
     // and looking each keyword up (a hash of it) cost more than the walk.
     let (mut file_type, mut listed, mut names, mut default) = (false, false, false, false);
+    let mut no_examples = false;
     for (key, value) in object.iter_mut() {
         let key = key.as_str();
         each_subschema(key, value, |child| rewrite(child, done, open_required));
+        if key == "examples"
+            && let Value::Array(list) = value
+        {
+            let before = list.len();
+            list.retain(|v| !super::schema::entropy_only(v));
+            done.random += before - list.len();
+            no_examples = list.is_empty();
+        }
         match (key, &*value) {
             ("type", Value::String(t)) => file_type = t == "file",
             ("type", Value::Array(ts)) => file_type = ts.iter().any(|t| t == "file"),
@@ -1288,6 +1419,9 @@ fn rewrite(schema: &mut Value, done: &mut Rewrites, open_required: bool) {
             ("default", _) => default = true,
             _ => {}
         }
+    }
+    if no_examples {
+        object.shift_remove("examples");
     }
     if !(file_type || listed && names || default) {
         return;
@@ -1539,13 +1673,101 @@ mod tests {
             names.get(schema_names::hash(&json!({"required": ["owner"]}))),
             None
         );
-        // The input expansion leaves its marks for the importer to take out.
-        let mut input = Expander::shallow(&mut d).expand(&body).unwrap();
+        // The input expansion leaves its marks for the importer to take out: the names, and
+        // the component a field that is a whole one refers to once it is read.
+        let mut input = Expander::input(&mut d, Level::Body).expand(&body).unwrap();
         assert_eq!(input[schema_names::MARK], "Pet");
+        let owner = input["properties"]["owner"].as_object_mut().unwrap();
+        assert_eq!(owner.shift_remove(COMPONENT_MARK), Some(json!("Owner")));
         let mut names = SchemaNames::default();
         schema_names::take_marks(&mut input, &mut names);
         assert_eq!(input, pet);
         assert_eq!(names, d.schema_names);
+    }
+
+    #[test]
+    fn an_input_refers_to_components_only_below_the_levels_the_importer_reads() {
+        let mut d = docs(json!({
+            "components": {"schemas": {
+                "Owner": {"type": "object", "required": ["name", "id"], "properties": {
+                    "name": {"type": "string", "example": "Ann"},
+                    "home": {"$ref": "#/components/schemas/Address"}}},
+                "Address": {"type": "object", "properties": {"city": {"type": "string"}}},
+                "Tag": {"type": "string", "enum": ["a", "b"]},
+                "Base": {"type": "object", "properties": {"kind": {"$ref": "#/components/schemas/Tag"}}},
+            }},
+            "body": {"type": "object", "properties": {
+                "owner": {"$ref": "#/components/schemas/Owner"},
+                "tags": {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}},
+                "either": {"anyOf": [{"$ref": "#/components/schemas/Tag"}, {"type": "integer"}]},
+                "based": {"allOf": [{"$ref": "#/components/schemas/Base"}]},
+            }},
+        }));
+        let body = d.root().child("body");
+        let mut x = Expander::input(&mut d, Level::Body);
+        let mut v = x.expand(&body).unwrap();
+        x.make_components().unwrap();
+        schema_names::take_marks(&mut v, &mut SchemaNames::default());
+        let refer =
+            |name: &str| json!({"$ref": format!("{}{name}", crate::values::schemas::PREFIX)});
+        {
+            // A field's own schema, its items and its alternatives are expanded for the facts
+            // the importer reads, `example` as JSON Schema's `examples`; those that are whole
+            // components are marked with the name to refer to.
+            let props = &v["properties"];
+            assert_eq!(
+                props["owner"]["properties"]["name"]["examples"],
+                json!(["Ann"])
+            );
+            assert_eq!(props["owner"][COMPONENT_MARK], "Owner");
+            assert_eq!(props["tags"]["items"]["enum"], json!(["a", "b"]));
+            assert_eq!(props["tags"]["items"][COMPONENT_MARK], "Tag");
+            assert_eq!(props["either"]["anyOf"][0]["type"], "string");
+            // Below them a component stays a reference, an `allOf` member's fields too.
+            assert_eq!(props["owner"]["properties"]["home"], refer("Address"));
+            assert_eq!(props["based"]["properties"]["kind"], refer("Tag"));
+            // An input opens the `required` names no property describes.
+            assert_eq!(props["owner"]["properties"]["id"], json!({}));
+        }
+        // Once read, each marked schema becomes its reference.
+        let mut tags = v["properties"]["tags"].clone();
+        assert!(!refer_to_components(&mut tags));
+        assert_eq!(tags["items"], refer("Tag"));
+        let mut owner = v["properties"]["owner"].clone();
+        assert!(refer_to_components(&mut owner));
+        assert_eq!(owner, refer("Owner"));
+        // Every component referred to is made once, as a response's: no examples kept that
+        // look random, the `required` names opened.
+        let (made, _) = d.take_components();
+        let names: Vec<&str> = made.iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["Address", "Owner", "Tag"]);
+        let owner = made.get("Owner").unwrap();
+        assert_eq!(owner["properties"]["name"]["examples"], json!(["Ann"]));
+        assert_eq!(owner["properties"]["home"], refer("Address"));
+        assert_eq!(owner["properties"]["id"], json!({}));
+    }
+
+    #[test]
+    fn examples_are_kept_as_a_list_without_those_that_look_random() {
+        let token = "hBT5WZEj8ZoOv6TYJsfWq7MxTEQopZO5c4ZQ2kCm0Hk=";
+        let mut d = docs(json!({
+            "components": {"schemas": {"Key": {"type": "object", "properties": {
+                "key": {"type": "string", "example": token},
+                "id": {"type": "string", "example": "1234", "examples": ["a"]},
+                "at": {"type": "string", "examples": {"one": {"value": "x"}}},
+            }}}},
+            "response": {"$ref": "#/components/schemas/Key"},
+        }));
+        let node = d.root().child("response");
+        let mut x = Expander::referring(&mut d);
+        x.expand(&node).unwrap();
+        x.make_components().unwrap();
+        let (made, met) = d.take_components();
+        let key = made.get("Key").unwrap();
+        assert_eq!(key["properties"]["key"], json!({"type": "string"}));
+        assert_eq!(key["properties"]["id"]["examples"], json!(["a"]));
+        assert_eq!(key["properties"]["at"], json!({"type": "string"}));
+        assert!(met[0].2.random_examples, "{met:?}");
     }
 
     #[test]
@@ -1614,7 +1836,7 @@ mod tests {
             for op in &ops {
                 let expand = |d: &mut Documents| {
                     let mut x = if shallow {
-                        Expander::shallow(d)
+                        Expander::input(d, Level::Body)
                     } else {
                         Expander::new(d)
                     };

@@ -432,6 +432,31 @@ impl<'v> Shape<'v, '_> {
     }
 }
 
+/// Whether a value holds a string the credential check flags only for its randomness, and no
+/// string in a known key format.
+pub(super) fn entropy_only(v: &Value) -> bool {
+    let mut random = false;
+    let mut known = false;
+    walk_strings(v, &mut |s| match crate::detect::secrets::find(s) {
+        Some(crate::detect::secrets::RANDOM_TOKEN) => random = true,
+        Some(_) => known = true,
+        None => {}
+    });
+    random && !known
+}
+
+fn walk_strings(v: &Value, f: &mut impl FnMut(&str)) {
+    match v {
+        Value::String(s) => f(s),
+        Value::Array(a) => a.iter().for_each(|v| walk_strings(v, f)),
+        Value::Object(m) => m.iter().for_each(|(k, v)| {
+            f(k);
+            walk_strings(v, f);
+        }),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
