@@ -244,7 +244,7 @@ fn swagger_20_reads_host_body_form_and_api_keys() {
     assert_eq!(param(search, "sort").default, None);
     assert!(diags.iter().any(|d| {
         d.message
-            .contains("defaults that are not values of their own schema")
+            .contains("defaults and examples that are not values of their own schema")
     }));
     assert_eq!(
         search.returns.as_deref(),
@@ -2065,7 +2065,7 @@ fn defaults_that_are_not_values_of_their_schema_are_left_out_at_every_depth() {
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stderr.contains("N-import-adjusted")
-            && stderr.contains("defaults that are not values of their own schema"),
+            && stderr.contains("defaults and examples that are not values of their own schema"),
         "{stderr}"
     );
     let built: Value = crate::common::read_json(&out.join("openapi.json"));

@@ -56,7 +56,7 @@ const MAX_DEPTH: usize = 8;
 
 /// Whether `v` is a value of `schema`, as far as its own keywords and (inside objects and
 /// arrays) its `properties` and `items` say.
-fn fits(v: &Value, schema: &Map<String, Value>) -> bool {
+pub(super) fn fits(v: &Value, schema: &Map<String, Value>) -> bool {
     fits_at(v, schema, 0)
 }
 

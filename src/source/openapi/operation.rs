@@ -1453,7 +1453,7 @@ const EMPTY_BODY: Finding = Finding::adjusted(
 );
 /// A validator of the documents would refuse each of them whole for one such value.
 const MISFIT_DEFAULTS: Finding = Finding::adjusted(
-    "schema defaults that are not values of their own schema (its type, format, pattern, enum or bounds) are left out",
+    "schema defaults and examples that are not values of their own schema (its type, format, pattern, enum or bounds) are left out",
 );
 /// Nothing is lost: the schema says what the source's `required` said, and can be met.
 const REQUIRED_OPENED: Finding = Finding::adjusted(

@@ -871,7 +871,7 @@ pub struct Expander<'a> {
     /// `required` names no property has, kept as properties that take any value (`{}`),
     /// since a call must still send them (inputs and components; not `new`'s).
     pub opened_required: Vec<String>,
-    /// `default`s dropped because they are not values of their schema.
+    /// `default`s and examples dropped because they are not values of their schema.
     pub misfit_defaults: usize,
     /// Examples left out for looking random.
     pub random_examples: usize,
@@ -1373,7 +1373,7 @@ pub struct Rewrites {
     pub required: usize,
     /// `required` names no property has, given one that takes any value (inputs only).
     pub opened: Vec<String>,
-    /// `default`s that are not values of their schema, dropped (`fit::fit_default`).
+    /// `default`s and examples that are not values of their schema, dropped (`fit`).
     pub defaults: usize,
     /// Examples that only look random, left out: the credential check would refuse them.
     pub random: usize,
@@ -1399,18 +1399,11 @@ fn rewrite(schema: &mut Value, done: &mut Rewrites, open_required: bool) {
     // One pass over the members notes what the rewrites below need: most schemas need none,
     // and looking each keyword up (a hash of it) cost more than the walk.
     let (mut file_type, mut listed, mut names, mut default) = (false, false, false, false);
-    let mut no_examples = false;
+    let mut examples = false;
     for (key, value) in object.iter_mut() {
         let key = key.as_str();
         each_subschema(key, value, |child| rewrite(child, done, open_required));
-        if key == "examples"
-            && let Value::Array(list) = value
-        {
-            let before = list.len();
-            list.retain(|v| !super::schema::entropy_only(v));
-            done.random += before - list.len();
-            no_examples = list.is_empty();
-        }
+        examples |= key == "examples";
         match (key, &*value) {
             ("type", Value::String(t)) => file_type = t == "file",
             ("type", Value::Array(ts)) => file_type = ts.iter().any(|t| t == "file"),
@@ -1420,8 +1413,8 @@ fn rewrite(schema: &mut Value, done: &mut Rewrites, open_required: bool) {
             _ => {}
         }
     }
-    if no_examples {
-        object.shift_remove("examples");
+    if examples {
+        fit_examples(object, done);
     }
     if !(file_type || listed && names || default) {
         return;
@@ -1487,6 +1480,26 @@ fn rewrite(schema: &mut Value, done: &mut Rewrites, open_required: bool) {
     // After the rewrites above: a file default is checked against the binary string.
     if default && super::fit::fit_default(object) == super::fit::Fitted::Dropped {
         done.defaults += 1;
+    }
+}
+
+/// Leaves out the examples of `schema` that only look random (the credential check would
+/// refuse them) and those that are not values of it (an agent would send them).
+fn fit_examples(schema: &mut Map<String, Value>, done: &mut Rewrites) {
+    let Some(Value::Array(list)) = schema.get_mut("examples") else {
+        return;
+    };
+    let mut list = std::mem::take(list);
+    let before = list.len();
+    list.retain(|v| !super::schema::entropy_only(v));
+    done.random += before - list.len();
+    let random = list.len();
+    list.retain(|v| super::fit::fits(v, schema));
+    done.defaults += random - list.len();
+    if list.is_empty() {
+        schema.shift_remove("examples");
+    } else {
+        schema.insert("examples".into(), Value::Array(list));
     }
 }
 
@@ -1748,13 +1761,14 @@ mod tests {
     }
 
     #[test]
-    fn examples_are_kept_as_a_list_without_those_that_look_random() {
+    fn examples_are_kept_as_a_list_of_values_of_their_schema_that_do_not_look_random() {
         let token = "hBT5WZEj8ZoOv6TYJsfWq7MxTEQopZO5c4ZQ2kCm0Hk=";
         let mut d = docs(json!({
             "components": {"schemas": {"Key": {"type": "object", "properties": {
                 "key": {"type": "string", "example": token},
                 "id": {"type": "string", "example": "1234", "examples": ["a"]},
                 "at": {"type": "string", "examples": {"one": {"value": "x"}}},
+                "n": {"type": "integer", "minimum": 1, "examples": [0, 2, "3"]},
             }}}},
             "response": {"$ref": "#/components/schemas/Key"},
         }));
@@ -1767,7 +1781,9 @@ mod tests {
         assert_eq!(key["properties"]["key"], json!({"type": "string"}));
         assert_eq!(key["properties"]["id"]["examples"], json!(["a"]));
         assert_eq!(key["properties"]["at"], json!({"type": "string"}));
+        assert_eq!(key["properties"]["n"]["examples"], json!([2]));
         assert!(met[0].2.random_examples, "{met:?}");
+        assert!(met[0].2.misfit_defaults, "{met:?}");
     }
 
     #[test]
