@@ -1,6 +1,6 @@
 //! Shared schemas (`emit::schemas`): an OpenAPI file whose operations repeat the same big
-//! schemas is imported (request bodies inlined, the components responses name kept by name)
-//! and built; the OpenAPI, AGIS and MCP documents must each hold every repeated schema once,
+//! schemas is imported (the components its schemas name kept by name, request fields rebuilt
+//! as parameters) and built; the OpenAPI, AGIS and MCP documents must each hold every repeated schema once,
 //! point at it with `$ref`s that resolve inside the document, stay valid for the suite's
 //! checkers, and mean the same as when inlined. Named schemas (`[schemas]`) are published under
 //! their names.
@@ -363,6 +363,67 @@ fn a_completing_service_toml_keeps_the_source_names() {
     for name in ["Customer", "Address"] {
         assert!(shared.get(name).is_some(), "{name}: {shared}");
     }
+}
+
+/// A request refers to a component wherever the import does not rebuild it: a whole body that
+/// is not split into fields, a field of alternatives of no one type (from a lone alternative,
+/// so that no type is rendered beside it); a closed empty object is no body and no schema.
+#[test]
+fn whole_bodies_and_alternatives_refer_to_their_components() {
+    let spec = json!({"openapi": "3.1.0",
+        "info": {"title": "Bodies", "version": "1", "description": "Bodies that are components."},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {
+            "/lists": {"post": {"operationId": "make_list", "summary": "Makes a list.",
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PetList"}}}},
+                "responses": {"200": {"description": "ok"}}}},
+            "/empty": {"get": {"operationId": "get_empty", "summary": "Gets.",
+                "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Empty"}}}},
+                "responses": {"200": {"description": "ok"}}}},
+            "/ssl": {"post": {"operationId": "set_ssl", "summary": "Sets.",
+                "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"insecure": {"$ref": "#/components/schemas/Ssl"}}}}}},
+                "responses": {"200": {"description": "ok"}}}}},
+        "components": {"schemas": {
+            "PetList": {"type": "array", "items": {"$ref": "#/components/schemas/Pet"}},
+            "Pet": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}},
+            "Empty": {"type": "object", "additionalProperties": false},
+            "Ssl": {"oneOf": [{"type": "string"}, {"type": "number"}]}}}});
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("bodies.json");
+    std::fs::write(&path, serde_json::to_vec(&spec).unwrap()).unwrap();
+    let out = build(&path, &[]);
+    let read = |p: &str| -> Value {
+        serde_json::from_slice(&std::fs::read(out.path().join(p)).unwrap()).unwrap()
+    };
+    let oas = read("openapi.json");
+    let named = oas["components"]["schemas"].as_object().unwrap();
+    let names: Vec<&str> = named.keys().map(String::as_str).collect();
+    assert_eq!(names, ["PetList", "Pet", "Ssl"], "no Empty: it is no body");
+    // The whole body is the array itself, as the notation and the MCP binding send it.
+    let list = &oas["paths"]["/lists"]["post"]["requestBody"];
+    assert_eq!(list["required"], true);
+    let body = &list["content"]["application/json"]["schema"];
+    assert_eq!(body["type"], "array", "{body}");
+    assert_eq!(body["$ref"], "#/components/schemas/PetList", "{body}");
+    assert!(oas["paths"]["/empty"]["get"].get("requestBody").is_none());
+    let field = &oas["paths"]["/ssl"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        ["properties"]["insecure"];
+    assert_eq!(
+        field,
+        &json!({"anyOf": [{"$ref": "#/components/schemas/Ssl"}]})
+    );
+    // The MCP tool says the same from its own `$defs`: a number is a value of the field.
+    let tools = read(".well-known/mcp/tools.json");
+    let set = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "set_ssl")
+        .unwrap();
+    let input = jsonschema::validator_for(&set["inputSchema"]).unwrap();
+    assert!(input.is_valid(&json!({"insecure": 1})));
+    assert!(input.is_valid(&json!({"insecure": "1"})));
+    assert!(!input.is_valid(&json!({"insecure": true})));
 }
 
 #[test]

@@ -753,20 +753,26 @@ impl Lx<'_> {
             .and_then(Value::as_str)
             .map(str::to_string);
         // A parameter that is a whole component refers to it: its facts are read here, the
-        // rest of its schema is the component's. Not one of alternatives with no type beside
-        // them: the type rendered from the facts would narrow them (`Param::extend_schema`).
+        // rest of its schema is the component's. One of alternatives with no type beside them
+        // refers from a lone alternative, so that no type is rendered beside it to narrow them
+        // (`Param::extend_schema`).
         let alternatives = ["anyOf", "oneOf"]
             .into_iter()
             .find(|k| schema.get(*k).is_some());
         let alternatives_only = alternatives.is_some() && schema.get("type").is_none();
-        let mut component = schema
-            .get(COMPONENT_MARK)
-            .filter(|_| !alternatives_only)
-            .map(|name| Value::Object(Map::from_iter([(COMPONENT_MARK.into(), name.clone())])));
+        let mut component = schema.get(COMPONENT_MARK).map(|name| {
+            let mark = Value::Object(Map::from_iter([(COMPONENT_MARK.into(), name.clone())]));
+            match alternatives_only {
+                true => Value::Object(Map::from_iter([("anyOf".into(), Value::Array(vec![mark]))])),
+                false => mark,
+            }
+        });
+        let whole = component.is_some();
         let (folded, nullable) = fold_null(schema);
         // A component or `null` (read as the component, nullable) keeps its alternatives, the
         // component referred to: `null` beside a reference to an object would be refused.
-        if let Some(key) = alternatives.filter(|_| nullable && folded.get(COMPONENT_MARK).is_some())
+        if let Some(key) =
+            alternatives.filter(|_| !whole && nullable && folded.get(COMPONENT_MARK).is_some())
         {
             component = Some(Value::Object(Map::from_iter([(
                 key.to_string(),
@@ -876,7 +882,7 @@ impl Lx<'_> {
         }
         let mut extra = component.take().unwrap_or(Value::Object(keywords));
         // Items and alternatives that are whole components too, once their facts are read.
-        let refers = refer_to_components(&mut extra);
+        refer_to_components(&mut extra);
         let random = scrub(&mut extra) | random.get();
         if random {
             self.note(RANDOM_LEFT_OUT, node);
@@ -917,7 +923,7 @@ impl Lx<'_> {
             location: Some(location.into()),
             wire_name: None,
             // A reference names the schema itself.
-            source_name: source_name.filter(|_| !refers),
+            source_name: source_name.filter(|_| !whole),
         }
     }
 
@@ -1381,6 +1387,7 @@ fn is_empty_object(schema: &Value) -> bool {
             k.as_str(),
             "type" | "properties" | "additionalProperties" | "required" | "description" | "title"
         ) || k == schema_names::MARK
+            || k == COMPONENT_MARK
     });
     object.get("type") == Some(&Value::String("object".into()))
         && no_properties

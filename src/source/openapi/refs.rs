@@ -894,7 +894,8 @@ pub struct Expander<'a> {
 }
 
 /// The member an input expansion adds to a schema the importer reads that is a whole component
-/// (a parameter's, its items', an alternative's: [`Level`]), holding the component's name for
+/// (a parameter's, its items', an alternative's, a body's that is not split into fields:
+/// [`Level`]), holding the component's name for
 /// the importer to refer to once it has read it ([`refer_to_components`]); like
 /// `schema_names::MARK`, no source schema holds it, since the expansion drops every `x-` member.
 pub const COMPONENT_MARK: &str = "x-wellgen-component";
@@ -1043,7 +1044,7 @@ impl<'a> Expander<'a> {
             // A parameter, item or alternative that is a whole component is expanded for the
             // facts the importer reads, then refers to the component, made for it: marked
             // here, outside `follow`'s memo, so that a remembered expansion registers it too.
-            let whole = name.filter(|_| matches!(self.level, Some(Level::Param | Level::Facts)));
+            let whole = name.filter(|_| self.level.is_some_and(|l| l != Level::Below));
             if self.stack.contains(&target) {
                 self.circular = true;
                 self.cycles += 1;
@@ -1062,7 +1063,18 @@ impl<'a> Expander<'a> {
                 return self.follow(target, depth);
             };
             let mut value = self.follow(target.clone(), depth)?;
-            if let Some(object) = value.as_object_mut().filter(|o| !o.is_empty()) {
+            // A body of fields is split into parameters, none of them the component, and a
+            // closed object with none is no body.
+            let fields = |o: &Map<String, Value>| {
+                o.contains_key("properties")
+                    || o.contains_key("allOf")
+                    || o.get("additionalProperties") == Some(&Value::Bool(false))
+            };
+            let split = self.level == Some(Level::Body);
+            if let Some(object) = value
+                .as_object_mut()
+                .filter(|o| !o.is_empty() && !(split && fields(o)))
+            {
                 self.component(target, name.clone())?;
                 object.shift_insert(0, COMPONENT_MARK.into(), Value::String(name));
             }

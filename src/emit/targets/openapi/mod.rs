@@ -5,6 +5,7 @@ mod reshare;
 
 use crate::emit::targets::{Descriptor, Document, Fitted, Link, Relation, Target};
 use crate::values::schema_names::SchemaNames;
+use crate::values::schemas::Schemas;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
@@ -987,7 +988,7 @@ fn operation<'a>(
     if !params.is_empty() {
         op.insert("parameters".into(), Value::Array(params));
     }
-    if let Some(body) = request_body(c) {
+    if let Some(body) = request_body(c, &service.schemas) {
         op.insert("requestBody".into(), body);
     }
     op.insert("responses".into(), responses(c, held, lean));
@@ -1081,7 +1082,9 @@ fn number(n: f64) -> Value {
     }
 }
 
-fn request_body(c: &Capability) -> Option<Value> {
+/// The request body: the body parameters as the fields of an object, or the one that is the
+/// whole body (`param::whole_body`, as the notation and the MCP binding send it) as it is.
+fn request_body(c: &Capability, schemas: &Schemas) -> Option<Value> {
     let body: Vec<&Param> = c
         .params
         .iter()
@@ -1112,6 +1115,15 @@ fn request_body(c: &Capability) -> Option<Value> {
     if body.is_empty() && (example.is_none() || !c.method.writes()) {
         return None;
     }
+    if let Some(i) = crate::values::param::whole_body(&c.params, c.content_type.as_deref(), schemas)
+    {
+        let p = &c.params[i];
+        let example = example.and_then(|e| match e {
+            Value::Object(mut m) => m.remove(&p.name),
+            _ => None,
+        });
+        return Some(request(c, param_schema(p), example, p.required));
+    }
     let mut schema = Map::new();
     schema.insert("type".into(), json!("object"));
     let props: Map<String, Value> = body
@@ -1124,21 +1136,27 @@ fn request_body(c: &Capability) -> Option<Value> {
         .filter(|p| p.required)
         .map(|p| p.wire())
         .collect();
-    if !required.is_empty() {
+    let any_required = !required.is_empty();
+    if any_required {
         schema.insert("required".into(), json!(required));
     }
+    Some(request(c, Value::Object(schema), example, any_required))
+}
+
+/// A `requestBody` of one media type. Moved in, not through `json!`, which would serialise a
+/// copy of the body's schema.
+fn request(c: &Capability, schema: Value, example: Option<Value>, required: bool) -> Value {
     let mut media = Map::new();
-    media.insert("schema".into(), Value::Object(schema));
+    media.insert("schema".into(), schema);
     if let Some(e) = example {
         media.insert("example".into(), e);
     }
-    // Moved in, not through `json!`, which would serialise a copy of the body's schema.
     let mut content = Map::with_capacity(1);
     content.insert(body_content_type(c).into(), Value::Object(media));
     let mut request = Map::with_capacity(2);
-    request.insert("required".into(), (!required.is_empty()).into());
+    request.insert("required".into(), required.into());
     request.insert("content".into(), Value::Object(content));
-    Some(Value::Object(request))
+    Value::Object(request)
 }
 
 fn responses<'a>(c: &'a Capability, held: &mut Vec<Cow<'a, Value>>, lean: bool) -> Value {
