@@ -1073,7 +1073,7 @@ impl<'a> Expander<'a> {
             let split = self.level == Some(Level::Body);
             if let Some(object) = value
                 .as_object_mut()
-                .filter(|o| !o.is_empty() && !(split && fields(o)))
+                .filter(|o| !(o.is_empty() || split && fields(o)))
             {
                 self.component(target, name.clone())?;
                 object.shift_insert(0, COMPONENT_MARK.into(), Value::String(name));
