@@ -11,13 +11,24 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const markdown = require('../markdown.js');
 
+/** A fresh folder under the system's temporary one, removed when the file's tests end. */
+const made = [];
+function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+test.after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 const INDEX_MD = '# Bookshelf\n\n> Books, lists and reviews.\n';
 const PAGE = '<!doctype html>\n<title>A site</title>\n';
 const NOT_FOUND = '<!doctype html>\n<title>Not found</title>\n';
 
 /** A publish folder with a home page, its twin and wellgen's record of what it wrote. */
 function publishFolder(files = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellgen-markdown-'));
+  const dir = tempDir('wellgen-markdown-');
   const all = {
     'index.html': PAGE,
     'index.md': INDEX_MD,
@@ -45,7 +56,7 @@ function publishFolder(files = {}) {
 
 /** Writes the function for `publishDir` and imports it: { handler, config }. */
 async function load(publishDir) {
-  const functionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellgen-edge-'));
+  const functionsDir = tempDir('wellgen-edge-');
   const written = markdown.writeEdgeFunction({ publishDir, functionsDir });
   assert.equal(path.basename(written), markdown.FILE);
   // Node reads a .js file outside a "type": "module" package as CommonJS; Deno as a module.
@@ -206,7 +217,7 @@ test('config: every path but /.well-known/ and wellgen\'s documents', async () =
 
 test('no index.md: no function, and an earlier build\'s is removed', () => {
   const publishDir = publishFolder();
-  const functionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellgen-edge-'));
+  const functionsDir = tempDir('wellgen-edge-');
   assert.ok(markdown.writeEdgeFunction({ publishDir, functionsDir }));
   fs.rmSync(path.join(publishDir, 'index.md'));
   assert.equal(markdown.writeEdgeFunction({ publishDir, functionsDir }), null);

@@ -9,6 +9,17 @@ const os = require('node:os');
 const path = require('node:path');
 const Module = require('node:module');
 
+/** A fresh folder under the system's temporary one, removed when the file's tests end. */
+const made = [];
+function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+test.after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** A stand-in for the wellgen binary: prints `stderr`, exits with `status`. */
 function fakeBinary(dir, stderr, status) {
   const file = path.join(dir, 'wellgen');
@@ -53,7 +64,7 @@ function runPlugin(binary, constants = { PUBLISH_DIR: 'public' }) {
 const posix = process.platform !== 'win32';
 
 test('a failing build shows wellgen\'s diagnostics once', { skip: !posix }, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellgen-plugin-'));
+  const dir = tempDir('wellgen-plugin-');
   const diagnostic = 'service.toml:2:8: error[E-invalid-value]: must not be empty\n';
   const run = runPlugin(fakeBinary(dir, diagnostic, 1));
   assert.equal(run.failed.length, 1);
@@ -63,7 +74,7 @@ test('a failing build shows wellgen\'s diagnostics once', { skip: !posix }, () =
 });
 
 test('a passing build prints wellgen\'s output and its summary line', { skip: !posix }, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellgen-plugin-'));
+  const dir = tempDir('wellgen-plugin-');
   const built = 'built 21 files into public (21 written, 0 unchanged; no problems)\n';
   const run = runPlugin(fakeBinary(dir, built, 0));
   assert.deepEqual(run.failed, []);
@@ -72,7 +83,7 @@ test('a passing build prints wellgen\'s output and its summary line', { skip: !p
 });
 
 test('with index.md in the publish folder, the edge function is written and named', { skip: !posix }, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellgen-plugin-'));
+  const dir = tempDir('wellgen-plugin-');
   const publish = path.join(dir, 'public');
   fs.mkdirSync(publish);
   fs.writeFileSync(path.join(publish, 'index.md'), '# A site\n');
