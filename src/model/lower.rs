@@ -1907,7 +1907,6 @@ impl Cx<'_> {
                     schema,
                     compact: Some(text),
                     wire_name: c.wire_name,
-                    source_name: None,
                 };
                 if location == ParamIn::Path && !c.required {
                     self.error(&field, "a path parameter is always required");
@@ -1977,7 +1976,6 @@ impl Cx<'_> {
                     }),
                     compact: None,
                     wire_name,
-                    source_name: t.source_name,
                 };
                 self.check_param(&param, &field);
                 Some(param)

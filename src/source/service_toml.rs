@@ -643,11 +643,6 @@ pub struct ParamTable {
     /// parameter's key, e.g. `wire_name = "id"` for a body field kept as `body_id` beside the
     /// path parameter `id`. Not for path parameters: the placeholder is their name.
     pub wire_name: Option<String>,
-    /// The name the imported OpenAPI document gave the parameter's whole schema (a request body
-    /// field that is a named component): never written by an author.
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub source_name: Option<String>,
 }
 
 /// A real call and its answer.

@@ -105,9 +105,6 @@ pub struct Param {
     /// The name the HTTP request carries when it differs from `name` (a body field renamed
     /// `body_<name>` beside a path parameter of that name).
     pub wire_name: Option<String>,
-    /// The name the source gave its whole schema (an imported request body field that is a
-    /// named component), for the documents that share it under a name.
-    pub source_name: Option<String>,
 }
 
 impl Param {
@@ -131,7 +128,6 @@ impl Param {
             schema: None,
             compact: None,
             wire_name: None,
-            source_name: None,
         }
     }
 
@@ -1187,7 +1183,6 @@ mod tests {
             schema: Some(serde_json::json!({"format": "unit"})),
             compact: None,
             wire_name: None,
-            source_name: None,
         };
         let mut s = Map::new();
         s.insert("type".into(), "string".into());
@@ -1228,7 +1223,6 @@ mod tests {
             schema: None,
             compact: None,
             wire_name: None,
-            source_name: None,
         };
         assert_eq!(
             p.compact(),
@@ -1450,7 +1444,6 @@ mod round_trip {
                 schema: (!schema.is_empty()).then_some(Value::Object(schema)),
                 compact: None,
                 wire_name,
-                source_name: None,
             }
         }
     }
@@ -1495,7 +1488,6 @@ mod round_trip {
             schema: Some(json!({"format": "ipv4"})),
             compact: None,
             wire_name: None,
-            source_name: None,
         };
         assert_eq!(
             p.notation(

@@ -123,14 +123,14 @@ struct Calls<'a> {
     schemes: Vec<Value>,
     /// The names the source gave its schemas and its parameters' whole schemas, for the input
     /// schemas' `$defs`.
-    names: [&'a SchemaNames; 2],
+    names: [&'a SchemaNames; 1],
     /// The named schemas the input schemas refer to, and the keys they go under in `$defs`.
     schemas: &'a Schemas,
     keys: NamedKeys,
 }
 
 impl<'a> Calls<'a> {
-    fn of(service: &'a Service, derived: &'a Derived) -> Self {
+    fn of(service: &'a Service) -> Self {
         let object = |a: &Auth| crate::emit::security::scheme(a).map(|(_, s)| s);
         let schemes = crate::emit::security::requirements(service)
             .into_iter()
@@ -142,7 +142,7 @@ impl<'a> Calls<'a> {
         Calls {
             base: &service.base_url,
             schemes,
-            names: [&service.schema_names, &derived.field_names],
+            names: [&service.schema_names],
             schemas: &service.schemas,
             keys: NamedKeys::of(&service.schemas),
         }
@@ -289,7 +289,7 @@ fn document(
     source_budget: usize,
     diags: &mut Diagnostics,
 ) -> Vec<u8> {
-    let calls = Calls::of(service, derived);
+    let calls = Calls::of(service);
     let result = list(derived, &calls);
     // The bindings are what make the tools callable: nothing of them is cut, so the budget
     // is the source's plus their own size, and the schemas are cut to fit the rest.
@@ -355,7 +355,7 @@ pub fn properties(schema: &mut Value) -> impl Iterator<Item = &mut Value> {
 /// Pure: the tools/list result the size pass made, or the whole one.
 pub fn render(service: &Service, lowered: &Lowered) -> Vec<Artifact> {
     let body = lowered.body.made().cloned().unwrap_or_else(|| {
-        let calls = Calls::of(service, lowered.derived);
+        let calls = Calls::of(service);
         to_json_bytes_budgeted(&list(lowered.derived, &calls), None).into()
     });
     vec![Artifact::document(PATH, body, SERVING)]

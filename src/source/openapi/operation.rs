@@ -746,12 +746,6 @@ impl Lx<'_> {
         example: Option<Value>,
         node: &Node,
     ) -> raw::ParamTable {
-        // The input expansion kept its marks: a whole schema the source named names the
-        // parameter's.
-        let source_name = schema
-            .get(schema_names::MARK)
-            .and_then(Value::as_str)
-            .map(str::to_string);
         // A parameter that is a whole component refers to it: its facts are read here, the
         // rest of its schema is the component's. One of alternatives with no type beside them
         // refers from a lone alternative, so that no type is rendered beside it to narrow them
@@ -922,8 +916,6 @@ impl Lx<'_> {
             schema: extra.and_then(to_toml),
             location: Some(location.into()),
             wire_name: None,
-            // A reference names the schema itself.
-            source_name: source_name.filter(|_| !whole),
         }
     }
 
@@ -1259,7 +1251,6 @@ fn query_string_param(
         nullable: None,
         schema: None,
         wire_name: None,
-        source_name: None,
     }))
 }
 

@@ -15,7 +15,6 @@ use std::borrow::Cow;
 use serde_json::{Map, Value, json};
 
 use crate::model::{Auth, Capability, Impact, Method, Param, Service};
-use crate::values::schema_names::{self, SchemaNames};
 use rules::{consistency, path_syntax, text_rules};
 pub use tools::{ToolName, is_mcp_tool_name};
 use verbs::VerbClass;
@@ -24,28 +23,15 @@ use verbs::VerbClass;
 pub struct Derived<'a> {
     pub endpoints: Vec<Endpoint<'a>>,
     pub tool_names: Vec<ToolName>,
-    /// The names the source gave parameters' whole schemas, by the hash of each as `input`
-    /// holds it (`values::schema_names`).
-    pub field_names: SchemaNames,
 }
 
 /// Derives every endpoint and tool name of `service`.
 pub fn derive(service: &Service) -> Derived<'_> {
     let endpoints = endpoints(service);
     let tool_names = tools::tool_names(&endpoints);
-    let mut field_names = SchemaNames::default();
-    for e in &endpoints {
-        for p in &e.capability.params {
-            if let (Some(name), Some(schema)) = (&p.source_name, e.input["properties"].get(&p.name))
-            {
-                field_names.add(schema_names::hash(schema), name);
-            }
-        }
-    }
     Derived {
         endpoints,
         tool_names,
-        field_names,
     }
 }
 

@@ -99,7 +99,7 @@ pub fn document_cut(service: &Service, lowered: &Lowered, levels: Option<usize>)
         };
         endpoints.iter().map(keep).collect()
     });
-    let names = [&service.schema_names, &lowered.derived.field_names];
+    let names = [&service.schema_names];
     let keys = &lowered.named;
     let (mut schemas, mut shared) =
         share_schemas(endpoints, outputs.as_deref(), &names, keys.taken());

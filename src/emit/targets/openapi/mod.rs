@@ -72,9 +72,6 @@ pub struct Lowered<'a> {
     /// the size pass ([`fit`]), which may have to leave out its schemas' descriptions to fit,
     /// with a note.
     pub fitted: Fitted<std::sync::Arc<Vec<u8>>>,
-    /// The names the source gave parameters' whole schemas, by the hash of each as
-    /// [`param_schema`] renders it (`values::schema_names`).
-    pub field_names: SchemaNames,
     /// The keys the model's named schemas take in `components/schemas`.
     pub named: schemas::NamedKeys,
 }
@@ -201,23 +198,8 @@ pub fn lower<'a>(service: &'a Service, built: &[Target], diags: &mut Diagnostics
             .collect(),
         operations,
         fitted: Fitted::default(),
-        field_names: field_names(service),
         named: schemas::NamedKeys::of(&service.schemas),
     }
-}
-
-/// The names the source gave parameters' whole schemas, by the hash of each as
-/// [`param_schema`] renders it for a parameter or a request body's field.
-fn field_names(service: &Service) -> SchemaNames {
-    let mut names = SchemaNames::default();
-    for c in &service.capabilities {
-        for p in &c.params {
-            if let Some(name) = &p.source_name {
-                names.add(crate::values::schema_names::hash(&param_schema(p)), name);
-            }
-        }
-    }
-    names
 }
 
 /// The size pass: a document with a source's budget is made here, to fit it
@@ -553,7 +535,7 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
             }
         }
     }
-    let names = [&service.schema_names, &lowered.field_names];
+    let names = [&service.schema_names];
     let keys = &lowered.named;
     let mut shared = share_schemas(&mut paths, &held, SHARING, &names, keys.taken());
     let named = schemas::publish_named(
