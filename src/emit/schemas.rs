@@ -1,9 +1,8 @@
 //! Shared schemas: a big API repeats the same sub-schema (an address, a customer, a list
-//! envelope) in every operation that carries it. A response's components come from the model's
-//! named-schema store (`values::schemas`) and are published under their names
-//! ([`publish_named`]); the rest (request bodies and parameters, which the importer inlines,
-//! and a response's own inline parts) the model holds whole, with the source's component names
-//! only as a table by structural hash (`values::schema_names`). The documents
+//! envelope) in every operation that carries it. The components the source named come from the
+//! model's named-schema store (`values::schemas`) and are published under their names
+//! ([`publish_named`]); the rest (a parameter's own levels, which the importer rebuilds from
+//! their facts, and inline parts) the model holds whole. The documents
 //! whose specifications allow references (OpenAPI `components/schemas`, the AGIS top-level
 //! `schemas`, a `$defs` inside an MCP `inputSchema`) emit each repeated schema once and point at
 //! it with `{"$ref": "<prefix><name>"}`.
@@ -17,9 +16,9 @@
 //! together reach [`Policy::min_total`]; a small service's documents hold no references but to
 //! its named schemas.
 //! Everything runs in document order, so the output is deterministic: a shared schema takes the
-//! source's component name when it equals that component as imported, else its `title` or the
-//! property (or the caller's hint) where it first occurs, in first-occurrence order, never a
-//! name a named schema takes.
+//! name a document shared anew gave it before ([`names_of`]), else its `title` or the property
+//! (or the caller's hint) where it first occurs, in first-occurrence order, never a name a named
+//! schema takes.
 
 use foldhash::{HashMap, HashMapExt, HashSet};
 use std::hash::{Hash, Hasher};

@@ -217,7 +217,6 @@ impl Cx<'_> {
         let split = self.split(doc.source.as_ref().and_then(|s| s.split.as_deref()));
         let compact = doc.source.as_ref().and_then(|s| s.compact);
         let source_bytes = doc.source_bytes;
-        let schema_names = doc.schema_names;
         let schemas = doc.schemas;
         let s = doc.service;
         let name = self.required(s.name, "service.name");
@@ -384,7 +383,6 @@ impl Cx<'_> {
             split: split?,
             compact,
             source_bytes,
-            schema_names,
             schemas,
             name: name?,
             description: description?,

@@ -70,9 +70,6 @@ pub struct Service {
     /// plain service.toml): large documents that would outgrow it leave out what their
     /// specification lets them leave out (`emit::budget::source_budget`).
     pub source_bytes: Option<usize>,
-    /// The names the source gave its schemas (an OpenAPI import's components), for the
-    /// documents that publish shared schemas under a name.
-    pub schema_names: crate::values::schema_names::SchemaNames,
     /// The imported document's component schemas that response schemas refer to, by name.
     pub schemas: crate::values::schemas::Schemas,
 }

@@ -57,11 +57,6 @@ pub struct ServiceToml {
     #[serde(skip)]
     #[schemars(skip)]
     pub source_bytes: Option<usize>,
-    /// The names the imported OpenAPI document gave its schemas (none in a plain
-    /// service.toml): `values::schema_names`.
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub schema_names: crate::values::schema_names::SchemaNames,
     /// Named JSON Schemas that output schemas (and one another) refer to with
     /// `{ "$ref" = "#/schemas/<name>" }`; `wellgen import` keeps the OpenAPI document's
     /// response components here, under their names (see docs/service-toml.md).

@@ -1,9 +1,6 @@
-//! The names a source gave its schemas (`#/components/schemas/AliasList`, Swagger's
-//! `#/definitions/Pet`, a schema file `pet.yaml`), kept for the documents that publish shared
-//! schemas under a name. The importer inlines every `$ref` (each target reads whole schemas),
-//! so a name is recorded against the schema's structural hash, the one the sharing pass
-//! (`emit::schemas`) computes for every schema position: a shared schema equal to a named
-//! source schema takes its name.
+//! Schemas by structural hash ([`hash`]), the one the sharing pass (`emit::schemas`) computes
+//! for every schema position, and names recorded against it: a document shared anew keeps the
+//! names of the schemas it finds again (`emit::schemas::names_of`).
 
 use std::hash::{BuildHasher, Hash, Hasher};
 
@@ -16,7 +13,7 @@ pub struct SchemaNames(HashMap<u64, String>);
 
 impl SchemaNames {
     /// Records `name` for the schema hashing to `hash`. Two names for equal schemas keep the
-    /// smaller, so the table is the same whatever order the importer's threads add them in.
+    /// smaller, so the table does not depend on the order they are added in.
     pub fn add(&mut self, hash: u64, name: &str) {
         match self.0.get_mut(&hash) {
             Some(kept) if name < kept.as_str() => name.clone_into(kept),
@@ -30,13 +27,6 @@ impl SchemaNames {
     /// The name of the schema hashing to `hash`, if the source named one.
     pub fn get(&self, hash: u64) -> Option<&str> {
         self.0.get(&hash).map(String::as_str)
-    }
-
-    /// Adds every name of `other` (an importer thread's).
-    pub fn absorb(&mut self, other: Self) {
-        for (hash, name) in other.0 {
-            self.add(hash, &name);
-        }
     }
 }
 
@@ -95,38 +85,6 @@ fn object_hash(len: usize, sum: u64) -> u64 {
     h.finish()
 }
 
-/// The member the importer adds to an expanded schema that a `$ref` named, holding the name
-/// until [`take_marks`] records it. The expansion drops every `x-` member of the source, so
-/// no source schema holds it.
-pub const MARK: &str = "x-wellgen-source-name";
-
-/// Takes every [`MARK`] out of `v`, recording each marked schema's hash (as it is without its
-/// marks) under the name it held; returns `v`'s hash. One walk, leaves first.
-pub fn take_marks(v: &mut Value, names: &mut SchemaNames) -> u64 {
-    match v {
-        Value::Array(items) => {
-            let mut h = hasher();
-            ARRAY.hash(&mut h);
-            for item in items {
-                take_marks(item, names).hash(&mut h);
-            }
-            h.finish()
-        }
-        Value::Object(map) => {
-            let mark = map.shift_remove(MARK);
-            let sum = map.iter_mut().fold(0u64, |sum, (k, child)| {
-                sum.wrapping_add(entry_hash(k, take_marks(child, names)))
-            });
-            let hash = object_hash(map.len(), sum);
-            if let Some(Value::String(name)) = mark {
-                names.add(hash, &name);
-            }
-            hash
-        }
-        v => hash(v),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,33 +116,6 @@ mod tests {
         two.add(7, "Animal");
         two.add(7, "Pet");
         assert_eq!(one, two);
-        assert_eq!(one.get(7), Some("Animal"));
-        let mut merged = SchemaNames::default();
-        merged.add(8, "Owner");
-        merged.absorb(one);
-        assert_eq!(
-            (merged.get(7), merged.get(8), merged.get(9)),
-            (Some("Animal"), Some("Owner"), None)
-        );
-    }
-
-    #[test]
-    fn marks_come_out_and_name_the_schema_they_marked() {
-        let mut v = json!({"type": "object", "properties": {
-            "owner": {"type": "object", MARK: "User", "properties": {"id": {"type": "integer"}}},
-            "tags": {"type": "array", "items": {"type": "string", MARK: "Tag"}},
-        }});
-        let mut names = SchemaNames::default();
-        let top = take_marks(&mut v, &mut names);
-        assert!(!v.to_string().contains(MARK), "{v}");
-        assert_eq!(top, hash(&v));
-        let owner = hash(&json!({"properties": {"id": {"type": "integer"}}, "type": "object"}));
-        assert_eq!(names.get(owner), Some("User"));
-        assert_eq!(names.get(hash(&json!({"type": "string"}))), Some("Tag"));
-        assert_eq!(names.get(top), None);
-        // The members keep their order around the mark.
-        let mut m = json!({"a": 1, MARK: "M", "b": 2});
-        take_marks(&mut m, &mut names);
-        assert_eq!(m.to_string(), r#"{"a":1,"b":2}"#);
+        assert_eq!((one.get(7), one.get(8)), (Some("Animal"), None));
     }
 }

@@ -16,7 +16,6 @@ use crate::emit::derive::published::MCP_TOOLS_PATH;
 use crate::emit::schemas::{self, NamedKeys, Policy, Root};
 use crate::emit::{Artifact, JSON, Serving, to_json_bytes_budgeted};
 use crate::model::{Access, Auth, Capability, HttpsUrl, Impact, Param, ParamIn, Service};
-use crate::values::schema_names::SchemaNames;
 use crate::values::schemas::Schemas;
 use indexmap::IndexMap;
 use std::sync::Arc;
@@ -121,9 +120,6 @@ struct Calls<'a> {
     /// The service's security requirements (`emit::security::requirements`), as the binding
     /// states them.
     schemes: Vec<Value>,
-    /// The names the source gave its schemas and its parameters' whole schemas, for the input
-    /// schemas' `$defs`.
-    names: [&'a SchemaNames; 1],
     /// The named schemas the input schemas refer to, and the keys they go under in `$defs`.
     schemas: &'a Schemas,
     keys: NamedKeys,
@@ -142,7 +138,6 @@ impl<'a> Calls<'a> {
         Calls {
             base: &service.base_url,
             schemes,
-            names: [&service.schema_names],
             schemas: &service.schemas,
             keys: NamedKeys::of(&service.schemas),
         }
@@ -400,7 +395,7 @@ fn input_schema(e: &Endpoint, calls: &Calls, levels: Option<(usize, &mut usize)>
     // The store's keys are taken only where one may be published beside the shared parts.
     let refers = crate::values::schemas::has_reference(root.schema);
     let taken = if refers { calls.keys.taken() } else { &[] };
-    let (copies, mut shared) = schemas::share(&[root], SHARING, &calls.names, taken);
+    let (copies, mut shared) = schemas::share(&[root], SHARING, &[], taken);
     let Some(mut schema) = copies.into_iter().next() else {
         unreachable!("`share` copies every root")
     };

@@ -126,7 +126,6 @@ fn lower_on(
         templates: HashMap::new(),
     };
     let mut imported = lx.document(&options.filter);
-    imported.doc.schema_names = std::mem::take(&mut lx.docs.schema_names);
     let (schemas, made) = lx.docs.take_components();
     for (name, at, met) in made {
         for finding in super::operation::findings(met) {
@@ -366,12 +365,6 @@ impl Lx<'_> {
             // Their remembered expansions are freed beside what comes next (20 ms of CPU for
             // GitHub's build), even when the process ends after the command: the targets then
             // reuse that memory instead of adding to the peak.
-            let mut forks = forks;
-            for fork in &mut forks {
-                self.docs
-                    .schema_names
-                    .absorb(std::mem::take(&mut fork.schema_names));
-            }
             crate::parallel::drop_aside(forks);
             let spent = done.iter().map(|(_, _, spent)| *spent).sum::<usize>();
             if spent <= self.docs.expansion_left() && !self.docs.failed_since(&mark) {
@@ -545,7 +538,6 @@ impl Lx<'_> {
                 source: None,
                 check: None,
                 source_bytes: None,
-                schema_names: Default::default(),
                 schemas: Default::default(),
             },
             version: self.version,

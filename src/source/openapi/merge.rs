@@ -31,7 +31,6 @@ pub fn merge(
     let split = overlay.source.as_ref().and_then(|s| s.split.clone());
     let compact = overlay.source.as_ref().and_then(|s| s.compact);
     let source_bytes = imported.doc.source_bytes;
-    let schema_names = std::mem::take(&mut imported.doc.schema_names);
     let schemas = std::mem::take(&mut imported.doc.schemas);
     // Capabilities the service.toml does not name keep their import as it is: the trip through
     // JSON values and back is most of a large import's merge (20 ms of GitHub's build), and the
@@ -116,7 +115,6 @@ pub fn merge(
         });
     }
     doc.source_bytes = source_bytes;
-    doc.schema_names = schema_names;
     // The service.toml's own named schemas replace the imported ones of their names.
     let own = std::mem::take(&mut doc.schemas);
     let mut schema_origins = std::mem::take(&mut imported.schema_origins);

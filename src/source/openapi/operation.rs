@@ -22,7 +22,6 @@ use crate::text::{is_snake_case, plain_text, summary};
 use crate::values::GENERIC_ERRORS;
 use crate::values::param::ParamType;
 use crate::values::path::PathTemplate;
-use crate::values::schema_names;
 use crate::values::schemas::Schemas;
 
 /// An operation whose path and id are settled, in document order: the rest of its import
@@ -882,9 +881,6 @@ impl Lx<'_> {
             self.note(RANDOM_LEFT_OUT, node);
         }
         let shaped = toml_shape(&mut extra);
-        // The input expansion kept its marks (`Expander::shallow`): the named schemas are
-        // recorded as the parameter holds them.
-        schema_names::take_marks(&mut extra, &mut self.docs.schema_names);
         let extra = (shaped && extra.as_object().is_some_and(|m| !m.is_empty())).then_some(extra);
         raw::ParamTable {
             kind: Some(kind.as_str().into()),
@@ -1377,8 +1373,7 @@ fn is_empty_object(schema: &Value) -> bool {
         matches!(
             k.as_str(),
             "type" | "properties" | "additionalProperties" | "required" | "description" | "title"
-        ) || k == schema_names::MARK
-            || k == COMPONENT_MARK
+        ) || k == COMPONENT_MARK
     });
     object.get("type") == Some(&Value::String("object".into()))
         && no_properties

@@ -13,7 +13,6 @@ use super::load;
 use super::naming::{unescape, unescape_into};
 use crate::diag::{Code, Diagnostic};
 use crate::json::Field;
-use crate::values::schema_names::{self, SchemaNames};
 use crate::values::schemas::{Schemas, circular};
 
 /// The responses made so far ([`Documents::responses`]).
@@ -224,8 +223,6 @@ pub struct Documents {
     /// The component schemas response schemas refer to, made once for every view: the model
     /// keeps them by name (`values::schemas`).
     pub(super) components: Arc<Mutex<Components>>,
-    /// The names of the component schemas expanded so far (`values::schema_names`).
-    pub schema_names: SchemaNames,
 }
 
 /// A `$ref`'s target as an `Expander` expanded it, with what the expansion spent and met, so
@@ -242,8 +239,6 @@ struct Expanded {
     targets: Vec<Place>,
     cut: bool,
     foreign_patterns: usize,
-    /// Whether `value` holds a source name's mark (`schema_names::MARK`).
-    marked: bool,
 }
 
 /// An `Expander`'s counters where an expansion starts: what it spent and met is the difference.
@@ -255,7 +250,6 @@ struct Mark {
     budget_cuts: usize,
     cuts: usize,
     foreign_patterns: usize,
-    marks: usize,
 }
 
 /// The longest chain of `$ref`s followed in one place, and the deepest nesting of `$ref`s
@@ -294,7 +288,6 @@ impl Documents {
             remember: true,
             responses: Arc::default(),
             components: Arc::default(),
-            schema_names: SchemaNames::default(),
         }
     }
 
@@ -343,7 +336,6 @@ impl Documents {
             remember: self.remember,
             responses: Arc::clone(&self.responses),
             components: Arc::clone(&self.components),
-            schema_names: SchemaNames::default(),
         }
     }
 
@@ -875,12 +867,6 @@ pub struct Expander<'a> {
     pub misfit_defaults: usize,
     /// Examples left out for looking random.
     pub random_examples: usize,
-    /// Source names marked on the expansion so far (`schema_names::MARK`), taken out and
-    /// recorded when it ends.
-    marks: usize,
-    /// Whether the marks stay in the expansion, for the caller to take out
-    /// (`schema_names::take_marks`) once it has made the schema the model will hold.
-    keep_marks: bool,
     /// Whether a `$ref` to a component schema stays a reference to it, the component made once
     /// into [`Documents::components`] (response schemas), instead of being expanded.
     keep_refs: bool,
@@ -896,8 +882,8 @@ pub struct Expander<'a> {
 /// The member an input expansion adds to a schema the importer reads that is a whole component
 /// (a parameter's, its items', an alternative's, a body's that is not split into fields:
 /// [`Level`]), holding the component's name for
-/// the importer to refer to once it has read it ([`refer_to_components`]); like
-/// `schema_names::MARK`, no source schema holds it, since the expansion drops every `x-` member.
+/// the importer to refer to once it has read it ([`refer_to_components`]). No source schema
+/// holds it: the expansion drops every `x-` member.
 pub const COMPONENT_MARK: &str = "x-wellgen-component";
 
 /// Replaces each schema marked [`COMPONENT_MARK`] with a reference to its component; returns
@@ -978,8 +964,6 @@ impl<'a> Expander<'a> {
             opened_required: Vec::new(),
             misfit_defaults: 0,
             random_examples: 0,
-            marks: 0,
-            keep_marks: false,
             keep_refs: false,
             all_of_member: false,
             pending: Vec::new(),
@@ -1007,7 +991,6 @@ impl<'a> Expander<'a> {
             max_depth: 6,
             nodes_left: 4 * MAX_SCHEMA_NODES,
             keep_docs: true,
-            keep_marks: true,
             level: Some(level),
             ..Self::new(docs)
         }
@@ -1024,10 +1007,6 @@ impl<'a> Expander<'a> {
         self.opened_required.append(&mut done.opened);
         self.misfit_defaults += done.defaults;
         self.random_examples += done.random;
-        // Last: the names go with each schema as the model will hold it.
-        if std::mem::take(&mut self.marks) > 0 && !self.keep_marks {
-            schema_names::take_marks(&mut v, &mut self.docs.schema_names);
-        }
         Ok(v)
     }
 
@@ -1214,12 +1193,11 @@ impl<'a> Expander<'a> {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let input = (self.keep_docs, self.keep_marks, self.max_depth, self.level);
-        (self.keep_docs, self.keep_marks, self.max_depth, self.level) =
-            (false, false, MAX_SCHEMA_DEPTH, None);
+        let input = (self.keep_docs, self.max_depth, self.level);
+        (self.keep_docs, self.max_depth, self.level) = (false, MAX_SCHEMA_DEPTH, None);
         let keep_refs = std::mem::replace(&mut self.keep_refs, true);
         let made = self.make_pending();
-        (self.keep_docs, self.keep_marks, self.max_depth, self.level) = input;
+        (self.keep_docs, self.max_depth, self.level) = input;
         self.keep_refs = keep_refs;
         made
     }
@@ -1290,7 +1268,6 @@ impl<'a> Expander<'a> {
                 self.cuts += 1;
             }
             self.foreign_patterns += memo.foreign_patterns;
-            self.marks += usize::from(memo.marked);
             return Ok(memo.value.clone());
         }
         let (target, ..) = &key;
@@ -1302,7 +1279,6 @@ impl<'a> Expander<'a> {
             budget_cuts: self.budget_cuts,
             cuts: self.cuts,
             foreign_patterns: self.foreign_patterns,
-            marks: self.marks,
         };
         let outer_deepest = std::mem::replace(&mut self.deepest, self.stack.len());
         let start = self.stack.len();
@@ -1314,16 +1290,7 @@ impl<'a> Expander<'a> {
         self.stack.pop();
         let hops = self.deepest - start;
         self.deepest = self.deepest.max(outer_deepest);
-        let mut value = out?;
-        if let Some(name) = self.docs.source_name(target)
-            && let Some(object) = value.as_object_mut()
-            && !object.is_empty()
-        {
-            // First: `Map::remove` moves the last member into the removed one's place, and
-            // the mark must not change what a removal elsewhere leaves where.
-            object.shift_insert(0, schema_names::MARK.into(), Value::String(name));
-            self.marks += 1;
-        }
+        let value = out?;
         if self.docs.remember
             && self.cycles == before.cycles
             && self.budget_cuts == before.budget_cuts
@@ -1339,7 +1306,6 @@ impl<'a> Expander<'a> {
                 targets,
                 cut: self.cuts > before.cuts,
                 foreign_patterns: self.foreign_patterns - before.foreign_patterns,
-                marked: self.marks > before.marks,
             };
             self.docs.expanded.insert(key, Arc::new(memo));
         }
@@ -1570,10 +1536,6 @@ pub fn merge_all_of(schema: &mut Value) {
             continue;
         };
         for (key, value) in member {
-            if key == schema_names::MARK {
-                // The member's name, not the schema it is folded into.
-                continue;
-            }
             match (key.as_str(), object.get_mut(&key), value) {
                 ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
                     for (k, v) in theirs {
@@ -1674,7 +1636,7 @@ mod tests {
     }
 
     #[test]
-    fn expanded_components_are_named_by_their_hash_and_leave_no_mark() {
+    fn an_input_expands_what_a_plain_expansion_does_marking_the_components_it_reads() {
         let mut d = docs(json!({
             "components": {"schemas": {
                 "Pet": {"type": "object", "properties": {"owner": {"$ref": "#/components/schemas/Owner"}},
@@ -1686,28 +1648,14 @@ mod tests {
         }));
         let body = d.root().child("body");
         let pet = Expander::new(&mut d).expand(&body).unwrap();
-        assert!(!pet.to_string().contains(schema_names::MARK), "{pet}");
-        let names = &d.schema_names;
-        assert_eq!(names.get(schema_names::hash(&pet)), Some("Pet"));
-        assert_eq!(
-            names.get(schema_names::hash(&pet["properties"]["owner"])),
-            Some("Owner")
-        );
-        // Base was folded into Pet: its name is not Pet's.
-        assert_eq!(
-            names.get(schema_names::hash(&json!({"required": ["owner"]}))),
-            None
-        );
-        // The input expansion leaves its marks for the importer to take out: the names, and
-        // the component a field that is a whole one refers to once it is read.
+        assert_eq!(pet["required"], json!(["owner"]), "Base folded in: {pet}");
+        // A field that is a whole component is marked with it, to refer to once it is read;
+        // the body, split into fields, is not.
         let mut input = Expander::input(&mut d, Level::Body).expand(&body).unwrap();
-        assert_eq!(input[schema_names::MARK], "Pet");
+        assert!(input.get(COMPONENT_MARK).is_none(), "{input}");
         let owner = input["properties"]["owner"].as_object_mut().unwrap();
         assert_eq!(owner.shift_remove(COMPONENT_MARK), Some(json!("Owner")));
-        let mut names = SchemaNames::default();
-        schema_names::take_marks(&mut input, &mut names);
         assert_eq!(input, pet);
-        assert_eq!(names, d.schema_names);
     }
 
     #[test]
@@ -1730,9 +1678,8 @@ mod tests {
         }));
         let body = d.root().child("body");
         let mut x = Expander::input(&mut d, Level::Body);
-        let mut v = x.expand(&body).unwrap();
+        let v = x.expand(&body).unwrap();
         x.make_components().unwrap();
-        schema_names::take_marks(&mut v, &mut SchemaNames::default());
         let refer =
             |name: &str| json!({"$ref": format!("{}{name}", crate::values::schemas::PREFIX)});
         {

@@ -159,10 +159,9 @@ pub fn extra_keywords(schema: &Value, kind: ParamType) -> Map<String, Value> {
 /// Whether an items schema says more than a scalar type.
 fn structured(items: &Value) -> bool {
     items.as_object().is_some_and(|m| {
-        m.keys().any(|k| {
-            !matches!(k.as_str(), "type" | "description" | "title")
-                && k != crate::values::schema_names::MARK
-        }) || m.field("type").is_some_and(|t| !t.is_string())
+        m.keys()
+            .any(|k| !matches!(k.as_str(), "type" | "description" | "title"))
+            || m.field("type").is_some_and(|t| !t.is_string())
     })
 }
 

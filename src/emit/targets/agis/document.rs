@@ -99,10 +99,8 @@ pub fn document_cut(service: &Service, lowered: &Lowered, levels: Option<usize>)
         };
         endpoints.iter().map(keep).collect()
     });
-    let names = [&service.schema_names];
     let keys = &lowered.named;
-    let (mut schemas, mut shared) =
-        share_schemas(endpoints, outputs.as_deref(), &names, keys.taken());
+    let (mut schemas, mut shared) = share_schemas(endpoints, outputs.as_deref(), &[], keys.taken());
     let named = schemas::publish_named(
         &service.schemas,
         keys,

@@ -535,9 +535,8 @@ fn render_cut(service: &Service, lowered: &Lowered, fit: Fit) -> (Value, usize) 
             }
         }
     }
-    let names = [&service.schema_names];
     let keys = &lowered.named;
-    let mut shared = share_schemas(&mut paths, &held, SHARING, &names, keys.taken());
+    let mut shared = share_schemas(&mut paths, &held, SHARING, &[], keys.taken());
     let named = schemas::publish_named(
         &service.schemas,
         keys,
