@@ -242,7 +242,53 @@ def check(name, spec, schema):
                 largest, largest_path = size, os.path.relpath(os.path.join(dirpath, f), out)
     report(largest <= source_bytes, name, "no file larger than the source",
            f"largest {largest_path} {largest:,} bytes, source {source_bytes:,} bytes")
+
+    # e. Every `$ref` of a JSON document resolves inside it (an MCP tool's inside its own
+    # schema): a reader that resolves references fails on one that does not.
+    refs, dangling = 0, []
+    for dirpath, _, files in os.walk(out):
+        for f in files:
+            if not f.endswith(".json"):
+                continue
+            path = os.path.join(dirpath, f)
+            with open(path) as fh:
+                doc = json.load(fh)
+            tools = doc.get("tools") if isinstance(doc, dict) else None
+            scopes = [t.get(k) for t in tools for k in ("inputSchema", "outputSchema") if t.get(k)] \
+                if isinstance(tools, list) else [doc]
+            for scope in scopes:
+                for ref in references(scope):
+                    refs += 1
+                    if not (ref.startswith("#") and pointer(scope, ref[1:])):
+                        dangling.append(f"{os.path.relpath(path, out)}: {ref}")
+    report(not dangling, name, "every $ref resolves in its document",
+           f"{len(dangling)} of {refs}: {'; '.join(dangling[:3])}" if dangling else f"{refs:,} references")
     return (name, ratio, max(sizes.values()), len(docs) - 1, len(operations), wall)
+
+
+def references(value):
+    """Every `$ref` string in `value`."""
+    if isinstance(value, dict):
+        if isinstance(value.get("$ref"), str):
+            yield value["$ref"]
+        for v in value.values():
+            yield from references(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from references(v)
+
+
+def pointer(doc, path):
+    """Whether the JSON pointer `path` names a value of `doc`."""
+    for part in path.split("/")[1:] if path else []:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(doc, dict) and part in doc:
+            doc = doc[part]
+        elif isinstance(doc, list) and part.isdigit() and int(part) < len(doc):
+            doc = doc[int(part)]
+        else:
+            return False
+    return True
 
 
 def main():

@@ -1472,12 +1472,23 @@ fn fit_examples(schema: &mut Map<String, Value>, done: &mut Rewrites) {
     list.retain(|v| !super::schema::entropy_only(v));
     done.random += before - list.len();
     let random = list.len();
-    list.retain(|v| super::fit::fits(v, schema));
+    // A `$ref` inside an example is a reference the source meant to an Example Object, never a
+    // value: every reader that resolves references would look for it.
+    list.retain(|v| !holds_reference(v) && super::fit::fits(v, schema));
     done.defaults += random - list.len();
     if list.is_empty() {
         schema.shift_remove("examples");
     } else {
         schema.insert("examples".into(), Value::Array(list));
+    }
+}
+
+/// Whether `v` holds an object with a `$ref` member, at any depth.
+fn holds_reference(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.contains_key("$ref") || m.values().any(holds_reference),
+        Value::Array(a) => a.iter().any(holds_reference),
+        _ => false,
     }
 }
 
@@ -1728,6 +1739,7 @@ mod tests {
                 "id": {"type": "string", "example": "1234", "examples": ["a"]},
                 "at": {"type": "string", "examples": {"one": {"value": "x"}}},
                 "n": {"type": "integer", "minimum": 1, "examples": [0, 2, "3"]},
+                "o": {"type": "object", "example": {"$ref": "#/components/examples/O"}},
             }}}},
             "response": {"$ref": "#/components/schemas/Key"},
         }));
@@ -1741,6 +1753,7 @@ mod tests {
         assert_eq!(key["properties"]["id"]["examples"], json!(["a"]));
         assert_eq!(key["properties"]["at"], json!({"type": "string"}));
         assert_eq!(key["properties"]["n"]["examples"], json!([2]));
+        assert_eq!(key["properties"]["o"], json!({"type": "object"}));
         assert!(met[0].2.random_examples, "{met:?}");
         assert!(met[0].2.misfit_defaults, "{met:?}");
     }
