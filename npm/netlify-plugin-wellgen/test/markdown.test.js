@@ -6,21 +6,10 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const markdown = require('../markdown.js');
-
-/** A fresh folder under the system's temporary one, removed when the file's tests end. */
-const made = [];
-function tempDir(prefix) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-test.after(() => {
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = require('./temp.js');
 
 const INDEX_MD = '# Bookshelf\n\n> Books, lists and reviews.\n';
 const PAGE = '<!doctype html>\n<title>A site</title>\n';

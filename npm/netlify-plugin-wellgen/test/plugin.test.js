@@ -5,20 +5,9 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const Module = require('node:module');
-
-/** A fresh folder under the system's temporary one, removed when the file's tests end. */
-const made = [];
-function tempDir(prefix) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-test.after(() => {
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = require('./temp.js');
 
 /** A stand-in for the wellgen binary: prints `stderr`, exits with `status`. */
 function fakeBinary(dir, stderr, status) {
