@@ -7,7 +7,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{build, mcp_validator, schema_errors};
+use crate::common::{build, mcp_validator, read_json, schema_errors};
 use crate::support_agis;
 
 /// How many copies of the shop's paths the generated service has: enough for its schemas to
@@ -49,6 +49,14 @@ fn address() -> Value {
         "properties": properties,
         "required": ["line1", "city", "country"],
     })
+}
+
+/// Builds the OpenAPI document `doc` (written as `shop.json`, indented) into a fresh folder.
+fn build_openapi(doc: &Value) -> tempfile::TempDir {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("shop.json");
+    std::fs::write(&spec, serde_json::to_vec_pretty(doc).unwrap()).unwrap();
+    build(&spec, &[])
 }
 
 /// A generated shop API: `STORES` copies of four customer operations, all on one customer
@@ -182,14 +190,8 @@ fn check_shared(doc: &Value, scope: &Value, defs: &Value, prefix: &str) -> Vec<S
 
 #[test]
 fn repeated_schemas_are_written_once_and_referenced() {
-    let work = tempfile::tempdir().unwrap();
-    let spec = work.path().join("shop.json");
-    std::fs::write(&spec, serde_json::to_vec_pretty(&source()).unwrap()).unwrap();
-    let out = build(&spec, &[]);
-    let read = |p: &str| -> Value {
-        let text = std::fs::read_to_string(out.path().join(p)).unwrap();
-        serde_json::from_str(&text).unwrap()
-    };
+    let out = build_openapi(&source());
+    let read = |p: &str| read_json(&out.path().join(p));
 
     // OpenAPI: `components/schemas`, and a 3.1 reader resolves every operation.
     let text = std::fs::read_to_string(out.path().join("openapi.json")).unwrap();
@@ -298,9 +300,7 @@ fn components_inside_request_fields_keep_their_names() {
     let spec = work.path().join("shop.json");
     std::fs::write(&spec, serde_json::to_vec(&source).unwrap()).unwrap();
     let out = build(&spec, &[]);
-    let read = |p: &str| -> Value {
-        serde_json::from_slice(&std::fs::read(out.path().join(p)).unwrap()).unwrap()
-    };
+    let read = |p: &str| read_json(&out.path().join(p));
     let tools = read(".well-known/mcp/tools.json");
     let create = tools["tools"]
         .as_array()
@@ -388,13 +388,8 @@ fn whole_bodies_and_alternatives_refer_to_their_components() {
             "Pet": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}},
             "Empty": {"type": "object", "additionalProperties": false},
             "Ssl": {"oneOf": [{"type": "string"}, {"type": "number"}]}}}});
-    let work = tempfile::tempdir().unwrap();
-    let path = work.path().join("bodies.json");
-    std::fs::write(&path, serde_json::to_vec(&spec).unwrap()).unwrap();
-    let out = build(&path, &[]);
-    let read = |p: &str| -> Value {
-        serde_json::from_slice(&std::fs::read(out.path().join(p)).unwrap()).unwrap()
-    };
+    let out = build_openapi(&spec);
+    let read = |p: &str| read_json(&out.path().join(p));
     let oas = read("openapi.json");
     let named = oas["components"]["schemas"].as_object().unwrap();
     let names: Vec<&str> = named.keys().map(String::as_str).collect();
@@ -434,10 +429,7 @@ fn small_schemas_stay_inline() {
     small["components"]["schemas"]["Customer"] =
         json!({"type": "object", "properties": {"id": {"type": "string"}}});
     small["paths"] = json!({"/s0/customers": small["paths"]["/s0/customers"].clone()});
-    let work = tempfile::tempdir().unwrap();
-    let spec = work.path().join("shop.json");
-    std::fs::write(&spec, serde_json::to_vec_pretty(&small).unwrap()).unwrap();
-    let out = build(&spec, &[]);
+    let out = build_openapi(&small);
     // The source's own components are referred to by name (by a tool from its own `$defs`);
     // the documents share nothing else.
     for (p, prefix) in [
@@ -1701,9 +1693,7 @@ type = "string"
             + BOOKS_AND_AUTHORS),
     );
     let out = build(&toml, &[]);
-    let read = |p: &str| -> Value {
-        serde_json::from_slice(&std::fs::read(out.path().join(p)).unwrap()).unwrap()
-    };
+    let read = |p: &str| read_json(&out.path().join(p));
     let oas = read("openapi.json");
     let components = oas["components"]["schemas"].as_object().unwrap();
     assert_eq!(components.keys().collect::<Vec<_>>(), ["Book", "Author"]);
@@ -1758,9 +1748,7 @@ enum = ["fiction", "poetry"]
             + BOOKS_AND_AUTHORS),
     );
     let out = build(&toml, &[]);
-    let read = |p: &str| -> Value {
-        serde_json::from_slice(&std::fs::read(out.path().join(p)).unwrap()).unwrap()
-    };
+    let read = |p: &str| read_json(&out.path().join(p));
     let oas = read("openapi.json");
     let body =
         &oas["paths"]["/books"]["post"]["requestBody"]["content"]["application/json"]["schema"];
