@@ -140,17 +140,18 @@ impl Param {
 impl Param {
     /// Completes a JSON Schema rendered from the fields above with what they cannot say: the
     /// imported keywords are added (replacing a rendered one of the same name, e.g. `items`
-    /// with its properties; alternatives of no one type replace the rendered `type`), then
-    /// `null` joins the type and the enum of a nullable parameter. Without either, `schema` is
-    /// left as it was.
-    pub fn extend_schema(&self, schema: &mut Map<String, Value>) {
-        if let Some(extra) = self.schema.as_ref().and_then(Value::as_object) {
-            let alternatives = extra.contains_key("anyOf") || extra.contains_key("oneOf");
-            if alternatives && !extra.contains_key("type") {
+    /// with its properties; alternatives of no one type, its own or those of the named schema
+    /// it refers to in `schemas`, replace the rendered `type`), then `null` joins the type and
+    /// the enum of a nullable parameter. Without either, `schema` is left as it was.
+    pub fn extend_schema(&self, schema: &mut Map<String, Value>, schemas: &Schemas) {
+        if let Some(extra) = self.schema.as_ref().filter(|s| s.is_object()) {
+            let keyword = |k: &str| schemas.keyword(extra, k);
+            let alternatives = keyword("anyOf").is_some() || keyword("oneOf").is_some();
+            if alternatives && keyword("type").is_none() {
                 schema.remove("type");
                 schema.remove("items");
             }
-            for (key, value) in extra {
+            for (key, value) in extra.as_object().into_iter().flatten() {
                 schema.insert(key.clone(), value.clone());
             }
         }
@@ -1187,7 +1188,7 @@ mod tests {
         let mut s = Map::new();
         s.insert("type".into(), "string".into());
         s.insert("enum".into(), serde_json::json!(["metric"]));
-        p.extend_schema(&mut s);
+        p.extend_schema(&mut s, &Schemas::default());
         assert_eq!(
             Value::Object(s),
             serde_json::json!({"type": ["string", "null"], "enum": ["metric", null], "format": "unit"})
@@ -1197,10 +1198,25 @@ mod tests {
         p.schema = Some(serde_json::json!({"anyOf": [{"type": "string"}, {}]}));
         let mut s = Map::new();
         s.insert("type".into(), "string".into());
-        p.extend_schema(&mut s);
+        p.extend_schema(&mut s, &Schemas::default());
         assert_eq!(
             Value::Object(s),
             serde_json::json!({"anyOf": [{"type": "string"}, {}]})
+        );
+        // So do those of a named schema the parameter refers to.
+        let store = Schemas::new([(
+            "Ssl".to_string(),
+            std::sync::Arc::new(
+                serde_json::json!({"oneOf": [{"type": "string"}, {"type": "number"}]}),
+            ),
+        )]);
+        p.schema = Some(serde_json::json!({"$ref": "#/schemas/Ssl"}));
+        let mut s = Map::new();
+        s.insert("type".into(), "string".into());
+        p.extend_schema(&mut s, &store);
+        assert_eq!(
+            Value::Object(s),
+            serde_json::json!({"$ref": "#/schemas/Ssl"})
         );
     }
 

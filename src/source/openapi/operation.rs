@@ -746,20 +746,14 @@ impl Lx<'_> {
         node: &Node,
     ) -> raw::ParamTable {
         // A parameter that is a whole component refers to it: its facts are read here, the
-        // rest of its schema is the component's. One of alternatives with no type beside them
-        // refers from a lone alternative, so that no type is rendered beside it to narrow them
-        // (`Param::extend_schema`).
+        // rest of its schema is the component's (alternatives of no one type there replace the
+        // rendered type: `Param::extend_schema`).
         let alternatives = ["anyOf", "oneOf"]
             .into_iter()
             .find(|k| schema.get(*k).is_some());
-        let alternatives_only = alternatives.is_some() && schema.get("type").is_none();
-        let mut component = schema.get(COMPONENT_MARK).map(|name| {
-            let mark = Value::Object(Map::from_iter([(COMPONENT_MARK.into(), name.clone())]));
-            match alternatives_only {
-                true => Value::Object(Map::from_iter([("anyOf".into(), Value::Array(vec![mark]))])),
-                false => mark,
-            }
-        });
+        let mut component = schema
+            .get(COMPONENT_MARK)
+            .map(|name| Value::Object(Map::from_iter([(COMPONENT_MARK.into(), name.clone())])));
         let whole = component.is_some();
         let (folded, nullable) = fold_null(schema);
         // A component or `null` (read as the component, nullable) keeps its alternatives, the

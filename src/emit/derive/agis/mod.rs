@@ -10,6 +10,7 @@ pub mod rules;
 pub mod tools;
 pub mod verbs;
 
+use crate::values::schemas::Schemas;
 use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
@@ -242,7 +243,7 @@ fn endpoint<'a>(
         confidence,
         impact,
         idempotent,
-        input: input_schema(&c.params),
+        input: input_schema(&c.params, &service.schemas),
         output,
         errors,
         derived,
@@ -325,7 +326,7 @@ fn singular(word: &str) -> String {
 }
 
 /// The parameters as a JSON Schema object with an explicit `required` array (§7).
-pub fn input_schema(params: &[Param]) -> Value {
+pub fn input_schema(params: &[Param], schemas: &Schemas) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for p in params {
@@ -355,7 +356,7 @@ pub fn input_schema(params: &[Param]) -> Value {
         if let Some(e) = &p.example {
             prop.insert("examples".into(), json!([e]));
         }
-        p.extend_schema(&mut prop);
+        p.extend_schema(&mut prop, schemas);
         properties.insert(p.name.clone(), prop.into());
         if p.required {
             required.push(Value::from(p.name.clone()));

@@ -964,7 +964,7 @@ fn operation<'a>(
     let params: Vec<Value> = o
         .parameters
         .iter()
-        .map(|(p, location)| parameter(p, location))
+        .map(|(p, location)| parameter(p, location, &service.schemas))
         .collect();
     if !params.is_empty() {
         op.insert("parameters".into(), Value::Array(params));
@@ -997,7 +997,7 @@ fn operation<'a>(
 /// Header names OpenAPI says are ignored as parameters: they are described elsewhere.
 const RESERVED_HEADERS: [&str; 3] = ["accept", "content-type", "authorization"];
 
-fn parameter(p: &Param, location: &str) -> Value {
+fn parameter(p: &Param, location: &str, schemas: &Schemas) -> Value {
     let mut v = Map::new();
     // The name the request carries (`wire_name`), as OpenAPI describes the request.
     v.insert("name".into(), json!(p.wire()));
@@ -1010,7 +1010,7 @@ fn parameter(p: &Param, location: &str) -> Value {
         "required".into(),
         json!(p.required || p.location == ParamIn::Path),
     );
-    v.insert("schema".into(), param_schema(p));
+    v.insert("schema".into(), param_schema(p, schemas));
     if let Some(e) = &p.example {
         v.insert("example".into(), e.clone());
     }
@@ -1018,7 +1018,7 @@ fn parameter(p: &Param, location: &str) -> Value {
 }
 
 /// The JSON Schema of one parameter's value.
-pub fn param_schema(p: &Param) -> Value {
+pub fn param_schema(p: &Param, schemas: &Schemas) -> Value {
     let mut s = Map::new();
     s.insert("type".into(), json!(p.kind.as_str()));
     if let Some(items) = p.items {
@@ -1041,7 +1041,7 @@ pub fn param_schema(p: &Param) -> Value {
     if let Some(pattern) = &p.pattern {
         s.insert("pattern".into(), json!(pattern));
     }
-    p.extend_schema(&mut s);
+    p.extend_schema(&mut s, schemas);
     // Inside a request body, the description and example have nowhere else to go.
     if p.location == ParamIn::Body {
         if let Some(d) = &p.description {
@@ -1103,13 +1103,13 @@ fn request_body(c: &Capability, schemas: &Schemas) -> Option<Value> {
             Value::Object(mut m) => m.remove(&p.name),
             _ => None,
         });
-        return Some(request(c, param_schema(p), example, p.required));
+        return Some(request(c, param_schema(p, schemas), example, p.required));
     }
     let mut schema = Map::new();
     schema.insert("type".into(), json!("object"));
     let props: Map<String, Value> = body
         .iter()
-        .map(|p| (p.wire().to_string(), param_schema(p)))
+        .map(|p| (p.wire().to_string(), param_schema(p, schemas)))
         .collect();
     schema.insert("properties".into(), Value::Object(props));
     let required: Vec<&str> = body
