@@ -1630,6 +1630,17 @@ impl Cx<'_> {
             } else {
                 Access::Public
             });
+            let body_required = c.body_required.unwrap_or(false);
+            if body_required && !params.iter().any(|p| p.location == ParamIn::Body) {
+                self.push(
+                    Diagnostic::new(
+                        Code::InvalidValue,
+                        "`body_required` asks for a request body, and this capability has no body field",
+                    )
+                    .at(f("body_required"))
+                    .help("give it a parameter `in = \"body\"` (the default on POST, PUT and PATCH), or leave `body_required` out"),
+                );
+            }
             let confirm = c.confirm.unwrap_or(
                 semantic.impact == Some(Impact::Irreversible) || method == Method::Delete,
             );
@@ -1649,6 +1660,7 @@ impl Cx<'_> {
                 deprecated: c.deprecated.unwrap_or(false),
                 rate_limit,
                 content_type: c.content_type,
+                body_required,
                 confirm,
                 tags: c.tags.unwrap_or_default(),
                 example,

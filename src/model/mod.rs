@@ -832,6 +832,9 @@ pub struct Capability {
     pub deprecated: bool,
     pub rate_limit: Option<RateLimit>,
     pub content_type: Option<String>,
+    /// The request carries a body even when it gives none of its fields (OpenAPI's
+    /// `requestBody.required` with every field optional): an example call sends `{}`.
+    pub body_required: bool,
     /// An agent should ask a human before calling it.
     pub confirm: bool,
     pub tags: Vec<String>,

@@ -541,6 +541,9 @@ pub struct CapabilityTable {
     pub rate_limit: Option<String>,
     /// Media type of the request body.
     pub content_type: Option<String>,
+    /// The request carries a body even when it gives none of the body's fields: an agent then
+    /// sends an empty one (`{}`). Default false; a required body field implies it.
+    pub body_required: Option<bool>,
     /// Whether an agent must ask the user first; default true for DELETE or irreversible impact.
     pub confirm: Option<bool>,
     /// OpenAPI tags.

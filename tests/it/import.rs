@@ -290,6 +290,117 @@ fn a_description_derived_from_the_title_is_plain_text() {
     assert_eq!(description, Some("API for tick API"));
 }
 
+/// A random-looking example in a component is reported once, at the component, however many
+/// fields (or their items) are that component. A body that is a component split into fields
+/// reads them as its own, and is reported too.
+#[test]
+fn a_random_example_in_a_component_is_warned_about_once() {
+    let spec = r##"{"openapi": "3.0.3", "info": {"title": "Sessions", "version": "1"},
+        "servers": [{"url": "https://example.com"}],
+        "components": {"schemas": {"Session": {"type": "object", "properties": {
+          "token": {"type": "string", "example": "hBT5WZEj8ZoOv6TYJsfWq7MxTEQopZO5c4ZQ2kCm0Hk="}}}}},
+        "paths": {"/sessions": {
+          "post": {"operationId": "make_session", "requestBody": {"content": {"application/json":
+            {"schema": {"type": "object", "properties": {"session": {"$ref": "#/components/schemas/Session"}}}}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json":
+              {"schema": {"$ref": "#/components/schemas/Session"}}}}}},
+          "put": {"operationId": "put_session", "requestBody": {"content": {"application/json":
+            {"schema": {"type": "object", "properties": {"sessions": {"type": "array",
+              "items": {"$ref": "#/components/schemas/Session"}}}}}}},
+            "responses": {"200": {"description": "ok"}}}}}}"##;
+    let mut diags = Diagnostics::default();
+    let imported = openapi::import_text(None, spec, &Options::default(), &mut diags);
+    let doc = imported.unwrap_or_else(|| panic!("{diags:?}")).doc;
+    let random: Vec<String> = diags
+        .iter()
+        .filter(|d| d.message.contains("look like random tokens"))
+        .map(|d| format!("{d:?}"))
+        .collect();
+    assert_eq!(random.len(), 1, "{random:#?}");
+    assert!(
+        random[0].contains("#/components/schemas/Session"),
+        "{random:#?}"
+    );
+    let session = serde_json::to_string(&doc.schemas).unwrap();
+    assert!(
+        session.contains("token") && !session.contains("hBT5"),
+        "{session}"
+    );
+}
+
+/// A required body none of whose fields is required must still be sent: the import keeps
+/// `body_required`, OpenAPI says `required: true`, and the example calls send `{}`.
+#[test]
+fn a_required_body_of_optional_fields_is_still_sent() {
+    let oas3 = r#"{"openapi": "3.0.3", "info": {"title": "Vaults", "version": "1"},
+        "servers": [{"url": "https://example.com"}],
+        "paths": {"/vaults/{id}": {
+          "patch": {"operationId": "update_vault", "requestBody": {"required": true, "content":
+            {"application/json": {"schema": {"type": "object", "properties": {"tags": {"type": "string"}}}}}},
+            "responses": {"200": {"description": "ok"}}},
+          "put": {"operationId": "replace_vault", "requestBody": {"content":
+            {"application/json": {"schema": {"type": "object", "properties": {"tags": {"type": "string"}}}}}},
+            "responses": {"200": {"description": "ok"}}},
+          "post": {"operationId": "tag_vault", "requestBody": {"required": true, "content":
+            {"application/json": {"schema": {"type": "object", "required": ["tags"], "properties": {"tags": {"type": "string"}}}}}},
+            "responses": {"200": {"description": "ok"}}}},
+          "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}]}}"#;
+    let swagger2 = r#"{"swagger": "2.0", "info": {"title": "Vaults", "version": "1"},
+        "host": "example.com", "schemes": ["https"],
+        "paths": {"/vaults/{id}": {
+          "patch": {"operationId": "update_vault", "parameters": [{"name": "body", "in": "body", "required": true,
+            "schema": {"type": "object", "properties": {"tags": {"type": "string"}}}}],
+            "responses": {"200": {"description": "ok"}}},
+          "put": {"operationId": "replace_vault", "parameters": [{"name": "body", "in": "body",
+            "schema": {"type": "object", "properties": {"tags": {"type": "string"}}}}],
+            "responses": {"200": {"description": "ok"}}},
+          "post": {"operationId": "tag_vault", "parameters": [{"name": "body", "in": "body", "required": true,
+            "schema": {"type": "object", "required": ["tags"], "properties": {"tags": {"type": "string"}}}}],
+            "responses": {"200": {"description": "ok"}}}},
+          "parameters": [{"name": "id", "in": "path", "required": true, "type": "string"}]}}"#;
+    for spec in [oas3, swagger2] {
+        let mut diags = Diagnostics::default();
+        let imported = openapi::import_text(None, spec, &Options::default(), &mut diags);
+        let doc = imported.unwrap_or_else(|| panic!("{diags:?}")).doc;
+        // Only where it says more than the fields do.
+        assert_eq!(cap(&doc, "update_vault").body_required, Some(true));
+        assert_eq!(cap(&doc, "replace_vault").body_required, None);
+        assert_eq!(cap(&doc, "tag_vault").body_required, None);
+
+        let service = wellgen::model::lower(doc, &mut diags).unwrap();
+        let built = |target: Target| {
+            let mut diags = Diagnostics::default();
+            let artifacts = target.emit(&service, &mut diags);
+            assert!(!diags.has_errors(), "{:#?}", errors(&diags));
+            artifacts
+        };
+        let openapi = built(Target::OpenApi);
+        let openapi: Value = serde_json::from_slice(&openapi[0].body).unwrap();
+        let path = &openapi["paths"]["/vaults/{id}"];
+        assert_eq!(path["patch"]["requestBody"]["required"], true);
+        assert_eq!(path["put"]["requestBody"]["required"], false);
+        assert_eq!(path["post"]["requestBody"]["required"], true);
+
+        let skills = built(Target::AgentSkills);
+        let skill = skills
+            .iter()
+            .find(|a| a.path.ends_with("/SKILL.md"))
+            .expect("a SKILL.md");
+        let text = std::str::from_utf8(&skill.body).unwrap();
+        let call = |method: &str| {
+            let start = text.find(&format!("\n{method} https://")).unwrap();
+            text[start..].split("```").next().unwrap().to_string()
+        };
+        assert!(
+            call("PATCH").trim_end().ends_with("\n\n{}"),
+            "{}",
+            call("PATCH")
+        );
+        assert!(!call("PUT").contains("Content-Type"), "{}", call("PUT"));
+        assert!(call("POST").contains(r#"{"tags":"#), "{}", call("POST"));
+    }
+}
+
 #[test]
 fn openapi_31_reads_type_lists_examples_and_bearer_tokens() {
     let (imported, _) = import("import-openapi31/openapi.yaml");

@@ -118,7 +118,7 @@ impl Lx<'_> {
             .map(|t| t.params().map(str::to_string).collect())
             .unwrap_or_default();
         let mut params: IndexMap<String, raw::ParamValue> = IndexMap::new();
-        let mut content_type = None;
+        let mut body = RequestBody::default();
         // `?city={city}` names a query parameter whose value the caller gives, not a constant.
         let (variables, constants): (Vec<_>, Vec<_>) = constants
             .iter()
@@ -130,18 +130,22 @@ impl Lx<'_> {
             (renamed, &variables),
             path,
             &mut params,
-            &mut content_type,
+            &mut body,
         )?;
         constant_params(&mut params, &constants);
         variable_params(&mut params, &variables);
         if self.version != Version::Swagger2 {
-            self.request_body(op, &mut params, &mut content_type)?;
+            self.request_body(op, &mut params, &mut body)?;
         }
         let (returns, output_schema) = self.response(op)?;
         let (access, scopes) = self.access(op, chosen);
         let errors = self.errors(op, path)?;
         let semantic = self.semantic(op);
         let tags = string_list(op.get("tags"));
+        // A body field named like another parameter is left out, and can take the last one.
+        let body_field = params.values().any(
+            |p| matches!(p, raw::ParamValue::Table(t) if t.location.as_deref() == Some("body")),
+        );
         Ok(raw::CapabilityTable {
             id: Some(id.clone()),
             description: Some(description),
@@ -153,7 +157,8 @@ impl Lx<'_> {
             returns,
             deprecated: (op.get("deprecated") == Some(&Value::Bool(true))).then_some(true),
             rate_limit: None,
-            content_type,
+            content_type: body.content_type,
+            body_required: (body.required && body_field).then_some(true),
             confirm: None,
             tags: (!tags.is_empty()).then_some(tags),
             params,
@@ -423,7 +428,7 @@ impl Lx<'_> {
         (renamed, variables): (&Pairs, &Pairs),
         path: &str,
         params: &mut IndexMap<String, raw::ParamValue>,
-        content_type: &mut Option<String>,
+        body: &mut RequestBody,
     ) -> Result<(), Diagnostic> {
         // Operation parameters override path-item ones with the same name and location.
         let mut list: Vec<Node> = Vec::new();
@@ -464,7 +469,8 @@ impl Lx<'_> {
                         .get("description")
                         .and_then(Value::as_str)
                         .map(str::to_string);
-                    self.body_schema(&schema, required, description, params)?;
+                    body.required |=
+                        self.body_schema(&schema, required, description, params)? == Some(true);
                     // A Swagger 2.0 body is sent as the operation's `consumes` (else the
                     // document's) says: JSON when it lists JSON, else its first media type.
                     let consumes = match string_list(op.get("consumes")) {
@@ -474,7 +480,7 @@ impl Lx<'_> {
                     if !consumes.iter().any(|c| c.contains("json"))
                         && let Some(first) = consumes.into_iter().next()
                     {
-                        *content_type = Some(first);
+                        body.content_type = Some(first);
                     }
                     continue;
                 }
@@ -563,7 +569,7 @@ impl Lx<'_> {
                 .into_iter()
                 .chain(string_list(self.docs.root().get("consumes")))
                 .find(|c| c.contains("form"));
-            *content_type =
+            body.content_type =
                 Some(consumes.unwrap_or_else(|| "application/x-www-form-urlencoded".into()));
         }
         Ok(())
@@ -631,7 +637,7 @@ impl Lx<'_> {
         &mut self,
         op: &Node,
         params: &mut IndexMap<String, raw::ParamValue>,
-        content_type: &mut Option<String>,
+        facts: &mut RequestBody,
     ) -> Result<(), Diagnostic> {
         if op.get("requestBody").is_none() {
             return Ok(());
@@ -643,8 +649,9 @@ impl Lx<'_> {
         let required = body.get("required") == Some(&Value::Bool(true));
         let description = body.str("description").map(str::to_string);
         let fields = self.body_schema(&node.child("schema"), required, description, params)?;
-        if fields && media != "application/json" {
-            *content_type = Some(media);
+        facts.required |= fields == Some(true);
+        if fields.is_some() && media != "application/json" {
+            facts.content_type = Some(media);
         }
         Ok(())
     }
@@ -652,21 +659,22 @@ impl Lx<'_> {
     /// A request body's schema: the top-level properties become `in = "body"` parameters;
     /// any other shape becomes one `body` parameter that describes it. An object schema with
     /// no properties and no others allowed (Stripe declares one on every GET) is no body.
-    /// Returns whether the body gave any parameter.
+    /// Returns `None` when the body gave no parameter, else whether it must be sent even with
+    /// none of its fields: it is required, and split into fields none of which is.
     fn body_schema(
         &mut self,
         schema: &Node,
         required: bool,
         description: Option<String>,
         params: &mut IndexMap<String, raw::ParamValue>,
-    ) -> Result<bool, Diagnostic> {
+    ) -> Result<Option<bool>, Diagnostic> {
         if schema.value().is_null() {
-            return Ok(false);
+            return Ok(None);
         }
         let expanded = self.expand_input(schema, Level::Body)?;
         if is_empty_object(&expanded) {
             self.note(EMPTY_BODY, schema);
-            return Ok(false);
+            return Ok(None);
         }
         if let Some(props) = expanded.get("properties").and_then(Value::as_object)
             && !props.is_empty()
@@ -677,7 +685,8 @@ impl Lx<'_> {
                 let table = self.param_table(prop, req, None, "body", None, schema);
                 self.insert_param(params, name.clone(), table, schema);
             }
-            return Ok(true);
+            let no_field_required = !props.keys().any(|n| required_names.contains(n));
+            return Ok(Some(required && no_field_required));
         }
         let variants = expanded
             .get("oneOf")
@@ -697,7 +706,7 @@ impl Lx<'_> {
             });
         }
         self.insert_param(params, "body".into(), table, schema);
-        Ok(true)
+        Ok(Some(false))
     }
 
     /// A parameter's or request body's schema, expanded for its parameters; the components
@@ -1140,6 +1149,15 @@ impl Lx<'_> {
             || semantic.impact.is_some();
         any.then_some(semantic)
     }
+}
+
+/// What an operation's request body says besides its fields.
+#[derive(Default)]
+struct RequestBody {
+    /// Its media type, when not JSON.
+    content_type: Option<String>,
+    /// Sent even when it gives none of its fields.
+    required: bool,
 }
 
 /// A path key made a template: the path, the parameter renames (`from`, `to`) its parameters

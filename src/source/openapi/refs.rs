@@ -1374,6 +1374,14 @@ fn rewrite(schema: &mut Value, done: &mut Rewrites, open_required: bool) {
     let Some(object) = schema.as_object_mut() else {
         return;
     };
+    // A whole component an input expanded for its facts is rewritten alike, but what is met
+    // there is the component's to report, once, where the import makes it: not at each input.
+    // The mark is its first member.
+    let mut its_own = Rewrites::default();
+    let done = match object.keys().next() {
+        Some(k) if k == COMPONENT_MARK => &mut its_own,
+        _ => done,
+    };
     // One pass over the members notes what the rewrites below need: most schemas need none,
     // and looking each keyword up (a hash of it) cost more than the walk.
     let (mut file_type, mut listed, mut names, mut default) = (false, false, false, false);

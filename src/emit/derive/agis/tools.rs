@@ -148,6 +148,7 @@ mod tests {
             deprecated: false,
             rate_limit: None,
             content_type: None,
+            body_required: false,
             confirm: false,
             tags: vec![],
             example: None,

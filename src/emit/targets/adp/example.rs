@@ -106,7 +106,7 @@ pub fn request(
     }
     let body = match given {
         Some(raw) if !raw.is_object() => Some(raw.clone()),
-        _ => (!body.is_empty()).then_some(Value::Object(body)),
+        _ => (!body.is_empty() || c.body_required).then_some(Value::Object(body)),
     };
     if body.is_some() {
         let content_type = c.content_type.as_deref().unwrap_or("application/json");

@@ -104,6 +104,7 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
                 .filter(|(_, (p, _))| p.location == ParamIn::Body)
                 .collect();
             match fields.as_slice() {
+                [] if c.body_required => Some(Value::Object(serde_json::Map::new())),
                 [] => None,
                 [(_, (p, v))] if whole.is_some_and(|w| c.params[w].name == p.name) => {
                     Some(v.clone())

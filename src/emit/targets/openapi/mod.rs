@@ -1121,7 +1121,12 @@ fn request_body(c: &Capability, schemas: &Schemas) -> Option<Value> {
     if any_required {
         schema.insert("required".into(), json!(required));
     }
-    Some(request(c, Value::Object(schema), example, any_required))
+    Some(request(
+        c,
+        Value::Object(schema),
+        example,
+        any_required || c.body_required,
+    ))
 }
 
 /// A `requestBody` of one media type. Moved in, not through `json!`, which would serialise a
