@@ -44,6 +44,17 @@ class Notation(unittest.TestCase):
         q = notation.parse("array, required, items string pdf|docx")
         self.assertEqual(value_for(q.schema), ["pdf"])
 
+    def test_nested_formats(self):
+        p = notation.parse('object, required, fields {tenantId: string format uuid, at: string format "a b" x|y, '
+                           'ids: array items string format email}')
+        props = p.schema["properties"]
+        self.assertEqual(props["tenantId"], {"type": "string", "format": "uuid"})
+        self.assertEqual(props["at"], {"type": "string", "format": "a b", "enum": ["x", "y"]})
+        self.assertEqual(props["ids"]["items"]["format"], "email")
+        value = value_for(p.schema)
+        self.assertRegex(value["tenantId"], r"^[0-9a-f]{8}-[0-9a-f]{4}-")
+        self.assertIn("@", value["ids"][0])
+
     def test_body_and_bounds(self):
         p = notation.parse("integer, required, body, min 5, max 9")
         self.assertTrue(p.whole_body)

@@ -215,6 +215,9 @@ pub struct Shape {
     pub items: Option<Box<Shape>>,
     /// An object's required fields, in order.
     pub fields: Vec<(String, Shape)>,
+    /// A scalar's JSON Schema format, where it narrows the values a call may send (`uuid`,
+    /// `date-time`; not a number's width, which any small value meets).
+    pub format: Option<String>,
     /// A scalar's allowed values (`enum`, or `const` as one), as written.
     pub values: Vec<String>,
 }
@@ -225,6 +228,7 @@ impl Shape {
             kind,
             items: None,
             fields: Vec::new(),
+            format: None,
             values: Vec::new(),
         }
     }
@@ -246,7 +250,14 @@ impl Shape {
                     .map(Box::new);
             }
             ParamType::Object => shape.fields = required_fields(schema, depth - 1, schemas),
-            _ => shape.values = schema_values(schema, schemas),
+            _ => {
+                shape.format = schemas
+                    .keyword(schema, "format")
+                    .and_then(Value::as_str)
+                    .filter(|f| !matches!(*f, "int32" | "int64" | "float" | "double"))
+                    .map(str::to_string);
+                shape.values = schema_values(schema, schemas);
+            }
         }
         Some(shape)
     }
@@ -261,6 +272,10 @@ impl Shape {
             out.push(' ');
             write_fields(&self.fields, out);
         }
+        if let Some(format) = &self.format {
+            out.push_str(" format ");
+            out.push_str(&quoted_word(format));
+        }
         match &self.values[..] {
             [] => {}
             [one] => {
@@ -268,12 +283,17 @@ impl Shape {
                 out.push_str(&quoted(one));
             }
             many => {
-                // A first value that opens like `const v` is quoted, to read back as a value.
+                // A value that opens like `const v` or `format f` is quoted, to read back as
+                // a value.
                 let values: Vec<String> = many
                     .iter()
-                    .map(|v| match v.starts_with("const ") && !needs_quotes(v) {
-                        true => serde_json::to_string(v).unwrap_or_default(),
-                        false => quoted(v),
+                    .map(|v| {
+                        match (v.starts_with("const ") || v.starts_with("format "))
+                            && !needs_quotes(v)
+                        {
+                            true => serde_json::to_string(v).unwrap_or_default(),
+                            false => quoted(v),
+                        }
                     })
                     .collect();
                 out.push(' ');
@@ -303,6 +323,15 @@ impl Shape {
             }
             ParamType::Object => shape.fields = parse_fields(rest)?,
             _ => {
+                let mut rest = rest;
+                if let Some(after) = rest.strip_prefix("format ") {
+                    let word = split_top(after.trim_start(), ' ')[0];
+                    shape.format = Some(unquote(word));
+                    rest = after.trim_start()[word.len()..].trim();
+                    if rest.is_empty() {
+                        return Ok(shape);
+                    }
+                }
                 shape.values = match rest.strip_prefix("const ") {
                     Some(one) => vec![unquote(one)],
                     None => match split_top(rest, '|') {
@@ -801,6 +830,15 @@ fn needs_quotes(v: &str) -> bool {
 }
 
 /// A value of the notation, quoted where it must be.
+/// A value that ends at the next space (a shape's format): quoted when it holds one too.
+fn quoted_word(v: &str) -> String {
+    if needs_quotes(v) || v.contains(char::is_whitespace) {
+        serde_json::to_string(v).unwrap_or_default()
+    } else {
+        v.to_string()
+    }
+}
+
 fn quoted(v: &str) -> String {
     if needs_quotes(v) {
         serde_json::to_string(v).unwrap_or_default()
@@ -972,6 +1010,9 @@ impl Shape {
             let names: Vec<Value> = self.fields.iter().map(|(n, _)| n.as_str().into()).collect();
             s.insert("required".into(), Value::Array(names));
         }
+        if let Some(format) = &self.format {
+            s.insert("format".into(), format.as_str().into());
+        }
         if !self.values.is_empty() {
             let values = self
                 .values
@@ -984,7 +1025,10 @@ impl Shape {
 
     /// Whether it says more than a type.
     pub fn is_structured(&self) -> bool {
-        self.items.is_some() || !self.fields.is_empty() || !self.values.is_empty()
+        self.items.is_some()
+            || !self.fields.is_empty()
+            || self.format.is_some()
+            || !self.values.is_empty()
     }
 }
 
@@ -1115,6 +1159,30 @@ mod tests {
             p.notation(ParamIn::Body, false, &store),
             "object, required, fields {x: string}"
         );
+    }
+
+    /// A nested field's format is said where it narrows the values (a UUID), not where it only
+    /// sizes a number, and reads back.
+    #[test]
+    fn nested_fields_say_their_formats() {
+        let mut p = Param::plain("owner", ParamType::Object, true, ParamIn::Body);
+        p.schema = Some(
+            serde_json::json!({"type": "object", "required": ["id", "n", "at"],
+            "properties": {
+                "id": {"type": "string", "format": "uuid"},
+                "n": {"type": "integer", "format": "int64"},
+                "at": {"type": "string", "format": "date time", "enum": ["a", "format b"]},
+            }}),
+        );
+        let text = p.notation(ParamIn::Body, false, &Schemas::default());
+        assert_eq!(
+            text,
+            r#"object, required, fields {id: string format uuid, n: integer, at: string format "date time" a|"format b"}"#
+        );
+        let back = parse_compact(&text).unwrap();
+        assert_eq!(back.fields[0].1.format.as_deref(), Some("uuid"));
+        assert_eq!(back.fields[2].1.format.as_deref(), Some("date time"));
+        assert_eq!(back.fields[2].1.values, ["a", "format b"]);
     }
 
     #[test]
@@ -1314,13 +1382,19 @@ mod round_trip {
     /// A shape as the notation can say it: items on arrays, fields on objects, allowed values
     /// on scalars, two levels.
     fn shape() -> impl Strategy<Value = Shape> {
-        let leaf = (kind(), prop::collection::vec(text(), 0..4)).prop_map(|(kind, values)| {
-            let scalar = !matches!(kind, ParamType::Array | ParamType::Object);
-            Shape {
-                values: if scalar { values } else { Vec::new() },
-                ..Shape::of(kind)
-            }
-        });
+        let leaf = (
+            kind(),
+            prop::option::of(text()),
+            prop::collection::vec(text(), 0..4),
+        )
+            .prop_map(|(kind, format, values)| {
+                let scalar = !matches!(kind, ParamType::Array | ParamType::Object);
+                Shape {
+                    format: format.filter(|_| scalar),
+                    values: if scalar { values } else { Vec::new() },
+                    ..Shape::of(kind)
+                }
+            });
         leaf.prop_recursive(2, 8, 3, |inner| {
             prop_oneof![
                 inner.clone().prop_map(|i| Shape {
