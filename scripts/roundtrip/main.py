@@ -1,6 +1,6 @@
 """The agent round trip: builds each OpenAPI file with wellgen, mocks the API with Prism from
-the same file, and has two agents call every capability and tool from the built documents
-alone (ai_agent.py, mcp_agent.py); prints per spec and overall how many calls Prism accepted,
+the same file, and has three agents call every capability and tool from the built documents
+alone (ai_agent.py, mcp_agent.py, skills_agent.py); prints per spec and overall how many calls Prism accepted,
 and why it rejected the rest. Run by scripts/check-roundtrip, which says how to use it.
 """
 import argparse
@@ -21,9 +21,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import ai_agent  # noqa: E402
 import mcp_agent  # noqa: E402
+import skills_agent  # noqa: E402
 import prism as harness  # noqa: E402
 
-AGENTS = ("ai", "mcp")
+AGENTS = ("ai", "mcp", "skills")
 
 
 def main():
@@ -56,7 +57,7 @@ def main():
     else:
         report(results, summary, args.verbose)
     failed = []
-    for agent, floor in (("ai", args.min_ai), ("mcp", args.min_mcp)):
+    for agent, floor in (("ai", args.min_ai), ("mcp", args.min_mcp), ("skills", args.min_skills)):
         pct = summary["agents"][agent]["percent"]
         if floor is not None and pct < floor:
             failed.append(f"{agent} agent {pct:.1f}% is below the floor {floor}%")
@@ -82,6 +83,7 @@ def arguments():
     p.add_argument("--verbose", "-v", action="store_true", help="every rejected call with Prism's message")
     p.add_argument("--min-ai", type=float, help="fail below this acceptance % of the ai agent")
     p.add_argument("--min-mcp", type=float, help="fail below this acceptance % of the MCP agent")
+    p.add_argument("--min-skills", type=float, help="fail below this acceptance % of the Agent Skills agent")
     p.add_argument("--every-spec-runs", action="store_true",
                    help="fail when a selected spec is not run (refused by wellgen, Prism not starting)")
     p.add_argument("--jobs", "-j", type=int, default=2, help="specs at a time (one Prism each)")
@@ -138,7 +140,7 @@ def run_one(spec, args, work):
     if origin is None:
         result.update(status="no-host", reason="the spec names no host the harness can map")
         return result
-    calls = ai_agent.calls(out, origin + "/.well-known/ai") + mcp_agent.calls(out)
+    calls = ai_agent.calls(out, origin + "/.well-known/ai") + mcp_agent.calls(out) + skills_agent.calls(out, origin)
     port = free_port()
     server = harness.Prism(args.prism, spec, port, os.path.join(work, f"{abs(hash(spec))}.log"), args.startup)
     try:

@@ -16,7 +16,7 @@ BASIC_USER, BASIC_PASSWORD = "rt-user", "rt-password"
 
 class Call:
     def __init__(self, agent, name, method, url):
-        self.agent = agent  # "ai" or "mcp"
+        self.agent = agent  # "ai", "mcp" or "skills"
         self.name = name  # capability id or tool name
         self.method = method.upper()
         self.url = url  # absolute, placeholders filled, no query

@@ -1,5 +1,5 @@
-"""The agents' own tests, on hand-written documents in the conventions of docs/targets/ai.md and
-the MCP binding (no wellgen, no Prism): `python3 -m unittest discover -s scripts/roundtrip`."""
+"""The agents' own tests, on hand-written documents in the conventions of docs/targets/ai.md, the
+MCP binding and docs/targets/agent-skills.md (no wellgen, no Prism): `python3 -m unittest discover -s scripts/roundtrip`."""
 import base64
 import json
 import os
@@ -11,6 +11,7 @@ import unittest
 import ai_agent
 import mcp_agent
 import notation
+import skills_agent
 from prism import absent_optional_object, classify, form_array, to_prism, unroutable
 from values import from_pattern, value_for
 
@@ -197,6 +198,53 @@ class McpAgent(unittest.TestCase):
 
     def test_no_binding(self):
         self.assertEqual(mcp_agent.call_for({"name": "t", "inputSchema": {}}).refused[0], "no-binding")
+
+
+SKILL = """# Pets
+
+**`update_pet`**: Update a pet.
+
+```http
+PATCH https://api.example.com/pets/7?api_key=<API key>&tag=a%20b
+Authorization: Bearer <token>
+Content-Type: application/json
+
+{}
+```
+
+**`get_owner`**: Get an owner.
+
+```http
+GET https://api.example.com/owners/%3Cowner_id%3E
+X-API-Key: <API key>
+```
+"""
+
+
+class SkillsAgent(unittest.TestCase):
+    def test_example_calls_with_credentials_in_place(self):
+        update, owner = skills_agent.calls_in(SKILL)
+        self.assertEqual((update.name, update.method, update.url), ("update_pet", "PATCH", "https://api.example.com/pets/7"))
+        self.assertEqual(update.query, [("api_key", "rt-api-key-0123456789"), ("tag", "a b")])
+        self.assertEqual(update.headers["Authorization"], "Bearer rt-bearer-token-0123456789")
+        self.assertEqual(update.body, b"{}")
+        self.assertIsNone(update.refused)
+        self.assertEqual(owner.headers["X-API-Key"], "rt-api-key-0123456789")
+        self.assertIsNone(owner.body)
+        self.assertEqual(owner.refused[0], "unfilled-placeholder")
+        self.assertIn("<owner_id>", owner.refused[1])
+
+    def test_the_skills_the_index_lists(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        os.makedirs(os.path.join(folder, ".well-known", "agent-skills", "pets"))
+        with open(os.path.join(folder, ".well-known", "agent-skills", "index.json"), "w") as f:
+            json.dump({"skills": [{"name": "pets", "url": "/.well-known/agent-skills/pets/SKILL.md"},
+                                  {"name": "gone", "url": "/.well-known/agent-skills/gone/SKILL.md"}]}, f)
+        with open(os.path.join(folder, ".well-known", "agent-skills", "pets", "SKILL.md"), "w") as f:
+            f.write(SKILL)
+        found = skills_agent.calls(folder, "https://api.example.com")
+        self.assertEqual([c.name for c in found], ["update_pet", "get_owner"])
 
 
 class Harness(unittest.TestCase):

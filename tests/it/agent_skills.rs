@@ -244,6 +244,8 @@ fn large_openapi(tags: usize, per_tag: usize) -> serde_json::Value {
         "info": {"title": "Large", "version": "1.0.0",
                  "description": "A large API of many resource groups."},
         "servers": [{"url": "https://api.large.example"}],
+        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}},
+        "security": [{"key": []}],
         "paths": paths
     })
 }
@@ -294,6 +296,17 @@ fn a_mid_sized_api_lists_its_capabilities_one_line_each() {
     assert!(stderr.contains("one line each"), "{stderr}");
     let (_, text) = generated(&out);
     assert!(text.len() <= BYTES_MAX);
+    // With no example call in it, it sends the agent to the documents that say the parameters.
+    assert!(!text.contains("```http"), "{text}");
+    assert!(
+        !text.contains("its example") && !text.contains("examples below"),
+        "{text}"
+    );
+    assert!(
+        text.contains("find its parameters in the full documents"),
+        "{text}"
+    );
+    assert!(text.contains("Ask the user for the credential"), "{text}");
     for t in 0..5 {
         for o in 0..10 {
             let line = format!(
@@ -311,6 +324,11 @@ fn a_real_imported_api_stays_within_the_guidance_with_full_examples_where_they_f
     let (_, text) = generated(out.path());
     assert!(text.lines().count() <= LINES_MAX);
     assert!(text.len() <= BYTES_MAX);
+    assert!(
+        text.contains("send the request as its example shows"),
+        "{text}"
+    );
+    assert!(text.contains("```http"), "{text}");
     let (o200k, _) = wellgen::tokens::count_text(&text);
     assert!(o200k < 5000, "{o200k} tokens");
 }

@@ -135,12 +135,12 @@ pub(super) fn skill_md(
     name: &str,
     description: &str,
 ) -> (String, Form) {
-    let head = head(service, name, description);
     let tail = tail(service, built);
     let count = |t: &str| t.matches('\n').count();
-    let max_lines = LINES_MAX.saturating_sub(count(&head) + count(&tail));
-    let max_bytes = BYTES_MAX.saturating_sub(head.len() + tail.len());
     for form in [Form::Full, Form::List, Form::Tags] {
+        let head = head(service, name, description, form);
+        let max_lines = LINES_MAX.saturating_sub(count(&head) + count(&tail));
+        let max_bytes = BYTES_MAX.saturating_sub(head.len() + tail.len());
         let mut page = Page::new(max_lines, max_bytes);
         let done = capabilities(service, form, &mut page).is_ok();
         if done || form == Form::Tags {
@@ -150,16 +150,23 @@ pub(super) fn skill_md(
     unreachable!("the briefest form always returns")
 }
 
-/// Front matter, title, what the service does, when to use it, base URL and authentication.
-fn head(service: &Service, name: &str, description: &str) -> String {
+/// Front matter, title, what the service does, when to use it, base URL and authentication;
+/// where a call's parameters are (its example in the full form, else the full documents).
+fn head(service: &Service, name: &str, description: &str, form: Form) -> String {
     let front = serde_norway::to_string(&Front { name, description })
         .expect("two strings always serialise to YAML");
     let mut out = format!("---\n{front}---\n\n# {}\n\n", one_line(&service.name));
     let _ = writeln!(out, "{}\n", one_line(&service.description));
+    let how = match form {
+        Form::Full => "send the request as its example shows",
+        Form::List | Form::Tags => {
+            "find its parameters in the full documents listed at the end, send the request"
+        }
+    };
     let _ = writeln!(
         out,
         "Use this skill to call {} (version {}) for the user: pick the capability below that \
-         fits the task, send the request as its example shows, and read the JSON reply.\n",
+         fits the task, {how}, and read the JSON reply.\n",
         the_api(service),
         one_line(&service.version)
     );
@@ -190,10 +197,11 @@ fn head(service: &Service, name: &str, description: &str) -> String {
         }
     }
     if service.auth.as_ref().is_some_and(|a| !a.is_none()) {
-        out.push_str(
-            "\nAsk the user for the credential; never write it into files or messages. The \
-             examples below show where it goes as `<...>`.\n",
-        );
+        out.push_str("\nAsk the user for the credential; never write it into files or messages.");
+        if form == Form::Full {
+            out.push_str(" The examples below show where it goes as `<...>`.");
+        }
+        out.push('\n');
     }
     out.push('\n');
     out
