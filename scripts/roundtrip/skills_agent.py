@@ -72,7 +72,9 @@ def call_for(name, block):
         call.headers[key.strip()] = value
     body = "\n".join(block[body_at + 1:])
     if body_at < len(block):
-        call.body = body.encode()
+        # A multipart body's line breaks are CRLF on the wire, as in every HTTP message.
+        multipart = call.headers.get("Content-Type", "").lower().startswith("multipart/")
+        call.body = (body.replace("\n", "\r\n") if multipart else body).encode()
     left = [t for t in (unquote(url), *call.headers.values(), body) if PLACEHOLDER.search(t)]
     if left:
         call.refused = ("unfilled-placeholder", f"the example leaves {PLACEHOLDER.search(left[0]).group(0)} to fill")

@@ -7,6 +7,7 @@
 
 pub mod param;
 pub mod path;
+pub mod pattern;
 pub(crate) mod schema_names;
 pub mod schemas;
 pub mod url;

@@ -333,6 +333,68 @@ fn a_real_imported_api_stays_within_the_guidance_with_full_examples_where_they_f
     assert!(o200k < 5000, "{o200k} tokens");
 }
 
+/// Each example call carries every credential a request needs (a scheme and the one sent with
+/// it), and its body as its media type encodes it.
+#[test]
+fn example_calls_carry_every_credential_and_encode_their_bodies() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("service.toml");
+    fs::write(
+        &source,
+        r#"[service]
+name = "Forms"
+description = "Sends forms to an API that wants a key and a client id."
+base_url = "https://api.forms.example"
+
+[auth]
+type = "api_key"
+header = "X-Api-Key"
+
+[[auth.with]]
+type = "api_key"
+header = "X-Client-Id"
+
+[[capabilities]]
+id = "send_form"
+description = "Send a form"
+method = "POST"
+path = "/forms"
+content_type = "application/x-www-form-urlencoded"
+params.name = "string, required -- Who sends it"
+params.tags = "array, required, items string -- Its tags"
+
+[[capabilities]]
+id = "upload_note"
+description = "Upload a note"
+method = "POST"
+path = "/notes"
+content_type = "multipart/form-data"
+params.note = "string, required -- The note's text"
+"#,
+    )
+    .unwrap();
+    let out = build(&source, &["--target", "agent-skills", "-q"]);
+    let (_, text) = generated(out.path());
+    let call = |id: &str| {
+        let at = text.find(&format!("**`{id}`**")).unwrap();
+        let block = &text[at..];
+        let start = block.find("```http\n").unwrap() + "```http\n".len();
+        block[start..start + block[start..].find("```").unwrap()].to_string()
+    };
+    assert_eq!(
+        call("send_form"),
+        "POST https://api.forms.example/forms\nX-Api-Key: <API key>\nX-Client-Id: <API key>\n\
+         Content-Type: application/x-www-form-urlencoded\n\nname=example&tags=example\n"
+    );
+    assert_eq!(
+        call("upload_note"),
+        "POST https://api.forms.example/notes\nX-Api-Key: <API key>\nX-Client-Id: <API key>\n\
+         Content-Type: multipart/form-data; boundary=example-boundary\n\n\
+         --example-boundary\nContent-Disposition: form-data; name=\"note\"\n\nexample\n\
+         --example-boundary--\n"
+    );
+}
+
 #[test]
 fn builds_are_byte_identical() {
     for source in [

@@ -1,12 +1,15 @@
 //! One example call per capability, and the values in it: each one its parameter's own
 //! schema admits, or a visible placeholder.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 use crate::model::{Access, Auth, Capability, KeyPlace, Param, ParamIn, ParamType, Service};
 use crate::text::one_line;
 use crate::values::param::{Shape, whole_body};
 use crate::values::path::Segment;
+use crate::values::pattern::{self, matches};
 use crate::values::schemas::Schemas;
 
 /// One example call: the request line, the headers it needs and the body. The capability's
@@ -67,24 +70,9 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
         .collect();
     let mut headers: Vec<String> = Vec::new();
     if c.access != Access::Public {
-        match &service.auth {
-            Some(Auth::ApiKey {
-                name,
-                place: KeyPlace::Header,
-                ..
-            }) => headers.push(format!("{name}: <API key>")),
-            Some(Auth::ApiKey {
-                name,
-                place: KeyPlace::Query,
-                ..
-            }) => query.push(format!("{}=<API key>", encode(name))),
-            Some(Auth::Bearer { .. } | Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. }) => {
-                headers.push("Authorization: Bearer <token>".into());
-            }
-            Some(Auth::Basic { .. }) => {
-                headers.push("Authorization: Basic <base64 of user:password>".into());
-            }
-            _ => {}
+        // The scheme, and every one each request also carries with it.
+        for auth in service.auth.iter().chain(&service.auth_with) {
+            credential(auth, &mut headers, &mut query);
         }
     }
     for (p, v) in args.iter().filter(|(p, _)| p.location == ParamIn::Header) {
@@ -119,26 +107,94 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
         }
     };
     let mut out = format!("{} {url}\n", c.method.as_str());
-    if body.is_some() {
-        headers.push(format!(
-            "Content-Type: {}",
-            c.content_type.as_deref().unwrap_or("application/json")
-        ));
+    let body = body.map(|b| encoded(&b, c.content_type.as_deref().unwrap_or("application/json")));
+    if let Some((media_type, _)) = &body {
+        headers.push(format!("Content-Type: {media_type}"));
     }
     for h in headers {
         out.push_str(&one_line(&h));
         out.push('\n');
     }
-    if let Some(body) = body {
-        let text = match &body {
-            Value::String(s) => s.clone(),
-            v => serde_json::to_string(v).expect("JSON values serialise"),
-        };
+    if let Some((_, text)) = body {
         out.push('\n');
         out.push_str(&text);
         out.push('\n');
     }
     out
+}
+
+/// Where one scheme's credential goes, as a placeholder the Authentication section explains.
+fn credential(auth: &Auth, headers: &mut Vec<String>, query: &mut Vec<String>) {
+    match auth {
+        Auth::ApiKey {
+            name,
+            place: KeyPlace::Header,
+            ..
+        } => headers.push(format!("{name}: <API key>")),
+        Auth::ApiKey {
+            name,
+            place: KeyPlace::Query,
+            ..
+        } => query.push(format!("{}=<API key>", encode(name))),
+        Auth::Bearer { .. } | Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. } => {
+            headers.push("Authorization: Bearer <token>".into());
+        }
+        Auth::Basic { .. } => {
+            headers.push("Authorization: Basic <base64 of user:password>".into());
+        }
+        _ => {}
+    }
+}
+
+/// The boundary of a multipart example body.
+const BOUNDARY: &str = "example-boundary";
+
+/// The body as its media type encodes it, and the `Content-Type` that says so: JSON; a form's
+/// `name=value` pairs; a multipart form's parts (each line break of an `http` block is CRLF on
+/// the wire); a string as it is, for any other type.
+fn encoded(body: &Value, media_type: &str) -> (String, String) {
+    let media = media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let fields: Vec<(&str, String)> = match body {
+        Value::Object(m) => m
+            .iter()
+            .flat_map(|(k, v)| match v {
+                Value::Array(items) => items.iter().map(|i| (k.as_str(), scalar(i))).collect(),
+                v => vec![(k.as_str(), scalar(v))],
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    match (media.as_str(), body) {
+        ("application/x-www-form-urlencoded", Value::Object(_)) => {
+            let pairs: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+                .collect();
+            (media_type.to_string(), pairs.join("&"))
+        }
+        ("multipart/form-data", Value::Object(_)) => {
+            let mut text = String::new();
+            for (k, v) in &fields {
+                let name = serde_json::to_string(k).expect("a string serialises");
+                let _ = write!(
+                    text,
+                    "--{BOUNDARY}\nContent-Disposition: form-data; name={name}\n\n{v}\n"
+                );
+            }
+            let _ = write!(text, "--{BOUNDARY}--");
+            (format!("multipart/form-data; boundary={BOUNDARY}"), text)
+        }
+        (_, Value::String(s)) => (media_type.to_string(), s.clone()),
+        (_, v) => (
+            media_type.to_string(),
+            serde_json::to_string(v).expect("JSON values serialise"),
+        ),
+    }
 }
 
 /// A value for `p` its own schema admits: its example, else its default, else its first
@@ -151,6 +207,14 @@ pub fn value_for(p: &Param, schemas: &Schemas) -> Value {
         p.default.clone(),
         p.allowed.first().cloned(),
         Some(made_up(p, schemas)),
+        p.pattern.as_deref().and_then(|re| {
+            let length = |k: &str| {
+                let keyword = p.schema.as_ref().and_then(|s| schemas.keyword(s, k));
+                keyword.and_then(Value::as_u64).map(|n| n as usize)
+            };
+            let sample = pattern::sample(re, length("minLength").unwrap_or(0), length("maxLength"));
+            sample.map(Value::String)
+        }),
     ];
     candidates
         .into_iter()
@@ -269,7 +333,15 @@ fn sample(schema: &Value, name: &str, schemas: &Schemas, depth: usize) -> Value 
         ParamType::String => {
             let text = text(&keyword);
             match keyword("pattern").and_then(Value::as_str) {
-                Some(pattern) if !matches(pattern, &text) => Value::String(format!("<{name}>")),
+                Some(pattern) if !matches(pattern, &text) => {
+                    let length = |k: &str| keyword(k).and_then(Value::as_u64).map(|n| n as usize);
+                    let sample = pattern::sample(
+                        pattern,
+                        length("minLength").unwrap_or(0),
+                        length("maxLength"),
+                    );
+                    Value::String(sample.unwrap_or_else(|| format!("<{name}>")))
+                }
                 _ => Value::String(text),
             }
         }
@@ -304,17 +376,6 @@ fn fields(schema: &Value, schemas: &Schemas, depth: usize) -> Value {
             })
             .collect(),
     )
-}
-
-/// Whether `pattern` (ECMA-262, read by fancy-regex) matches `s`. A pattern that cannot be read
-/// or run is no proof: the value is not claimed valid.
-fn matches(pattern: &str, s: &str) -> bool {
-    fancy_regex::RegexBuilder::new(pattern)
-        .backtrack_limit(100_000)
-        .build()
-        .ok()
-        .and_then(|re| re.is_match(s).ok())
-        == Some(true)
 }
 
 /// Whether `v` is a value of `p`'s own schema, as far as its type, allowed values, bounds,
@@ -435,13 +496,19 @@ mod tests {
         assert_eq!(value_for(&s, &Schemas::default()), Value::from("asc"));
         s.allowed.clear();
         s.pattern = Some("^[A-Z]{3}$".into());
+        assert_eq!(value_for(&s, &Schemas::default()), Value::from("AAA"));
+        s.pattern = Some("^[a-f]+$".into());
+        s.schema = Some(serde_json::json!({"minLength": 4}));
+        assert_eq!(value_for(&s, &Schemas::default()), Value::from("aaaa"));
+        s.schema = None;
+        s.pattern = Some("^(?=A)[A-Z]{3}$".into());
         assert_eq!(
             value_for(&s, &Schemas::default()),
             Value::from("<x>"),
-            "no value is claimed to match"
+            "no value is claimed to match a pattern it cannot fill"
         );
-        s.example = Some(Value::from("EUR"));
-        assert_eq!(value_for(&s, &Schemas::default()), Value::from("EUR"));
+        s.example = Some(Value::from("AUD"));
+        assert_eq!(value_for(&s, &Schemas::default()), Value::from("AUD"));
     }
 
     #[test]
@@ -456,7 +523,7 @@ mod tests {
         let mut p = param(ParamType::Object);
         assert_eq!(value_for(&p, &store), serde_json::json!({}));
         p.schema = Some(serde_json::json!({
-            "required": ["author", "shelf", "tags", "added", "copies", "shelf_no", "price", "kind", "isbn", "code", "slug"],
+            "required": ["author", "shelf", "tags", "added", "copies", "shelf_no", "price", "kind", "isbn", "code", "slug", "iso"],
             "properties": {
                 "author": {"$ref": "#/schemas/Author"},
                 "shelf": {"type": "string", "enum": ["fiction", "poetry"]},
@@ -467,8 +534,9 @@ mod tests {
                 "price": {"type": "number", "minimum": 2.5},
                 "kind": {"anyOf": [{"type": "null"}, {"type": "string", "format": "uri"}]},
                 "isbn": {"type": "string", "examples": ["978-0441013593"]},
-                "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                "code": {"type": "string", "pattern": "^(?![A-Z]{3})[A-Z]{3}$"},
                 "slug": {"type": "string", "pattern": "^[a-z]+$"},
+                "iso": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]+$", "minLength": 5},
                 "note": {"type": "string"},
             },
         }));
@@ -486,6 +554,7 @@ mod tests {
                 "isbn": "978-0441013593",
                 "code": "<code>",
                 "slug": "example",
+                "iso": "AA-00",
             })
         );
         let mut list = param(ParamType::Array);
