@@ -56,7 +56,12 @@ fn write(hir: &Hir, times: u32, out: &mut String) -> Option<()> {
         HirKind::Repetition(r) => {
             let n = times.max(r.min).min(r.max.unwrap_or(u32::MAX));
             for _ in 0..n {
+                let before = out.len();
                 write(&r.sub, times, out)?;
+                // What writes nothing once writes nothing every time: `(a{0}){4000000000}`.
+                if out.len() == before {
+                    break;
+                }
             }
         }
         HirKind::Capture(c) => write(&c.sub, times, out)?,
@@ -137,5 +142,10 @@ mod tests {
         assert_eq!(sample("^(a)\\1$", 0, None), None, "a back-reference");
         assert_eq!(sample("^a{300}$", 0, None), None, "too long");
         assert_eq!(sample("[z-a]", 0, None), None, "not a pattern");
+        // Repetitions of nothing end at once, however many they ask for.
+        assert_eq!(
+            sample("^((a{0}){4000000000}){4000000000}b$", 0, None).as_deref(),
+            Some("b")
+        );
     }
 }
