@@ -132,16 +132,18 @@ def is_number(text):
 
 def nested_type(text):
     """`<type>`, `<type> {a: <type>, …}` (an object's required fields), `array items <type>`,
-    or a scalar's format and allowed values (`string format uuid`, `string a|b`,
-    `string const v`) as a schema."""
+    or a scalar's format, bounds and allowed values (`string format uuid`, `integer min 1 max 9`,
+    `string a|b`, `string const v`) as a schema."""
     text = text.strip()
     kind, _, rest = text.partition(" ")
     schema = {"type": kind}
     rest = rest.strip()
-    if rest.startswith("format ") and kind not in ("array", "object"):
-        words, _ = split_top(rest[len("format "):].strip(), " ")
-        schema["format"] = read_value(words[0])
-        rest = rest[len("format "):].strip()[len(words[0]):].strip()
+    for word, key in (("format", "format"), ("min", "minimum"), ("max", "maximum")):
+        if rest.startswith(word + " ") and kind not in ("array", "object"):
+            words, _ = split_top(rest[len(word) + 1:].strip(), " ")
+            value = read_value(words[0])
+            schema[key] = value if key == "format" else typed(value, "number")
+            rest = rest[len(word) + 1:].strip()[len(words[0]):].strip()
     if rest.startswith("{"):
         schema.update(fields(rest))
     elif rest.startswith("items "):

@@ -54,6 +54,11 @@ class Notation(unittest.TestCase):
         self.assertEqual(props["ids"]["items"]["format"], "email")
         value = value_for(p.schema)
         self.assertRegex(value["tenantId"], r"^[0-9a-f]{8}-[0-9a-f]{4}-")
+        q = notation.parse("object, required, fields {size: integer min 4398046511104, ratio: number min 0.5 max 2 1|2}")
+        props = q.schema["properties"]
+        self.assertEqual((props["size"]["minimum"], props["ratio"]["maximum"]), (4398046511104, 2))
+        self.assertEqual(props["ratio"]["enum"], [1, 2])
+        self.assertEqual(value_for(q.schema)["size"], 4398046511104)
         self.assertIn("@", value["ids"][0])
 
     def test_body_and_bounds(self):

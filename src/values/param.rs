@@ -218,6 +218,10 @@ pub struct Shape {
     /// A scalar's JSON Schema format, where it narrows the values a call may send (`uuid`,
     /// `date-time`; not a number's width, which any small value meets).
     pub format: Option<String>,
+    /// A number's bounds (`minimum`, `maximum`; an integer's exclusive ones as the integer
+    /// inside them).
+    pub min: Option<f64>,
+    pub max: Option<f64>,
     /// A scalar's allowed values (`enum`, or `const` as one), as written.
     pub values: Vec<String>,
 }
@@ -229,6 +233,8 @@ impl Shape {
             items: None,
             fields: Vec::new(),
             format: None,
+            min: None,
+            max: None,
             values: Vec::new(),
         }
     }
@@ -256,6 +262,9 @@ impl Shape {
                     .and_then(Value::as_str)
                     .filter(|f| !matches!(*f, "int32" | "int64" | "float" | "double"))
                     .map(str::to_string);
+                if matches!(kind, ParamType::Integer | ParamType::Number) {
+                    (shape.min, shape.max) = bounds(schema, kind, schemas);
+                }
                 shape.values = schema_values(schema, schemas);
             }
         }
@@ -276,6 +285,12 @@ impl Shape {
             out.push_str(" format ");
             out.push_str(&quoted_word(format));
         }
+        for (word, bound) in [(" min ", self.min), (" max ", self.max)] {
+            if let Some(n) = bound {
+                out.push_str(word);
+                out.push_str(&number(n));
+            }
+        }
         match &self.values[..] {
             [] => {}
             [one] => {
@@ -283,14 +298,12 @@ impl Shape {
                 out.push_str(&quoted(one));
             }
             many => {
-                // A value that opens like `const v` or `format f` is quoted, to read back as
-                // a value.
+                // A value that opens like `const v`, `format f` or `min n` is quoted, to read
+                // back as a value.
                 let values: Vec<String> = many
                     .iter()
                     .map(|v| {
-                        match (v.starts_with("const ") || v.starts_with("format "))
-                            && !needs_quotes(v)
-                        {
+                        match SHAPE_WORDS.iter().any(|w| v.starts_with(w)) && !needs_quotes(v) {
                             true => serde_json::to_string(v).unwrap_or_default(),
                             false => quoted(v),
                         }
@@ -324,13 +337,31 @@ impl Shape {
             ParamType::Object => shape.fields = parse_fields(rest)?,
             _ => {
                 let mut rest = rest;
-                if let Some(after) = rest.strip_prefix("format ") {
+                // `format f`, `min n`, `max n`, in that order, each a word after its name.
+                for name in ["format ", "min ", "max "] {
+                    let Some(after) = rest.strip_prefix(name) else {
+                        continue;
+                    };
                     let word = split_top(after.trim_start(), ' ')[0];
-                    shape.format = Some(unquote(word));
-                    rest = after.trim_start()[word.len()..].trim();
-                    if rest.is_empty() {
-                        return Ok(shape);
+                    match name {
+                        "format " => shape.format = Some(unquote(word)),
+                        _ => {
+                            let n = word
+                                .parse::<f64>()
+                                .ok()
+                                .filter(|n| n.is_finite())
+                                .ok_or_else(|| format!("`{word}` is not a number"))?;
+                            *(if name == "min " {
+                                &mut shape.min
+                            } else {
+                                &mut shape.max
+                            }) = Some(n);
+                        }
                     }
+                    rest = after.trim_start()[word.len()..].trim();
+                }
+                if rest.is_empty() {
+                    return Ok(shape);
                 }
                 shape.values = match rest.strip_prefix("const ") {
                     Some(one) => vec![unquote(one)],
@@ -348,6 +379,37 @@ impl Shape {
         }
         Ok(shape)
     }
+}
+
+/// The words a shape's scalar says before its allowed values: a first value that begins with one
+/// is quoted.
+const SHAPE_WORDS: [&str; 4] = ["const ", "format ", "min ", "max "];
+
+/// A number schema's bounds: `minimum` and `maximum`, and for an integer an exclusive bound (a
+/// number, or `true` beside its bound as OpenAPI 3.0 writes it) as the integer inside it; a
+/// number's exclusive bound cannot be said as a closed one, and is left out.
+fn bounds(schema: &Value, kind: ParamType, schemas: &Schemas) -> (Option<f64>, Option<f64>) {
+    let number = |k: &str| {
+        schemas
+            .keyword(schema, k)
+            .and_then(Value::as_f64)
+            .filter(|n| n.is_finite())
+    };
+    let flag = |k: &str| schemas.keyword(schema, k) == Some(&Value::Bool(true));
+    let integer = kind == ParamType::Integer;
+    // The integers inside an open bound, and inside a closed one.
+    let inside = |n: f64, up: bool| if up { n.floor() + 1.0 } else { n.ceil() - 1.0 };
+    let within = |n: f64, up: bool| if up { n.ceil() } else { n.floor() };
+    let bound = |closed: &str, open: &str, up: bool| match (number(open), number(closed)) {
+        (Some(n), _) => integer.then(|| inside(n, up)),
+        (None, Some(n)) if flag(open) => integer.then(|| inside(n, up)),
+        (None, Some(n)) if integer => Some(within(n, up)),
+        (None, n) => n,
+    };
+    (
+        bound("minimum", "exclusiveMinimum", true),
+        bound("maximum", "exclusiveMaximum", false),
+    )
 }
 
 /// `{a: <shape>, b: <shape>}`.
@@ -1013,6 +1075,11 @@ impl Shape {
         if let Some(format) = &self.format {
             s.insert("format".into(), format.as_str().into());
         }
+        for (key, bound) in [("minimum", self.min), ("maximum", self.max)] {
+            if let Some(n) = bound {
+                s.insert(key.into(), typed_value(self.kind, number(n)));
+            }
+        }
         if !self.values.is_empty() {
             let values = self
                 .values
@@ -1028,6 +1095,8 @@ impl Shape {
         self.items.is_some()
             || !self.fields.is_empty()
             || self.format.is_some()
+            || self.min.is_some()
+            || self.max.is_some()
             || !self.values.is_empty()
     }
 }
@@ -1183,6 +1252,23 @@ mod tests {
         assert_eq!(back.fields[0].1.format.as_deref(), Some("uuid"));
         assert_eq!(back.fields[2].1.format.as_deref(), Some("date time"));
         assert_eq!(back.fields[2].1.values, ["a", "format b"]);
+        // And their bounds: an integer's open ones as the integers inside them.
+        p.schema = Some(
+            serde_json::json!({"type": "object", "required": ["size", "ratio", "page"],
+            "properties": {
+                "size": {"type": "integer", "minimum": 4398046511104_u64},
+                "ratio": {"type": "number", "minimum": 0.5, "exclusiveMaximum": 2},
+                "page": {"type": "integer", "exclusiveMinimum": 0.5, "maximum": 9.5},
+            }}),
+        );
+        let text = p.notation(ParamIn::Body, false, &Schemas::default());
+        assert_eq!(
+            text,
+            "object, required, fields {size: integer min 4398046511104, ratio: number min 0.5, page: integer min 1 max 9}"
+        );
+        let back = parse_compact(&text).unwrap();
+        assert_eq!(back.fields[0].1.min, Some(4398046511104.0));
+        assert_eq!(back.fields[2].1.max, Some(9.0));
     }
 
     #[test]
@@ -1382,15 +1468,20 @@ mod round_trip {
     /// A shape as the notation can say it: items on arrays, fields on objects, allowed values
     /// on scalars, two levels.
     fn shape() -> impl Strategy<Value = Shape> {
+        let bound = || prop::option::of(-1e9..1e9f64);
         let leaf = (
             kind(),
             prop::option::of(text()),
+            (bound(), bound()),
             prop::collection::vec(text(), 0..4),
         )
-            .prop_map(|(kind, format, values)| {
+            .prop_map(|(kind, format, (min, max), values)| {
                 let scalar = !matches!(kind, ParamType::Array | ParamType::Object);
+                let numeric = matches!(kind, ParamType::Integer | ParamType::Number);
                 Shape {
                     format: format.filter(|_| scalar),
+                    min: min.filter(|_| numeric),
+                    max: max.filter(|_| numeric),
                     values: if scalar { values } else { Vec::new() },
                     ..Shape::of(kind)
                 }
