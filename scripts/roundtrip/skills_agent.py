@@ -13,11 +13,12 @@ from request import API_KEY, BEARER, Call, basic_credentials
 INDEX = "/.well-known/agent-skills/index.json"
 CAPABILITY = re.compile(r"^\*\*`([^`]+)`\*\*:")
 FENCE = "```"
-# What the examples write where the credential goes (docs/targets/agent-skills.md).
+# What the examples write where the credential goes (docs/targets/agent-skills.md): `<API key>`,
+# or `<API key: X-Client-Id>` for a key sent with the scheme.
 CREDENTIALS = (
-    ("Bearer <token>", f"Bearer {BEARER}"),
-    ("Basic <base64 of user:password>", basic_credentials()),
-    ("<API key>", API_KEY),
+    (re.compile(r"Bearer <token>"), f"Bearer {BEARER}"),
+    (re.compile(r"Basic <base64 of user:password>"), basic_credentials()),
+    (re.compile(r"<API key(?:: [^<>]*)?>"), API_KEY),
 )
 PLACEHOLDER = re.compile(r"<[^<>\s][^<>]*>")
 
@@ -55,21 +56,23 @@ def calls_in(text):
     return out
 
 
+def with_credentials(text):
+    for placeholder, credential in CREDENTIALS:
+        text = placeholder.sub(lambda _: credential, text)
+    return text
+
+
 def call_for(name, block):
     """`METHOD URL`, header lines, a blank line and the body, as an example writes them."""
     method, _, url = (block[0] if block else "").partition(" ")
-    for placeholder, credential in CREDENTIALS:
-        url = url.replace(placeholder, credential)
+    url = with_credentials(url)
     parts = urlsplit(url.strip())
     call = Call("skills", name, method or "GET", urlunsplit(parts._replace(query="")))
     call.query = parse_qsl(parts.query, keep_blank_values=True)
     body_at = next((k for k, line in enumerate(block) if not line.strip()), len(block))
     for line in block[1:body_at]:
         key, _, value = line.partition(":")
-        value = value.strip()
-        for placeholder, credential in CREDENTIALS:
-            value = value.replace(placeholder, credential)
-        call.headers[key.strip()] = value
+        call.headers[key.strip()] = with_credentials(value.strip())
     body = "\n".join(block[body_at + 1:])
     if body_at < len(block):
         # A multipart body's line breaks are CRLF on the wire, as in every HTTP message.

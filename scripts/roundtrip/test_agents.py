@@ -222,6 +222,7 @@ Content-Type: application/json
 ```http
 GET https://api.example.com/owners/%3Cowner_id%3E
 X-API-Key: <API key>
+X-Client-Id: <API key: X-Client-Id>
 ```
 """
 
@@ -235,6 +236,7 @@ class SkillsAgent(unittest.TestCase):
         self.assertEqual(update.body, b"{}")
         self.assertIsNone(update.refused)
         self.assertEqual(owner.headers["X-API-Key"], "rt-api-key-0123456789")
+        self.assertEqual(owner.headers["X-Client-Id"], "rt-api-key-0123456789")
         self.assertIsNone(owner.body)
         self.assertEqual(owner.refused[0], "unfilled-placeholder")
         self.assertIn("<owner_id>", owner.refused[1])

@@ -298,8 +298,8 @@ impl Shape {
                 out.push_str(&quoted(one));
             }
             many => {
-                // A value that opens like `const v`, `format f` or `min n` is quoted, to read
-                // back as a value.
+                // A value that opens like `const v`, `format f` or `min n` is quoted, so that
+                // the first reads back as a value (the others need not be, and are alike).
                 let values: Vec<String> = many
                     .iter()
                     .map(|v| {
@@ -345,6 +345,9 @@ impl Shape {
                     let word = split_top(after.trim_start(), ' ')[0];
                     match name {
                         "format " => shape.format = Some(unquote(word)),
+                        _ if !matches!(kind, ParamType::Integer | ParamType::Number) => {
+                            return Err(format!("`{text}`: only a number has `{}`", name.trim()));
+                        }
                         _ => {
                             let n = word
                                 .parse::<f64>()
@@ -381,13 +384,23 @@ impl Shape {
     }
 }
 
+/// `n` as a JSON number: an integer where it is one (within 64 bits), else a float.
+fn json_number(n: f64) -> Option<Value> {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        Some(Value::from(n as i64))
+    } else {
+        serde_json::Number::from_f64(n).map(Value::Number)
+    }
+}
+
 /// The words a shape's scalar says before its allowed values: a first value that begins with one
 /// is quoted.
 const SHAPE_WORDS: [&str; 4] = ["const ", "format ", "min ", "max "];
 
 /// A number schema's bounds: `minimum` and `maximum`, and for an integer an exclusive bound (a
-/// number, or `true` beside its bound as OpenAPI 3.0 writes it) as the integer inside it; a
-/// number's exclusive bound cannot be said as a closed one, and is left out.
+/// number, or `true` beside its bound as OpenAPI 3.0 writes it) as the integer inside it, the
+/// tighter where both are given; a number's exclusive bound cannot be said as a closed one, and
+/// is left out (its closed one stays).
 fn bounds(schema: &Value, kind: ParamType, schemas: &Schemas) -> (Option<f64>, Option<f64>) {
     let number = |k: &str| {
         schemas
@@ -400,11 +413,16 @@ fn bounds(schema: &Value, kind: ParamType, schemas: &Schemas) -> (Option<f64>, O
     // The integers inside an open bound, and inside a closed one.
     let inside = |n: f64, up: bool| if up { n.floor() + 1.0 } else { n.ceil() - 1.0 };
     let within = |n: f64, up: bool| if up { n.ceil() } else { n.floor() };
-    let bound = |closed: &str, open: &str, up: bool| match (number(open), number(closed)) {
-        (Some(n), _) => integer.then(|| inside(n, up)),
-        (None, Some(n)) if flag(open) => integer.then(|| inside(n, up)),
-        (None, Some(n)) if integer => Some(within(n, up)),
-        (None, n) => n,
+    let tighter = |a: f64, b: f64, up: bool| if up { a.max(b) } else { a.min(b) };
+    let bound = |closed: &str, open: &str, up: bool| {
+        let closed_at = number(closed);
+        match (number(open), closed_at) {
+            _ if !integer => closed_at.filter(|_| !flag(open)),
+            (Some(o), Some(c)) => Some(tighter(inside(o, up), within(c, up), up)),
+            (Some(o), None) => Some(inside(o, up)),
+            (None, Some(c)) if flag(open) => Some(inside(c, up)),
+            (None, c) => c.map(|c| within(c, up)),
+        }
     };
     (
         bound("minimum", "exclusiveMinimum", true),
@@ -891,7 +909,6 @@ fn needs_quotes(v: &str) -> bool {
         || v.ends_with(char::is_whitespace)
 }
 
-/// A value of the notation, quoted where it must be.
 /// A value that ends at the next space (a shape's format): quoted when it holds one too.
 fn quoted_word(v: &str) -> String {
     if needs_quotes(v) || v.contains(char::is_whitespace) {
@@ -901,6 +918,7 @@ fn quoted_word(v: &str) -> String {
     }
 }
 
+/// A value of the notation, quoted where it must be.
 fn quoted(v: &str) -> String {
     if needs_quotes(v) {
         serde_json::to_string(v).unwrap_or_default()
@@ -1076,8 +1094,8 @@ impl Shape {
             s.insert("format".into(), format.as_str().into());
         }
         for (key, bound) in [("minimum", self.min), ("maximum", self.max)] {
-            if let Some(n) = bound {
-                s.insert(key.into(), typed_value(self.kind, number(n)));
+            if let Some(n) = bound.and_then(json_number) {
+                s.insert(key.into(), n);
             }
         }
         if !self.values.is_empty() {
@@ -1269,6 +1287,31 @@ mod tests {
         let back = parse_compact(&text).unwrap();
         assert_eq!(back.fields[0].1.min, Some(4398046511104.0));
         assert_eq!(back.fields[2].1.max, Some(9.0));
+        // Both kinds of bound on an integer: the tighter; a number's open bound is left out,
+        // as OpenAPI 3.0's `exclusiveMinimum: true` makes its `minimum` one.
+        p.schema = Some(
+            serde_json::json!({"type": "object", "required": ["a", "b", "c"],
+            "properties": {
+                "a": {"type": "integer", "minimum": 10, "exclusiveMinimum": 0},
+                "b": {"type": "number", "minimum": 1, "exclusiveMaximum": 5},
+                "c": {"type": "number", "minimum": 1, "exclusiveMinimum": true},
+            }}),
+        );
+        assert_eq!(
+            p.notation(ParamIn::Body, false, &Schemas::default()),
+            "object, required, fields {a: integer min 10, b: number min 1, c: number}"
+        );
+        // Only a number has bounds, and they are numbers in the schema they make.
+        assert!(parse_compact("object, required, fields {s: string min 5}").is_err());
+        let c = parse_compact("object, required, fields {n: number min 0.5 max 10}").unwrap();
+        let shape = Shape {
+            fields: c.fields,
+            ..Shape::of(ParamType::Object)
+        };
+        assert_eq!(
+            shape.to_schema()["properties"]["n"],
+            serde_json::json!({"type": "number", "minimum": 0.5, "maximum": 10})
+        );
     }
 
     #[test]
@@ -1468,7 +1511,7 @@ mod round_trip {
     /// A shape as the notation can say it: items on arrays, fields on objects, allowed values
     /// on scalars, two levels.
     fn shape() -> impl Strategy<Value = Shape> {
-        let bound = || prop::option::of(-1e9..1e9f64);
+        let bound = || prop::option::of(prop_oneof![-1e9..1e9f64, -1e18..1e18f64]);
         let leaf = (
             kind(),
             prop::option::of(text()),

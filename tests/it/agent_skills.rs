@@ -279,6 +279,7 @@ fn a_large_imported_api_keeps_its_skill_within_the_size_guidance() {
     }
     assert!(text.contains("/.well-known/ai)"), "{text}");
     assert!(text.contains("/openapi.json)"), "{text}");
+    assert!(text.contains("find its parameters in the full documents listed at the end"));
 }
 
 #[test]
@@ -296,16 +297,18 @@ fn a_mid_sized_api_lists_its_capabilities_one_line_each() {
     assert!(stderr.contains("one line each"), "{stderr}");
     let (_, text) = generated(&out);
     assert!(text.len() <= BYTES_MAX);
-    // With no example call in it, it sends the agent to the documents that say the parameters.
+    // With no example call in it, and built alone (no document to send the agent to), it
+    // sends the agent to the API's own documentation.
     assert!(!text.contains("```http"), "{text}");
     assert!(
         !text.contains("its example") && !text.contains("examples below"),
         "{text}"
     );
     assert!(
-        text.contains("find its parameters in the full documents"),
+        text.contains("find its parameters in the API's own documentation"),
         "{text}"
     );
+    assert!(!text.contains("## Full documents"), "{text}");
     assert!(text.contains("Ask the user for the credential"), "{text}");
     for t in 0..5 {
         for o in 0..10 {
@@ -370,6 +373,14 @@ method = "POST"
 path = "/notes"
 content_type = "multipart/form-data"
 params.note = "string, required -- The note's text"
+
+[[capabilities]]
+id = "set_tags"
+description = "Set the tags, none by default"
+method = "PUT"
+path = "/tags"
+body_required = true
+params.body = "array, optional, items string -- The tags"
 "#,
     )
     .unwrap();
@@ -383,15 +394,23 @@ params.note = "string, required -- The note's text"
     };
     assert_eq!(
         call("send_form"),
-        "POST https://api.forms.example/forms\nX-Api-Key: <API key>\nX-Client-Id: <API key>\n\
+        "POST https://api.forms.example/forms\nX-Api-Key: <API key>\nX-Client-Id: <API key: X-Client-Id>\n\
          Content-Type: application/x-www-form-urlencoded\n\nname=example&tags=example\n"
     );
     assert_eq!(
         call("upload_note"),
-        "POST https://api.forms.example/notes\nX-Api-Key: <API key>\nX-Client-Id: <API key>\n\
+        "POST https://api.forms.example/notes\nX-Api-Key: <API key>\nX-Client-Id: <API key: X-Client-Id>\n\
          Content-Type: multipart/form-data; boundary=example-boundary\n\n\
          --example-boundary\nContent-Disposition: form-data; name=\"note\"\n\nexample\n\
          --example-boundary--\n"
+    );
+    // A required body of an optional whole-body parameter is sent with that parameter's value.
+    let key = "X-Api-Key: <API key>\nX-Client-Id: <API key: X-Client-Id>\n";
+    assert_eq!(
+        call("set_tags"),
+        format!(
+            "PUT https://api.forms.example/tags\n{key}Content-Type: application/json\n\n[\"example\"]\n"
+        )
     );
 }
 

@@ -142,10 +142,17 @@ impl Lx<'_> {
         let errors = self.errors(op, path)?;
         let semantic = self.semantic(op);
         let tags = string_list(op.get("tags"));
-        // A body field named like another parameter is left out, and can take the last one.
-        let body_field = params.values().any(
-            |p| matches!(p, raw::ParamValue::Table(t) if t.location.as_deref() == Some("body")),
-        );
+        // Read from the fields that are left: one named like another parameter is left out,
+        // and may have been the body's only field, or its only required one.
+        let body_fields = params.values().filter_map(|p| match p {
+            raw::ParamValue::Table(t) if t.location.as_deref() == Some("body") => Some(t),
+            _ => None,
+        });
+        let (mut any, mut required) = (false, false);
+        for t in body_fields {
+            any = true;
+            required |= t.required == Some(true);
+        }
         Ok(raw::CapabilityTable {
             id: Some(id.clone()),
             description: Some(description),
@@ -158,7 +165,7 @@ impl Lx<'_> {
             deprecated: (op.get("deprecated") == Some(&Value::Bool(true))).then_some(true),
             rate_limit: None,
             content_type: body.content_type,
-            body_required: (body.required && body_field).then_some(true),
+            body_required: (body.required && any && !required).then_some(true),
             confirm: None,
             tags: (!tags.is_empty()).then_some(tags),
             params,
@@ -659,8 +666,8 @@ impl Lx<'_> {
     /// A request body's schema: the top-level properties become `in = "body"` parameters;
     /// any other shape becomes one `body` parameter that describes it. An object schema with
     /// no properties and no others allowed (Stripe declares one on every GET) is no body.
-    /// Returns `None` when the body gave no parameter, else whether it must be sent even with
-    /// none of its fields: it is required, and split into fields none of which is.
+    /// Returns `None` when the body gave no parameter, else whether it is a required body split
+    /// into fields (the caller reads whether any of them is required).
     fn body_schema(
         &mut self,
         schema: &Node,
@@ -685,8 +692,7 @@ impl Lx<'_> {
                 let table = self.param_table(prop, req, None, "body", None, schema);
                 self.insert_param(params, name.clone(), table, schema);
             }
-            let no_field_required = !props.keys().any(|n| required_names.contains(n));
-            return Ok(Some(required && no_field_required));
+            return Ok(Some(required));
         }
         let variants = expanded
             .get("oneOf")
@@ -1156,7 +1162,7 @@ impl Lx<'_> {
 struct RequestBody {
     /// Its media type, when not JSON.
     content_type: Option<String>,
-    /// Sent even when it gives none of its fields.
+    /// Required, and split into fields.
     required: bool,
 }
 

@@ -71,8 +71,16 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
     let mut headers: Vec<String> = Vec::new();
     if c.access != Access::Public {
         // The scheme, and every one each request also carries with it.
-        for auth in service.auth.iter().chain(&service.auth_with) {
-            credential(auth, &mut headers, &mut query);
+        if let Some(auth) = &service.auth {
+            credential(auth, "API key", &mut headers, &mut query);
+        }
+        // Each key sent with it named, so that no two look alike.
+        for auth in &service.auth_with {
+            let key = match auth {
+                Auth::ApiKey { name, .. } => format!("API key: {name}"),
+                _ => "API key".into(),
+            };
+            credential(auth, &key, &mut headers, &mut query);
         }
     }
     for (p, v) in args.iter().filter(|(p, _)| p.location == ParamIn::Header) {
@@ -83,16 +91,25 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
         url.push_str(&query.join("&"));
     }
     let whole = whole_body(&c.params, c.content_type.as_deref(), &service.schemas);
-    let body: Option<Value> = match given {
-        Some(raw) if !raw.is_object() => Some(raw.clone()),
+    let media_type = c.content_type.as_deref().unwrap_or("application/json");
+    // The author's own raw body is shown as written; a value made here, as its media type
+    // encodes it.
+    let body: Option<(String, String)> = match given {
+        Some(Value::String(raw)) => Some((media_type.to_string(), raw.clone())),
+        Some(raw) if !raw.is_object() => Some(encoded(raw, media_type)),
         _ => {
             let fields: Vec<(usize, &(&Param, Value))> = args
                 .iter()
                 .enumerate()
                 .filter(|(_, (p, _))| p.location == ParamIn::Body)
                 .collect();
-            match fields.as_slice() {
-                [] if c.body_required => Some(Value::Object(serde_json::Map::new())),
+            let value = match fields.as_slice() {
+                // A body that must be sent though no field is given: the whole body's value,
+                // else one with no field.
+                [] if c.body_required => Some(match whole {
+                    Some(w) => value_for(&c.params[w], &service.schemas),
+                    None => Value::Object(serde_json::Map::new()),
+                }),
                 [] => None,
                 [(_, (p, v))] if whole.is_some_and(|w| c.params[w].name == p.name) => {
                     Some(v.clone())
@@ -103,11 +120,11 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
                         .map(|(_, (p, v))| (p.wire().to_string(), v.clone()))
                         .collect(),
                 )),
-            }
+            };
+            value.map(|v| encoded(&v, media_type))
         }
     };
     let mut out = format!("{} {url}\n", c.method.as_str());
-    let body = body.map(|b| encoded(&b, c.content_type.as_deref().unwrap_or("application/json")));
     if let Some((media_type, _)) = &body {
         headers.push(format!("Content-Type: {media_type}"));
     }
@@ -123,19 +140,20 @@ pub(super) fn example_call(service: &Service, c: &Capability) -> String {
     out
 }
 
-/// Where one scheme's credential goes, as a placeholder the Authentication section explains.
-fn credential(auth: &Auth, headers: &mut Vec<String>, query: &mut Vec<String>) {
+/// Where one scheme's credential goes, as a placeholder the Authentication section explains
+/// (`<key>` for an API key).
+fn credential(auth: &Auth, key: &str, headers: &mut Vec<String>, query: &mut Vec<String>) {
     match auth {
         Auth::ApiKey {
             name,
             place: KeyPlace::Header,
             ..
-        } => headers.push(format!("{name}: <API key>")),
+        } => headers.push(format!("{name}: <{key}>")),
         Auth::ApiKey {
             name,
             place: KeyPlace::Query,
             ..
-        } => query.push(format!("{}=<API key>", encode(name))),
+        } => query.push(format!("{}=<{key}>", encode(name))),
         Auth::Bearer { .. } | Auth::OAuth2 { .. } | Auth::OpenIdConnect { .. } => {
             headers.push("Authorization: Bearer <token>".into());
         }
@@ -151,7 +169,8 @@ const BOUNDARY: &str = "example-boundary";
 
 /// The body as its media type encodes it, and the `Content-Type` that says so: JSON; a form's
 /// `name=value` pairs; a multipart form's parts (each line break of an `http` block is CRLF on
-/// the wire); a string as it is, for any other type.
+/// the wire; a value on one line, a name with `"`, CR and LF percent-encoded as RFC 7578 has
+/// them); a string as it is, for any other type.
 fn encoded(body: &Value, media_type: &str) -> (String, String) {
     let media = media_type
         .split(';')
@@ -180,16 +199,22 @@ fn encoded(body: &Value, media_type: &str) -> (String, String) {
         ("multipart/form-data", Value::Object(_)) => {
             let mut text = String::new();
             for (k, v) in &fields {
-                let name = serde_json::to_string(k).expect("a string serialises");
+                let name = k
+                    .replace('"', "%22")
+                    .replace('\r', "%0D")
+                    .replace('\n', "%0A");
                 let _ = write!(
                     text,
-                    "--{BOUNDARY}\nContent-Disposition: form-data; name={name}\n\n{v}\n"
+                    "--{BOUNDARY}\nContent-Disposition: form-data; name=\"{name}\"\n\n{}\n",
+                    one_line(v)
                 );
             }
             let _ = write!(text, "--{BOUNDARY}--");
             (format!("multipart/form-data; boundary={BOUNDARY}"), text)
         }
-        (_, Value::String(s)) => (media_type.to_string(), s.clone()),
+        (m, Value::String(s)) if !(m == "application/json" || m.ends_with("+json")) => {
+            (media_type.to_string(), s.clone())
+        }
         (_, v) => (
             media_type.to_string(),
             serde_json::to_string(v).expect("JSON values serialise"),
@@ -202,24 +227,28 @@ fn encoded(body: &Value, media_type: &str) -> (String, String) {
 /// (type, allowed values, bounds, lengths, pattern, format); `<name>` where none does. The
 /// named schemas its schema refers to are read from `schemas`.
 pub fn value_for(p: &Param, schemas: &Schemas) -> Value {
-    let candidates = [
+    let given = [
         p.example.clone(),
         p.default.clone(),
         p.allowed.first().cloned(),
-        Some(made_up(p, schemas)),
-        p.pattern.as_deref().and_then(|re| {
-            let length = |k: &str| {
-                let keyword = p.schema.as_ref().and_then(|s| schemas.keyword(s, k));
-                keyword.and_then(Value::as_u64).map(|n| n as usize)
-            };
-            let sample = pattern::sample(re, length("minLength").unwrap_or(0), length("maxLength"));
-            sample.map(Value::String)
-        }),
     ];
-    candidates
+    let fits = |v: &Value| admits(p, v, schemas);
+    // Made only when none before it fits: a pattern's string costs a parse and a match.
+    let from_pattern = || {
+        let re = p.pattern.as_deref()?;
+        let length = |k: &str| {
+            let keyword = p.schema.as_ref().and_then(|s| schemas.keyword(s, k));
+            keyword.and_then(Value::as_u64).map(|n| n as usize)
+        };
+        let sample = pattern::sample(re, length("minLength").unwrap_or(0), length("maxLength"));
+        sample.map(Value::String)
+    };
+    given
         .into_iter()
         .flatten()
-        .find(|v| admits(p, v, schemas))
+        .find(fits)
+        .or_else(|| Some(made_up(p, schemas)).filter(fits))
+        .or_else(|| from_pattern().filter(fits))
         .unwrap_or_else(|| Value::String(format!("<{}>", p.name)))
 }
 
@@ -467,6 +496,28 @@ mod tests {
 
     fn param(kind: ParamType) -> Param {
         Param::plain("x", kind, true, ParamIn::Query)
+    }
+
+    #[test]
+    fn bodies_are_encoded_as_their_media_type_says() {
+        let fields = serde_json::json!({"a": "x y", "b": ["1", "2"], "c\"d": "one\ntwo"});
+        assert_eq!(
+            encoded(&Value::from("x"), "application/json"),
+            ("application/json".into(), "\"x\"".into())
+        );
+        assert_eq!(
+            encoded(&Value::from("x"), "text/plain"),
+            ("text/plain".into(), "x".into())
+        );
+        assert_eq!(
+            encoded(&fields, "application/x-www-form-urlencoded").1,
+            "a=x%20y&b=1&b=2&c%22d=one%0Atwo"
+        );
+        let (media_type, text) = encoded(&fields, "multipart/form-data");
+        assert_eq!(media_type, "multipart/form-data; boundary=example-boundary");
+        assert!(text.contains("name=\"c%22d\"\n\none two\n"), "{text}");
+        assert_eq!(text.matches("--example-boundary\n").count(), 4, "{text}");
+        assert!(text.ends_with("--example-boundary--"), "{text}");
     }
 
     #[test]

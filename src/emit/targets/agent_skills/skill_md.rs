@@ -127,8 +127,9 @@ impl Page {
 }
 
 /// The SKILL.md in the fullest form within the guidance, and that form. The head (front
-/// matter, base URL, authentication) and the tail (errors, limits, documents) are the same in
-/// every form; the briefest form always fits, its listing cut where the budget ends.
+/// matter, base URL, authentication) says where a call's parameters are, in its example or
+/// elsewhere; the tail (errors, limits, documents) is the same in every form. The briefest form
+/// always fits, its listing cut where the budget ends.
 pub(super) fn skill_md(
     service: &Service,
     built: &[Target],
@@ -136,9 +137,10 @@ pub(super) fn skill_md(
     description: &str,
 ) -> (String, Form) {
     let tail = tail(service, built);
+    let listed = !documents(service, built).is_empty();
     let count = |t: &str| t.matches('\n').count();
     for form in [Form::Full, Form::List, Form::Tags] {
-        let head = head(service, name, description, form);
+        let head = head(service, name, description, form, listed);
         let max_lines = LINES_MAX.saturating_sub(count(&head) + count(&tail));
         let max_bytes = BYTES_MAX.saturating_sub(head.len() + tail.len());
         let mut page = Page::new(max_lines, max_bytes);
@@ -151,16 +153,20 @@ pub(super) fn skill_md(
 }
 
 /// Front matter, title, what the service does, when to use it, base URL and authentication;
-/// where a call's parameters are (its example in the full form, else the full documents).
-fn head(service: &Service, name: &str, description: &str, form: Form) -> String {
+/// where a call's parameters are: its example in the full form, else the full documents when
+/// the build publishes any (`listed`), else the API's own documentation.
+fn head(service: &Service, name: &str, description: &str, form: Form, listed: bool) -> String {
     let front = serde_norway::to_string(&Front { name, description })
         .expect("two strings always serialise to YAML");
     let mut out = format!("---\n{front}---\n\n# {}\n\n", one_line(&service.name));
     let _ = writeln!(out, "{}\n", one_line(&service.description));
-    let how = match form {
-        Form::Full => "send the request as its example shows",
-        Form::List | Form::Tags => {
+    let how = match (form, listed) {
+        (Form::Full, _) => "send the request as its example shows",
+        (Form::List | Form::Tags, true) => {
             "find its parameters in the full documents listed at the end, send the request"
+        }
+        (Form::List | Form::Tags, false) => {
+            "find its parameters in the API's own documentation, send the request"
         }
     };
     let _ = writeln!(
