@@ -833,7 +833,8 @@ pub struct Capability {
     pub rate_limit: Option<RateLimit>,
     pub content_type: Option<String>,
     /// The request carries a body even when it gives none of its fields (OpenAPI's
-    /// `requestBody.required` with every field optional): an example call sends `{}`.
+    /// `requestBody.required` with every field optional): an example call sends one with no
+    /// field, or the whole-body parameter's value.
     pub body_required: bool,
     /// An agent should ask a human before calling it.
     pub confirm: bool,

@@ -384,12 +384,13 @@ impl Shape {
     }
 }
 
-/// `n` as a JSON number: an integer where it is one (within 64 bits), else a float.
-fn json_number(n: f64) -> Option<Value> {
+/// A bound as a JSON number: a whole one as an integer (`50`, not `50.0`), as schemas and the
+/// drafts' examples write bounds; `null` for a number JSON has not (bounds are finite).
+pub fn json_number(n: f64) -> Value {
     if n.fract() == 0.0 && n.abs() < 9.0e15 {
-        Some(Value::from(n as i64))
+        Value::from(n as i64)
     } else {
-        serde_json::Number::from_f64(n).map(Value::Number)
+        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
     }
 }
 
@@ -1094,8 +1095,8 @@ impl Shape {
             s.insert("format".into(), format.as_str().into());
         }
         for (key, bound) in [("minimum", self.min), ("maximum", self.max)] {
-            if let Some(n) = bound.and_then(json_number) {
-                s.insert(key.into(), n);
+            if let Some(n) = bound {
+                s.insert(key.into(), json_number(n));
             }
         }
         if !self.values.is_empty() {
@@ -1246,6 +1247,14 @@ mod tests {
             p.notation(ParamIn::Body, false, &store),
             "object, required, fields {x: string}"
         );
+    }
+
+    #[test]
+    fn whole_bounds_are_integers() {
+        assert_eq!(json_number(1.0), Value::from(1));
+        assert_eq!(json_number(-3.0), Value::from(-3));
+        assert_eq!(json_number(0.5).to_string(), "0.5");
+        assert_eq!(json_number(f64::NAN), Value::Null);
     }
 
     /// A nested field's format is said where it narrows the values (a UUID), not where it only

@@ -17,9 +17,9 @@ pub fn matches(pattern: &str, s: &str) -> bool {
 /// A string `pattern` matches, of `min..=max` characters: made from the first branch of each
 /// alternation, a lower-case letter (else a digit, else a capital) of each class where it has
 /// one, and each repetition as few times as it allows, then more (1, 2, 4, … times, within its
-/// bounds) until the string is long enough; checked against the pattern itself. `None` for a pattern the parser does not
-/// read (look-around, back-references), or where no such string is `SAMPLE_MAX` characters or
-/// fewer.
+/// bounds) until the string is long enough; checked against the pattern itself. `None` for a
+/// pattern the parser does not read (look-around, back-references), or where no such string is
+/// `SAMPLE_MAX` characters or fewer.
 pub fn sample(pattern: &str, min: usize, max: Option<usize>) -> Option<String> {
     let hir = regex_syntax::ParserBuilder::new()
         .nest_limit(64)

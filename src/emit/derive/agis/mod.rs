@@ -16,6 +16,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value, json};
 
 use crate::model::{Auth, Capability, Impact, Method, Param, Service};
+use crate::values::param::json_number;
 use rules::{consistency, path_syntax, text_rules};
 pub use tools::{ToolName, is_mcp_tool_name};
 use verbs::VerbClass;
@@ -345,10 +346,10 @@ pub fn input_schema(params: &[Param], schemas: &Schemas) -> Value {
             prop.insert("default".into(), d.clone());
         }
         if let Some(n) = p.min {
-            prop.insert("minimum".into(), number(n));
+            prop.insert("minimum".into(), json_number(n));
         }
         if let Some(n) = p.max {
-            prop.insert("maximum".into(), number(n));
+            prop.insert("maximum".into(), json_number(n));
         }
         if let Some(pat) = &p.pattern {
             prop.insert("pattern".into(), pat.clone().into());
@@ -368,13 +369,4 @@ pub fn input_schema(params: &[Param], schemas: &Schemas) -> Value {
     schema.insert("properties".into(), Value::Object(properties));
     schema.insert("required".into(), Value::Array(required));
     Value::Object(schema)
-}
-
-/// Integral bounds print as integers (`1`, not `1.0`), as the draft's examples do.
-fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9e15 {
-        (n as i64).into()
-    } else {
-        n.into()
-    }
 }

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::view::{Api, Endpoint, Group, Parameter, Response};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::model::{Access, Capability, Param, ParamIn, Service};
+use crate::values::param::json_number;
 
 pub fn api<'a>(service: &'a Service, diags: &mut Diagnostics) -> Api<'a> {
     let mut api = Api {
@@ -130,18 +131,9 @@ pub fn parameter(p: &Param) -> Parameter<'_> {
         default: p.default.as_ref(),
         example: p.example.as_ref(),
         allowed: &p.allowed,
-        min: p.min.map(number),
-        max: p.max.map(number),
+        min: p.min.map(json_number),
+        max: p.max.map(json_number),
         pattern: p.pattern.as_deref(),
-    }
-}
-
-/// Whole numbers as JSON integers (`1`, not `1.0`), the way the spec's examples write bounds.
-fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 {
-        Value::from(n as i64)
-    } else {
-        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
     }
 }
 
@@ -166,16 +158,4 @@ fn response<'a>(
         example,
     };
     (r.description.is_some() || r.schema.is_some() || r.example.is_some()).then_some(r)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn whole_bounds_are_integers() {
-        assert_eq!(number(1.0), Value::from(1));
-        assert_eq!(number(-3.0), Value::from(-3));
-        assert_eq!(number(0.5).to_string(), "0.5");
-    }
 }

@@ -17,6 +17,7 @@ use crate::emit::derive::request::{body_content_type, rate_limited};
 use crate::emit::schemas::{self, Policy, Root};
 use crate::emit::{Artifact, to_json_bytes_budgeted};
 use crate::model::{Access, Capability, Method, Param, ParamIn, ParamType, Service};
+use crate::values::param::json_number;
 use crate::values::path::Segment;
 
 /// `/openapi.json` for people and tools that look there; the second path is the static file
@@ -1033,10 +1034,10 @@ pub fn param_schema(p: &Param, schemas: &Schemas) -> Value {
         s.insert("default".into(), d.clone());
     }
     if let Some(n) = p.min {
-        s.insert("minimum".into(), number(n));
+        s.insert("minimum".into(), json_number(n));
     }
     if let Some(n) = p.max {
-        s.insert("maximum".into(), number(n));
+        s.insert("maximum".into(), json_number(n));
     }
     if let Some(pattern) = &p.pattern {
         s.insert("pattern".into(), json!(pattern));
@@ -1052,15 +1053,6 @@ pub fn param_schema(p: &Param, schemas: &Schemas) -> Value {
         }
     }
     Value::Object(s)
-}
-
-/// Whole numbers as integers (`50`, not `50.0`), so the schema reads as written.
-fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 {
-        json!(n as i64)
-    } else {
-        json!(n)
-    }
 }
 
 /// The request body: the body parameters as the fields of an object, or the one that is the
